@@ -1,0 +1,3 @@
+from markergen.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""The tree-sitter Go front end: files and patterns to syntax records."""

@@ -1,0 +1,210 @@
+"""Syntax records: what the tree-sitter front end reads out of Go files.
+
+These records say what the source text says and nothing more: no marker parsing,
+no type resolution, no union logic. `markergen.build` turns them into the model.
+All positions are 1-based (line and column; the column counts characters, not bytes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+
+@dataclass(frozen=True, order=True)
+class Position:
+    """A place in a source file. `file` is the path as given to the reader (posix form)."""
+
+    file: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class CommentLine:
+    """One `//` comment line (or one line of a `/* */` block).
+
+    `text` is everything after the `//` (leading white space kept), with any trailing
+    carriage return removed. `pos` is where the text after `//` starts, so a marker's
+    column is `pos.column + (index of '+' in text)`.
+    """
+
+    text: str
+    pos: Position
+
+
+@dataclass(frozen=True)
+class CommentGroup:
+    """Consecutive comment lines with no blank line between them."""
+
+    lines: tuple[CommentLine, ...]
+
+    @property
+    def pos(self) -> Position:
+        return self.lines[0].pos
+
+
+TypeKind = Literal[
+    "ident",  # a name in the same package, or a predeclared type (string, int32, ...)
+    "qualified",  # pkg.Name
+    "pointer",  # *elem
+    "slice",  # []elem
+    "array",  # [N]elem
+    "map",  # map[key]elem
+    "struct",  # struct { fields }
+    "interface",
+    "func",
+    "chan",
+    "generic",  # Name[T] / pkg.Name[T]: `name`/`package` as for ident/qualified
+    "other",  # anything else; see `text`
+]
+
+
+@dataclass(frozen=True)
+class TypeExpr:
+    """A Go type expression as written."""
+
+    kind: TypeKind
+    text: str
+    name: str = ""  # ident / qualified / generic: the type name
+    package: str = ""  # qualified: the import name used in the source (`metav1`)
+    elem: TypeExpr | None = None  # pointer, slice, array, map (value), chan
+    key: TypeExpr | None = None  # map key
+    length: str = ""  # array length as written
+    fields: tuple[FieldDecl, ...] = ()  # inline struct
+
+
+@dataclass(frozen=True)
+class JSONTag:
+    """The `json:"..."` struct tag, read as encoding/json reads it."""
+
+    present: bool = False
+    name: str = ""  # "" when the tag has no name (`json:",inline"`)
+    omitempty: bool = False
+    inline: bool = False
+    skip: bool = False  # json:"-"
+    string: bool = False
+    options: tuple[str, ...] = ()  # every option after the name, as written
+
+
+@dataclass(frozen=True)
+class FieldDecl:
+    """One struct field. `A, B int` becomes two records sharing doc, type and tag."""
+
+    name: str  # Go name; for an embedded field the type's name (`Union`, `Time` for *metav1.Time)
+    type: TypeExpr
+    embedded: bool
+    tag_raw: str  # the tag literal's content without quotes/backticks, "" if none
+    tags: tuple[tuple[str, str], ...]  # every key:"value" pair of the tag, in order
+    json: JSONTag
+    doc: CommentGroup | None  # comment group directly above the field
+    trailing: CommentGroup | None  # comment on the same line after the field
+    pos: Position  # position of the field name (of the type for embedded fields)
+
+    def tag(self, key: str) -> str | None:
+        for k, v in self.tags:
+            if k == key:
+                return v
+        return None
+
+
+@dataclass(frozen=True)
+class TypeDecl:
+    """`type Name T` or `type Name = T` (alias)."""
+
+    name: str
+    type: TypeExpr
+    alias: bool
+    doc: CommentGroup | None  # the comment group directly above (or above the `type (` group)
+    doc_extra: CommentGroup | None  # the group one blank line above `doc` (gengo reads both)
+    pos: Position  # position of the type name
+    type_params: str = ""  # `[T any]` as written, "" if none
+
+
+@dataclass(frozen=True)
+class ConstSpec:
+    """One constant name of a const declaration, after Go's implicit repetition.
+
+    In `const ( A T = "a"; B )`, B repeats A's type and value expression; `implicit`
+    is then True and `type`/`value_text` are A's. `iota` is the spec's index in its
+    block. `value` is the decoded string when the expression is a string literal
+    (interpreted or raw), else None.
+    """
+
+    name: str
+    type: TypeExpr | None
+    value_text: str
+    value: str | None
+    iota: int
+    implicit: bool
+    doc: CommentGroup | None
+    trailing: CommentGroup | None
+    pos: Position
+    block_pos: Position  # position of the `const` keyword, to group a block's specs
+
+
+@dataclass(frozen=True)
+class SyntaxError_:
+    """A region tree-sitter could not parse (an ERROR or MISSING node)."""
+
+    pos: Position
+    end: Position
+    message: str
+
+
+@dataclass(frozen=True)
+class ImportSpec:
+    name: str  # the name the file uses: alias, or last path element
+    path: str
+    explicit_alias: bool
+
+
+@dataclass(frozen=True)
+class GoFile:
+    path: str  # as given, posix form
+    package: str  # package clause name, "" if none could be read
+    package_doc: CommentGroup | None
+    imports: tuple[ImportSpec, ...]
+    types: tuple[TypeDecl, ...]
+    consts: tuple[ConstSpec, ...]
+    errors: tuple[SyntaxError_, ...]
+    build_constraint: str = ""  # the `//go:build` expression, "" if none
+    generated: bool = False  # has the standard `// Code generated ... DO NOT EDIT.` header
+
+    def import_path(self, name: str) -> str | None:
+        for imp in self.imports:
+            if imp.name == name:
+                return imp.path
+        return None
+
+
+@dataclass(frozen=True)
+class FileProblem:
+    """A file that could not be read or decoded (MG002)."""
+
+    path: str
+    message: str
+    line: int = 1
+    column: int = 1
+
+
+@dataclass(frozen=True)
+class GoPackage:
+    """The Go files of one directory."""
+
+    dir: str  # posix path as given/derived from the pattern
+    import_path: str  # module path + relative dir, or the dir when there is no go.mod
+    module_root: str | None  # directory holding go.mod, None without one
+    files: tuple[GoFile, ...]
+    problems: tuple[FileProblem, ...] = ()
+    skipped: tuple[str, ...] = field(default=())  # generated / ignored files, for --debug
+
+    @property
+    def name(self) -> str:
+        for f in self.files:
+            if f.package:
+                return f.package
+        return self.import_path.rsplit("/", 1)[-1]

@@ -1,0 +1,226 @@
+"""The model: Go API types with their unions and enums, resolved across packages.
+
+Built by `markergen.build` from syntax records and markers; read by the rules and the
+renderers. Everything is frozen: nothing downstream changes the model.
+Type keys are `<import path>.<TypeName>` (e.g. `k8s.io/api/apps/v1.DeploymentStrategy`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum as _Enum
+from typing import Literal
+
+from markergen.golang.syntax import JSONTag, Position
+from markergen.markers import Marker
+
+TypeKey = str
+Dialect = Literal["kep2019", "kep2022", "kep1027", "k8s"]
+Semantics = Literal["kep1027", "kep2019", "smd"]
+Mode = Literal["exactly-one", "at-most-one"]
+
+
+class Severity(str, _Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    pos: Position
+    code: str
+    severity: Severity
+    message: str
+    hint: str | None = None
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        return (self.pos.file, self.pos.line, self.pos.column, self.code, self.message)
+
+
+RefKind = Literal[
+    "builtin",  # string, int32, bool, []byte is slice of builtin byte ...
+    "named",  # a type declared in one of the input packages (struct or not)
+    "external",  # a type from a package that is not among the inputs
+    "pointer",
+    "slice",
+    "array",
+    "map",
+    "struct",  # inline anonymous struct (rare in API types): treated as a plain object
+    "interface",
+    "unknown",  # anything else (func, chan, generics, unresolvable names)
+]
+
+
+@dataclass(frozen=True)
+class TypeRef:
+    """A resolved type expression."""
+
+    kind: RefKind
+    name: str = ""  # builtin name or type name
+    package: str = ""  # import path (named, external)
+    elem: TypeRef | None = None
+    key: TypeRef | None = None  # map key
+    text: str = ""  # as written in the source
+
+    @property
+    def type_key(self) -> TypeKey:
+        return f"{self.package}.{self.name}"
+
+    def deref(self) -> TypeRef:
+        """The type behind any number of pointers."""
+        ref = self
+        while ref.kind == "pointer" and ref.elem is not None:
+            ref = ref.elem
+        return ref
+
+
+@dataclass(frozen=True)
+class Field:
+    go_name: str
+    json_name: str  # json tag name, else Go name; "" for inlined embedded fields
+    type: TypeRef
+    embedded: bool
+    inline: bool  # embedded without json name, or json:",inline": its fields join the parent
+    json: JSONTag
+    exported: bool
+    optional: bool  # as openapi-gen reads it: +optional / kubebuilder / omitempty without +required
+    required_marker: bool  # an explicit +required / +k8s:required / kubebuilder Required
+    markers: tuple[Marker, ...]
+    description: str  # doc comment with marker lines removed
+    patch_strategy: str  # from the patchStrategy tag or +patchStrategy, "" if none
+    patch_merge_key: str
+    list_type: str  # +listType
+    list_map_keys: tuple[str, ...]  # +listMapKey (repeatable)
+    default: str | None  # +default= / +kubebuilder:default= as written
+    enum_values: tuple[str, ...]  # +kubebuilder:validation:Enum on the field
+    pos: Position
+
+    def marker(self, name: str) -> Marker | None:
+        for m in self.markers:
+            if m.name == name:
+                return m
+        return None
+
+    def all_markers(self, name: str) -> tuple[Marker, ...]:
+        return tuple(m for m in self.markers if m.name == name)
+
+
+@dataclass(frozen=True)
+class EnumValue:
+    name: str  # Go constant name; "" for values from a kubebuilder list
+    value: str
+    description: str  # doc comment of the constant, markers removed
+    pos: Position
+
+
+@dataclass(frozen=True)
+class Enum:
+    key: TypeKey
+    name: str
+    package: str
+    values: tuple[EnumValue, ...]  # in declaration order, deduplicated by value
+    source: Literal["enum", "k8s:enum", "kubebuilder"]
+    pos: Position  # the type's position
+
+    @property
+    def value_set(self) -> tuple[str, ...]:
+        return tuple(sorted({v.value for v in self.values}))
+
+
+@dataclass(frozen=True)
+class Discriminator:
+    go_name: str
+    json_name: str
+    type: TypeRef
+    enum: TypeKey | None  # the enum type, when the values come from one
+    values: tuple[str, ...]  # sorted, deduplicated enum values; () when there is no enum
+    required: bool
+    omitempty: bool
+    default: str | None
+    pos: Position
+
+
+@dataclass(frozen=True)
+class Member:
+    go_name: str
+    json_name: str
+    value: str  # the discriminator value that selects it
+    optional: bool  # kep1027 `,optional`: the discriminator may select it while it is unset
+    pos: Position
+
+
+@dataclass(frozen=True)
+class Union:
+    struct: TypeKey
+    dialect: Dialect
+    # kep2019: "struct" (+union), "deprecated" (+unionDeprecated member-union),
+    # "discriminated" for the other dialects
+    origin: Literal["struct", "deprecated", "discriminated"]
+    name: str  # k8s `union:` name, or the discriminator's Go name, or ""
+    discriminator: Discriminator | None
+    members: tuple[Member, ...]  # field order
+    empty_values: tuple[str, ...]  # discriminator values that select no member (sorted)
+    mode: Mode  # for unions without a discriminator
+    semantics: Semantics
+    pos: Position  # the marker that founded the union
+    stage: str = ""
+    gate: str = ""
+
+
+@dataclass(frozen=True)
+class Struct:
+    key: TypeKey
+    name: str
+    package: str
+    fields: tuple[Field, ...]
+    unions: tuple[Union, ...]  # the struct's own unions, in openapi-gen order
+    markers: tuple[Marker, ...]
+    description: str
+    pos: Position
+
+    def field(self, go_name: str) -> Field | None:
+        for f in self.fields:
+            if f.go_name == go_name:
+                return f
+        return None
+
+
+@dataclass(frozen=True)
+class NamedType:
+    """A non-struct type declaration (`type X string`, `type A = B`)."""
+
+    key: TypeKey
+    name: str
+    package: str
+    underlying: TypeRef
+    alias: bool
+    markers: tuple[Marker, ...]
+    description: str
+    pos: Position
+
+
+@dataclass(frozen=True)
+class Package:
+    import_path: str
+    name: str
+    dir: str
+    module_root: str | None
+    markers: tuple[Marker, ...]  # package doc markers (+groupName=...)
+    files: tuple[str, ...]
+
+    @property
+    def group_name(self) -> str | None:
+        for m in self.markers:
+            if m.name == "groupName":
+                return m.value
+        return None
+
+
+@dataclass(frozen=True)
+class Model:
+    packages: tuple[Package, ...]
+    structs: dict[TypeKey, Struct] = field(default_factory=dict)
+    types: dict[TypeKey, NamedType] = field(default_factory=dict)
+    enums: dict[TypeKey, Enum] = field(default_factory=dict)
+    diagnostics: tuple[Diagnostic, ...] = ()  # from reading and building (MG001-MG005, ...)

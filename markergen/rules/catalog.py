@@ -1,0 +1,78 @@
+"""The fixed catalog of checker codes (DESIGN section 5).
+
+Codes are a fixed interface: never renumber. New rules take free numbers in the right
+hundred. The long explanation of each code (with a bad and a good example) lives in
+docs/rules.md and is printed by `markergen explain CODE`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from markergen.golang.syntax import Position
+from markergen.model import Diagnostic, Severity
+
+E = Severity.ERROR
+W = Severity.WARNING
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    code: str
+    severity: Severity  # the usual severity; MG201 is an error or a warning by case
+    title: str
+
+
+CATALOG: dict[str, RuleInfo] = {
+    r.code: r
+    for r in (
+        RuleInfo("MG001", W, "Go syntax error in a file"),
+        RuleInfo("MG002", E, "file cannot be read or decoded"),
+        RuleInfo("MG003", W, "unknown marker close to a known one"),
+        RuleInfo("MG004", E, "malformed marker value or arguments"),
+        RuleInfo("MG005", E, "marker on the wrong kind of declaration"),
+        RuleInfo("MG101", E, "+enum on a type whose underlying type is not string"),
+        RuleInfo("MG102", W, "enum type with no constants"),
+        RuleInfo("MG103", W, "untyped constant in a const block of an enum type"),
+        RuleInfo("MG104", E, "discriminator's enum type cannot be resolved"),
+        RuleInfo("MG201", E, "discriminator is not a string / has no enum values"),
+        RuleInfo("MG202", E, "kep1027 discriminator requiredness"),
+        RuleInfo("MG203", E, "several discriminators and a member does not say which union"),
+        RuleInfo("MG204", E, "field is both discriminator and member"),
+        RuleInfo("MG205", W, "discriminator without any member"),
+        RuleInfo("MG206", E, "+default of a discriminator is not one of its enum values"),
+        RuleInfo("MG301", E, "union member not optional"),
+        RuleInfo("MG302", W, "union member cannot be told unset in JSON"),
+        RuleInfo("MG303", E, "member's discriminator value is not in the discriminator's enum"),
+        RuleInfo("MG304", E, "two members of one union have the same discriminator value"),
+        RuleInfo("MG305", W, "explicit memberName does not match the member's JSON name"),
+        RuleInfo("MG306", E, "union membership names no discriminator of this struct"),
+        RuleInfo("MG307", E, "kep1027 member in a struct without a discriminator"),
+        RuleInfo("MG308", E, "union member or discriminator has json:\"-\" or is unexported"),
+        RuleInfo("MG309", E, "field is a member of two unions"),
+        RuleInfo("MG310", W, "kep2022 form +unionMember=<discriminator>"),
+        RuleInfo("MG401", E, "+union struct has an embedded (inlined) field"),
+        RuleInfo("MG402", E, "+union struct has +unionDeprecated members"),
+        RuleInfo("MG403", W, "+unionDeprecated member is not a pointer with omitempty"),
+        RuleInfo("MG404", E, "one union mixes marker dialects"),
+    )
+}
+
+
+def diag(
+    code: str,
+    pos: Position,
+    message: str,
+    *,
+    hint: str | None = None,
+    severity: Severity | None = None,
+) -> Diagnostic:
+    """A diagnostic for a catalog code; `severity` only for codes with two severities."""
+    info = CATALOG[code]
+    return Diagnostic(
+        pos=pos,
+        code=code,
+        severity=severity or info.severity,
+        message=message,
+        hint=hint,
+    )
