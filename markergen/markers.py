@@ -5,12 +5,40 @@ with `+` (DESIGN section 3). This module turns such a line into a `Marker`; it k
 nothing about unions. The registry says, for each known marker, where it may appear
 and what shape its argument has, so the parser and the checker never match strings
 by hand.
+
+Grammar (one marker per comment line, trailing white space ignored):
+
+    marker   = "+" name rest
+    name     = letter-or-"_" { letter | digit | "_" | "-" | "." | ":" | "/" }
+    rest     = depends on the marker's Shape (see `Shape`)
+    args     = "(" [ arg { "," arg } ] ")"          (ARGS shape and unknown names)
+    arg      = [ identifier ":" ] argvalue
+    argvalue = Go "string" | Go `raw string` | bare word (number, true, Gate, ...)
+
+Decisions where the sources are silent (also in docs):
+
+- `+` followed by nothing, by white space, or by a character that cannot start a name
+  (`+1`, `+-`, `+=`) is prose, not a marker: `parse_line` returns None.
+- Unknown names are parsed leniently and never produce a MarkerError, because they
+  belong to other generators whose grammar we do not own: `+name=rest` keeps the whole
+  rest as the value (`+k8s:deepcopy-gen=package,register` has value
+  `package,register` and no flags); `+name,a,b` keeps `a`, `b` as flags; `+name(args)`
+  keeps the arguments when they parse, and drops them silently when they do not.
+- Stage / gate prefixes (`+k8s:alpha`, `+k8s:beta`, `+k8s:ifEnabled`,
+  `+k8s:ifDisabled`) yield their payload marker with `stage`, `since`, `gate` set,
+  `raw` the whole line and `pos` the `+` of the prefix. Prefixes may nest once per
+  kind (a gate around a stage); the same kind twice is an error.
+- A MarkerError's `pos` is the character where the problem is (the `(` that is never
+  closed, the quote that starts an unterminated string, the bad flag), so editors can
+  jump to it; `raw` is the whole marker text.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from enum import Enum
+from types import MappingProxyType
 
 from markergen.golang.syntax import CommentGroup, Position
 
@@ -38,6 +66,12 @@ class MarkerDef:
     shape: Shape
     union_or_enum: bool = False  # counted for "did you mean" (MG003)
     help: str = ""
+    # Additive (grammar details the parser enforces for known markers):
+    flags: frozenset[str] = frozenset()  # VALUE_FLAGS: the only flags allowed
+    value_required: bool = False  # `=value` must be present and non-empty
+    arg_names: frozenset[str] | None = None  # ARGS: allowed named arguments (None: any)
+    positional: int | None = None  # ARGS: exact number of positional arguments (None: any)
+    prefix: str = ""  # "stage" (`k8s:alpha`, `k8s:beta`) or "gate" (`k8s:ifEnabled`, ...)
 
 
 @dataclass(frozen=True)
@@ -58,6 +92,7 @@ class Marker:
     stage: str = ""  # "alpha" / "beta" when wrapped in a stage prefix
     since: str = ""  # the stage prefix's `since:` argument
     gate: str = ""  # feature gate of `+k8s:ifEnabled(Gate)=` / `ifDisabled`
+    gate_disabled: bool = False  # additive: True for `+k8s:ifDisabled(Gate)=`
 
     def arg(self, key: str) -> str | None:
         for k, v in self.args:
@@ -70,10 +105,18 @@ class Marker:
 
     @property
     def values(self) -> tuple[str, ...]:
-        """For LIST markers: the `;`-separated items of the value."""
+        """For LIST markers: the items of the value, quoted items unquoted.
+
+        `A;B;C`, `"A";"";B` and controller-tools' brace form `{A,B,C}` are understood.
+        A value that does not parse as a list (only possible for markers built by
+        hand) falls back to a plain split on `;`.
+        """
         if self.value is None:
             return ()
-        return tuple(v for v in self.value.split(";"))
+        try:
+            return split_list(self.value)
+        except _ParseError:
+            return tuple(self.value.split(";"))
 
 
 @dataclass(frozen=True)
@@ -85,11 +128,640 @@ class MarkerError:
     pos: Position
 
 
-# The functions below are implemented in this module:
-#   REGISTRY: Registry                                  -- every known marker (MarkerDef)
-#   parse_line(text, pos, registry) -> Marker | MarkerError | None
-#       None when the line is not a marker. `text` is CommentLine.text.
-#   parse_group(group, registry) -> tuple[list[Marker], list[MarkerError]]
-#   Registry.get(name) -> MarkerDef | None ; Registry.suggest(name) -> str | None
-#       suggest: the known union/enum marker within edit distance 2 (MG003), case-insensitive
-__all__ = ["CommentGroup", "Marker", "MarkerDef", "MarkerError", "Shape", "Target"]
+# ---------------------------------------------------------------------------
+# Registry
+
+
+_F = frozenset({Target.FIELD})
+_T = frozenset({Target.TYPE})
+_P = frozenset({Target.PACKAGE})
+_FT = frozenset({Target.FIELD, Target.TYPE})
+_ALL = frozenset(Target)
+_MEMBER_ARGS = frozenset({"union", "memberName"})
+
+
+@dataclass(frozen=True)
+class Registry:
+    """The known markers by name. Build with `Registry.of(defs)` or `default_registry()`."""
+
+    by_name: Mapping[str, MarkerDef]
+
+    @classmethod
+    def of(cls, defs: Iterable[MarkerDef]) -> Registry:
+        table: dict[str, MarkerDef] = {}
+        for d in defs:
+            if d.name in table:
+                raise ValueError(f"marker {d.name!r} defined twice")
+            table[d.name] = d
+        return cls(MappingProxyType(table))
+
+    def get(self, name: str) -> MarkerDef | None:
+        return self.by_name.get(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.by_name
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(sorted(self.by_name))
+
+    def suggest(self, name: str) -> str | None:
+        """The known union/enum marker an unknown `name` was probably meant to be.
+
+        Names are split at their last `:`; only markers with the same prefix (compared
+        case-insensitively) are candidates, and only the last segments are compared,
+        with the optimal-string-alignment distance, case-insensitively. Short
+        candidates (5 characters or fewer, `enum`, `union`) allow distance 1 only:
+        at distance 2, `enum` would match prose such as `+end` or `+item`.
+        """
+        if name in self.by_name:
+            return None
+        prefix, _, last = name.lower().rpartition(":")
+        best: tuple[int, str] | None = None
+        for d in self.by_name.values():
+            if not d.union_or_enum:
+                continue
+            d_prefix, _, d_last = d.name.lower().rpartition(":")
+            if d_prefix != prefix:
+                continue
+            limit = 1 if len(d_last) <= 5 else 2
+            dist = edit_distance(last, d_last)
+            if dist <= limit and (best is None or (dist, d.name) < best):
+                best = (dist, d.name)
+        return None if best is None else best[1]
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Optimal string alignment distance (Damerau-Levenshtein without re-editing)."""
+    rows = [list(range(len(b) + 1))]
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            row[j] = min(rows[i - 1][j] + 1, row[j - 1] + 1, rows[i - 1][j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], rows[i - 2][j - 2] + 1)
+        rows.append(row)
+    return rows[len(a)][len(b)]
+
+
+def default_registry() -> Registry:
+    """Every marker DESIGN section 3 names, with where it may appear and its shape."""
+    N, VF, RAW, LIST, ARGS = Shape.NONE, Shape.VALUE_FLAGS, Shape.RAW, Shape.LIST, Shape.ARGS
+    return Registry.of(
+        [
+            # kep2019 (kep/000, kep/003)
+            MarkerDef("union", _T, N, True, "struct is a union (kep2019)"),
+            MarkerDef("unionDeprecated", _F, N, True, "member of the deprecated union"),
+            # kep2019 / kep2022 / kep1027
+            MarkerDef("unionDiscriminator", _F, N, True, "the union's discriminator field"),
+            MarkerDef(
+                "unionMember",
+                _F,
+                VF,
+                True,
+                "union member: +unionMember[=<memberName>][,optional]",
+                flags=frozenset({"optional"}),
+            ),
+            MarkerDef(
+                "unionDiscriminatedBy",
+                _F,
+                VF,
+                True,
+                "member's discriminator when a struct has several unions",
+                value_required=True,
+            ),
+            MarkerDef("enum", _T, N, True, "string type whose constants are its values"),
+            # k8s declarative validation
+            MarkerDef(
+                "k8s:unionDiscriminator",
+                _F,
+                ARGS,
+                True,
+                'discriminator: +k8s:unionDiscriminator(union: "u")',
+                arg_names=frozenset({"union"}),
+                positional=0,
+            ),
+            MarkerDef(
+                "k8s:unionMember",
+                _F,
+                ARGS,
+                True,
+                'member: +k8s:unionMember(union: "u", memberName: "X")',
+                arg_names=_MEMBER_ARGS,
+                positional=0,
+            ),
+            MarkerDef(
+                "k8s:zeroOrOneOfMember",
+                _F,
+                ARGS,
+                True,
+                "member of an at-most-one union without discriminator",
+                arg_names=_MEMBER_ARGS,
+                positional=0,
+            ),
+            MarkerDef("k8s:enum", _T, ARGS, True, "enum type", arg_names=frozenset(), positional=0),
+            MarkerDef("k8s:optional", _F, ARGS, arg_names=frozenset(), positional=0),
+            MarkerDef("k8s:required", _F, ARGS, arg_names=frozenset(), positional=0),
+            # stability and feature-gate prefixes: the payload is another marker
+            MarkerDef(
+                "k8s:alpha",
+                _ALL,
+                ARGS,
+                arg_names=frozenset({"since"}),
+                positional=0,
+                prefix="stage",
+            ),
+            MarkerDef(
+                "k8s:beta",
+                _ALL,
+                ARGS,
+                arg_names=frozenset({"since"}),
+                positional=0,
+                prefix="stage",
+            ),
+            MarkerDef(
+                "k8s:ifEnabled", _ALL, ARGS, arg_names=frozenset(), positional=1, prefix="gate"
+            ),
+            MarkerDef(
+                "k8s:ifDisabled", _ALL, ARGS, arg_names=frozenset(), positional=1, prefix="gate"
+            ),
+            # understood because real projects use them
+            MarkerDef("optional", _F, N),
+            MarkerDef("required", _F, N),
+            MarkerDef("kubebuilder:validation:Optional", _ALL, N),
+            MarkerDef("kubebuilder:validation:Required", _ALL, N),
+            MarkerDef(
+                "kubebuilder:validation:Enum",
+                _FT,
+                LIST,
+                True,
+                "enum values: +kubebuilder:validation:Enum=A;B;C",
+                value_required=True,
+            ),
+            MarkerDef("kubebuilder:default", _F, RAW, value_required=True),
+            MarkerDef("default", _F, RAW, value_required=True),
+            MarkerDef("listType", _F, VF, value_required=True),
+            MarkerDef("listMapKey", _F, VF, value_required=True),
+            # `merge,retainKeys` (kep/002) has a comma, so the whole rest is the value
+            MarkerDef("patchStrategy", _F, RAW, value_required=True),
+            MarkerDef("patchMergeKey", _F, VF, value_required=True),
+            MarkerDef("kubebuilder:object:root", _T, N),
+            MarkerDef("groupName", _P, VF, value_required=True),
+        ]
+    )
+
+
+REGISTRY: Registry = default_registry()
+
+
+# ---------------------------------------------------------------------------
+# Parsing
+
+
+class _ParseError(Exception):
+    """Internal: a problem at index `at` of the marker text; never leaves this module."""
+
+    def __init__(self, message: str, at: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.at = at
+
+
+_NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+_NAME_CHARS = _NAME_START | frozenset("0123456789-.:/")
+_IDENT_CHARS = _NAME_START | frozenset("0123456789")
+# A bare argument value ends at any of these (or white space).
+_BARE_STOP = frozenset(',():"`=')
+
+
+def _is_name_start(ch: str) -> bool:
+    return ch in _NAME_START
+
+
+def _scan_name(s: str, i: int) -> int:
+    while i < len(s) and s[i] in _NAME_CHARS:
+        i += 1
+    return i
+
+
+def _skip_ws(s: str, i: int) -> int:
+    while i < len(s) and s[i].isspace():
+        i += 1
+    return i
+
+
+def _show(ch: str) -> str:
+    return "white space" if ch.isspace() else repr(ch)
+
+
+_SIMPLE_ESCAPES = {
+    "a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v",
+    "\\": "\\", '"': '"',
+}  # fmt: skip
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def _go_string(s: str, i: int) -> tuple[str, int]:
+    """Decode the Go interpreted string starting at s[i] == '"'; return (value, end)."""
+    out: list[str] = []
+    pending = bytearray()  # \x and octal escapes are bytes; consecutive ones form UTF-8
+
+    def flush() -> None:
+        if pending:
+            out.append(pending.decode("utf-8", errors="replace"))
+            pending.clear()
+
+    j = i + 1
+    while j < len(s):
+        ch = s[j]
+        if ch == '"':
+            flush()
+            return "".join(out), j + 1
+        if ch != "\\":
+            flush()
+            out.append(ch)
+            j += 1
+            continue
+        if j + 1 >= len(s):
+            break
+        esc = s[j + 1]
+        if esc in _SIMPLE_ESCAPES:
+            flush()
+            out.append(_SIMPLE_ESCAPES[esc])
+            j += 2
+        elif esc == "x":
+            digits = s[j + 2 : j + 4]
+            if len(digits) != 2 or not set(digits) <= _HEX:
+                raise _ParseError("invalid \\x escape in string: needs 2 hex digits", j)
+            pending.append(int(digits, 16))
+            j += 4
+        elif esc in "01234567":
+            digits = s[j + 1 : j + 4]
+            if len(digits) != 3 or not set(digits) <= set("01234567") or int(digits, 8) > 255:
+                raise _ParseError("invalid octal escape in string: needs 3 digits <= 377", j)
+            pending.append(int(digits, 8))
+            j += 4
+        elif esc in "uU":
+            n = 4 if esc == "u" else 8
+            digits = s[j + 2 : j + 2 + n]
+            if len(digits) != n or not set(digits) <= _HEX:
+                raise _ParseError(f"invalid \\{esc} escape in string: needs {n} hex digits", j)
+            code = int(digits, 16)
+            if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+                raise _ParseError(f"invalid \\{esc} escape: not a Unicode code point", j)
+            flush()
+            out.append(chr(code))
+            j += 2 + n
+        else:
+            raise _ParseError(f"unknown escape sequence \\{esc} in string", j)
+    raise _ParseError("unterminated string: missing closing '\"'", i)
+
+
+def _raw_string(s: str, i: int) -> tuple[str, int]:
+    end = s.find("`", i + 1)
+    if end < 0:
+        raise _ParseError("unterminated string: missing closing '`'", i)
+    return s[i + 1 : end], end + 1
+
+
+def _arg_value(s: str, i: int) -> tuple[str, int, bool]:
+    """One argument value at s[i]; return (value, end, is_bare)."""
+    if s[i] == '"':
+        value, end = _go_string(s, i)
+        return value, end, False
+    if s[i] == "`":
+        value, end = _raw_string(s, i)
+        return value, end, False
+    j = i
+    while j < len(s) and not s[j].isspace() and s[j] not in _BARE_STOP:
+        j += 1
+    if j == i:
+        raise _ParseError(f"unexpected {_show(s[i])} in arguments", i)
+    return s[i:j], j, True
+
+
+def _parse_args(s: str, i: int) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...], int]:
+    """Arguments `( ... )` with s[i] == '('; return (named, positional, index after ')')."""
+    open_at = i
+    named: list[tuple[str, str]] = []
+    positional: list[str] = []
+    i = _skip_ws(s, i + 1)
+    if i < len(s) and s[i] == ")":
+        return (), (), i + 1
+    while True:
+        i = _skip_ws(s, i)
+        if i >= len(s):
+            raise _ParseError("unbalanced parentheses: '(' is never closed", open_at)
+        if s[i] in ",)":
+            raise _ParseError("empty argument", i)
+        start = i
+        token, i, bare = _arg_value(s, i)
+        i = _skip_ws(s, i)
+        if i < len(s) and s[i] == ":":
+            if not bare or token[0] not in _NAME_START or not set(token) <= _IDENT_CHARS:
+                raise _ParseError(f"argument name {token!r} is not an identifier", start)
+            i = _skip_ws(s, i + 1)
+            if i >= len(s) or s[i] in ",)":
+                raise _ParseError(f"argument {token!r} has no value after ':'", start)
+            value, i, _ = _arg_value(s, i)
+            if any(k == token for k, _ in named):
+                raise _ParseError(f"duplicate argument {token!r}", start)
+            named.append((token, value))
+            i = _skip_ws(s, i)
+        else:
+            positional.append(token)
+        if i >= len(s):
+            raise _ParseError("unbalanced parentheses: '(' is never closed", open_at)
+        if s[i] == ",":
+            i += 1
+            continue
+        if s[i] == ")":
+            return tuple(named), tuple(positional), i + 1
+        raise _ParseError(f"unexpected {_show(s[i])} in arguments; expected ',' or ')'", i)
+
+
+def split_list(value: str) -> tuple[str, ...]:
+    """Items of a LIST value: `A;B;C`, `"A";"B"` or `{A,B}`; quoted items unquoted.
+
+    Raises `_ParseError` (internal) on an empty item or an unterminated string;
+    `parse_line` reports that as a MarkerError, `Marker.values` falls back.
+    """
+    base = 0
+    sep = ";"
+    if value.startswith("{"):
+        if not value.endswith("}"):
+            raise _ParseError("list starting with '{' must end with '}'", len(value) - 1)
+        base, sep, value = 1, ",", value[1:-1]
+    items: list[str] = []
+    i = 0
+    while True:
+        i = _skip_ws(value, i)
+        start = i
+        if i < len(value) and value[i] in '"`':
+            item, i = _go_string(value, i) if value[i] == '"' else _raw_string(value, i)
+            i = _skip_ws(value, i)
+            if i < len(value) and value[i] != sep:
+                raise _ParseError(f"unexpected {_show(value[i])} after quoted list item", base + i)
+        else:
+            end = value.find(sep, i)
+            end = len(value) if end < 0 else end
+            item = value[i:end].strip()
+            i = end
+            if item == "":
+                raise _ParseError(
+                    'empty item in list (write "" for the empty string)', base + start
+                )
+        items.append(item)
+        if i >= len(value):
+            return tuple(items)
+        i += 1  # the separator
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    value: str | None = None
+    flags: tuple[str, ...] = ()
+    args: tuple[tuple[str, str], ...] = ()
+    positional: tuple[str, ...] = ()
+
+
+class _LineParser:
+    """Parses one marker text `s` (starting at its `+`); indices are offsets into `s`."""
+
+    def __init__(self, s: str, registry: Registry) -> None:
+        self.s = s
+        self.registry = registry
+
+    def marker(self, i: int) -> tuple[str, _Parsed, MarkerDef | None]:
+        """Parse the marker whose `+` is at s[i]; the marker runs to the end of `s`."""
+        s = self.s
+        end = _scan_name(s, i + 1)
+        name = s[i + 1 : end]
+        d = self.registry.get(name)
+        if d is None:
+            return name, self._unknown(end), None
+        if d.shape is Shape.NONE:
+            return name, self._none(d, end), d
+        if d.shape is Shape.VALUE_FLAGS:
+            return name, self._value_flags(d, end), d
+        if d.shape in (Shape.RAW, Shape.LIST):
+            return name, self._raw_or_list(d, end), d
+        return name, self._args(d, end), d
+
+    def _unknown(self, i: int) -> _Parsed:
+        s = self.s
+        if i >= len(s):
+            return _Parsed()
+        if s[i] == "=":
+            return _Parsed(value=s[i + 1 :])
+        if s[i] == ",":
+            return _Parsed(flags=tuple(f.strip() for f in s[i + 1 :].split(",")))
+        if s[i] == "(":
+            try:
+                args, positional, j = _parse_args(s, i)
+            except _ParseError:
+                return _Parsed()
+            value = s[j + 1 :] if j < len(s) and s[j] == "=" else None
+            return _Parsed(args=args, positional=positional, value=value)
+        return _Parsed()
+
+    def _none(self, d: MarkerDef, i: int) -> _Parsed:
+        s = self.s
+        if i >= len(s):
+            return _Parsed()
+        if s[i] == "=":
+            return _Parsed(value=s[i + 1 :])
+        raise _ParseError(f"unexpected {_show(s[i])} after +{d.name}: it takes no value", i)
+
+    def _missing_value(self, d: MarkerDef, at: int) -> _ParseError:
+        return _ParseError(f"+{d.name} needs a value: +{d.name}=<value>", at)
+
+    def _value_flags(self, d: MarkerDef, i: int) -> _Parsed:
+        s = self.s
+        value: str | None = None
+        if i < len(s) and s[i] == "=":
+            end = s.find(",", i + 1)
+            end = len(s) if end < 0 else end
+            value = s[i + 1 : end]
+            if value == "":
+                raise _ParseError(f"+{d.name}= has an empty value after '='", i + 1)
+            for k, ch in enumerate(value):
+                if ch.isspace():
+                    raise _ParseError(f"white space in the value of +{d.name}", i + 1 + k)
+            i = end
+        elif d.value_required:
+            raise self._missing_value(d, i)
+        flags: list[str] = []
+        if i < len(s) and s[i] == ",":
+            start = i + 1
+            for part in s[i + 1 :].split(","):
+                flag = part.strip()
+                at = start + (len(part) - len(part.lstrip()))
+                if flag == "":
+                    raise _ParseError(f"empty flag after ',' in +{d.name}", at)
+                if flag not in d.flags:
+                    allowed = ", ".join(sorted(d.flags))
+                    why = f"allowed: {allowed}" if allowed else f"+{d.name} takes no flags"
+                    raise _ParseError(f"unknown flag {flag!r} on +{d.name} ({why})", at)
+                if flag in flags:
+                    raise _ParseError(f"flag {flag!r} given twice", at)
+                flags.append(flag)
+                start += len(part) + 1
+            i = len(s)
+        if i < len(s):
+            raise _ParseError(f"unexpected {_show(s[i])} after +{d.name}", i)
+        return _Parsed(value=value, flags=tuple(flags))
+
+    def _raw_or_list(self, d: MarkerDef, i: int) -> _Parsed:
+        s = self.s
+        if i >= len(s):
+            raise self._missing_value(d, i)
+        if s[i] != "=":
+            raise _ParseError(f"unexpected {_show(s[i])} after +{d.name}; expected '='", i)
+        value = s[i + 1 :]
+        if value.strip() == "":
+            raise _ParseError(f"+{d.name}= has an empty value after '='", i + 1)
+        if d.shape is Shape.LIST:
+            try:
+                split_list(value)
+            except _ParseError as e:
+                raise _ParseError(e.message, i + 1 + e.at) from None
+        return _Parsed(value=value)
+
+    def _args(self, d: MarkerDef, i: int) -> _Parsed:
+        s = self.s
+        args: tuple[tuple[str, str], ...] = ()
+        positional: tuple[str, ...] = ()
+        open_at = i
+        if i < len(s) and s[i] == "(":
+            args, positional, i = _parse_args(s, i)
+        if d.arg_names is not None:
+            for key, _ in args:
+                if key not in d.arg_names:
+                    allowed = ", ".join(sorted(d.arg_names)) or "none"
+                    raise _ParseError(
+                        f"unknown argument {key!r} for +{d.name} (allowed: {allowed})", open_at
+                    )
+        if d.positional is not None and len(positional) != d.positional:
+            if d.prefix == "gate":
+                msg = f"+{d.name} needs exactly one feature gate: +{d.name}(Gate)=+marker"
+            else:
+                msg = (
+                    f"+{d.name} takes {d.positional} positional argument(s), got {len(positional)}"
+                )
+            raise _ParseError(msg, open_at)
+        value: str | None = None
+        if i < len(s):
+            if s[i] == ")":
+                raise _ParseError("unbalanced parentheses: unexpected ')'", i)
+            if s[i] != "=":
+                raise _ParseError(
+                    f"unexpected {_show(s[i])} after +{d.name}; expected '(' or '='", i
+                )
+            value = s[i + 1 :]
+            if value == "" and not d.prefix:
+                raise _ParseError(f"+{d.name}= has an empty value after '='", i + 1)
+        return _Parsed(value=value, args=args, positional=positional)
+
+
+def _parse_at(s: str, i: int, parser: _LineParser, pos: Position, raw: str) -> Marker:
+    """The marker at s[i] (its `+`), with stage / gate prefixes resolved into their payload."""
+    name, parsed, d = parser.marker(i)
+    if d is None or not d.prefix:
+        return Marker(
+            name=name,
+            value=parsed.value,
+            flags=parsed.flags,
+            args=parsed.args,
+            positional=parsed.positional,
+            raw=raw,
+            pos=pos,
+        )
+    payload_at = len(s) - len(parsed.value) if parsed.value is not None else len(s)
+    if parsed.value is None or parsed.value == "":
+        raise _ParseError(
+            f"+{name} has no payload: write +{name}=+<marker> (e.g. +{name}=+k8s:optional)",
+            payload_at,
+        )
+    payload = parsed.value
+    if not payload.startswith("+") or len(payload) < 2 or not _is_name_start(payload[1]):
+        raise _ParseError(
+            f"payload of +{name} is not a marker: expected '+<marker>', got {payload!r}",
+            payload_at,
+        )
+    inner = _parse_at(s, payload_at, parser, pos, raw)
+    if d.prefix == "stage":
+        if inner.stage:
+            raise _ParseError(
+                f"+{name} wraps another stage prefix (+k8s:{inner.stage})", payload_at
+            )
+        return replace(inner, stage=name.rpartition(":")[2], since=_arg(parsed, "since"))
+    if inner.gate:
+        raise _ParseError(f"+{name} wraps another feature-gate prefix", payload_at)
+    return replace(inner, gate=parsed.positional[0], gate_disabled=name == "k8s:ifDisabled")
+
+
+def _arg(parsed: _Parsed, key: str) -> str:
+    for k, v in parsed.args:
+        if k == key:
+            return v
+    return ""
+
+
+def parse_line(
+    text: str, pos: Position, registry: Registry = REGISTRY
+) -> Marker | MarkerError | None:
+    """Parse one comment line's text (everything after `//`).
+
+    `pos` is the position of text[0]. Returns None when the line is not a marker, a
+    Marker (with `pos` at its `+`) when it is, a MarkerError when it is a known marker
+    written wrongly.
+    """
+    stripped = text.lstrip()
+    offset = len(text) - len(stripped)
+    if not stripped.startswith("+"):
+        return None
+    body = stripped.rstrip()
+    if len(body) < 2 or not _is_name_start(body[1]):
+        return None
+    marker_pos = Position(pos.file, pos.line, pos.column + offset)
+    parser = _LineParser(body, registry)
+    try:
+        return _parse_at(body, 0, parser, marker_pos, body)
+    except _ParseError as e:
+        at = min(max(e.at, 0), len(body))
+        return MarkerError(e.message, body, Position(pos.file, pos.line, marker_pos.column + at))
+
+
+def parse_group(
+    group: CommentGroup | None, registry: Registry = REGISTRY
+) -> tuple[list[Marker], list[MarkerError]]:
+    """Every marker of a comment group, in line order, and the lines that failed."""
+    markers: list[Marker] = []
+    errors: list[MarkerError] = []
+    if group is None:
+        return markers, errors
+    for line in group.lines:
+        result = parse_line(line.text, line.pos, registry)
+        if isinstance(result, Marker):
+            markers.append(result)
+        elif isinstance(result, MarkerError):
+            errors.append(result)
+    return markers, errors
+
+
+__all__ = [
+    "REGISTRY",
+    "CommentGroup",
+    "Marker",
+    "MarkerDef",
+    "MarkerError",
+    "Registry",
+    "Shape",
+    "Target",
+    "default_registry",
+    "edit_distance",
+    "parse_group",
+    "parse_line",
+    "split_list",
+]

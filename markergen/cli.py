@@ -1,0 +1,152 @@
+"""The `markergen` command line: parse arguments, call the library, print, exit.
+
+Exit codes (DESIGN section 1): 0 success; 1 error diagnostics, stale output or a
+matched `--fail-on`; 2 usage, configuration or I/O error. A user error never prints
+a traceback; `--debug` shows one for bugs. Imports of the heavy parts are lazy so
+`--help` and `--version` stay fast.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from markergen import __version__
+
+app = typer.Typer(
+    name="markergen",
+    help="Check and generate KEP-1027 union and enum markers for Kubernetes Go API types.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+T = TypeVar("T")
+
+
+class _State:
+    """Options of the top-level callback (typer passes them through the context)."""
+
+    def __init__(self, debug: bool) -> None:
+        self.debug = debug
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"markergen {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(
+    ctx: typer.Context,
+    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks of internal errors.")] = False,
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    ctx.obj = _State(debug)
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"markergen: error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _run(ctx: typer.Context, body: Callable[[], int]) -> None:
+    """Run a command body, turning every user-facing failure into a message + exit 2."""
+    from markergen.config import ConfigError
+    from markergen.pipeline import InputError
+
+    debug = isinstance(ctx.obj, _State) and ctx.obj.debug
+    try:
+        code = body()
+    except (InputError, ConfigError) as e:
+        raise _fail(str(e)) from None
+    except OSError as e:
+        name = f"{e.filename}: " if e.filename else ""
+        raise _fail(f"{name}{e.strerror or e}") from None
+    except KeyboardInterrupt:
+        typer.echo("markergen: interrupted; no output was changed", err=True)
+        raise typer.Exit(2) from None
+    except typer.Exit:
+        raise
+    except Exception as e:
+        if debug:
+            raise
+        raise _fail(
+            f"internal error: {type(e).__name__}: {e} (run with --debug for a traceback, "
+            "and please report it)"
+        ) from None
+    raise typer.Exit(code)
+
+
+def _config(overrides: dict[str, Any] | None = None) -> Any:
+    from markergen.config import load_config
+
+    return load_config(Path.cwd(), overrides)
+
+
+def _patterns(given: Sequence[str], cfg: Any) -> list[str]:
+    """Patterns from the command line (relative to cwd) or the config (relative to the
+    module root), expressed relative to cwd so that reported paths are too."""
+    from markergen.pipeline import InputError
+
+    if given:
+        return list(given)
+    if not cfg.inputs:
+        raise InputError(
+            "no packages given: pass patterns such as ./api/... or list them under "
+            "`inputs:` in markergen.yaml"
+        )
+    cwd = Path.cwd()
+    out = []
+    for pattern in cfg.inputs:
+        tail = ""
+        base = pattern
+        if pattern == "..." or pattern.endswith("/..."):
+            base, tail = pattern[: -len("...")].rstrip("/") or ".", "/..."
+        rel = os.path.relpath(cfg.root / base, cwd)
+        out.append(("./" + rel if not rel.startswith(("..", "/")) else rel) + tail)
+    return out
+
+
+PatternsArg = Annotated[
+    list[str] | None,
+    typer.Argument(help="Go package patterns such as ./api/... (default: from the config)."),
+]
+IncludeGenerated = Annotated[
+    bool,
+    typer.Option("--include-generated", help="Also read files marked `Code generated ... DO NOT EDIT.`"),
+]
+
+
+@app.command()
+def dump(
+    ctx: typer.Context,
+    patterns: PatternsArg = None,
+    include_generated: IncludeGenerated = False,
+) -> None:
+    """Print the parsed model (packages, structs, enums, unions) as JSON."""
+
+    def body() -> int:
+        from markergen.dump import model_to_json
+        from markergen.pipeline import load_model
+
+        cfg = _config({"include_generated": include_generated or None})
+        model = load_model(_patterns(patterns or [], cfg), Path.cwd(), cfg.include_generated)
+        sys.stdout.write(model_to_json(model))
+        return 0
+
+    _run(ctx, body)
+
+
+def main() -> None:
+    app()

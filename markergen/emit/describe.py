@@ -1,0 +1,76 @@
+"""Descriptions as openapi-gen writes them.
+
+The model's descriptions are already formatted as openapi-gen does
+(`markergen.doctext`); this module adds what depends on the output: the "Possible enum
+values:" paragraph of enum properties (kube-openapi pkg/generators/enum.go) and Go's
+`%q` quoting used in it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markergen.model import Enum
+
+ENUM_HEADER = "Possible enum values:"
+_WHITESPACE = re.compile(r"\s+")
+
+
+def with_enum_paragraph(description: str, enum: Enum) -> str:
+    """`description` (already in openapi-gen form) plus the enum paragraph.
+
+    This is what openapi-gen's formatting makes of the comment lines followed by
+    `["", "Possible enum values:", " - ...", ...]`: a blank line starts a paragraph and
+    each indented value line stays on a line of its own, trailing spaces trimmed.
+    """
+    lines = enum_description_lines(enum)
+    if not lines:
+        return description
+    block = "\n".join(line.rstrip(" ") for line in lines[1:])
+    return f"{description}\n\n{block}" if description else block
+
+
+def go_quote(value: str) -> str:
+    """Go's strconv.Quote (`%q`): printable characters kept, others escaped."""
+    named = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
+             "\t": "\\t", "\v": "\\v", "\\": "\\\\", '"': '\\"'}
+    parts = ['"']
+    for ch in value:
+        code = ord(ch)
+        if ch in named:
+            parts.append(named[ch])
+        elif ch == " " or (ch.isprintable() and code != 0x7F):
+            parts.append(ch)
+        elif code < 0x80:
+            parts.append(f"\\x{code:02x}")
+        elif code <= 0xFFFF:
+            parts.append(f"\\u{code:04x}")
+        else:
+            parts.append(f"\\U{code:08x}")
+    parts.append('"')
+    return "".join(parts)
+
+
+def enum_value_line(name: str, value: str, comment: str) -> str:
+    comment = comment.strip()
+    if name:
+        comment = comment.removeprefix(name).strip()
+    comment = _WHITESPACE.sub(" ", comment)
+    return f" - `{go_quote(value)}` {comment}"
+
+
+def enum_description_lines(enum: Enum) -> list[str]:
+    """The lines openapi-gen appends to an enum property's comment (sorted as it does)."""
+    if not enum.values:
+        return []
+    # The first constant of a value wins, as kube-openapi's addIfNotPresent keeps it.
+    first: dict[str, tuple[str, str]] = {}
+    for v in enum.values:
+        first.setdefault(v.value, (v.name, v.description))
+    lines = sorted(enum_value_line(n, value, d) for value, (n, d) in first.items())
+    return ["", ENUM_HEADER, *lines]
+
+
+def enum_values_sorted(values: tuple[str, ...] | list[str]) -> list[str]:
+    """Deduplicated values in openapi-gen's order (sorted by their Go-quoted form)."""
+    return sorted(set(values), key=go_quote)

@@ -1,0 +1,328 @@
+"""OpenAPI v2 and v3 schemas of the model's structs, as openapi-gen writes them.
+
+One definition per struct, with properties typed as kube-openapi maps Go types,
+`required` in field order, descriptions and enum paragraphs, patch and list
+extensions, inlined embedded structs merged in, and the unions (DESIGN section 6):
+openapi-gen's list form on the struct for kep2019 and undiscriminated unions, kep/004's
+`fieldMembers` on the discriminator's property for the others.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from markergen.emit.describe import enum_values_sorted, with_enum_paragraph
+from markergen.emit.naming import key_definition_name, ref_v2, ref_v3
+from markergen.emit.options import EmitOptions
+from markergen.emit.resolve import META_V1, inline_struct_key, is_byte_slice, unwrap
+from markergen.model import Field, Model, Struct, TypeRef, Union
+
+Version = Literal[2, 3]
+Schema = dict[str, Any]
+UNIONS_KEY = "x-kubernetes-unions"
+EXTERNAL_KEY = "x-markergen-external-references"
+
+# kube-openapi's Go type -> (type, format) table (pkg/common).
+TYPE_FORMATS: dict[str, tuple[str, str]] = {
+    "uint": ("integer", "int32"),
+    "uint8": ("integer", "byte"),
+    "uint16": ("integer", "int32"),
+    "uint32": ("integer", "int64"),
+    "uint64": ("integer", "int64"),
+    "int": ("integer", "int32"),
+    "int8": ("integer", "byte"),
+    "int16": ("integer", "int32"),
+    "int32": ("integer", "int32"),
+    "int64": ("integer", "int64"),
+    "byte": ("integer", "byte"),
+    "rune": ("integer", "int32"),
+    "float64": ("number", "double"),
+    "float32": ("number", "float"),
+    "bool": ("boolean", ""),
+    "string": ("string", ""),
+    "any": ("object", ""),
+}
+
+_INT_OR_STRING = "x-kubernetes-int-or-string"
+_RESOURCE = "k8s.io/apimachinery/pkg/api/resource"
+_INTSTR = "k8s.io/apimachinery/pkg/util/intstr"
+_APIEXT = "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+
+# Well-known external types: (v2 schema, v3 schema), from the OpenAPIDefinition that
+# apimachinery gives each (OpenAPISchemaType/Format, OpenAPIV3OneOfTypes), plus the
+# int-or-string extension the API server's structural schemas use.
+WELL_KNOWN: dict[tuple[str, str], tuple[Schema, Schema]] = {
+    (META_V1, "Time"): ({"type": "string", "format": "date-time"},) * 2,
+    (META_V1, "MicroTime"): ({"type": "string", "format": "date-time"},) * 2,
+    (META_V1, "Duration"): ({"type": "string"},) * 2,
+    ("time", "Time"): ({"type": "string", "format": "date-time"},) * 2,
+    ("time", "Duration"): ({"type": "integer", "format": "int64"},) * 2,
+    (_RESOURCE, "Quantity"): (
+        {"type": "string", _INT_OR_STRING: True},
+        {"oneOf": [{"type": "string"}, {"type": "number"}], _INT_OR_STRING: True},
+    ),
+    (_INTSTR, "IntOrString"): (
+        {"type": "string", "format": "int-or-string", _INT_OR_STRING: True},
+        {"oneOf": [{"type": "integer"}, {"type": "string"}], _INT_OR_STRING: True},
+    ),
+    ("k8s.io/apimachinery/pkg/runtime", "RawExtension"): ({"type": "object"},) * 2,
+    (f"{_APIEXT}/v1", "JSON"): ({"x-kubernetes-preserve-unknown-fields": True},) * 2,
+    (f"{_APIEXT}/v1beta1", "JSON"): ({"x-kubernetes-preserve-unknown-fields": True},) * 2,
+}
+
+# metav1.TypeMeta is inlined into every root type; its two properties are known.
+_TYPE_META_PROPERTIES: dict[str, Schema] = {
+    "apiVersion": {"type": "string"},
+    "kind": {"type": "string"},
+}
+
+
+def well_known(ref: TypeRef) -> tuple[Schema, Schema] | None:
+    if ref.kind != "external":
+        return None
+    return WELL_KNOWN.get((ref.package, ref.name))
+
+
+def fieldmembers_union(union: Union, options: EmitOptions) -> bool:
+    """Whether the union is written as kep/004's fieldMembers on its discriminator."""
+    return (
+        union.dialect != "kep2019"
+        and union.discriminator is not None
+        and options.union_format != "list"
+    )
+
+
+def listed_union(union: Union, options: EmitOptions) -> bool:
+    """Whether the union appears in openapi-gen's list on the struct."""
+    if union.dialect == "kep2019" or union.discriminator is None:
+        return True
+    return options.union_format in ("list", "both")
+
+
+def union_list_entry(union: Union) -> Schema:
+    entry: Schema = {
+        "fields-to-discriminateBy": {m.json_name: m.value for m in union.members},
+    }
+    if union.discriminator is not None:
+        entry["discriminator"] = union.discriminator.json_name
+    return entry
+
+
+def field_members(union: Union) -> dict[str, Any]:
+    """kep/004's map: every discriminator value -> its member, or null."""
+    members: dict[str, Any] = {
+        m.value: {"name": m.json_name, "optional": m.optional} for m in union.members
+    }
+    values = set(union.discriminator.values if union.discriminator else ())
+    values.update(union.empty_values)
+    for v in values:
+        members.setdefault(v, None)
+    return {"fieldMembers": members}
+
+
+def parse_default(text: str) -> Any:
+    """`+default=` value: JSON when it parses, else the text as a string."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+@dataclass
+class _Collected:
+    properties: dict[str, Schema] = field(default_factory=dict)
+    depth: dict[str, int] = field(default_factory=dict)
+    required: list[str] = field(default_factory=list)
+
+
+class SchemaBuilder:
+    """Builds the schemas of one document version; remembers external references."""
+
+    def __init__(self, model: Model, options: EmitOptions, version: Version) -> None:
+        self.model = model
+        self.options = options
+        self.version = version
+        self.external: set[str] = set()
+
+    def def_name(self, type_key: str) -> str:
+        return key_definition_name(type_key, self.options.naming)
+
+    def _ref(self, type_key: str) -> Schema:
+        name = self.def_name(type_key)
+        return {"$ref": ref_v2(name) if self.version == 2 else ref_v3(name)}
+
+    def type_schema(self, ref: TypeRef) -> Schema:
+        """The schema of a Go type (no description)."""
+        target, enum = unwrap(self.model, ref)
+        schema: Schema
+        if target.kind == "builtin":
+            tf = TYPE_FORMATS.get(target.name)
+            if tf is None:
+                return {}
+            schema = {"type": tf[0]}
+            if tf[1]:
+                schema["format"] = tf[1]
+            if enum is not None and tf[0] == "string":
+                schema["enum"] = enum_values_sorted([v.value for v in enum.values])
+            return schema
+        if target.kind == "named":
+            if target.type_key in self.model.structs:
+                return self._ref(target.type_key)
+            return {}
+        if target.kind == "external":
+            known = well_known(target)
+            if known is not None:
+                return copy.deepcopy(known[0] if self.version == 2 else known[1])
+            self.external.add(self.def_name(target.type_key))
+            return self._ref(target.type_key)
+        if target.kind in ("slice", "array") and target.elem is not None:
+            if is_byte_slice(self.model, target):
+                return {"type": "string", "format": "byte"}
+            return {"type": "array", "items": self.type_schema(target.elem)}
+        if target.kind == "map" and target.elem is not None:
+            return {"type": "object", "additionalProperties": self.type_schema(target.elem)}
+        if target.kind in ("struct", "interface"):
+            return {"type": "object"}
+        return {}
+
+    def property_schema(self, f: Field, owner: Struct) -> Schema:
+        if "string" in f.json.options or f.json.string:
+            schema: Schema = {"type": "string"}
+            enum = None
+        else:
+            schema = self.type_schema(f.type)
+            enum = self._direct_enum(f.type)
+        description = f.description
+        if enum is not None:
+            description = with_enum_paragraph(description, enum)
+        extras: Schema = {}
+        if description:
+            extras["description"] = description
+        if f.enum_values and schema.get("type") == "string":
+            schema["enum"] = enum_values_sorted(list(f.enum_values))
+        if f.default is not None:
+            extras["default"] = parse_default(f.default)
+        if f.patch_strategy:
+            extras["x-kubernetes-patch-strategy"] = f.patch_strategy
+        if f.patch_merge_key:
+            extras["x-kubernetes-patch-merge-key"] = f.patch_merge_key
+        if f.list_type:
+            extras["x-kubernetes-list-type"] = f.list_type
+        if f.list_map_keys:
+            extras["x-kubernetes-list-map-keys"] = list(f.list_map_keys)
+        for union in owner.unions:
+            d = union.discriminator
+            if d is not None and d.go_name == f.go_name and fieldmembers_union(union, self.options):
+                extras[UNIONS_KEY] = field_members(union)
+                break
+        if "$ref" in schema and extras and self.version == 3:
+            # OpenAPI 3.0 ignores siblings of $ref; wrap it as the API server does.
+            return {"allOf": [schema], **extras}
+        return {**schema, **extras}
+
+    def _direct_enum(self, ref: TypeRef) -> Any:
+        # openapi-gen's EnumType looks through one pointer only: items and map values
+        # get `enum` but the property's description gains no paragraph.
+        base = ref.elem if ref.kind == "pointer" and ref.elem is not None else ref
+        if base.kind in ("slice", "array", "map"):
+            return None
+        _, enum = unwrap(self.model, base)
+        return enum
+
+    def _collect(self, struct: Struct, out: _Collected, depth: int, seen: set[str]) -> None:
+        seen = seen | {struct.key}
+        for f in struct.fields:
+            if not f.exported or f.json.skip:
+                continue
+            if f.inline:
+                key = inline_struct_key(self.model, f.type)
+                if key is not None and key not in seen:
+                    self._collect(self.model.structs[key], out, depth + 1, seen)
+                    continue
+                target = f.type.deref()
+                if target.kind == "external":
+                    if (target.package, target.name) == (META_V1, "TypeMeta"):
+                        for name, schema in _TYPE_META_PROPERTIES.items():
+                            self._add(out, name, dict(schema), depth + 1)
+                        continue
+                    # Its fields cannot be merged without its source; say what is missing.
+                    self.external.add(self.def_name(target.type_key))
+                continue
+            name = f.json_name
+            if not name:
+                continue
+            self._add(out, name, self.property_schema(f, struct), depth)
+            if (not f.optional or f.required_marker) and name not in out.required:
+                out.required.append(name)
+
+    @staticmethod
+    def _add(out: _Collected, name: str, schema: Schema, depth: int) -> None:
+        # Go's rule for promoted fields: the shallowest one wins; ties keep the first.
+        if name in out.depth and out.depth[name] <= depth:
+            return
+        out.properties[name] = schema
+        out.depth[name] = depth
+
+    def union_list(self, struct: Struct, seen: frozenset[str] = frozenset()) -> list[Schema]:
+        """openapi-gen's order: own `+union`, then inlined structs' unions in field
+        order (recursively), then the `+unionDeprecated` member-union. Other dialects'
+        unions listed (union-format list/both) follow the struct's own `+union`."""
+        seen = seen | {struct.key}
+        out = [union_list_entry(u) for u in struct.unions if u.origin == "struct"]
+        out += [
+            union_list_entry(u)
+            for u in struct.unions
+            if u.origin == "discriminated" and listed_union(u, self.options)
+        ]
+        for f in struct.fields:
+            if f.inline and f.exported and not f.json.skip:
+                key = inline_struct_key(self.model, f.type)
+                if key is not None and key not in seen:
+                    out += self.union_list(self.model.structs[key], seen)
+        out += [union_list_entry(u) for u in struct.unions if u.origin == "deprecated"]
+        return out
+
+    def struct_schema(self, struct: Struct) -> Schema:
+        collected = _Collected()
+        self._collect(struct, collected, 0, set())
+        schema: Schema = {"type": "object"}
+        if struct.description:
+            schema["description"] = struct.description
+        if collected.properties:
+            schema["properties"] = collected.properties
+        if collected.required:
+            schema["required"] = collected.required
+        unions = self.union_list(struct)
+        if unions:
+            schema[UNIONS_KEY] = unions
+        return schema
+
+    def definitions(self) -> dict[str, Schema]:
+        out: dict[str, Schema] = {}
+        for key in sorted(self.model.structs):
+            out[self.def_name(key)] = self.struct_schema(self.model.structs[key])
+        return out
+
+
+@dataclass(frozen=True)
+class OpenAPIDocument:
+    """What a template needs: the schemas, info and external references."""
+
+    version: Version
+    schemas: dict[str, Schema]
+    info: dict[str, str]
+    external_references: list[str]
+
+
+def build_document(model: Model, options: EmitOptions, version: Version) -> OpenAPIDocument:
+    builder = SchemaBuilder(model, options, version)
+    schemas = builder.definitions()
+    return OpenAPIDocument(
+        version=version,
+        schemas=schemas,
+        info={"title": options.title, "version": options.version},
+        external_references=sorted(builder.external - set(schemas)),
+    )

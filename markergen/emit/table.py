@@ -1,0 +1,138 @@
+"""The runtime table (DESIGN section 10, "The JSON table").
+
+Per struct type (keyed by definition name): its fields by JSON name with their kind,
+element struct type and list-map keys, its patch strategies, and its unions with the
+data the runtime needs to normalize and validate. Fields and unions of inlined
+embedded structs are listed in the parent's entry too, because their JSON lives there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from markergen.emit.naming import key_definition_name
+from markergen.emit.options import EmitOptions
+from markergen.emit.resolve import inline_struct_key, is_byte_slice, unwrap
+from markergen.model import Field, Model, Struct, TypeRef, Union
+
+TABLE_VERSION = 1
+
+
+class TableBuilder:
+    def __init__(self, model: Model, options: EmitOptions) -> None:
+        self.model = model
+        self.options = options
+
+    def def_name(self, type_key: str) -> str:
+        return key_definition_name(type_key, self.options.naming)
+
+    def _struct_name(self, ref: TypeRef) -> str | None:
+        target, _ = unwrap(self.model, ref)
+        if target.kind == "named" and target.type_key in self.model.structs:
+            return self.def_name(target.type_key)
+        return None
+
+    def field_entry(self, f: Field) -> dict[str, Any]:
+        target, _ = unwrap(self.model, f.type)
+        entry: dict[str, Any]
+        if target.kind == "named" and target.type_key in self.model.structs:
+            entry = {"kind": "object", "type": self.def_name(target.type_key)}
+        elif target.kind == "struct":
+            entry = {"kind": "object"}
+        elif target.kind in ("slice", "array") and target.elem is not None:
+            if is_byte_slice(self.model, target):
+                return {"kind": "scalar"}
+            entry = {"kind": "list"}
+            elem = self._struct_name(target.elem)
+            if elem is not None:
+                entry["type"] = elem
+            keys = list(f.list_map_keys) or ([f.patch_merge_key] if f.patch_merge_key else [])
+            if keys:
+                entry["listMapKeys"] = keys
+        elif target.kind == "map" and target.elem is not None:
+            entry = {"kind": "map"}
+            elem = self._struct_name(target.elem)
+            if elem is not None:
+                entry["type"] = elem
+        else:
+            # Builtins, well-known and other external types: the runtime treats them
+            # as opaque values and never descends into them.
+            entry = {"kind": "scalar"}
+        return entry
+
+    def union_entry(self, union: Union, def_name: str) -> dict[str, Any]:
+        semantics = self.options.semantics_for(union, def_name)
+        d = union.discriminator
+        return {
+            "dialect": union.dialect,
+            "semantics": semantics,
+            "discriminator": d.json_name if d else None,
+            "discriminatorRequired": bool(d and d.required),
+            "values": sorted(set(d.values)) if d else [],
+            "members": [
+                {"field": m.json_name, "value": m.value, "optional": m.optional}
+                for m in union.members
+            ],
+            "mode": union.mode,
+            "deduceInvalidDiscriminator": bool(
+                semantics == "smd" and d is not None and self.options.deduce_invalid_discriminator
+            ),
+        }
+
+    def _collect(
+        self,
+        struct: Struct,
+        def_name: str,
+        fields: dict[str, tuple[int, dict[str, Any]]],
+        patch: dict[str, tuple[int, str]],
+        unions: list[dict[str, Any]],
+        depth: int,
+        seen: frozenset[str],
+    ) -> None:
+        seen = seen | {struct.key}
+        own = [u for u in struct.unions if u.origin != "deprecated"]
+        unions += [self.union_entry(u, def_name) for u in own]
+        for f in struct.fields:
+            if not f.exported or f.json.skip:
+                continue
+            if f.inline:
+                key = inline_struct_key(self.model, f.type)
+                if key is not None and key not in seen:
+                    sub = self.model.structs[key]
+                    self._collect(sub, def_name, fields, patch, unions, depth + 1, seen)
+                continue
+            if not f.json_name:
+                continue
+            # Go's promoted-field rule: the shallowest field wins; ties keep the first.
+            if f.json_name not in fields or fields[f.json_name][0] > depth:
+                fields[f.json_name] = (depth, self.field_entry(f))
+                if f.patch_strategy:
+                    patch[f.json_name] = (depth, f.patch_strategy)
+                else:
+                    patch.pop(f.json_name, None)
+        unions += [
+            self.union_entry(u, def_name) for u in struct.unions if u.origin == "deprecated"
+        ]
+
+    def type_entry(self, struct: Struct) -> dict[str, Any]:
+        def_name = self.def_name(struct.key)
+        fields: dict[str, tuple[int, dict[str, Any]]] = {}
+        patch: dict[str, tuple[int, str]] = {}
+        unions: list[dict[str, Any]] = []
+        self._collect(struct, def_name, fields, patch, unions, 0, frozenset())
+        return {
+            "fields": {name: entry for name, (_, entry) in fields.items()},
+            "patchStrategies": {name: value for name, (_, value) in patch.items()},
+            "unions": unions,
+        }
+
+    def table(self) -> dict[str, Any]:
+        types = {
+            self.def_name(key): self.type_entry(self.model.structs[key])
+            for key in sorted(self.model.structs)
+        }
+        return {"version": TABLE_VERSION, "types": types}
+
+
+def build_table(model: Model, options: EmitOptions) -> dict[str, Any]:
+    return TableBuilder(model, options).table()

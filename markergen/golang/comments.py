@@ -1,0 +1,131 @@
+"""Comment groups and how they attach to declarations, as go/parser attaches them.
+
+A declaration list (the file, a `type (...)` or `const (...)` group, a struct's field
+list) is turned into a sequence of items: its child nodes, and its comments gathered
+into groups. A group ending on the line right above a node is the node's doc; a group
+starting on the line where a node ends is its trailing (line) comment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from markergen.golang.source import Source
+from markergen.golang.syntax import CommentGroup, CommentLine, Position
+
+
+@dataclass(frozen=True)
+class Group:
+    """A comment group with the rows it spans (0-based tree-sitter rows)."""
+
+    group: CommentGroup
+    first_row: int
+    last_row: int
+    trailing: bool  # starts on the line where the preceding code ends
+
+
+Item = Node | Group
+
+
+def comment_lines(src: Source, node: Node) -> list[CommentLine]:
+    """The lines of one comment node: text after `//` (or inside `/* */`), with positions."""
+    raw = src.text(node.start_byte, node.end_byte)
+    row = node.start_point.row
+    start = node.start_byte
+    first = src.position(start + 2, row, node.start_point.column + 2)
+    if raw.startswith("//"):
+        return [CommentLine(raw[2:].removesuffix("\r"), first)]
+    # A /* */ block: one line per source line; the first starts after `/*`, the others
+    # at column 1, and the last stops before `*/`.
+    body = raw[2:].removesuffix("*/")
+    lines: list[CommentLine] = []
+    for i, part in enumerate(body.split("\n")):
+        pos = first if i == 0 else Position(src.path, row + i + 1, 1)
+        lines.append(CommentLine(part.removesuffix("\r"), pos))
+    return lines
+
+
+def items(src: Source, children: list[Node]) -> list[Item]:
+    """The children of a declaration list with their comments gathered into groups.
+
+    A group is cut at a blank line, and also where a trailing comment (one starting on
+    the line where the previous code ends) meets the comment lines below it, as in
+    go/parser: `X int // about X` never belongs to the doc of the next field.
+    """
+    out: list[Item] = []
+    pending: list[Node] = []
+    pending_trailing = False
+    code_end_row = -1
+
+    def flush() -> None:
+        if pending:
+            lines = [line for c in pending for line in comment_lines(src, c)]
+            out.append(
+                Group(
+                    CommentGroup(tuple(lines)),
+                    pending[0].start_point.row,
+                    pending[-1].end_point.row,
+                    pending_trailing,
+                )
+            )
+            pending.clear()
+
+    for child in children:
+        if child.type == "comment":
+            row = child.start_point.row
+            trailing = row == code_end_row
+            if pending and (trailing != pending_trailing or row > pending[-1].end_point.row + 1):
+                flush()
+            if not pending:
+                pending_trailing = trailing
+            pending.append(child)
+            continue
+        flush()
+        out.append(child)
+        code_end_row = child.end_point.row
+    flush()
+    return out
+
+
+def doc_of(seq: list[Item], index: int) -> Group | None:
+    """The group ending on the line directly above the node at `index`."""
+    node = seq[index]
+    assert isinstance(node, Node)
+    if index > 0:
+        prev = seq[index - 1]
+        if (
+            isinstance(prev, Group)
+            and not prev.trailing
+            and prev.last_row == node.start_point.row - 1
+        ):
+            return prev
+    return None
+
+
+def extra_doc_of(seq: list[Item], index: int, doc: Group | None) -> CommentGroup | None:
+    """The group one blank line above `doc` (or above the node when it has no doc).
+
+    Trailing comments of the code above never count, and nothing but the blank line may
+    stand between (the sequence holds every node of the list, so adjacency says that).
+    """
+    node = seq[index]
+    assert isinstance(node, Node)
+    above, row = (index - 2, doc.first_row) if doc else (index - 1, node.start_point.row)
+    if above >= 0:
+        prev = seq[above]
+        if isinstance(prev, Group) and not prev.trailing and prev.last_row == row - 2:
+            return prev.group
+    return None
+
+
+def trailing_of(seq: list[Item], index: int) -> CommentGroup | None:
+    """The comment group starting on the line where the node at `index` ends."""
+    node = seq[index]
+    assert isinstance(node, Node)
+    if index + 1 < len(seq):
+        nxt = seq[index + 1]
+        if isinstance(nxt, Group) and nxt.trailing and nxt.first_row == node.end_point.row:
+            return nxt.group
+    return None

@@ -1,0 +1,246 @@
+"""Go package patterns to parsed packages (DESIGN sections 1 and 2).
+
+Pattern rules, as the go command reads them:
+- `dir/...` is `dir` and every directory below it; below the root, directories named
+  `testdata` or `vendor`, starting with `.` or `_`, or holding their own `go.mod` (another
+  module) are skipped;
+- a directory is just that directory;
+- a `.go` file is that file alone, loaded whatever its name, build constraint or
+  generated header say (as `go run file.go` does).
+Files of a directory: `*.go` except `_test.go`; files with an `ignore` build constraint
+and (unless asked) generated files are skipped and their paths recorded.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from markergen.golang.parser import GoParser
+from markergen.golang.source import DecodeError
+from markergen.golang.syntax import FileProblem, GoFile, GoPackage
+
+_SKIP_DIRS = frozenset({"testdata", "vendor"})
+
+
+@dataclass(frozen=True)
+class PatternError:
+    """A pattern that names nothing: a missing path, or no Go files where it points."""
+
+    pattern: str
+    message: str
+
+
+@dataclass(frozen=True)
+class LoadResult:
+    packages: tuple[GoPackage, ...]
+    errors: tuple[PatternError, ...]
+
+
+@dataclass
+class _Dir:
+    """What the patterns selected in one directory (mutable only while loading)."""
+
+    path: Path  # lexical absolute path of the first visit
+    all_files: bool = False
+    files: set[str] = field(default_factory=set)  # explicitly named files
+
+
+def load_packages(
+    patterns: Sequence[str], cwd: Path, include_generated: bool = False
+) -> LoadResult:
+    """Parse the packages the patterns select. Never raises for bad input."""
+    cwd = Path(os.path.abspath(cwd))
+    dirs: dict[str, _Dir] = {}  # keyed by real path, so a directory is read once
+    selected: list[tuple[str, list[str]]] = []
+    errors: list[PatternError] = []
+    for pattern in patterns:
+        error, keys = _select(pattern, cwd, dirs)
+        if error:
+            errors.append(PatternError(pattern, error))
+        else:
+            selected.append((pattern, keys))
+    loader = _Loader(cwd, include_generated)
+    loaded = {key: loader.load(d) for key, d in dirs.items()}
+    for pattern, keys in selected:
+        found = [pkg for key in keys if (pkg := loaded[key]) is not None]
+        if not found:
+            errors.append(PatternError(pattern, "matched no Go files"))
+        elif not any(pkg.files or pkg.problems for pkg in found):
+            errors.append(
+                PatternError(
+                    pattern, "every Go file it matched is excluded (build constraint or generated)"
+                )
+            )
+    packages = sorted(
+        (pkg for pkg in loaded.values() if pkg is not None and (pkg.files or pkg.problems)),
+        key=lambda p: p.dir,
+    )
+    return LoadResult(tuple(packages), tuple(errors))
+
+
+def _select(pattern: str, cwd: Path, dirs: dict[str, _Dir]) -> tuple[str | None, list[str]]:
+    """Record the directories/files `pattern` selects: (error message or None, dir keys)."""
+    recursive = pattern == "..." or pattern.endswith("/...")
+    base = pattern[: -len("...")].rstrip("/") if recursive else pattern
+    if "..." in base:
+        return "only a trailing `/...` wildcard is supported", []
+    path = Path(os.path.normpath(cwd / (base or ".")))
+    if not path.exists():
+        return f"no such file or directory: {base or '.'}", []
+    if path.is_file():
+        if recursive or path.suffix != ".go":
+            return "not a directory or a .go file", []
+        key = os.path.realpath(path.parent)
+        dirs.setdefault(key, _Dir(path.parent)).files.add(path.name)
+        return None, [key]
+    if not path.is_dir():
+        return "not a directory or a .go file", []
+    keys = []
+    for sub in _walk(path) if recursive else [path]:
+        key = os.path.realpath(sub)
+        dirs.setdefault(key, _Dir(sub)).all_files = True
+        keys.append(key)
+    return None, keys
+
+
+def _walk(root: Path) -> list[Path]:
+    """`root` and the directories below it that a `...` pattern matches, in sorted order.
+
+    Symbolic links to directories are followed, but every real path is entered once, so
+    a link loop ends.
+    """
+    out: list[Path] = []
+    seen: set[str] = set()
+    stack = [root]
+    while stack:
+        current = stack.pop()
+        real = os.path.realpath(current)
+        if real in seen:
+            continue
+        seen.add(real)
+        out.append(current)
+        try:
+            names = sorted(os.listdir(current))
+        except OSError:
+            continue
+        subdirs = []
+        for name in names:
+            if name in _SKIP_DIRS or name.startswith((".", "_")):
+                continue
+            child = current / name
+            # A directory with its own go.mod is another module, as for the go command.
+            if child.is_dir() and not (child / "go.mod").is_file():
+                subdirs.append(child)
+        stack.extend(reversed(subdirs))
+    return out
+
+
+class _Loader:
+    """Reads the selected files of one directory into a GoPackage."""
+
+    def __init__(self, cwd: Path, include_generated: bool) -> None:
+        self.cwd = cwd
+        self.include_generated = include_generated
+        self.parser = GoParser()
+        self.modules: dict[Path, tuple[Path, str] | None] = {}  # per-load cache
+
+    def display(self, path: Path) -> str:
+        """Relative to cwd when below it, else absolute; posix either way."""
+        try:
+            return path.relative_to(self.cwd).as_posix() or "."
+        except ValueError:
+            return path.as_posix()
+
+    def load(self, d: _Dir) -> GoPackage | None:
+        names = set(d.files)
+        if d.all_files:
+            try:
+                listing = os.listdir(d.path)
+            except OSError:
+                listing = []
+            names |= {
+                n
+                for n in listing
+                if n.endswith(".go") and not n.endswith("_test.go") and (d.path / n).is_file()
+            }
+        if not names and not d.files:
+            return None
+        files: list[GoFile] = []
+        problems: list[FileProblem] = []
+        skipped: list[str] = []
+        for name in sorted(names):
+            shown = self.display(d.path / name)
+            explicit = name in d.files
+            try:
+                data = (d.path / name).read_bytes()
+            except OSError as exc:
+                problems.append(FileProblem(shown, f"cannot read file: {exc.strerror or exc}"))
+                continue
+            try:
+                gofile = self.parser.parse(shown, data)
+            except DecodeError as exc:
+                problems.append(FileProblem(shown, exc.message, exc.line, exc.column))
+                continue
+            if not explicit and (
+                _ignored(gofile.build_constraint)
+                or (gofile.generated and not self.include_generated)
+            ):
+                skipped.append(shown)
+                continue
+            files.append(gofile)
+        module = self.module_of(d.path)
+        shown_dir = self.display(d.path)
+        if module is None:
+            import_path, module_root = shown_dir, None
+        else:
+            root, module_path = module
+            rel = d.path.relative_to(root).as_posix()
+            import_path = module_path if rel == "." else f"{module_path}/{rel}"
+            module_root = self.display(root)
+        return GoPackage(
+            dir=shown_dir,
+            import_path=import_path,
+            module_root=module_root,
+            files=tuple(files),
+            problems=tuple(problems),
+            skipped=tuple(skipped),
+        )
+
+    def module_of(self, directory: Path) -> tuple[Path, str] | None:
+        """(directory of the nearest go.mod, its module path), or None without one."""
+        for candidate in (directory, *directory.parents):
+            if candidate in self.modules:
+                return self.modules[candidate]
+            gomod = candidate / "go.mod"
+            if gomod.is_file():
+                module_path = _module_path(gomod)
+                found = (candidate, module_path) if module_path else None
+                self.modules[candidate] = found
+                return found
+        return None
+
+
+def _module_path(gomod: Path) -> str:
+    """The `module` line of a go.mod file (quoted paths allowed), "" if none."""
+    try:
+        text = gomod.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    for line in text.splitlines():
+        line = line.split("//", 1)[0].strip()
+        if line.startswith("module") and line[len("module") :][:1] in (" ", "\t", '"'):
+            value = line[len("module") :].strip()
+            if len(value) >= 2 and value[0] == value[-1] and value[0] in '"`':
+                value = value[1:-1]
+            return value
+    return ""
+
+
+def _ignored(constraint: str) -> bool:
+    """True for `ignore`, alone or ANDed with other terms: such a file never builds."""
+    if not constraint or "||" in constraint or "(" in constraint:
+        return False
+    return any(term.strip() == "ignore" for term in constraint.split("&&"))

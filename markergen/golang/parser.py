@@ -1,0 +1,452 @@
+"""Go source text to syntax records, with tree-sitter and the tree-sitter-go grammar.
+
+Only top-level declarations are walked (package clause, imports, types, consts); function
+bodies are never entered, which keeps a whole API tree fast to read. Comments are
+attached the way go/parser attaches them: a comment group ending on the line right above
+a declaration is its doc, a group starting on the line where a declaration ends is its
+trailing comment. See DESIGN section 2.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import tree_sitter_go
+from tree_sitter import Language, Node, Parser
+
+from markergen.golang import comments
+from markergen.golang.literals import unquote
+from markergen.golang.source import DecodeError, Source, prepare
+from markergen.golang.syntax import (
+    CommentGroup,
+    ConstSpec,
+    FieldDecl,
+    GoFile,
+    ImportSpec,
+    Position,
+    SyntaxError_,
+    TypeDecl,
+    TypeExpr,
+)
+from markergen.golang.tags import json_tag, parse_struct_tag
+
+__all__ = ["DecodeError", "GoParser", "parse_file"]
+
+_GENERATED = re.compile(r"^// Code generated .* DO NOT EDIT\.$")
+_SNIPPET = 40
+
+
+class GoParser:
+    """A reusable tree-sitter parser for Go; one per thread of work, reused across files."""
+
+    def __init__(self) -> None:
+        self._parser = Parser(Language(tree_sitter_go.language()))
+
+    def parse(self, path: str, data: bytes) -> GoFile:
+        """Read one file. Raises DecodeError when `data` is not UTF-8."""
+        src = Source(path, prepare(path, data))
+        tree = self._parser.parse(src.data)
+        return _FileReader(src).read(tree.root_node)
+
+
+def parse_file(path: str, data: bytes) -> GoFile:
+    """Read one Go file; `path` is kept as given in every Position."""
+    return GoParser().parse(path, data)
+
+
+class _FileReader:
+    def __init__(self, src: Source) -> None:
+        self.src = src
+
+    # ----------------------------------------------------------------- positions
+
+    def pos(self, node: Node) -> Position:
+        return self.src.position(node.start_byte, node.start_point.row, node.start_point.column)
+
+    def end_pos(self, node: Node) -> Position:
+        return self.src.position(node.end_byte, node.end_point.row, node.end_point.column)
+
+    def text(self, node: Node) -> str:
+        return self.src.text(node.start_byte, node.end_byte)
+
+    # ---------------------------------------------------------------------- file
+
+    def read(self, root: Node) -> GoFile:
+        items = comments.items(self.src, root.children)
+        package = ""
+        package_doc: CommentGroup | None = None
+        header_done = False
+        generated = False
+        go_build = ""
+        plus_build: list[str] = []
+        imports: list[ImportSpec] = []
+        types: list[TypeDecl] = []
+        consts: list[ConstSpec] = []
+        for index, item in enumerate(items):
+            if isinstance(item, comments.Group):
+                if not header_done:
+                    for line in item.group.lines:
+                        generated = generated or bool(_GENERATED.match("//" + line.text))
+                        if line.text.startswith("go:build") and not go_build:
+                            go_build = line.text[len("go:build") :].strip()
+                        stripped = line.text.strip()
+                        if stripped.startswith("+build ") or stripped == "+build":
+                            plus_build.append(stripped[len("+build") :].strip())
+                continue
+            kind = item.type
+            if kind == "package_clause":
+                header_done = True
+                for child in item.children:
+                    if child.type == "package_identifier":
+                        package = self.text(child)
+                doc = comments.doc_of(items, index)
+                package_doc = doc.group if doc else None
+            elif kind == "import_declaration":
+                header_done = True
+                imports.extend(self.imports(item))
+            elif kind == "type_declaration":
+                header_done = True
+                types.extend(self.type_decls(items, index))
+            elif kind == "const_declaration":
+                header_done = True
+                consts.extend(self.const_decls(items, index))
+            elif kind != "ERROR":
+                header_done = True
+        constraint = go_build or _plus_build_expr(plus_build)
+        return GoFile(
+            path=self.src.path,
+            package=package,
+            package_doc=package_doc,
+            imports=tuple(imports),
+            types=tuple(types),
+            consts=tuple(consts),
+            errors=self.errors(root),
+            build_constraint=constraint,
+            generated=generated,
+        )
+
+    # ------------------------------------------------------------------- imports
+
+    def imports(self, decl: Node) -> list[ImportSpec]:
+        specs: list[Node] = []
+        for child in decl.children:
+            if child.type == "import_spec":
+                specs.append(child)
+            elif child.type == "import_spec_list":
+                specs.extend(c for c in child.children if c.type == "import_spec")
+        out: list[ImportSpec] = []
+        for spec in specs:
+            path_node = spec.child_by_field_name("path")
+            if path_node is None:
+                continue
+            try:
+                path = unquote(self.text(path_node))
+            except ValueError:
+                continue
+            name_node = spec.child_by_field_name("name")
+            if name_node is not None:
+                out.append(ImportSpec(self.text(name_node), path, True))
+            else:
+                out.append(ImportSpec(path.rsplit("/", 1)[-1], path, False))
+        return out
+
+    # --------------------------------------------------------------------- types
+
+    def type_decls(self, top: list[comments.Item], index: int) -> list[TypeDecl]:
+        decl = top[index]
+        assert isinstance(decl, Node)
+        decl_doc = comments.doc_of(top, index)
+        decl_extra = comments.extra_doc_of(top, index, decl_doc)
+        grouped = any(c.type == "(" for c in decl.children)
+        if not grouped:
+            return [
+                self.type_decl(spec, decl_doc, decl_extra)
+                for spec in decl.children
+                if spec.type in ("type_spec", "type_alias")
+            ]
+        inner = comments.items(self.src, decl.children)
+        spec_indexes = [
+            i
+            for i, it in enumerate(inner)
+            if isinstance(it, Node) and it.type in ("type_spec", "type_alias")
+        ]
+        out: list[TypeDecl] = []
+        for i in spec_indexes:
+            spec = inner[i]
+            assert isinstance(spec, Node)
+            doc = comments.doc_of(inner, i)
+            if doc is None and len(spec_indexes) == 1 and decl_doc is not None:
+                out.append(self.type_decl(spec, decl_doc, decl_extra))
+            else:
+                out.append(self.type_decl(spec, doc, comments.extra_doc_of(inner, i, doc)))
+        return out
+
+    def type_decl(
+        self, spec: Node, doc: comments.Group | None, extra: CommentGroup | None
+    ) -> TypeDecl:
+        name = spec.child_by_field_name("name")
+        type_node = spec.child_by_field_name("type")
+        params = spec.child_by_field_name("type_parameters")
+        return TypeDecl(
+            name=self.text(name) if name else "",
+            type=self.type_expr(type_node) if type_node else TypeExpr("other", ""),
+            alias=spec.type == "type_alias",
+            doc=doc.group if doc else None,
+            doc_extra=extra,
+            pos=self.pos(name) if name else self.pos(spec),
+            type_params=self.text(params) if params else "",
+        )
+
+    def type_expr(self, node: Node) -> TypeExpr:
+        kind = node.type
+        text = self.text(node)
+        if kind == "type_identifier":
+            return TypeExpr("ident", text, name=text)
+        if kind == "qualified_type":
+            pkg = node.child_by_field_name("package")
+            name = node.child_by_field_name("name")
+            return TypeExpr(
+                "qualified",
+                text,
+                name=self.text(name) if name else "",
+                package=self.text(pkg) if pkg else "",
+            )
+        if kind == "pointer_type":
+            inner = node.named_children
+            return TypeExpr("pointer", text, elem=self.type_expr(inner[0]) if inner else None)
+        if kind == "slice_type":
+            return TypeExpr("slice", text, elem=self.field_type(node, "element"))
+        if kind == "array_type":
+            length = node.child_by_field_name("length")
+            return TypeExpr(
+                "array",
+                text,
+                elem=self.field_type(node, "element"),
+                length=self.text(length) if length else "",
+            )
+        if kind == "map_type":
+            return TypeExpr(
+                "map",
+                text,
+                key=self.field_type(node, "key"),
+                elem=self.field_type(node, "value"),
+            )
+        if kind == "struct_type":
+            fields: tuple[FieldDecl, ...] = ()
+            for child in node.children:
+                if child.type == "field_declaration_list":
+                    fields = self.fields(child)
+            return TypeExpr("struct", text, fields=fields)
+        if kind == "interface_type":
+            return TypeExpr("interface", text)
+        if kind == "function_type":
+            return TypeExpr("func", text)
+        if kind == "channel_type":
+            return TypeExpr("chan", text, elem=self.field_type(node, "value"))
+        if kind == "generic_type":
+            base = node.child_by_field_name("type")
+            base_expr = self.type_expr(base) if base else TypeExpr("other", "")
+            return TypeExpr("generic", text, name=base_expr.name, package=base_expr.package)
+        if kind == "parenthesized_type":
+            inner = node.named_children
+            if len(inner) == 1:
+                return self.type_expr(inner[0])
+        return TypeExpr("other", text)
+
+    def field_type(self, node: Node, field: str) -> TypeExpr | None:
+        child = node.child_by_field_name(field)
+        return self.type_expr(child) if child else None
+
+    # -------------------------------------------------------------------- fields
+
+    def fields(self, field_list: Node) -> tuple[FieldDecl, ...]:
+        items = comments.items(self.src, field_list.children)
+        out: list[FieldDecl] = []
+        for index, item in enumerate(items):
+            if not isinstance(item, Node) or item.type != "field_declaration":
+                continue
+            if _cut_short(items, index):
+                continue
+            doc = comments.doc_of(items, index)
+            out.extend(
+                self.field_decls(
+                    item, doc.group if doc else None, comments.trailing_of(items, index)
+                )
+            )
+        return tuple(out)
+
+    def field_decls(
+        self, node: Node, doc: CommentGroup | None, trailing: CommentGroup | None
+    ) -> list[FieldDecl]:
+        type_node = node.child_by_field_name("type")
+        if type_node is None:
+            return []
+        ftype = self.type_expr(type_node)
+        names = [c for c in node.children_by_field_name("name") if c.type == "field_identifier"]
+        embedded = not names
+        if embedded and any(c.type == "*" for c in node.children):
+            # tree-sitter-go writes an embedded `*T` as a `*` token next to the type.
+            ftype = TypeExpr("pointer", "*" + ftype.text, elem=ftype)
+        tag_node = node.child_by_field_name("tag")
+        tag_raw = ""
+        if tag_node is not None:
+            literal = self.text(tag_node)
+            try:
+                tag_raw = unquote(literal)
+            except ValueError:
+                tag_raw = literal[1:-1]
+        tags = parse_struct_tag(tag_raw)
+        template = FieldDecl(
+            name="",
+            type=ftype,
+            embedded=embedded,
+            tag_raw=tag_raw,
+            tags=tags,
+            json=json_tag(tags),
+            doc=doc,
+            trailing=trailing,
+            pos=self.pos(node),
+        )
+        if embedded:
+            base = ftype.elem if ftype.kind == "pointer" and ftype.elem else ftype
+            return [replace(template, name=base.name or base.text)]
+        return [replace(template, name=self.text(n), pos=self.pos(n)) for n in names]
+
+    # -------------------------------------------------------------------- consts
+
+    def const_decls(self, top: list[comments.Item], index: int) -> list[ConstSpec]:
+        decl = top[index]
+        assert isinstance(decl, Node)
+        block_pos = self.pos(decl)
+        specs: list[tuple[Node, comments.Group | None, CommentGroup | None]] = []
+        if any(c.type == "(" for c in decl.children):
+            items = comments.items(self.src, decl.children)
+            for i, item in enumerate(items):
+                if isinstance(item, Node) and item.type == "const_spec":
+                    specs.append((item, comments.doc_of(items, i), comments.trailing_of(items, i)))
+        else:
+            specs.extend(
+                (c, comments.doc_of(top, index), comments.trailing_of(top, index))
+                for c in decl.children
+                if c.type == "const_spec"
+            )
+        out: list[ConstSpec] = []
+        prev_type: Node | None = None
+        prev_values: list[Node] = []
+        for iota, (spec, doc, trailing) in enumerate(specs):
+            type_node = spec.child_by_field_name("type")
+            value_node = spec.child_by_field_name("value")
+            values = (
+                [v for v in value_node.named_children if v.type != "comment"] if value_node else []
+            )
+            # Go's implicit repetition: a spec with neither type nor values repeats the
+            # previous spec's type and expression list.
+            implicit = type_node is None and value_node is None
+            if implicit:
+                type_node, values = prev_type, prev_values
+            else:
+                prev_type, prev_values = type_node, values
+            ctype = self.type_expr(type_node) if type_node else None
+            names = [c for c in spec.children_by_field_name("name") if c.type == "identifier"]
+            for k, name in enumerate(names):
+                value = values[k] if k < len(values) else None
+                out.append(
+                    ConstSpec(
+                        name=self.text(name),
+                        type=ctype,
+                        value_text=self.text(value) if value else "",
+                        value=self.string_value(value),
+                        iota=iota,
+                        implicit=implicit,
+                        doc=doc.group if doc else None,
+                        trailing=trailing,
+                        pos=self.pos(name),
+                        block_pos=block_pos,
+                    )
+                )
+        return out
+
+    def string_value(self, node: Node | None) -> str | None:
+        if node is None or node.type not in (
+            "interpreted_string_literal",
+            "raw_string_literal",
+        ):
+            return None
+        try:
+            return unquote(self.text(node))
+        except ValueError:
+            return None
+
+    # -------------------------------------------------------------------- errors
+
+    def errors(self, root: Node) -> tuple[SyntaxError_, ...]:
+        """ERROR and MISSING nodes, found by following only subtrees that hold one."""
+        out: list[SyntaxError_] = []
+        stack = [root] if root.has_error else []
+        while stack:
+            node = stack.pop()
+            if node.is_missing:
+                what = node.type.replace("_", " ") if node.is_named else f"`{node.type}`"
+                out.append(
+                    SyntaxError_(
+                        self.pos(node), self.end_pos(node), f"syntax error: missing {what}"
+                    )
+                )
+                continue
+            if node.type == "ERROR":
+                out.append(
+                    SyntaxError_(self.pos(node), self.end_pos(node), self.error_message(node))
+                )
+                continue
+            stack.extend(c for c in node.children if c.has_error)
+        out.sort(key=lambda e: (e.pos.line, e.pos.column))
+        return tuple(out)
+
+    def error_message(self, node: Node) -> str:
+        text = self.text(node).strip()
+        if node.child_count <= 1 and "\n" not in text:
+            return f"syntax error: unexpected `{text[:_SNIPPET]}`"
+        first = text.split("\n", 1)[0].strip()
+        if len(first) > _SNIPPET:
+            first = first[:_SNIPPET] + "..."
+        return f"syntax error: cannot parse `{first}`"
+
+
+def _plus_build_expr(lines: list[str]) -> str:
+    """Old `// +build` lines as one //go:build expression (the rewrite `go fix` makes).
+
+    Options on a line are ORed, comma-joined terms ANDed, and the lines ANDed together.
+    """
+    clauses: list[str] = []
+    for line in lines:
+        options = []
+        for option in line.split():
+            terms = [t for t in option.split(",") if t]
+            joined = " && ".join(terms)
+            options.append(f"({joined})" if len(terms) > 1 and len(line.split()) > 1 else joined)
+        if not options:
+            continue
+        clause = " || ".join(options)
+        clauses.append(clause)
+    if len(clauses) > 1:
+        clauses = [f"({c})" if " || " in c else c for c in clauses]
+    return " && ".join(clauses)
+
+
+def _cut_short(seq: list[comments.Item], index: int) -> bool:
+    """True when an ERROR follows the node on its own line: the node is a fragment.
+
+    tree-sitter reads `B map[string` as an embedded field `B` and an error; reporting a
+    field that is not there would only add false diagnostics to the syntax error.
+    """
+    node = seq[index]
+    if index + 1 >= len(seq):
+        return False
+    nxt = seq[index + 1]
+    return (
+        isinstance(node, Node)
+        and isinstance(nxt, Node)
+        and nxt.type == "ERROR"
+        and nxt.start_point.row == node.end_point.row
+    )

@@ -1,0 +1,64 @@
+"""Source bytes of one Go file: decoding rules and byte-to-character positions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from markergen.golang.syntax import Position
+
+_BOM = b"\xef\xbb\xbf"
+
+
+class DecodeError(ValueError):
+    """The file is not UTF-8. The caller turns this into an MG002 FileProblem."""
+
+    def __init__(self, path: str, line: int, column: int, message: str) -> None:
+        super().__init__(f"{path}:{line}:{column}: {message}")
+        self.path = path
+        self.line = line
+        self.column = column
+        self.message = message
+
+
+def prepare(path: str, data: bytes) -> bytes:
+    """The bytes handed to tree-sitter: BOM stripped, CRLF as LF, checked to be UTF-8.
+
+    CRLF becomes LF before parsing so that a file checked out with Windows line endings
+    gives exactly the records of its LF twin: Go itself drops carriage returns from raw
+    strings, and a `\\r` only ever sits at the end of a line, so no column moves.
+    """
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        line_start = data.rfind(b"\n", 0, exc.start) + 1
+        column = len(data[line_start : exc.start].decode("utf-8", "replace")) + 1
+        raise DecodeError(
+            path, line, column, f"file is not valid UTF-8 (byte 0x{data[exc.start]:02x})"
+        ) from None
+    if b"\r\n" in data:
+        data = data.replace(b"\r\n", b"\n")
+    return data
+
+
+@dataclass(frozen=True)
+class Source:
+    """The prepared bytes of one file and its path as given."""
+
+    path: str
+    data: bytes
+
+    def text(self, start: int, end: int) -> str:
+        return self.data[start:end].decode("utf-8")
+
+    def position(self, offset: int, row: int, byte_column: int) -> Position:
+        """Position of the byte at `offset`, which tree-sitter says is at (row, byte_column).
+
+        Columns count characters: the line's prefix is decoded only when it is not ASCII,
+        which keeps the common case free.
+        """
+        prefix = self.data[offset - byte_column : offset]
+        column = byte_column if prefix.isascii() else len(prefix.decode("utf-8", "replace"))
+        return Position(self.path, row + 1, column + 1)

@@ -1,0 +1,80 @@
+"""What every rule module shares: the `Rule` record and small model look-ups.
+
+Rules read the model only (DESIGN section 9); these helpers keep the look-ups (which
+struct a union belongs to, what a named type is underneath) in one place so that every
+rule answers them the same way.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from markergen.model import Diagnostic, Field, Model, Struct, TypeRef, Union
+
+Check = Callable[[Model], Iterable[Diagnostic]]
+
+# Markers that make a field take part in a union, in any dialect.
+MEMBER_MARKERS = frozenset(
+    {"unionMember", "unionDeprecated", "k8s:unionMember", "k8s:zeroOrOneOfMember"}
+)
+DISCRIMINATOR_MARKERS = frozenset({"unionDiscriminator", "k8s:unionDiscriminator"})
+UNION_FIELD_MARKERS = MEMBER_MARKERS | DISCRIMINATOR_MARKERS
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    summary: str
+    check: Check
+
+
+def unions(model: Model) -> Iterator[tuple[Struct, Union]]:
+    """Every union with its struct, in a stable order."""
+    for key in sorted(model.structs):
+        struct = model.structs[key]
+        for union in struct.unions:
+            yield struct, union
+
+
+def union_label(struct: Struct, union: Union) -> str:
+    """How messages name a union: `Struct.<discriminator json>`, else its name."""
+    if union.discriminator is not None:
+        return f"{struct.name}.{union.discriminator.json_name or union.discriminator.go_name}"
+    if union.name:
+        return f"{struct.name} union {union.name!r}"
+    return f"{struct.name} ({union.origin} union)"
+
+
+def member_field(struct: Struct, go_name: str) -> Field | None:
+    return struct.field(go_name)
+
+
+def underlying(model: Model, ref: TypeRef) -> TypeRef:
+    """The type behind a chain of named non-struct types (Go's underlying type).
+
+    Stops at a struct, an external or unresolvable name, or a cycle, and returns the
+    last reference it reached, so callers can still tell what they are looking at.
+    """
+    seen: set[str] = set()
+    while ref.kind == "named" and ref.type_key not in seen:
+        seen.add(ref.type_key)
+        named = model.types.get(ref.type_key)
+        if named is None:
+            return ref
+        ref = named.underlying
+    return ref
+
+
+def is_struct(model: Model, ref: TypeRef) -> bool:
+    target = underlying(model, ref)
+    return target.kind == "struct" or (
+        target.kind == "named" and target.type_key in model.structs
+    )
+
+
+def quoted(values: Iterable[str]) -> str:
+    """`"A", "B"` — values as a user would write them in Go."""
+    items = [json.dumps(v, ensure_ascii=False) for v in values]
+    return ", ".join(items) if items else "no values"

@@ -1,0 +1,207 @@
+"""Discriminator rules: MG201 MG202 MG204 MG205 MG206.
+
+Sources: kep/004 "Go Markers" (the discriminator "MUST be an enum defined as a string";
+"MUST be required if there is no default option, omitempty if the default option is the
+empty string, or optional and omitempty if a default value is specified with the
+// +default marker"), kep/004 "Discriminator Values" and "Empty Union Members",
+kep/000 and kep/001 "Go tags" ("This field HAS TO be a string" / "MUST be a string").
+
+What "default option" means (MG202), decided here and documented in docs/rules.md:
+the value the discriminator has when a client leaves it unset. That is the `+default=`
+value when there is one; otherwise, when `""` is one of the enum values, it is `""`
+(an unset Go string is `""`, and kep/004 names `""` the conventional "no member"
+option); otherwise there is no default option and the field must be required.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+from markergen.model import Diagnostic, Discriminator, Model, Severity, Struct, Union
+from markergen.rules.base import (
+    MEMBER_MARKERS,
+    Rule,
+    quoted,
+    underlying,
+    union_label,
+    unions,
+)
+from markergen.rules.catalog import diag
+
+
+def default_value(raw: str) -> str | None:
+    """The string a `+default=` marker sets, or None when it sets no string.
+
+    openapi-gen reads `+default=` as JSON (`+default="Foo"`); controller-gen's
+    `+kubebuilder:default=Foo` also takes a bare word. Accept both.
+    """
+    text = raw.strip()
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    return value if isinstance(value, str) else None
+
+
+def _enum_name(model: Model, d: Discriminator) -> str:
+    if d.enum is not None:
+        enum = model.enums.get(d.enum)
+        return f"enum {enum.name if enum else d.enum.rsplit('.', 1)[-1]}"
+    return "its +kubebuilder:validation:Enum list"
+
+
+def check_discriminator_type(model: Model) -> Iterator[Diagnostic]:
+    """MG201: not a string (error); a string without enum values (warning, kep2022)."""
+    for struct, union in unions(model):
+        d = union.discriminator
+        if d is None:
+            continue
+        target = underlying(model, d.type.deref())
+        label = union_label(struct, union)
+        if target.kind in ("external", "unknown"):
+            continue  # unresolvable: MG104 or the builder's concern, not a type error
+        if not (target.kind == "builtin" and target.name == "string"):
+            yield diag(
+                "MG201",
+                d.pos,
+                f"discriminator {d.go_name} of union {label} has type "
+                f"{d.type.text or target.name or target.kind}, which is not a string",
+                hint="a discriminator must be a string type; kep/004 wants a +enum string type",
+            )
+        elif union.dialect == "kep2022" and not d.values:
+            yield diag(
+                "MG201",
+                d.pos,
+                f"discriminator {d.go_name} of union {label} has type "
+                f"{d.type.text or 'string'}, which has no enum values: this is a kep2022 "
+                "union, kep1027 requires a +enum string type",
+                hint="declare `// +enum` on a named string type with one constant per member",
+                severity=Severity.WARNING,
+            )
+
+
+def check_discriminator_requiredness(model: Model) -> Iterator[Diagnostic]:
+    """MG202, kep1027 only (see the module doc for "default option")."""
+    for struct, union in unions(model):
+        d = union.discriminator
+        if d is None or union.dialect != "kep1027":
+            continue
+        label = union_label(struct, union)
+        name = f"discriminator {d.go_name} of union {label}"
+        field = struct.field(d.go_name)
+        optional = field.optional if field is not None else not d.required
+        if d.default is not None:
+            missing = [
+                what
+                for what, ok in (("+optional", optional), ("omitempty", d.omitempty))
+                if not ok
+            ]
+            if missing:
+                yield diag(
+                    "MG202",
+                    d.pos,
+                    f"{name} has +default={d.default}, so it must be optional and omitempty; "
+                    f"it lacks {' and '.join(missing)}",
+                    hint=f'add `// +optional` and `json:"{d.json_name},omitempty"`',
+                )
+        elif "" in d.values:
+            if not d.omitempty:
+                yield diag(
+                    "MG202",
+                    d.pos,
+                    f'{name}: the empty string is the default option ("" is a value of '
+                    f"{_enum_name(model, d)}), so the field must be omitempty",
+                    hint=f'use `json:"{d.json_name},omitempty"`',
+                )
+        elif not d.required:
+            yield diag(
+                "MG202",
+                d.pos,
+                f"{name} has no default option (no +default and \"\" is not a value of "
+                f"{_enum_name(model, d)}), so it must be required",
+                hint="add `// +required` and drop omitempty, add a +default, or add a \"\" "
+                "value to the enum",
+            )
+
+
+def check_discriminator_is_member(model: Model) -> Iterator[Diagnostic]:
+    """MG204."""
+    for struct, union in unions(model):
+        d = union.discriminator
+        if d is None:
+            continue
+        field = struct.field(d.go_name)
+        marks = sorted({m.name for m in field.markers} & MEMBER_MARKERS) if field else []
+        as_member = any(m.go_name == d.go_name for u in struct.unions for m in u.members)
+        if marks or as_member:
+            what = ", ".join(f"+{m}" for m in marks) or "a member marker"
+            yield diag(
+                "MG204",
+                d.pos,
+                f"field {d.go_name} of {struct.name} is the discriminator of union "
+                f"{union_label(struct, union)} and also a union member ({what})",
+                hint="a discriminator selects members; it cannot be one: remove the member marker",
+            )
+
+
+def _similar_fields(struct: Struct, union: Union) -> list[str]:
+    assert union.discriminator is not None
+    wanted = {v.casefold() for v in union.discriminator.values if v}
+    out = []
+    for f in struct.fields:
+        if f.go_name == union.discriminator.go_name:
+            continue
+        if f.go_name.casefold() in wanted or (f.json_name and f.json_name.casefold() in wanted):
+            out.append(f.go_name)
+    return out
+
+
+def check_discriminator_without_members(model: Model) -> Iterator[Diagnostic]:
+    """MG205."""
+    for struct, union in unions(model):
+        d = union.discriminator
+        if d is None or union.members:
+            continue
+        similar = _similar_fields(struct, union)
+        if similar:
+            hint = (
+                "fields whose names match its values: "
+                + ", ".join(similar)
+                + "; mark them `// +unionMember`"
+            )
+        else:
+            hint = "mark the member fields `// +unionMember`, or remove +unionDiscriminator"
+        yield diag(
+            "MG205",
+            d.pos,
+            f"discriminator {d.go_name} of union {union_label(struct, union)} has no members",
+            hint=hint,
+        )
+
+
+def check_default_value(model: Model) -> Iterator[Diagnostic]:
+    """MG206."""
+    for struct, union in unions(model):
+        d = union.discriminator
+        if d is None or d.default is None or not d.values:
+            continue
+        value = default_value(d.default)
+        if value is not None and value in d.values:
+            continue
+        yield diag(
+            "MG206",
+            d.pos,
+            f"discriminator {d.go_name} of union {union_label(struct, union)} defaults to "
+            f"{d.default}, which is not a value of {_enum_name(model, d)} "
+            f"({quoted(d.values)})",
+        )
+
+
+RULES = (
+    Rule("MG201", "discriminator type", check_discriminator_type),
+    Rule("MG202", "kep1027 discriminator requiredness", check_discriminator_requiredness),
+    Rule("MG204", "discriminator is also a member", check_discriminator_is_member),
+    Rule("MG205", "discriminator without members", check_discriminator_without_members),
+    Rule("MG206", "discriminator default not an enum value", check_default_value),
+)

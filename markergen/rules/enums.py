@@ -1,0 +1,71 @@
+"""Enum rules: MG101 (enum marker on a non-string type), MG102 (enum with no values).
+
+kep/004 "Discriminator Values": discriminators "should be defined as an enum, and should
+be tagged so via the enum go marker // +enum", and an enum is a string type whose values
+are the constants of that type (DESIGN section 4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from markergen.model import Diagnostic, Model
+from markergen.rules.base import Rule, underlying
+from markergen.rules.catalog import diag
+
+ENUM_TYPE_MARKERS = ("enum", "k8s:enum")
+
+
+def check_enum_not_string(model: Model) -> Iterator[Diagnostic]:
+    """MG101. The builder leaves such types out of Model.enums, so look at the markers."""
+    for key in sorted(model.types):
+        named = model.types[key]
+        marker = next((m for m in named.markers if m.name in ENUM_TYPE_MARKERS), None)
+        if marker is None or key in model.enums:
+            continue
+        target = underlying(model, named.underlying)
+        if target.kind in ("external", "unknown") or (
+            target.kind == "named" and target.type_key not in model.structs
+        ):
+            # Cannot see what it is underneath (another package): MG104 territory.
+            continue
+        if target.kind == "builtin" and target.name == "string":
+            continue
+        written = named.underlying.text or target.name or target.kind
+        yield diag(
+            "MG101",
+            named.pos,
+            f"+{marker.name} on type {named.name}, whose underlying type is {written}, "
+            "not string",
+            hint=f"declare it as `type {named.name} string`, or remove +{marker.name}",
+        )
+    for key in sorted(model.structs):
+        struct = model.structs[key]
+        for m in struct.markers:
+            if m.name in ENUM_TYPE_MARKERS:
+                yield diag(
+                    "MG101",
+                    struct.pos,
+                    f"+{m.name} on struct type {struct.name}; an enum must be a string type",
+                )
+
+
+def check_enum_without_values(model: Model) -> Iterator[Diagnostic]:
+    """MG102."""
+    for key in sorted(model.enums):
+        enum = model.enums[key]
+        if enum.values:
+            continue
+        yield diag(
+            "MG102",
+            enum.pos,
+            f"enum type {enum.name} has no constants of type {enum.name} in package "
+            f"{enum.package}",
+            hint=f'declare its values: const ( Foo {enum.name} = "Foo" )',
+        )
+
+
+RULES = (
+    Rule("MG101", "enum marker on a non-string type", check_enum_not_string),
+    Rule("MG102", "enum type with no constants", check_enum_without_values),
+)

@@ -1,0 +1,88 @@
+"""kep2019 rules: MG401 MG402 MG403.
+
+Source: kep/000 "Go tags": `+union` "before a structure means that the structure is a
+union. All the fields must be optional (beside the discriminator) and will be included
+as members of the union"; `+unionDeprecated` fields "MUST BE optional, omitempty and
+pointers", and exist only "because we don't want people to embed their unions directly
+in structures".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from markergen.model import Diagnostic, Model
+from markergen.rules.base import Rule
+from markergen.rules.catalog import diag
+
+
+def _union_structs(model: Model) -> Iterator[str]:
+    for key in sorted(model.structs):
+        if any(m.name == "union" for m in model.structs[key].markers):
+            yield key
+
+
+def check_union_struct_inline(model: Model) -> Iterator[Diagnostic]:
+    """MG401: an inlined field would pour another struct's fields into the union."""
+    for key in _union_structs(model):
+        struct = model.structs[key]
+        for field in struct.fields:
+            if not field.inline:
+                continue
+            yield diag(
+                "MG401",
+                field.pos,
+                f"+union struct {struct.name} inlines {field.go_name} ({field.type.text}): "
+                "every field of a +union struct is a member, so an inlined struct cannot be one",
+                hint=f"give {field.go_name} a JSON name, or move the union into its own struct",
+            )
+
+
+def check_union_struct_deprecated(model: Model) -> Iterator[Diagnostic]:
+    """MG402."""
+    for key in _union_structs(model):
+        struct = model.structs[key]
+        for field in struct.fields:
+            m = field.marker("unionDeprecated")
+            if m is None:
+                continue
+            yield diag(
+                "MG402",
+                field.pos,
+                f"field {field.go_name} of +union struct {struct.name} is marked "
+                "+unionDeprecated: every field of a +union struct is already a member",
+                hint="remove +unionDeprecated (or +union on the struct)",
+            )
+
+
+def check_deprecated_pointer_omitempty(model: Model) -> Iterator[Diagnostic]:
+    """MG403 (warning: kep/000's own Union2 example uses `int` without omitempty)."""
+    for key in sorted(model.structs):
+        struct = model.structs[key]
+        for field in struct.fields:
+            if field.marker("unionDeprecated") is None:
+                continue
+            missing = [
+                what
+                for what, ok in (
+                    ("a pointer", field.type.kind == "pointer"),
+                    ("omitempty", field.json.omitempty),
+                )
+                if not ok
+            ]
+            if not missing:
+                continue
+            yield diag(
+                "MG403",
+                field.pos,
+                f"+unionDeprecated member {field.go_name} of {struct.name} "
+                f"({field.type.text}) is not {' and not '.join(missing)}",
+                hint="kep/000: +unionDeprecated fields MUST BE optional, omitempty and pointers",
+            )
+
+
+RULES = (
+    Rule("MG401", "+union struct with an inlined field", check_union_struct_inline),
+    Rule("MG402", "+union struct with +unionDeprecated members", check_union_struct_deprecated),
+    Rule("MG403", "+unionDeprecated member not pointer+omitempty", check_deprecated_pointer_omitempty),
+)

@@ -1,0 +1,75 @@
+"""normalize() and normalize_apply(): walk an object with the table, normalize every union."""
+
+from __future__ import annotations
+
+from markergen.runtime.errors import FieldError, UnionError
+from markergen.runtime.semantics import (
+    normalize_apply_kep1027,
+    normalize_apply_kep2019,
+    normalize_apply_smd,
+    normalize_kep1027,
+    normalize_kep2019,
+    normalize_smd,
+)
+from markergen.runtime.table import Table
+from markergen.runtime.tree import JSON, ROOT, Visit, children, deep_copy
+
+
+def normalize(table: Table, type_name: str, old: JSON, new: JSON) -> JSON:
+    """Return `new` with its unions normalized against `old` (None on create).
+
+    Neither input is changed. Raises UnionError when a union cannot be normalized (only the
+    smd semantics fails here; the others leave conflicts to validate()).
+    """
+    info = table.type(type_name)
+    out = deep_copy(new)
+    errors: list[FieldError] = []
+    stack = [Visit(ROOT, info, old, out)]
+    while stack:
+        v = stack.pop()
+        if not isinstance(v.new, dict):
+            continue  # wrong shape: left as it is, validate() reports it
+        old_obj = v.old if isinstance(v.old, dict) else None
+        for union in v.info.unions:
+            if union.semantics == "kep1027":
+                normalize_kep1027(union, old_obj, v.new)
+            elif union.semantics == "kep2019":
+                normalize_kep2019(union, old_obj, v.new)
+            else:
+                errors.extend(normalize_smd(union, old_obj, v.new, v.path))
+        _push_children(table, v, stack)
+    if errors:
+        raise UnionError(errors)
+    return out
+
+
+def normalize_apply(table: Table, type_name: str, applied: JSON, merged: JSON) -> JSON:
+    """Return `merged` (the live object with an apply configuration merged in) normalized
+    by what the configuration `applied` says. Inputs are not changed."""
+    info = table.type(type_name)
+    out = deep_copy(merged)
+    errors: list[FieldError] = []
+    stack = [Visit(ROOT, info, applied, out)]
+    while stack:
+        v = stack.pop()
+        if not isinstance(v.new, dict):
+            continue
+        if isinstance(v.old, dict):
+            for union in v.info.unions:
+                if union.semantics == "kep1027":
+                    normalize_apply_kep1027(union, v.old, v.new)
+                elif union.semantics == "kep2019":
+                    normalize_apply_kep2019(union, v.old, v.new)
+                else:
+                    errors.extend(normalize_apply_smd(union, v.old, v.new, v.path))
+        _push_children(table, v, stack)
+    if errors:
+        raise UnionError(errors)
+    return out
+
+
+def _push_children(table: Table, v: Visit, stack: list[Visit]) -> None:
+    assert isinstance(v.new, dict)
+    found = [c for c in children(table, v.info, v.path, v.old, v.new) if isinstance(c, Visit)]
+    # reversed so that the stack pops children in field order: errors come out in order
+    stack.extend(reversed(found))

@@ -1,0 +1,283 @@
+"""The runtime table (DESIGN section 10, "The JSON table"), checked and frozen.
+
+The runtime reads nothing else: not the Go parser, not the model. A table comes from
+`unions_table.json` or from the generated module's `TABLE` literal; both hold the same value.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Literal, cast
+
+from markergen.runtime.errors import TableError
+
+Kind = Literal["scalar", "object", "list", "map"]
+Semantics = Literal["kep1027", "kep2019", "smd"]
+Mode = Literal["exactly-one", "at-most-one"]
+
+KINDS: tuple[Kind, ...] = ("scalar", "object", "list", "map")
+SEMANTICS: tuple[Semantics, ...] = ("kep1027", "kep2019", "smd")
+MODES: tuple[Mode, ...] = ("exactly-one", "at-most-one")
+TABLE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class FieldInfo:
+    name: str
+    kind: Kind
+    type: str | None = None
+    list_map_keys: tuple[str, ...] = ()
+    # Not in the DESIGN example: accepted so hand-written tables can name a patch merge key
+    # that is not also a list-map key. Absent in generated tables, where listMapKeys serve.
+    patch_merge_key: str | None = None
+
+    @property
+    def merge_keys(self) -> tuple[str, ...]:
+        if self.list_map_keys:
+            return self.list_map_keys
+        return (self.patch_merge_key,) if self.patch_merge_key else ()
+
+
+@dataclass(frozen=True)
+class Member:
+    field: str
+    value: str
+    optional: bool = False
+
+
+@dataclass(frozen=True)
+class Union:
+    dialect: str
+    semantics: Semantics
+    discriminator: str | None
+    discriminator_required: bool
+    values: tuple[str, ...]
+    members: tuple[Member, ...]
+    mode: Mode
+    deduce_invalid_discriminator: bool
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        return tuple(m.field for m in self.members)
+
+    def member_for_value(self, value: str) -> Member | None:
+        for m in self.members:
+            if m.value == value:
+                return m
+        return None
+
+    def member_for_field(self, name: str) -> Member | None:
+        for m in self.members:
+            if m.field == name:
+                return m
+        return None
+
+    def is_known_value(self, value: str) -> bool:
+        """Whether a discriminator value means something to this table.
+
+        With an enum (`values`), the enum decides. Without one (kep2019, kep2022), the
+        member values and the "none" value `""` are the known ones.
+        """
+        if self.values:
+            return value in self.values
+        return value == "" or self.member_for_value(value) is not None
+
+
+@dataclass(frozen=True)
+class TypeInfo:
+    name: str
+    fields: Mapping[str, FieldInfo]
+    patch_strategies: Mapping[str, tuple[str, ...]]
+    unions: tuple[Union, ...]
+
+    def strategies(self, field: str) -> tuple[str, ...]:
+        return self.patch_strategies.get(field, ())
+
+
+def _split_strategy(text: str) -> tuple[str, ...]:
+    # DESIGN writes `merge,retainKeys`; kep/002 writes `merge|retainKeys`. Accept both.
+    return tuple(p.strip() for p in text.replace("|", ",").split(",") if p.strip())
+
+
+class _Reader:
+    """Shape checks with a `where` for every message."""
+
+    def obj(self, value: object, where: str) -> dict[str, object]:
+        if not isinstance(value, dict):
+            raise TableError(f"must be an object, not {type(value).__name__}", where)
+        for k in value:
+            if not isinstance(k, str):
+                raise TableError(f"keys must be strings, found {k!r}", where)
+        return cast(dict[str, object], value)
+
+    def string(self, value: object, where: str) -> str:
+        if not isinstance(value, str):
+            raise TableError(f"must be a string, not {type(value).__name__}", where)
+        return value
+
+    def boolean(self, value: object, where: str) -> bool:
+        if not isinstance(value, bool):
+            raise TableError(f"must be true or false, not {value!r}", where)
+        return value
+
+    def strings(self, value: object, where: str) -> tuple[str, ...]:
+        if not isinstance(value, list):
+            raise TableError(f"must be a list of strings, not {type(value).__name__}", where)
+        return tuple(self.string(v, f"{where}[{i}]") for i, v in enumerate(value))
+
+    def choice(self, value: object, allowed: tuple[str, ...], where: str) -> str:
+        text = self.string(value, where)
+        if text not in allowed:
+            raise TableError(f"must be one of {', '.join(allowed)}, not {text!r}", where)
+        return text
+
+
+def _read_field(r: _Reader, name: str, raw: object, where: str) -> FieldInfo:
+    d = r.obj(raw, where)
+    if "kind" not in d:
+        raise TableError("missing 'kind'", where)
+    kind = cast(Kind, r.choice(d["kind"], KINDS, f"{where}.kind"))
+    type_name = d.get("type")
+    if type_name is not None:
+        type_name = r.string(type_name, f"{where}.type")
+    keys = r.strings(d.get("listMapKeys", []), f"{where}.listMapKeys")
+    pmk = d.get("patchMergeKey")
+    if pmk is not None:
+        pmk = r.string(pmk, f"{where}.patchMergeKey")
+    return FieldInfo(name, kind, type_name, keys, pmk)
+
+
+def _read_union(r: _Reader, raw: object, where: str, forced: Semantics | None) -> Union:
+    d = r.obj(raw, where)
+    dialect = r.string(d.get("dialect", "kep1027"), f"{where}.dialect")
+    semantics = cast(
+        Semantics, r.choice(d.get("semantics", "kep1027"), SEMANTICS, f"{where}.semantics")
+    )
+    disc_raw = d.get("discriminator")
+    disc = None if disc_raw is None else r.string(disc_raw, f"{where}.discriminator")
+    if disc == "":
+        disc = None
+    raw_members = d.get("members")
+    if not isinstance(raw_members, list):
+        raise TableError("must be a list of members", f"{where}.members")
+    members: list[Member] = []
+    seen: set[str] = set()
+    for i, m_raw in enumerate(raw_members):
+        mw = f"{where}.members[{i}]"
+        m = r.obj(m_raw, mw)
+        if "field" not in m or "value" not in m:
+            raise TableError("a member needs 'field' and 'value'", mw)
+        name = r.string(m["field"], f"{mw}.field")
+        if name in seen or name == disc:
+            raise TableError(f"field {name!r} appears twice in the union", mw)
+        seen.add(name)
+        members.append(
+            Member(
+                name,
+                r.string(m["value"], f"{mw}.value"),
+                r.boolean(m.get("optional", False), f"{mw}.optional"),
+            )
+        )
+    return Union(
+        dialect=dialect,
+        semantics=forced or semantics,
+        discriminator=disc,
+        discriminator_required=r.boolean(
+            d.get("discriminatorRequired", False), f"{where}.discriminatorRequired"
+        ),
+        values=r.strings(d.get("values", []), f"{where}.values"),
+        members=tuple(members),
+        mode=cast(Mode, r.choice(d.get("mode", "at-most-one"), MODES, f"{where}.mode")),
+        deduce_invalid_discriminator=r.boolean(
+            d.get("deduceInvalidDiscriminator", False), f"{where}.deduceInvalidDiscriminator"
+        ),
+    )
+
+
+def _read_type(r: _Reader, name: str, raw: object, forced: Semantics | None) -> TypeInfo:
+    where = f"types[{name!r}]"
+    d = r.obj(raw, where)
+    fields_raw = r.obj(d.get("fields", {}), f"{where}.fields")
+    fields = {
+        fname: _read_field(r, fname, fraw, f"{where}.fields[{fname!r}]")
+        for fname, fraw in fields_raw.items()
+    }
+    ps_raw = r.obj(d.get("patchStrategies", {}), f"{where}.patchStrategies")
+    strategies = {
+        k: _split_strategy(r.string(v, f"{where}.patchStrategies[{k!r}]"))
+        for k, v in ps_raw.items()
+    }
+    unions_raw = d.get("unions", [])
+    if not isinstance(unions_raw, list):
+        raise TableError("must be a list", f"{where}.unions")
+    unions = tuple(
+        _read_union(r, u, f"{where}.unions[{i}]", forced) for i, u in enumerate(unions_raw)
+    )
+    return TypeInfo(name, fields, strategies, unions)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A checked runtime table: type name → TypeInfo."""
+
+    types: Mapping[str, TypeInfo]
+
+    @classmethod
+    def from_dict(cls, data: object, semantics: str | None = None) -> Table:
+        """Check and read a table value; raise TableError naming the wrong part."""
+        r = _Reader()
+        forced: Semantics | None = None
+        if semantics is not None:
+            forced = cast(Semantics, r.choice(semantics, SEMANTICS, "semantics"))
+        top = r.obj(data, "table")
+        if "version" not in top:
+            raise TableError("missing 'version'", "table")
+        version = top["version"]
+        if version != TABLE_VERSION or isinstance(version, bool):
+            raise TableError(
+                f"unsupported version {version!r} (this runtime reads version {TABLE_VERSION})",
+                "table.version",
+            )
+        if "types" not in top:
+            raise TableError("missing 'types'", "table")
+        types_raw = r.obj(top["types"], "types")
+        types = {name: _read_type(r, name, raw, forced) for name, raw in types_raw.items()}
+        return cls(types)
+
+    @classmethod
+    def load(cls, path: str | Path, semantics: str | None = None) -> Table:
+        """Read `unions_table.json`."""
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise TableError(f"cannot read table: {exc}", str(p)) from exc
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise TableError(f"not JSON: {exc.msg}", f"{p}:{exc.lineno}:{exc.colno}") from exc
+        try:
+            return cls.from_dict(data, semantics)
+        except TableError as exc:
+            raise TableError(str(exc), str(p)) from exc
+
+    @classmethod
+    def from_module(cls, module: ModuleType, semantics: str | None = None) -> Table:
+        """Read the `TABLE` literal of a generated `unions_table.py`."""
+        if not hasattr(module, "TABLE"):
+            raise TableError("module has no TABLE", module.__name__)
+        return cls.from_dict(module.TABLE, semantics)
+
+    def type(self, name: str) -> TypeInfo:
+        info = self.types.get(name)
+        if info is None:
+            raise TableError(f"unknown type {name!r}", "types")
+        return info
+
+    def lookup(self, name: str | None) -> TypeInfo | None:
+        """The type, or None for scalars and external types the table does not describe."""
+        return None if name is None else self.types.get(name)

@@ -1,0 +1,159 @@
+"""validate(): union rules of every object reachable from a type, as Kubernetes field errors."""
+
+from __future__ import annotations
+
+from markergen.runtime.errors import FieldError, quote
+from markergen.runtime.semantics import discriminator_value, set_members
+from markergen.runtime.table import Table, Union
+from markergen.runtime.tree import JSON, ROOT, Path, Visit, children
+
+
+def validate(table: Table, type_name: str, obj: JSON, old: JSON = None) -> list[FieldError]:
+    """Check `obj` (after normalization); `old` is the stored object on update, else None.
+
+    Never raises for a bad object: every problem, including values of the wrong JSON type
+    where the table expects an object or a list, is a FieldError.
+    """
+    info = table.type(type_name)
+    errors: list[FieldError] = []
+    # errors for containers of the wrong shape travel on the stack too, so that every
+    # error comes out in document order
+    stack: list[Visit | FieldError] = [Visit(ROOT, info, old, obj)]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, FieldError):
+            errors.append(v)
+            continue
+        if not isinstance(v.new, dict):
+            errors.append(
+                FieldError(v.path.render(), "Invalid", f"{quote(v.new)}: must be an object")
+            )
+            continue
+        old_obj = v.old if isinstance(v.old, dict) else None
+        for union in v.info.unions:
+            if union.semantics == "kep1027":
+                errors.extend(_kep1027(union, v.path, old_obj, v.new))
+            else:
+                errors.extend(_at_most_one_with_discriminator(union, v.path, v.new))
+        found: list[Visit | FieldError] = []
+        for c in children(table, v.info, v.path, v.old, v.new):
+            if isinstance(c, Visit):
+                found.append(c)
+            else:
+                path, kind, value = c
+                found.append(
+                    FieldError(path.render(), "Invalid", f"{quote(value)}: must be an {kind}")
+                )
+        stack.extend(reversed(found))
+    return errors
+
+
+def _names(fields: list[str]) -> str:
+    return ", ".join(fields)
+
+
+def _check_discriminator(
+    union: Union, path: Path, obj: dict[str, JSON]
+) -> tuple[str | None, list[FieldError]]:
+    """The discriminator's value (None when it is not a string) and its own errors."""
+    d = union.discriminator
+    assert d is not None
+    dpath = path.field(d)
+    value = discriminator_value(obj, union)
+    if value is None:
+        return None, [
+            FieldError(dpath.render(), "Invalid", f"{quote(obj.get(d))}: must be a string")
+        ]
+    present = obj.get(d) is not None
+    if union.discriminator_required and (not present or (value == "" and "" not in union.values)):
+        return value, [
+            FieldError(dpath.render(), "Required", "the union discriminator must be set")
+        ]
+    if present and union.values and value not in union.values:
+        supported = ", ".join(quote(x) for x in union.values)
+        return value, [
+            FieldError(
+                dpath.render(), "NotSupported", f"{quote(value)}: supported values: {supported}"
+            )
+        ]
+    return value, []
+
+
+def _kep1027(
+    union: Union, path: Path, old: dict[str, JSON] | None, obj: dict[str, JSON]
+) -> list[FieldError]:
+    """kep/004 "Validation", and exactly-one / at-most-one for undiscriminated unions."""
+    if union.discriminator is None:
+        return _undiscriminated(union, path, obj)
+    d = union.discriminator
+    value, errors = _check_discriminator(union, path, obj)
+    if value is None:
+        return errors
+    now = set_members(obj, union)
+    selected = union.member_for_value(value)
+    if selected is not None and not selected.optional and selected.field not in now:
+        errors.append(
+            FieldError(
+                path.field(selected.field).render(),
+                "Required",
+                f"must be set when {d} is {quote(value)}",
+            )
+        )
+    unchanged = old is not None and discriminator_value(old, union) == value
+    if unchanged and len(now) > 1:
+        # kep/004 "Validation" 1: the client changed members without changing the discriminator
+        msg = (
+            f"{quote(value)}: several union members are set ({_names(now)}) but {d} was not "
+            f"changed: change {d} when changing which union member is set"
+        )
+        errors.append(FieldError(path.field(d).render(), "Invalid", msg))
+        return errors
+    for m in union.members:
+        if m.field in now and (selected is None or m.field != selected.field):
+            errors.append(
+                FieldError(
+                    path.field(m.field).render(),
+                    "Forbidden",
+                    f"may only be set when {d} is {quote(m.value)}",
+                )
+            )
+    return errors
+
+
+def _undiscriminated(union: Union, path: Path, obj: dict[str, JSON]) -> list[FieldError]:
+    now = set_members(obj, union)
+    names = _names(list(union.fields))
+    if not now and union.mode == "exactly-one":
+        return [FieldError(path.render(), "Required", f"exactly one of {names} must be set")]
+    return [
+        FieldError(
+            path.field(f).render(),
+            "Forbidden",
+            f"may not be set when {now[0]} is set: only one of {names} may be set",
+        )
+        for f in now[1:]
+    ]
+
+
+def _at_most_one_with_discriminator(
+    union: Union, path: Path, obj: dict[str, JSON]
+) -> list[FieldError]:
+    """kep2019 and smd: kep/000 "At most one versus exactly one" — at most one member, and a
+    discriminator, when set, that agrees with the member that is set."""
+    errors = _undiscriminated(union, path, obj)
+    if union.discriminator is None:
+        return errors
+    value, derrors = _check_discriminator(union, path, obj)
+    errors = derrors + errors
+    now = set_members(obj, union)
+    if value and len(now) == 1:
+        member = union.member_for_field(now[0])
+        if member is not None and member.value != value:
+            errors.append(
+                FieldError(
+                    path.field(union.discriminator).render(),
+                    "Invalid",
+                    f"{quote(value)}: does not match the member that is set ({now[0]})",
+                )
+            )
+    return errors

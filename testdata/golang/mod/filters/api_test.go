@@ -1,0 +1,4 @@
+package filters
+
+// InTest is in a _test.go file.
+type InTest struct{}

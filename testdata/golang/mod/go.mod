@@ -1,0 +1,3 @@
+module example.com/golang
+
+go 1.21

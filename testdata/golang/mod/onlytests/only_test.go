@@ -1,0 +1,3 @@
+package onlytests
+
+type OnlyTest struct{}

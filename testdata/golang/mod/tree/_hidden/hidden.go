@@ -1,0 +1,5 @@
+// Package hidden is in mod/tree/_hidden.
+package hidden
+
+// Thidden is a type.
+type Thidden struct{}

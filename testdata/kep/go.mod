@@ -1,0 +1,3 @@
+module example.com/kep
+
+go 1.21

@@ -1,0 +1,141 @@
+"""Atomic, all-or-nothing output writing (DESIGN 6: "a failed run leaves every existing
+output untouched")."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from markergen.emit import writer
+from markergen.emit.writer import OutputError, verify_outputs, write_outputs
+
+
+def _snapshot(d: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(d.iterdir())}
+
+
+def test_writes_new_files_and_reports_them(tmp_path: Path) -> None:
+    out = {tmp_path / "a.json": "A\n", tmp_path / "sub" / "b.py": "B = 'é'\n"}
+    report = write_outputs(out)
+    assert set(report.written) == set(out) and report.unchanged == ()
+    assert (tmp_path / "sub" / "b.py").read_text(encoding="utf-8") == "B = 'é'\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "sub"]  # no temporaries
+
+
+def test_unchanged_outputs_keep_their_mtime(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text("same\n")
+    b.write_text("old\n")
+    past = 1_000_000_000_000_000_000
+    os.utime(a, ns=(past, past))
+    os.utime(b, ns=(past, past))
+    report = write_outputs({a: "same\n", b: "new\n"})
+    assert report.unchanged == (a,) and report.written == (b,)
+    assert a.stat().st_mtime_ns == past
+    assert b.stat().st_mtime_ns != past and b.read_text() == "new\n"
+
+
+def test_existing_mode_is_kept(tmp_path: Path) -> None:
+    a = tmp_path / "a.py"
+    a.write_text("x\n")
+    a.chmod(0o640)
+    write_outputs({a: "y\n"})
+    assert stat.S_IMODE(a.stat().st_mode) == 0o640
+
+
+def test_rename_failing_midway_restores_everything(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = [tmp_path / f"{n}.txt" for n in "abcd"]
+    for p in paths[:3]:
+        p.write_bytes(f"original {p.name}\r\nno newline at end".encode())
+    past = 1_100_000_000_000_000_000
+    for p in paths[:3]:
+        os.utime(p, ns=(past, past))
+    before = _snapshot(tmp_path)
+
+    real_replace = os.replace
+    calls = {"n": 0}
+
+    def failing_replace(src: str | Path, dst: str | Path) -> None:
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise OSError(28, "No space left on device")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    with pytest.raises(OutputError) as err:
+        write_outputs({p: f"new {p.name}\n" for p in paths})
+    assert err.value.path == paths[2]  # sorted order: the third rename failed
+    assert "No space left on device" in str(err.value)
+    assert calls["n"] >= 3
+    assert _snapshot(tmp_path) == before  # byte-identical, the new file d removed, no temps
+    assert all(p.stat().st_mtime_ns == past for p in paths[:3])
+
+
+def test_temporary_write_failing_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a = tmp_path / "a.txt"
+    a.write_text("keep\n")
+    real = writer._write_temp
+    calls = {"n": 0}
+
+    def failing(target: Path, data: bytes, mode: int) -> Path:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise OSError(5, "Input/output error")
+        return real(target, data, mode)
+
+    monkeypatch.setattr(writer, "_write_temp", failing)
+    with pytest.raises(OutputError) as err:
+        write_outputs({a: "new\n", tmp_path / "b.txt": "b\n"})
+    assert err.value.path == tmp_path / "b.txt"
+    assert _snapshot(tmp_path) == {"a.txt": b"keep\n"}
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores directory permissions")
+def test_read_only_directory_gives_output_error(tmp_path: Path) -> None:
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    (ro / "a.json").write_text("old\n")
+    ro.chmod(0o555)
+    try:
+        with pytest.raises(OutputError) as err:
+            write_outputs({ro / "a.json": "new\n"})
+        assert err.value.path == ro / "a.json"
+        assert (ro / "a.json").read_text() == "old\n"
+    finally:
+        ro.chmod(0o755)
+
+
+def test_read_only_directory_as_root_fails_on_a_file_in_place_of_a_directory(
+    tmp_path: Path,
+) -> None:
+    # Works for every user: the parent "directory" is a regular file.
+    (tmp_path / "blocker").write_text("x")
+    with pytest.raises(OutputError) as err:
+        write_outputs({tmp_path / "blocker" / "a.json": "new\n"})
+    assert err.value.path == tmp_path / "blocker" / "a.json"
+
+
+def test_verify_outputs_diffs_stale_and_missing_and_writes_nothing(tmp_path: Path) -> None:
+    same, stale, missing = tmp_path / "same", tmp_path / "stale", tmp_path / "missing"
+    same.write_text("x\n")
+    stale.write_text("one\ntwo\n")
+    diffs = verify_outputs({same: "x\n", stale: "one\nthree\n", missing: "m\n"})
+    assert len(diffs) == 2
+    missing_diff, stale_diff = diffs  # sorted by path
+    assert missing_diff.startswith(f"--- a/{missing.as_posix()}\n+++ b/{missing.as_posix()}\n")
+    assert "+m\n" in missing_diff
+    assert "-two\n" in stale_diff and "+three\n" in stale_diff
+    assert not missing.exists() and stale.read_text() == "one\ntwo\n"
+
+
+def test_verify_outputs_is_empty_when_up_to_date(tmp_path: Path) -> None:
+    a = tmp_path / "a"
+    a.write_text("line\u2028same\n")
+    assert verify_outputs({a: "line\u2028same\n"}) == []
