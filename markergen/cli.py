@@ -63,6 +63,7 @@ def _fail(message: str) -> typer.Exit:
 def _run(ctx: typer.Context, body: Callable[[], int]) -> None:
     """Run a command body, turning every user-facing failure into a message + exit 2."""
     from markergen.config import ConfigError
+    from markergen.emit.writer import OutputError
     from markergen.pipeline import InputError
 
     debug = isinstance(ctx.obj, _State) and ctx.obj.debug
@@ -70,6 +71,8 @@ def _run(ctx: typer.Context, body: Callable[[], int]) -> None:
         code = body()
     except (InputError, ConfigError) as e:
         raise _fail(str(e)) from None
+    except OutputError as e:
+        raise _fail(f"{e.path}: {e.message}; no output was changed") from None
     except OSError as e:
         name = f"{e.filename}: " if e.filename else ""
         raise _fail(f"{name}{e.strerror or e}") from None
@@ -143,6 +146,134 @@ def dump(
         cfg = _config({"include_generated": include_generated or None})
         model = load_model(_patterns(patterns or [], cfg), Path.cwd(), cfg.include_generated)
         sys.stdout.write(model_to_json(model))
+        return 0
+
+    _run(ctx, body)
+
+
+FormatOpt = Annotated[
+    str,
+    typer.Option("--format", "-f", help="Output format: text, json, github or sarif."),
+]
+
+
+def _summary(diags: Sequence[Any]) -> str:
+    errors = sum(1 for d in diags if d.severity.value == "error")
+    warnings = sum(1 for d in diags if d.severity.value == "warning")
+    return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+
+
+@app.command()
+def check(
+    ctx: typer.Context,
+    patterns: PatternsArg = None,
+    fmt: FormatOpt = "text",
+    include_generated: IncludeGenerated = False,
+) -> None:
+    """Check the union and enum markers; exit 1 when there is an error."""
+
+    def body() -> int:
+        from markergen.pipeline import InputError, check_model, load_model
+        from markergen.report import FORMATS, render
+
+        if fmt not in FORMATS:
+            raise InputError(f"unknown --format {fmt!r}; use one of: {', '.join(FORMATS)}")
+        cfg = _config({"include_generated": include_generated or None})
+        model = load_model(_patterns(patterns or [], cfg), Path.cwd(), cfg.include_generated)
+        diags = check_model(model)
+        sys.stdout.write(render(diags, fmt, Path.cwd()))
+        if fmt == "text" and diags:
+            typer.echo(_summary(diags), err=True)
+        return 1 if any(d.severity.value == "error" for d in diags) else 0
+
+    _run(ctx, body)
+
+
+@app.command()
+def generate(
+    ctx: typer.Context,
+    patterns: PatternsArg = None,
+    verify: Annotated[
+        bool, typer.Option("--verify", help="Write nothing; print a diff and exit 1 if stale.")
+    ] = False,
+    out_dir: Annotated[
+        str | None, typer.Option("--out-dir", help="Directory of the outputs (default: openapi).")
+    ] = None,
+    v2: Annotated[str | None, typer.Option("--v2", help="Path of the OpenAPI v2 document.")] = None,
+    v3: Annotated[str | None, typer.Option("--v3", help="Path of the OpenAPI v3 document.")] = None,
+    table_json: Annotated[
+        str | None, typer.Option("--table-json", help="Path of the JSON runtime table.")
+    ] = None,
+    table_py: Annotated[
+        str | None, typer.Option("--table-py", help="Path of the Python runtime table.")
+    ] = None,
+    union_format: Annotated[
+        str | None,
+        typer.Option("--union-format", help="fieldMembers (default), list or both."),
+    ] = None,
+    naming: Annotated[
+        str | None, typer.Option("--naming", help="Definition names: openapi-gen or go.")
+    ] = None,
+    semantics: Annotated[
+        str | None,
+        typer.Option("--semantics", help="Force runtime semantics: kep1027, kep2019 or smd."),
+    ] = None,
+    templates: Annotated[
+        str | None, typer.Option("--templates", help="Directory of templates overriding ours.")
+    ] = None,
+    include_generated: IncludeGenerated = False,
+) -> None:
+    """Check, then write the OpenAPI documents and the runtime tables."""
+
+    def body() -> int:
+        from markergen.generate import generate as run_generate
+
+        cfg = _config(
+            {
+                "out_dir": out_dir,
+                "v2": v2,
+                "v3": v3,
+                "table_json": table_json,
+                "table_py": table_py,
+                "union_format": union_format,
+                "naming": naming,
+                "semantics": {"*": semantics} if semantics else None,
+                "templates": templates,
+                "include_generated": include_generated or None,
+            }
+        )
+        result = run_generate(
+            cfg, _patterns(patterns or [], cfg), Path.cwd(), verify=verify
+        )
+        if result.diagnostics:
+            from markergen.report import render
+
+            typer.echo(render(result.diagnostics, "text", Path.cwd()), err=True, nl=False)
+        if result.stdout:
+            sys.stdout.write(result.stdout)
+        if result.message:
+            typer.echo(result.message, err=True)
+        return result.exit_code
+
+    _run(ctx, body)
+
+
+@app.command()
+def explain(
+    ctx: typer.Context,
+    code: Annotated[str, typer.Argument(help="A checker code such as MG303.")],
+) -> None:
+    """Print the documentation of one checker rule."""
+
+    def body() -> int:
+        from markergen.explain import ExplainError
+        from markergen.explain import explain as explain_code
+        from markergen.pipeline import InputError
+
+        try:
+            sys.stdout.write(explain_code(code))
+        except ExplainError as e:
+            raise InputError(str(e)) from None
         return 0
 
     _run(ctx, body)

@@ -4,7 +4,9 @@ output untouched")."""
 from __future__ import annotations
 
 import os
+import shutil
 import stat
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -97,25 +99,56 @@ def test_temporary_write_failing_leaves_nothing(
     assert _snapshot(tmp_path) == {"a.txt": b"keep\n"}
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores directory permissions")
-def test_read_only_directory_gives_output_error(tmp_path: Path) -> None:
-    ro = tmp_path / "ro"
-    ro.mkdir()
-    (ro / "a.json").write_text("old\n")
-    ro.chmod(0o555)
+def _write_as_nobody(target: Path) -> str:
+    """write_outputs in a forked child that dropped root (root ignores permissions)."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through the pipe
+        os.close(r)
+        try:
+            os.setgid(65534)
+            os.setuid(65534)
+            msg = _attempt(target)
+        except BaseException as e:
+            msg = repr(e)
+        os.write(w, msg.encode())
+        os._exit(0)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        data = f.read().decode()
+    os.waitpid(pid, 0)
+    return data
+
+
+def _attempt(target: Path) -> str:
     try:
-        with pytest.raises(OutputError) as err:
-            write_outputs({ro / "a.json": "new\n"})
-        assert err.value.path == ro / "a.json"
-        assert (ro / "a.json").read_text() == "old\n"
+        write_outputs({target: "new\n"})
+    except OutputError as e:
+        return f"OutputError {e.path}"
+    return "written"
+
+
+def test_read_only_directory_gives_output_error() -> None:
+    base = Path(tempfile.mkdtemp(prefix="mg-ro-"))
+    try:
+        base.chmod(0o755)
+        ro = base / "ro"
+        ro.mkdir()
+        target = ro / "a.json"
+        target.write_text("old\n")
+        ro.chmod(0o555)
+        result = _write_as_nobody(target) if os.geteuid() == 0 else _attempt(target)
+        assert result == f"OutputError {target}"
+        assert target.read_text() == "old\n"
+        assert os.listdir(ro) == ["a.json"]
     finally:
-        ro.chmod(0o755)
+        (base / "ro").chmod(0o755)
+        shutil.rmtree(base)
 
 
-def test_read_only_directory_as_root_fails_on_a_file_in_place_of_a_directory(
+def test_a_file_in_place_of_the_output_directory_gives_output_error(
     tmp_path: Path,
 ) -> None:
-    # Works for every user: the parent "directory" is a regular file.
     (tmp_path / "blocker").write_text("x")
     with pytest.raises(OutputError) as err:
         write_outputs({tmp_path / "blocker" / "a.json": "new\n"})

@@ -47,12 +47,6 @@ def _strings(value: Any, where: str) -> tuple[str, ...]:
     return tuple(sorted(set(value)))
 
 
-def _property(prop: dict[str, Any]) -> dict[str, Any]:
-    """OpenAPI 3.0 wraps a `$ref` with siblings in `allOf`; the siblings are on the
-    wrapper, so the wrapper itself is the property."""
-    return prop
-
-
 def _enum_of(prop: dict[str, Any]) -> tuple[str, ...] | None:
     """`enum` of a property, its array items or its map values, as emitted for enums."""
     for candidate in (prop, prop.get("items"), prop.get("additionalProperties")):

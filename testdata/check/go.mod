@@ -1,0 +1,3 @@
+module example.com/check
+
+go 1.22
