@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from openapi_spec_validator import OpenAPIV2SpecValidator, OpenAPIV30SpecValidator
@@ -55,11 +55,11 @@ class TestKep000OpenAPIParity:
     """kep/000 "OpenAPI": the list form exactly as openapi-gen writes it for the
     "Go tags" example types."""
 
-    UNION = {"discriminator": "unionType",
+    UNION: ClassVar[dict[str, Any]] = {"discriminator": "unionType",
              "fields-to-discriminateBy": {"fieldA": "FieldA", "fieldB": "FieldB"}}
-    UNION2 = {"discriminator": "type",
+    UNION2: ClassVar[dict[str, Any]] = {"discriminator": "type",
               "fields-to-discriminateBy": {"alpha": "Alpha", "beta": "Beta"}}
-    MEMBERS = {"fields-to-discriminateBy": {"field1": "Field1", "field2": "Field2"}}
+    MEMBERS: ClassVar[dict[str, Any]] = {"fields-to-discriminateBy": {"field1": "Field1", "field2": "Field2"}}
 
     def test_inlined_union_lists_three_unions_in_openapi_gen_order(self) -> None:
         d = v2_defs(kep000_model())[DEF + "InlinedUnion"]
@@ -91,7 +91,7 @@ class TestKep000OpenAPIParity:
 class TestKep004FieldMembers:
     """kep/004 "OpenAPI": x-kubernetes-unions attached to the discriminator's property."""
 
-    FIELD_MEMBERS = {"fieldMembers": {
+    FIELD_MEMBERS: ClassVar[dict[str, Any]] = {"fieldMembers": {
         "": None, "FieldA": {"name": "fieldA", "optional": False},
         "FieldB": {"name": "fieldB", "optional": True}, "FieldC": None, "FieldD": None}}
 
@@ -278,7 +278,7 @@ def test_documents_pass_openapi_spec_validator(build: Any) -> None:
     """DESIGN 6: "Both documents must pass openapi-spec-validator once external
     references are stubbed"."""
     for fmt in ("fieldMembers", "both"):
-        v2, v3 = docs(build(), EmitOptions(union_format=fmt))  # type: ignore[arg-type]
+        v2, v3 = docs(build(), EmitOptions(union_format=fmt))
         _stub(v2, v2["definitions"])
         _stub(v3, v3["components"]["schemas"])
         errors2 = list(OpenAPIV2SpecValidator(v2).iter_errors())

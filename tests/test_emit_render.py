@@ -12,8 +12,20 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_emit_models import PKG, builtin, disc, enum, fld, key, member, model, named
-from test_emit_models import named_type, struct, union
+from test_emit_models import (
+    PKG,
+    builtin,
+    disc,
+    enum,
+    fld,
+    key,
+    member,
+    model,
+    named,
+    named_type,
+    struct,
+    union,
+)
 
 from markergen.emit.options import EmitOptions
 from markergen.emit.outputs import OUTPUT_NAMES, render_outputs

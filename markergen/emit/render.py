@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -112,9 +112,20 @@ def make_environment(override_dir: Path | None = None) -> jinja2.Environment:
         keep_trailing_newline=True,
         auto_reload=False,
     )
-    env.filters["tojson"] = tojson
-    env.filters["pyliteral"] = pyliteral
+    env.filters["tojson"] = _strict(tojson)
+    env.filters["pyliteral"] = _strict(pyliteral)
     return env
+
+
+def _strict(fn: Callable[..., str]) -> Callable[..., str]:
+    """Filters get Undefined objects without any error; make them fail loudly."""
+
+    def wrapped(value: Any, *args: Any, **kwargs: Any) -> str:
+        if isinstance(value, jinja2.Undefined):
+            str(value)  # StrictUndefined raises UndefinedError naming the variable
+        return fn(value, *args, **kwargs)
+
+    return wrapped
 
 
 def render(env: jinja2.Environment, template: str, **context: Any) -> str:

@@ -193,7 +193,7 @@ def check_default_value(model: Model) -> Iterator[Diagnostic]:
             "MG206",
             d.pos,
             f"discriminator {d.go_name} of union {union_label(struct, union)} defaults to "
-            f"{d.default}, which is not a value of {_enum_name(model, d)} "
+            f"{quoted([value]) if value is not None else d.default}, which is not a value of {_enum_name(model, d)} "
             f"({quoted(d.values)})",
         )
 

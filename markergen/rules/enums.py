@@ -31,7 +31,11 @@ def check_enum_not_string(model: Model) -> Iterator[Diagnostic]:
             continue
         if target.kind == "builtin" and target.name == "string":
             continue
-        written = named.underlying.text or target.name or target.kind
+        written = (
+            target.name
+            if target.kind == "builtin"
+            else named.underlying.text or target.name or target.kind
+        )
         yield diag(
             "MG101",
             named.pos,

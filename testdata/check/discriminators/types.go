@@ -150,7 +150,7 @@ type NoMembers struct {
 type TwoDiscriminators struct {
 	// +unionDiscriminator
 	// +required
-	Shape ShapeType `json:"shape"`
+	Shape ShapeType `json:"shape"` // want "MG205"
 	// +unionDiscriminator
 	// +required
 	Mode ModeType `json:"mode"` // want "MG202"

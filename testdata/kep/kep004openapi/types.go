@@ -1,11 +1,11 @@
 // Package kep004openapi holds the example of kep/004 (KEP-1027, latest design),
 // section "OpenAPI" ("The following is an example of what the generated OpenAPI
 // definition will look like for a given go type"), with a package clause added.
-package kep004openapi
-
+//
 // NOTE(markergen): the KEP's example uses Union1Type without declaring it. The
-// declaration below, and its +enum marker (kep/004 requires the discriminator to be an
-// enum), were added so that the example is valid Go and a kep1027 union.
+// declaration of Union1Type, and its enum marker (kep/004 requires the discriminator
+// to be an enum), were added so that the example is valid Go and a kep1027 union.
+package kep004openapi
 
 // +enum
 type Union1Type string

@@ -60,7 +60,7 @@ type Exprs struct {
 	GenQual   json.Number                  `json:"genQual"`
 	Paren     (int)                        `json:"paren"`
 	Raw       json.RawMessage              `json:"raw,omitempty,inline"`
-	Bad       int                          `json:"bad name!,omitempty"`
+	Bad       int                          `json:"bad'name,omitempty"`
 	Quoted    int                          "json:\"quoted\" yaml:\"q\""
 }
 

@@ -1,0 +1,238 @@
+"""CEL `x-kubernetes-validations` rules that make an API server enforce one union.
+
+Property names follow Kubernetes' CEL escaping for CRDs (apiextensions "Escaping"):
+a name that is a CEL reserved word becomes `__<word>__`; otherwise `__` → `__underscores__`,
+`.` → `__dot__`, `-` → `__dash__`, `/` → `__slash__`; a name with any other character
+outside `[a-zA-Z0-9_.-/]`, or starting with a digit, cannot be reached from CEL at all.
+
+The rules mirror `markergen.runtime.validate` on create (no old object), one rule per
+field so the API server's error names the field (`fieldPath`) with a `reason`.
+Allowed discriminator values are enforced by the schema's `enum`, not by CEL.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from markergen.model import Union
+
+# CEL's reserved words that Kubernetes escapes as `__<word>__` (k8s.io/apiserver cel).
+RESERVED = frozenset(
+    {
+        "true", "false", "null", "in", "as", "break", "const", "continue", "else",
+        "for", "function", "if", "import", "let", "loop", "package", "namespace",
+        "return", "var", "void", "while",
+    }
+)  # fmt: skip
+_ESCAPABLE = re.compile(r"^[a-zA-Z_.\-/][a-zA-Z0-9_.\-/]*$")
+
+REQUIRED = "FieldValueRequired"
+FORBIDDEN = "FieldValueForbidden"
+INVALID = "FieldValueInvalid"
+
+
+def escape_property(name: str) -> str | None:
+    """The CEL identifier Kubernetes gives property `name`, or None if CEL cannot reach it."""
+    if name in RESERVED:
+        return f"__{name}__"
+    if not _ESCAPABLE.match(name):
+        return None
+    out = name.replace("__", "__underscores__")
+    return out.replace(".", "__dot__").replace("-", "__dash__").replace("/", "__slash__")
+
+
+def cel_string(value: str) -> str:
+    """A CEL string literal (single-quoted) holding exactly `value`."""
+    out = []
+    for ch in value:
+        if ch in ("\\", "'"):
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\x{ord(ch):02x}")
+        else:
+            out.append(ch)
+    return "'" + "".join(out) + "'"
+
+
+def _json_string(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One `x-kubernetes-validations` entry; `as_dict` gives controller-gen's key order."""
+
+    rule: str
+    message: str
+    reason: str
+    field_path: str = ""  # `.member` relative to the node, "" for the node itself
+
+    def as_dict(self) -> dict[str, str]:
+        d: dict[str, str] = {}
+        if self.field_path:
+            d["fieldPath"] = self.field_path
+        d["message"] = self.message
+        d["reason"] = self.reason
+        d["rule"] = self.rule
+        return d
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A union field that gets no rule, and why (the caller turns it into a warning)."""
+
+    field: str
+    reason: str
+
+
+def _field_path(json_name: str) -> str:
+    # fieldPath is a JSON path; names that are not identifiers use the bracket form
+    if re.match(r"^[a-zA-Z_][a-zA-Z0-9_]*$", json_name):
+        return "." + json_name
+    return "['" + json_name.replace("\\", "\\\\").replace("'", "\\'") + "']"
+
+
+def union_label(union: Union, struct_name: str) -> str:
+    """How messages name a union: `Struct.discriminator`, or `Struct` plus its union name."""
+    if union.discriminator is not None:
+        return f"{struct_name}.{union.discriminator.json_name}"
+    if union.name:
+        return f"{struct_name} union {union.name!r}"
+    return f"{struct_name} union"
+
+
+def _count(members: Iterable[str]) -> str:
+    return " + ".join(f"(has(self.{m}) ? 1 : 0)" for m in members)
+
+
+def union_rules(
+    union: Union,
+    struct_name: str,
+    properties: Iterable[str],
+    required: Iterable[str],
+) -> tuple[list[Rule], list[Skipped]]:
+    """The rules for `union` at a schema node with these property names and `required` list.
+
+    Only properties present at the node are named: the API server rejects a rule that
+    references an undeclared field. Members missing from the schema (or not reachable
+    from CEL) are reported in the second list and ignored by the rules; a union whose
+    discriminator is missing gets no rules at all.
+    """
+    present = set(properties)
+    label = union_label(union, struct_name)
+    skipped: list[Skipped] = []
+    members: list[tuple[str, str, str, bool]] = []  # (json, escaped, value, optional)
+    for m in union.members:
+        if m.json_name not in present:
+            skipped.append(Skipped(m.json_name, "is not a property of the CRD schema"))
+            continue
+        esc = escape_property(m.json_name)
+        if esc is None:
+            skipped.append(Skipped(m.json_name, "cannot be referenced from CEL"))
+            continue
+        members.append((m.json_name, esc, m.value, m.optional))
+
+    disc = union.discriminator
+    if disc is not None:
+        if disc.json_name not in present:
+            return [], [
+                *skipped,
+                Skipped(disc.json_name, "(the discriminator) is not a property of the CRD schema"),
+            ]
+        d = escape_property(disc.json_name)
+        if d is None:
+            return [], [*skipped, Skipped(disc.json_name, "cannot be referenced from CEL")]
+    rules: list[Rule] = []
+    if disc is not None and d is not None:
+        if disc.required and disc.json_name not in set(required):
+            rules.append(
+                Rule(
+                    f"has(self.{d})",
+                    f"{disc.json_name} is required (union {label})",
+                    REQUIRED,
+                    _field_path(disc.json_name),
+                )
+            )
+        if union.semantics == "kep1027":
+            rules.extend(_discriminated(d, disc.json_name, members, label))
+            return rules, skipped
+    rules.extend(_counted(union, members, label))
+    if disc is not None and d is not None and members:
+        rules.append(_matches(d, disc.json_name, members, label))
+    return rules, skipped
+
+
+def _selects(d: str, value: str) -> str:
+    if value == "":
+        # an unset discriminator reads as "" (kep/004: unset and "" are equal)
+        return f"(!has(self.{d}) || self.{d} == '')"
+    return f"(has(self.{d}) && self.{d} == {cel_string(value)})"
+
+
+def _discriminated(
+    d: str, disc_json: str, members: list[tuple[str, str, str, bool]], label: str
+) -> list[Rule]:
+    """kep/004 "Validation": the selected member is set unless optional; the others are not."""
+    rules: list[Rule] = []
+    for json_name, esc, value, optional in members:
+        sel = _selects(d, value)
+        if not optional:
+            rules.append(
+                Rule(
+                    f"!{sel} || has(self.{esc})",
+                    f"{json_name} must be set when {disc_json} is {_json_string(value)} "
+                    f"(union {label})",
+                    REQUIRED,
+                    _field_path(json_name),
+                )
+            )
+        rules.append(
+            Rule(
+                f"!has(self.{esc}) || {sel}",
+                f"{json_name} may only be set when {disc_json} is {_json_string(value)} "
+                f"(union {label})",
+                FORBIDDEN,
+                _field_path(json_name),
+            )
+        )
+    return rules
+
+
+def _counted(
+    union: Union, members: list[tuple[str, str, str, bool]], label: str
+) -> list[Rule]:
+    """kep/000 "At most one versus exactly one" (and undiscriminated k8s unions)."""
+    names = ", ".join(j for j, _, _, _ in members)
+    count = _count(e for _, e, _, _ in members)
+    rules: list[Rule] = []
+    if union.mode == "exactly-one" and members:
+        rules.append(Rule(f"{count} >= 1", f"exactly one of {names} must be set (union {label})",
+                          REQUIRED))
+    if len(members) > 1:
+        rules.append(Rule(f"{count} <= 1", f"at most one of {names} may be set (union {label})",
+                          FORBIDDEN))
+    return rules
+
+
+def _matches(
+    d: str, disc_json: str, members: list[tuple[str, str, str, bool]], label: str
+) -> Rule:
+    """kep/000: a discriminator that is set must name the one member that is set."""
+    count = _count(e for _, e, _, _ in members)
+    agree = " || ".join(
+        f"(has(self.{e}) && self.{d} == {cel_string(v)})" for _, e, v, _ in members
+    )
+    return Rule(
+        f"!has(self.{d}) || self.{d} == '' || {count} != 1 || {agree}",
+        f"{disc_json} must name the member that is set (union {label})",
+        INVALID,
+        _field_path(disc_json),
+    )

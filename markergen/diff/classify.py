@@ -1,0 +1,502 @@
+"""Classify the differences between two surfaces (DESIGN section 8).
+
+Every change names the definition, the JSON field (or None for a whole undiscriminated
+union) and the values involved. "Breaking" means a client or a stored object that was
+valid before can fail after the change; "compatible" means nothing that worked stops
+working, although clients may need to learn something new (the message says what).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from markergen.diff.surface import (
+    Fact,
+    MemberSurface,
+    Surface,
+    TypeSurface,
+    UnionSurface,
+    family_of,
+)
+
+ChangeClass = Literal["breaking", "compatible"]
+RATCHETING = (
+    "kep/004's ratcheting validation is not available, so a stored object that violates "
+    "the union fails its next update until it is made valid"
+)
+
+
+@dataclass(frozen=True)
+class Change:
+    classification: ChangeClass
+    kind: str
+    type: str
+    field: str | None
+    message: str
+
+    @property
+    def breaking(self) -> bool:
+        return self.classification == "breaking"
+
+    def sort_key(self) -> tuple[int, str, str, str, str]:
+        return (0 if self.breaking else 1, self.type, self.field or "", self.kind, self.message)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "class": self.classification,
+            "kind": self.kind,
+            "type": self.type,
+            "field": self.field,
+            "message": self.message,
+        }
+
+
+def _q(values: Iterable[str]) -> str:
+    return ", ".join(f'"{v}"' for v in values)
+
+
+def _package(name: str) -> str:
+    return name.rpartition(".")[0]
+
+
+def _short(name: str) -> str:
+    return name.rpartition(".")[2]
+
+
+def _pair_renamed(base: Surface, head: Surface) -> dict[str, str]:
+    """Definitions that disappeared and reappeared under another name with the same
+    properties (a Go type renamed, or moved to another package). Only unambiguous
+    candidates pair; everything else stays removed or added."""
+    removed = sorted(set(base.types) - set(head.types))
+    added = sorted(set(head.types) - set(base.types))
+    pairs: dict[str, str] = {}
+    taken: set[str] = set()
+    for r in removed:
+        b = base.types[r]
+        if not b.fields:
+            continue
+        candidates = [
+            a
+            for a in added
+            if a not in taken
+            and head.types[a].fields == b.fields
+            and (_package(a) == _package(r) or _short(a) == _short(r))
+        ]
+        if len(candidates) == 1:
+            pairs[r] = candidates[0]
+            taken.add(candidates[0])
+    return pairs
+
+
+def compare(base: Surface, head: Surface) -> list[Change]:
+    facts = base.carries & head.carries
+    out: list[Change] = []
+    renamed = _pair_renamed(base, head)
+    for name in sorted(base.types):
+        b = base.types[name]
+        if name in head.types:
+            out += _TypeDiff(b, head.types[name], name, facts).run()
+        elif name in renamed:
+            out += _TypeDiff(b, head.types[renamed[name]], renamed[name], facts).run()
+        elif b.unions or (b.enums and "enums" in facts):
+            out.append(_type_removed(b))
+    return sorted(out, key=Change.sort_key)
+
+
+def _type_removed(b: TypeSurface) -> Change:
+    parts = []
+    if b.unions:
+        parts.append(f"{len(b.unions)} union(s)")
+    if b.enums:
+        parts.append(f"enum properties {_q(sorted(b.enums))}")
+    return Change(
+        "breaking",
+        "type-removed",
+        b.name,
+        None,
+        f"definition {b.name} with {' and '.join(parts)} is gone (no definition with the "
+        "same properties replaces it)",
+    )
+
+
+def _pair_unions(
+    base: tuple[UnionSurface, ...], head: tuple[UnionSurface, ...]
+) -> tuple[list[tuple[UnionSurface, UnionSurface]], list[UnionSurface], list[UnionSurface]]:
+    """Unions pair by identity (discriminator JSON name, else member set); the rest pair
+    by the members they share, which recognises a renamed discriminator, a discriminator
+    added to or removed from a union, and members added to undiscriminated unions."""
+    pairs: list[tuple[UnionSurface, UnionSurface]] = []
+    left = list(base)
+    right = list(head)
+    for b in list(left):
+        match = next((h for h in right if h.identity == b.identity), None)
+        if match is not None:
+            pairs.append((b, match))
+            left.remove(b)
+            right.remove(match)
+    scored = sorted(
+        (
+            (-len({m.field for m in b.members} & {m.field for m in h.members}), i, j)
+            for i, b in enumerate(left)
+            for j, h in enumerate(right)
+        )
+    )
+    used_l: set[int] = set()
+    used_r: set[int] = set()
+    for score, i, j in scored:
+        if score == 0 or i in used_l or j in used_r:
+            continue
+        pairs.append((left[i], right[j]))
+        used_l.add(i)
+        used_r.add(j)
+    return (
+        pairs,
+        [u for i, u in enumerate(left) if i not in used_l],
+        [u for j, u in enumerate(right) if j not in used_r],
+    )
+
+
+def _dialect_message(b: UnionSurface, h: UnionSurface) -> str:
+    renamed = [
+        f'"{m.field}" {m.value!r} -> {hm.value!r}'
+        for m in b.members
+        if (hm := h.member(m.field)) is not None and hm.value != m.value
+    ]
+    if family_of(h.dialect) == "kep1027":
+        text = (
+            f"{h.describe()} moves from the 2019 design (kep/000) to kep/004: the server "
+            "normalizes only on update and only when the discriminator changes (clearing "
+            "every member but the selected one), and no longer sets the discriminator from "
+            "the member a client set"
+        )
+        d = h.discriminator
+        if d is not None:
+            text += (
+                "; the discriminator " + ("is required" if d.required else "stays optional")
+            )
+            if d.values:
+                text += f" and must be one of {_q(d.values)}"
+        text += "; member values change from Go field names to enum values"
+    else:
+        text = (
+            f"{h.describe()} moves from kep/004 back to the 2019 design (kep/000): the "
+            "server deduces the discriminator from the member set and member values become "
+            "Go field names"
+        )
+    if renamed:
+        text += " (" + "; ".join(renamed) + ")"
+    return text
+
+
+class _TypeDiff:
+    def __init__(self, b: TypeSurface, h: TypeSurface, name: str, facts: frozenset[Fact]):
+        self.b = b
+        self.h = h
+        self.name = name
+        self.facts = facts
+        self.out: list[Change] = []
+
+    def add(self, cls: ChangeClass, kind: str, field: str | None, message: str) -> None:
+        self.out.append(Change(cls, kind, self.name, field, message))
+
+    def run(self) -> list[Change]:
+        pairs, removed, added = _pair_unions(self.b.unions, self.h.unions)
+        for bu, hu in pairs:
+            self.union(bu, hu)
+        for u in removed:
+            self.union_removed(u)
+        for u in added:
+            self.union_added(u)
+        if "enums" in self.facts:
+            self.enums()
+        return self.out
+
+    # whole unions
+
+    def union_removed(self, u: UnionSurface) -> None:
+        field = u.discriminator.field if u.discriminator else None
+        self.add(
+            "compatible",
+            "union-removed",
+            field,
+            f"{u.describe()} (members {_q(m.field for m in u.members)}) was removed: stored "
+            "objects stay valid, but clients lose normalization and validation: the server "
+            "no longer clears the other members when the selection changes, nor rejects "
+            "objects with several members set",
+        )
+
+    def union_added(self, u: UnionSurface) -> None:
+        d = u.discriminator
+        field = d.field if d else None
+        touched = [m.field for m in u.members]
+        if d is not None and d.required:
+            touched.append(d.field)
+        existing = sorted(f for f in touched if f in self.b.fields)
+        if "fields" in self.facts and not existing:
+            self.add(
+                "compatible",
+                "union-added",
+                field,
+                f"new {u.describe()} over new fields {_q(m.field for m in u.members)}: no "
+                "stored object sets them",
+            )
+            return
+        self.add(
+            "breaking",
+            "union-added",
+            field,
+            f"new {u.describe()} over existing fields {_q(existing or touched)}: breaking "
+            f"for stored objects: {RATCHETING}",
+        )
+
+    # one union in both versions
+
+    def union(self, b: UnionSurface, h: UnionSurface) -> None:
+        bd, hd = b.discriminator, h.discriminator
+        field = hd.field if hd else (bd.field if bd else None)
+        if (
+            "dialect" in self.facts
+            and family_of(b.dialect) is not None
+            and family_of(h.dialect) is not None
+            and family_of(b.dialect) != family_of(h.dialect)
+        ):
+            self.add("breaking", "union-dialect-changed", field, _dialect_message(b, h))
+        compare_values = False
+        if bd is None and hd is None:
+            if "mode" in self.facts and b.mode != h.mode:
+                stricter = h.mode == "exactly-one"
+                self.add(
+                    "breaking" if stricter else "compatible",
+                    "union-mode-changed",
+                    None,
+                    f"{h.describe()} changes from {b.mode} to {h.mode}"
+                    + (": objects with no member set become invalid" if stricter else ""),
+                )
+        elif bd is not None and hd is None:
+            self.add(
+                "breaking",
+                "discriminator-removed",
+                bd.field,
+                f'discriminator "{bd.field}" of {b.describe()} was removed: clients that set '
+                "it to select a member send a field the schema no longer has",
+            )
+        elif bd is None and hd is not None:
+            strict = hd.required and hd.default is None
+            self.add(
+                "breaking" if strict else "compatible",
+                "discriminator-added",
+                hd.field,
+                f'the union of {_q(m.field for m in h.members)} gains discriminator "{hd.field}"'
+                + (": it is required, so stored objects and clients that omit it fail" if strict
+                   else " (optional)"),
+            )
+        elif bd is not None and hd is not None:
+            compare_values = self.discriminator(b, h)
+        self.members(b, h, compare_values)
+
+    def discriminator(self, b: UnionSurface, h: UnionSurface) -> bool:
+        """Compares the discriminators; says whether their enum values are comparable."""
+        bd, hd = b.discriminator, h.discriminator
+        assert bd is not None and hd is not None
+        if bd.field != hd.field:
+            self.add(
+                "breaking",
+                "discriminator-renamed",
+                hd.field,
+                f'discriminator of the union of {_q(m.field for m in h.members)} renamed from '
+                f'"{bd.field}" to "{hd.field}"',
+            )
+        if not bd.required and hd.required:
+            self.add(
+                "breaking",
+                "discriminator-optional-to-required",
+                hd.field,
+                f'discriminator "{hd.field}" becomes required: objects and clients that omit '
+                f"it fail validation ({RATCHETING})",
+            )
+        elif bd.required and not hd.required:
+            self.add(
+                "compatible",
+                "discriminator-required-to-optional",
+                hd.field,
+                f'discriminator "{hd.field}" becomes optional',
+            )
+        if "defaults" in self.facts and bd.default != hd.default:
+            self.add(
+                "compatible" if bd.default is None else "breaking",
+                "discriminator-default-changed",
+                hd.field,
+                f'default of discriminator "{hd.field}" changes from '
+                f"{'none' if bd.default is None else repr(bd.default)} to "
+                f"{'none' if hd.default is None else repr(hd.default)}"
+                + ("" if bd.default is None else ": clients that omit it get another selection"),
+            )
+        if not bd.values and hd.values:
+            self.add(
+                "breaking",
+                "discriminator-enum-added",
+                hd.field,
+                f'discriminator "{hd.field}" now only accepts {_q(hd.values)}; any string was '
+                "accepted before",
+            )
+            return False
+        if bd.values and not hd.values:
+            self.add(
+                "compatible",
+                "discriminator-enum-removed",
+                hd.field,
+                f'discriminator "{hd.field}" no longer restricts its values '
+                f"(was {_q(bd.values)})",
+            )
+            return False
+        return bool(bd.values)
+
+    def members(self, b: UnionSurface, h: UnionSurface, compare_values: bool) -> None:
+        bd, hd = b.discriminator, h.discriminator
+        bm = {m.field: m for m in b.members}
+        hm = {m.field: m for m in h.members}
+        explained: set[str] = set()
+        for name in sorted(bm.keys() & hm.keys()):
+            old, new = bm[name], hm[name]
+            if old.value != new.value and not (bd is None and hd is None):
+                explained.update((old.value, new.value))
+                self.add(
+                    "breaking",
+                    "member-renamed",
+                    name,
+                    f'member "{name}" is now selected by {new.value!r} instead of '
+                    f"{old.value!r}: clients that send {old.value!r} no longer select it",
+                )
+            self.optional_change(old, new)
+        new_by_value = {m.value: m for f, m in sorted(hm.items()) if f not in bm}
+        paired_new: set[str] = set()
+        for name in sorted(bm.keys() - hm.keys()):
+            old = bm[name]
+            explained.add(old.value)
+            moved = new_by_value.get(old.value)
+            if moved is not None and (bd is not None or hd is not None):
+                paired_new.add(moved.field)
+                self.add(
+                    "breaking",
+                    "member-renamed",
+                    moved.field,
+                    f'the member selected by {old.value!r} moves from field "{name}" to '
+                    f'"{moved.field}": clients that set "{name}" no longer select it',
+                )
+                self.optional_change(old, moved)
+                continue
+            still = hd is not None and old.value in hd.values
+            self.add(
+                "breaking",
+                "member-removed",
+                name,
+                f'"{name}" is no longer a member of {h.describe()}'
+                + (
+                    ""
+                    if bd is None
+                    else (
+                        f"; {old.value!r} now selects no member"
+                        if still
+                        else f"; its value {old.value!r} is gone"
+                    )
+                ),
+            )
+        base_values = set(bd.values if bd else ()) | set(bm_v.value for bm_v in b.members)
+        for name in sorted(hm.keys() - bm.keys() - paired_new):
+            new = hm[name]
+            explained.add(new.value)
+            if "fields" in self.facts and name in self.b.fields:
+                self.add(
+                    "breaking",
+                    "member-added",
+                    name,
+                    f'existing field "{name}" joins {h.describe()}: stored objects that set it '
+                    f"together with another member fail: {RATCHETING}",
+                )
+            elif bd is not None and bd.values and new.value in base_values and not new.optional:
+                self.add(
+                    "breaking",
+                    "member-added",
+                    name,
+                    f"{new.value!r} used to select no member; objects with that value now "
+                    f'need "{name}" set',
+                )
+            else:
+                with_value = f" with its value {new.value!r}" if hd is not None else ""
+                self.add(
+                    "compatible",
+                    "member-added",
+                    name,
+                    f'"{name}" added to {h.describe()}{with_value}',
+                )
+        if compare_values and bd is not None and hd is not None:
+            for v in sorted(set(bd.values) - set(hd.values) - explained):
+                self.add(
+                    "breaking",
+                    "enum-value-removed",
+                    hd.field,
+                    f'discriminator "{hd.field}" no longer accepts {v!r}',
+                )
+            for v in sorted(set(hd.values) - set(bd.values) - explained):
+                self.add(
+                    "compatible",
+                    "enum-value-added",
+                    hd.field,
+                    f'discriminator "{hd.field}" accepts the new value {v!r}, which selects no '
+                    "member",
+                )
+
+    def optional_change(self, old: MemberSurface, new: MemberSurface) -> None:
+        if old.optional and not new.optional:
+            self.add(
+                "breaking",
+                "member-optional-to-required",
+                new.field,
+                f'member "{new.field}" must now be set when {new.value!r} is selected',
+            )
+        elif not old.optional and new.optional:
+            self.add(
+                "compatible",
+                "member-required-to-optional",
+                new.field,
+                f'member "{new.field}" may now be unset when {new.value!r} is selected',
+            )
+
+    # enums of other properties
+
+    def enums(self) -> None:
+        skip = self.b.discriminators() | self.h.discriminators()
+        for prop in sorted((self.b.enums.keys() | self.h.enums.keys()) - skip):
+            old = self.b.enums.get(prop)
+            new = self.h.enums.get(prop)
+            if old is not None and new is not None:
+                for v in sorted(set(old) - set(new)):
+                    self.add(
+                        "breaking",
+                        "enum-value-removed",
+                        prop,
+                        f'"{prop}" no longer accepts {v!r}',
+                    )
+                for v in sorted(set(new) - set(old)):
+                    self.add(
+                        "compatible",
+                        "enum-value-added",
+                        prop,
+                        f'"{prop}" accepts the new value {v!r}',
+                    )
+            elif new is not None and prop in self.b.fields:
+                self.add(
+                    "breaking",
+                    "enum-added",
+                    prop,
+                    f'existing field "{prop}" now only accepts {_q(new)}',
+                )
+            elif old is not None and prop in self.h.fields:
+                self.add(
+                    "compatible",
+                    "enum-removed",
+                    prop,
+                    f'"{prop}" no longer restricts its values (was {_q(old)})',
+                )

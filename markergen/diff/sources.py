@@ -1,0 +1,152 @@
+"""Reading one side of `markergen diff`: a git revision, a directory, a generated JSON
+document (a file, or `REV:PATH` inside a revision), or the working tree.
+
+A revision is read with git alone: `git archive` streams its tree into a temporary
+directory, so the working tree, the index and the checked-out branch are never touched.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import tarfile
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from markergen.diff.documents import DocumentError, surface_from_document
+from markergen.diff.errors import DiffInputError
+from markergen.diff.surface import Surface, surface_from_model
+
+
+def _git(cwd: Path, args: Sequence[str]) -> subprocess.CompletedProcess[bytes]:
+    try:
+        return subprocess.run(
+            ["git", "-C", str(cwd), *args], capture_output=True, check=False, timeout=300
+        )
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise OSError(f"cannot run git: {e}") from None
+
+
+def _git_out(cwd: Path, args: Sequence[str]) -> str | None:
+    proc = _git(cwd, args)
+    if proc.returncode != 0:
+        return None
+    return proc.stdout.decode("utf-8", errors="replace").strip()
+
+
+def _document(side: str, spec: str, data: bytes) -> Surface:
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise DiffInputError(side, spec, f"not a JSON document: {e}") from None
+    try:
+        return surface_from_document(doc, spec)
+    except DocumentError as e:
+        raise DiffInputError(side, spec, str(e)) from None
+
+
+def _from_directory(side: str, spec: str, directory: Path) -> Surface:
+    """The Go packages the configuration names (`inputs` of markergen.yaml, kubebuilder's
+    defaults), else everything below the directory."""
+    from markergen.config import ConfigError, load_config
+    from markergen.emit.naming import NAMINGS
+    from markergen.pipeline import InputError, load_model
+
+    try:
+        cfg = load_config(directory)
+    except ConfigError as e:
+        raise DiffInputError(side, spec, f"bad configuration: {e}") from None
+    patterns, base = (list(cfg.inputs), cfg.root) if cfg.inputs else (["./..."], directory)
+    naming = next((n for n in NAMINGS if n == cfg.naming), "openapi-gen")
+    try:
+        model = load_model(patterns, base, include_generated=cfg.include_generated)
+    except InputError as e:
+        raise DiffInputError(side, spec, f"cannot read Go inputs: {e}") from None
+    return surface_from_model(model, naming, spec)
+
+
+def _module_dir(cwd: Path, commit: str, prefix: str) -> str:
+    """The directory of the revision's go.mod at or above `prefix` ('' is the top)."""
+    parts = [p for p in prefix.strip("/").split("/") if p]
+    for n in range(len(parts), -1, -1):
+        d = "/".join(parts[:n])
+        go_mod = f"{d}/go.mod" if d else "go.mod"
+        if _git_out(cwd, ["ls-tree", "--name-only", commit, "--", go_mod]):
+            return d
+    return "/".join(parts)
+
+
+def _extract(cwd: Path, side: str, spec: str, commit: str, path: str, dest: Path) -> None:
+    args = ["git", "-C", str(cwd), "archive", "--format=tar", commit]
+    if path:
+        args += ["--", path]
+    try:
+        with subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+            assert proc.stdout is not None
+            try:
+                with tarfile.open(fileobj=proc.stdout, mode="r|") as tar:
+                    tar.extractall(dest, filter="data")
+            except tarfile.TarError as e:
+                proc.kill()
+                proc.wait()
+                err = proc.stderr.read().decode(errors="replace").strip() if proc.stderr else ""
+                raise DiffInputError(side, spec, err or f"cannot extract the tree: {e}") from None
+            err = proc.stderr.read().decode(errors="replace").strip() if proc.stderr else ""
+    except OSError as e:
+        raise DiffInputError(side, spec, f"cannot run git archive: {e}") from None
+    if proc.returncode != 0:
+        raise DiffInputError(side, spec, f"git archive failed: {err}")
+
+
+def _from_revision(side: str, spec: str, cwd: Path) -> Surface:
+    commit = _git_out(cwd, ["rev-parse", "--verify", "--quiet", f"{spec}^{{commit}}"])
+    if not commit:
+        raise DiffInputError(
+            side,
+            spec,
+            f"neither a file, a directory nor a git revision of {cwd}",
+        )
+    prefix = _git_out(cwd, ["rev-parse", "--show-prefix"]) or ""
+    module = _module_dir(cwd, commit, prefix)
+    with tempfile.TemporaryDirectory(prefix="markergen-diff-") as tmp:
+        root = Path(tmp)
+        _extract(cwd, side, spec, commit, module, root)
+        directory = root / prefix
+        if not directory.is_dir():
+            raise DiffInputError(side, spec, f"directory {prefix or '.'} does not exist there")
+        return _from_directory(side, spec, directory)
+
+
+def _from_blob(side: str, spec: str, cwd: Path) -> Surface | None:
+    """`REV:PATH`, git's own syntax for a file of a revision."""
+    if ":" not in spec:
+        return None
+    proc = _git(cwd, ["cat-file", "blob", spec])
+    if proc.returncode != 0:
+        return None
+    return _document(side, spec, proc.stdout)
+
+
+def read_side(side: str, spec: str | None, cwd: Path) -> Surface:
+    """The surface of one side; `spec` None is the working tree at `cwd`."""
+    if spec is None:
+        return _from_directory(side, "working tree", cwd)
+    if not spec:
+        raise DiffInputError(side, spec, "empty")
+    path = Path(spec) if Path(spec).is_absolute() else cwd / spec
+    try:
+        if path.is_file():
+            try:
+                data = path.read_bytes()
+            except OSError as e:
+                raise DiffInputError(side, spec, f"cannot read: {e.strerror or e}") from None
+            return _document(side, spec, data)
+        if path.is_dir():
+            return _from_directory(side, spec, path)
+        blob = _from_blob(side, spec, cwd)
+        if blob is not None:
+            return blob
+        return _from_revision(side, spec, cwd)
+    except OSError as e:
+        raise DiffInputError(side, spec, str(e)) from None

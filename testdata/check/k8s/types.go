@@ -1,0 +1,48 @@
+package k8s
+
+// Kubernetes declarative validation markers (DESIGN section 3, dialect k8s).
+
+// +k8s:enum
+type ShapeType string
+
+const (
+	ShapeCircle ShapeType = "Circle"
+	ShapeSquare ShapeType = "Square"
+)
+
+type Shape struct {
+	// +k8s:unionDiscriminator(union: "shape")
+	// +k8s:required
+	Type ShapeType `json:"type"`
+
+	// Near miss for MG305: memberName matches the JSON name.
+	// +k8s:unionMember(union: "shape", memberName: "Circle")
+	// +k8s:optional
+	Circle *int32 `json:"circle,omitempty"`
+	// +k8s:unionMember(union: "shape", memberName: "Square")
+	// +k8s:optional
+	Box *int32 `json:"box,omitempty"` // want "MG305" "memberName \"Square\""
+}
+
+// A union without discriminator: at most one of the fields.
+type Source struct {
+	// +k8s:zeroOrOneOfMember
+	// +k8s:optional
+	File *string `json:"file,omitempty"`
+	// +k8s:zeroOrOneOfMember
+	// +k8s:required
+	URL *string `json:"url"` // want "MG301"
+}
+
+type Stages struct {
+	// +k8s:unionDiscriminator(union: "shape")
+	// +k8s:required
+	Type ShapeType `json:"type"`
+
+	// +k8s:alpha(since: "1.37")=+k8s:unionMember(union: "shape", memberName: "Circle")
+	// +k8s:optional
+	Circle *int32 `json:"circle,omitempty"`
+	// +k8s:unionMember(union: "shape", memberName: "Triangle")
+	// +k8s:optional
+	Triangle *int32 `json:"triangle,omitempty"` // want "MG303" "Triangle"
+}

@@ -1,0 +1,45 @@
+package markers
+
+// +enum
+type ShapeType string
+
+const (
+	ShapeCircle ShapeType = "Circle"
+)
+
+type Misspelt struct {
+	// want "MG003" "did you mean `\\+unionDiscriminator`"
+	// +unionDescriminator
+	// +required
+	Type ShapeType `json:"type"`
+
+	// want "MG307"
+	// +unionMember
+	// +optional
+	Circle *int32 `json:"circle,omitempty"`
+	// Near miss for MG003: a marker of another generator, far from any union marker.
+	// +kubebuilder:validation:MinLength=1
+	// +optional
+	Name *string `json:"name,omitempty"`
+}
+
+type Malformed struct {
+	// want "MG004"
+	// +k8s:unionMember(union: "shape"
+	// +k8s:optional
+	Circle *int32 `json:"circle,omitempty"`
+	// Near miss for MG004.
+	// +k8s:unionMember(union: "shape")
+	// +k8s:optional
+	Square *int32 `json:"square,omitempty"`
+}
+
+type WrongPlace struct {
+	// want "MG005" "belongs on a type"
+	// +enum
+	Kind string `json:"kind"`
+}
+
+// want "MG005"
+// +unionMember
+type WrongType string

@@ -1,0 +1,5 @@
+package nomodule // want "MG006" "no go.mod"
+
+type Widget struct {
+	Name string `json:"name"`
+}
