@@ -219,7 +219,7 @@ def test_every_marker_form_arrives_as_comment_text() -> None:
         "+a:b:c=value",
         "+kubebuilder:validation:Optional",
     ]
-    assert "+kubebuilder:validation:Enum=RollingUpdate;Recreate;\"\"" in stripped(
+    assert '+kubebuilder:validation:Enum=RollingUpdate;Recreate;""' in stripped(
         typ(f, "StrategyType").doc
     )
     # A `+` in the middle of a line stays in the text; telling markers apart is not
@@ -267,7 +267,9 @@ def test_const_implicit_repetition_iota_and_untyped() -> None:
     done = c["Done"]
     assert done.implicit and done.type is not None and done.type.name == "Phase"
     assert (done.value, done.value_text, done.iota) == ("Running", '"Running"', 1)
-    assert stripped(done.doc) == ["Done repeats Running's type and value (Go's implicit repetition)."]
+    assert stripped(done.doc) == [
+        "Done repeats Running's type and value (Go's implicit repetition)."
+    ]
     assert texts(c["Failed"].trailing) == [" trailing comment"]
     assert c["Failed"].doc is None
     assert c["Unknown"].type is None and c["Unknown"].value == "Unknown"
@@ -283,8 +285,11 @@ def test_const_implicit_repetition_iota_and_untyped() -> None:
     ]
     assert all(x.value is None and x.type is not None and x.type.name == "Level" for x in levels)
 
-    pairs = [(x.name, x.value, x.iota, x.implicit) for x in f.consts if x.name in
-             ("First", "Second", "Third", "Fourth")]
+    pairs = [
+        (x.name, x.value, x.iota, x.implicit)
+        for x in f.consts
+        if x.name in ("First", "Second", "Third", "Fourth")
+    ]
     assert pairs == [
         ("First", "first", 0, False),
         ("Second", "second", 0, False),

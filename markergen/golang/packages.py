@@ -107,16 +107,19 @@ def _select(pattern: str, cwd: Path, dirs: dict[str, _Dir]) -> tuple[str | None,
 
 
 def _walk(root: Path) -> list[Path]:
-    """`root` and the directories below it that a `...` pattern matches, in sorted order.
+    """`root` and the directories below it that a `...` pattern matches.
 
-    Symbolic links to directories are followed, but every real path is entered once, so
-    a link loop ends.
+    Symbolic links to directories are followed (the go command ignores them; API repos
+    sometimes link a shared types directory in), but each real directory is entered
+    once, so a link loop ends. Links are followed only after every plain directory has
+    been seen, so a directory reached both ways is shown under its real path.
     """
     out: list[Path] = []
     seen: set[str] = set()
     stack = [root]
-    while stack:
-        current = stack.pop()
+    links: list[Path] = []
+    while stack or links:
+        current = stack.pop() if stack else links.pop(0)
         real = os.path.realpath(current)
         if real in seen:
             continue
@@ -132,7 +135,11 @@ def _walk(root: Path) -> list[Path]:
                 continue
             child = current / name
             # A directory with its own go.mod is another module, as for the go command.
-            if child.is_dir() and not (child / "go.mod").is_file():
+            if not child.is_dir() or (child / "go.mod").is_file():
+                continue
+            if child.is_symlink():
+                links.append(child)
+            else:
                 subdirs.append(child)
         stack.extend(reversed(subdirs))
     return out
@@ -164,7 +171,9 @@ class _Loader:
             names |= {
                 n
                 for n in listing
-                if n.endswith(".go") and not n.endswith("_test.go") and (d.path / n).is_file()
+                if n.endswith(".go")
+                and not n.endswith("_test.go")
+                and not (d.path / n).is_dir()  # a dangling link becomes a FileProblem
             }
         if not names and not d.files:
             return None
