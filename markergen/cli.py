@@ -63,6 +63,7 @@ def _fail(message: str) -> typer.Exit:
 def _run(ctx: typer.Context, body: Callable[[], int]) -> None:
     """Run a command body, turning every user-facing failure into a message + exit 2."""
     from markergen.config import ConfigError
+    from markergen.emit.render import RenderError
     from markergen.emit.writer import OutputError
     from markergen.pipeline import InputError
 
@@ -71,6 +72,8 @@ def _run(ctx: typer.Context, body: Callable[[], int]) -> None:
         code = body()
     except (InputError, ConfigError) as e:
         raise _fail(str(e)) from None
+    except RenderError as e:
+        raise _fail(f"template error: {e}; no output was changed") from None
     except OutputError as e:
         raise _fail(f"{e.path}: {e.message}; no output was changed") from None
     except OSError as e:

@@ -161,9 +161,13 @@ def test_symlink_loop_terminates(tmp_path: Path) -> None:
     (a / "b" / "y.go").write_text("package b\n\ntype Y int\n")
     os.symlink(a, a / "b" / "loop")  # a/b/loop -> a
     os.symlink(a / "b", a / "again")  # a/again -> a/b: the same directory twice
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "z.go").write_text("package shared\n")
+    os.symlink(shared, a / "linked")  # a link out of the tree is followed
     result = load_packages(["./a/..."], tmp_path)
     assert result.errors == ()
-    assert sorted(p.import_path for p in result.packages) == ["a", "a/b"]
+    assert [p.dir for p in result.packages] == ["a", "a/b", "a/linked"]
 
 
 def test_unreadable_file_is_a_file_problem(tmp_path: Path) -> None:

@@ -152,15 +152,17 @@ def union_rules(
             return [], [*skipped, Skipped(disc.json_name, "cannot be referenced from CEL")]
     rules: list[Rule] = []
     if disc is not None and d is not None:
-        if disc.required and disc.json_name not in set(required):
-            rules.append(
-                Rule(
-                    f"has(self.{d})",
-                    f"{disc.json_name} is required (union {label})",
-                    REQUIRED,
-                    _field_path(disc.json_name),
+        if disc.required:
+            rule = _required_discriminator(d, disc.json_name in set(required), bool(disc.values))
+            if rule:
+                rules.append(
+                    Rule(
+                        rule,
+                        f"{disc.json_name} is required (union {label})",
+                        REQUIRED,
+                        _field_path(disc.json_name),
+                    )
                 )
-            )
         if union.semantics == "kep1027":
             rules.extend(_discriminated(d, disc.json_name, members, label))
             return rules, skipped
@@ -168,6 +170,21 @@ def union_rules(
     if disc is not None and d is not None and members:
         rules.append(_matches(d, disc.json_name, members, label))
     return rules, skipped
+
+
+def _required_discriminator(d: str, in_required_list: bool, has_enum: bool) -> str:
+    """A required discriminator must be present, and not "" unless "" is an enum value.
+
+    The schema's `required` list checks presence and its `enum` rejects "" when "" is
+    not a value; CEL covers only what those two do not.
+    """
+    if not in_required_list and not has_enum:
+        return f"has(self.{d}) && self.{d} != ''"
+    if not in_required_list:
+        return f"has(self.{d})"
+    if not has_enum:
+        return f"!has(self.{d}) || self.{d} != ''"
+    return ""
 
 
 def _selects(d: str, value: str) -> str:
@@ -206,30 +223,26 @@ def _discriminated(
     return rules
 
 
-def _counted(
-    union: Union, members: list[tuple[str, str, str, bool]], label: str
-) -> list[Rule]:
+def _counted(union: Union, members: list[tuple[str, str, str, bool]], label: str) -> list[Rule]:
     """kep/000 "At most one versus exactly one" (and undiscriminated k8s unions)."""
     names = ", ".join(j for j, _, _, _ in members)
     count = _count(e for _, e, _, _ in members)
     rules: list[Rule] = []
     if union.mode == "exactly-one" and members:
-        rules.append(Rule(f"{count} >= 1", f"exactly one of {names} must be set (union {label})",
-                          REQUIRED))
+        rules.append(
+            Rule(f"{count} >= 1", f"exactly one of {names} must be set (union {label})", REQUIRED)
+        )
     if len(members) > 1:
-        rules.append(Rule(f"{count} <= 1", f"at most one of {names} may be set (union {label})",
-                          FORBIDDEN))
+        rules.append(
+            Rule(f"{count} <= 1", f"at most one of {names} may be set (union {label})", FORBIDDEN)
+        )
     return rules
 
 
-def _matches(
-    d: str, disc_json: str, members: list[tuple[str, str, str, bool]], label: str
-) -> Rule:
+def _matches(d: str, disc_json: str, members: list[tuple[str, str, str, bool]], label: str) -> Rule:
     """kep/000: a discriminator that is set must name the one member that is set."""
     count = _count(e for _, e, _, _ in members)
-    agree = " || ".join(
-        f"(has(self.{e}) && self.{d} == {cel_string(v)})" for _, e, v, _ in members
-    )
+    agree = " || ".join(f"(has(self.{e}) && self.{d} == {cel_string(v)})" for _, e, v, _ in members)
     return Rule(
         f"!has(self.{d}) || self.{d} == '' || {count} != 1 || {agree}",
         f"{disc_json} must name the member that is set (union {label})",
