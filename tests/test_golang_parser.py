@@ -610,3 +610,13 @@ def test_json_tag_rules() -> None:
     assert json_tag(()).present is False
     t = json_tag((("yaml", "y"), ("json", "n,omitempty")))
     assert (t.present, t.name, t.omitempty) == (True, "n", True)
+
+
+def test_comment_followed_by_code_on_its_line_is_no_trailing_comment() -> None:
+    """go/parser: `X int /* c */ }` gives X no line comment (code follows on the line)."""
+    f = parse_file(
+        "c.go",
+        b"package c\n\ntype S struct{ X int /* c */ }\n\ntype T struct {\n\tY int /* y */\n}\n",
+    )
+    assert field(typ(f, "S"), "X").trailing is None
+    assert texts(field(typ(f, "T"), "Y").trailing) == [" y "]

@@ -85,7 +85,8 @@ class _Dumper(yaml.SafeDumper):
 
 
 def _resolves_to_str(dumper: _Dumper, value: str) -> bool:
-    tag = dumper.resolve(yaml.ScalarNode, value, (True, False))
+    resolver: Any = dumper  # PyYAML's resolver methods are untyped
+    tag = resolver.resolve(yaml.ScalarNode, value, (True, False))
     return bool(tag == "tag:yaml.org,2002:str")
 
 

@@ -82,6 +82,10 @@ def items(src: Source, children: list[Node]) -> list[Item]:
                 pending_trailing = trailing
             pending.append(child)
             continue
+        if pending_trailing and pending and child.start_point.row == pending[-1].end_point.row:
+            # `X int /* c */ }`: code follows on the same line, so go/parser makes the
+            # comment neither a line comment nor a doc.
+            pending_trailing = False
         flush()
         out.append(child)
         code_end_row = child.end_point.row

@@ -1,0 +1,128 @@
+"""Walk a CRD's OpenAPI schema and the Go type graph together, to find where unions live.
+
+A union's rules go on the schema of the object that holds its fields: the struct's own
+node, or the node of the struct that inlines it (`json:",inline"`, also through a
+pointer). From a struct the walk follows each property to the field's type: pointers and
+named non-struct types are looked through, slices and arrays continue at `items`, maps
+at `additionalProperties`. External types end the walk (their schema is not ours).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from markergen.crd.yamlio import PathKey
+from markergen.model import Field, Model, Struct, TypeKey, TypeRef, Union
+
+_MAX_HOPS = 64  # type aliases / named types chained this deep are a cycle
+
+
+@dataclass(frozen=True)
+class UnionSite:
+    path: PathKey  # of the object schema node in the CRD document
+    node: dict[str, Any]  # that node (part of the document being patched)
+    struct: Struct  # the struct that declares the union
+    union: Union
+
+
+def resolve(model: Model, ref: TypeRef) -> TypeRef:
+    """Look through pointers and named non-struct types (`type Items []Item`)."""
+    for _ in range(_MAX_HOPS):
+        if ref.kind == "pointer" and ref.elem is not None:
+            ref = ref.elem
+        elif ref.kind == "named" and ref.type_key not in model.structs:
+            named = model.types.get(ref.type_key)
+            if named is None:
+                return ref
+            ref = named.underlying
+        else:
+            return ref
+    return ref
+
+
+def _inlined_struct(model: Model, f: Field) -> Struct | None:
+    if not f.inline:
+        return None
+    ref = resolve(model, f.type)
+    return model.structs.get(ref.type_key) if ref.kind == "named" else None
+
+
+def flat_fields(
+    model: Model, struct: Struct, seen: frozenset[TypeKey] = frozenset()
+) -> Iterator[Field]:
+    """The fields that appear as properties of the struct's schema (inlined ones expanded)."""
+    seen = seen | {struct.key}
+    for f in struct.fields:
+        inner = _inlined_struct(model, f)
+        if inner is not None:
+            if inner.key not in seen:
+                yield from flat_fields(model, inner, seen)
+        elif f.json_name and not f.inline:
+            yield f
+
+
+def unions_at(
+    model: Model, struct: Struct, seen: frozenset[TypeKey] = frozenset()
+) -> Iterator[tuple[Struct, Union]]:
+    """The struct's own unions, then those of inlined structs in field order."""
+    seen = seen | {struct.key}
+    for u in struct.unions:
+        yield struct, u
+    for f in struct.fields:
+        inner = _inlined_struct(model, f)
+        if inner is not None and inner.key not in seen:
+            yield from unions_at(model, inner, seen)
+
+
+def union_sites(model: Model, root: Struct, schema: Any, path: PathKey) -> list[UnionSite]:
+    """Every (schema node, union) pair below `schema`, the schema of type `root`."""
+    out: list[UnionSite] = []
+    _walk_struct(model, root, schema, path, frozenset(), out)
+    return out
+
+
+def _walk_struct(
+    model: Model,
+    struct: Struct,
+    node: Any,
+    path: PathKey,
+    active: frozenset[TypeKey],
+    out: list[UnionSite],
+) -> None:
+    if not isinstance(node, dict) or struct.key in active:
+        return  # not an object schema, or a recursive type (controller-gen cannot inline it)
+    active = active | {struct.key}
+    for owner, union in unions_at(model, struct):
+        out.append(UnionSite(path, node, owner, union))
+    props = node.get("properties")
+    if not isinstance(props, dict):
+        return
+    for f in flat_fields(model, struct):
+        child = props.get(f.json_name)
+        if child is not None:
+            _walk_type(model, f.type, child, (*path, "properties", f.json_name), active, out)
+
+
+def _walk_type(
+    model: Model,
+    ref: TypeRef,
+    node: Any,
+    path: PathKey,
+    active: frozenset[TypeKey],
+    out: list[UnionSite],
+) -> None:
+    if not isinstance(node, dict):
+        return
+    ref = resolve(model, ref)
+    if ref.kind == "named":
+        struct = model.structs.get(ref.type_key)
+        if struct is not None:
+            _walk_struct(model, struct, node, path, active, out)
+    elif ref.kind in ("slice", "array") and ref.elem is not None:
+        if "items" in node:
+            _walk_type(model, ref.elem, node["items"], (*path, "items"), active, out)
+    elif ref.kind == "map" and ref.elem is not None and "additionalProperties" in node:
+        extra = node["additionalProperties"]
+        _walk_type(model, ref.elem, extra, (*path, "additionalProperties"), active, out)
