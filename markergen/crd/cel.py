@@ -44,10 +44,13 @@ def escape_property(name: str) -> str | None:
 
 
 def cel_string(value: str) -> str:
-    """A CEL string literal (single-quoted) holding exactly `value`."""
+    """A CEL string literal holding exactly `value`.
+
+    Double quotes, so that the rule reads well inside YAML's single-quoted scalars.
+    """
     out = []
     for ch in value:
-        if ch in ("\\", "'"):
+        if ch in ("\\", '"'):
             out.append("\\" + ch)
         elif ch == "\n":
             out.append("\\n")
@@ -59,7 +62,7 @@ def cel_string(value: str) -> str:
             out.append(f"\\x{ord(ch):02x}")
         else:
             out.append(ch)
-    return "'" + "".join(out) + "'"
+    return '"' + "".join(out) + '"'
 
 
 def _json_string(value: str) -> str:
@@ -105,8 +108,8 @@ def union_label(union: Union, struct_name: str) -> str:
     if union.discriminator is not None:
         return f"{struct_name}.{union.discriminator.json_name}"
     if union.name:
-        return f"{struct_name} union {union.name!r}"
-    return f"{struct_name} union"
+        return f"{struct_name}.{union.name}"
+    return struct_name
 
 
 def _count(members: Iterable[str]) -> str:
@@ -179,18 +182,18 @@ def _required_discriminator(d: str, in_required_list: bool, has_enum: bool) -> s
     not a value; CEL covers only what those two do not.
     """
     if not in_required_list and not has_enum:
-        return f"has(self.{d}) && self.{d} != ''"
+        return f'has(self.{d}) && self.{d} != ""'
     if not in_required_list:
         return f"has(self.{d})"
     if not has_enum:
-        return f"!has(self.{d}) || self.{d} != ''"
+        return f'has(self.{d}) ? self.{d} != "" : true'
     return ""
 
 
 def _selects(d: str, value: str) -> str:
     if value == "":
         # an unset discriminator reads as "" (kep/004: unset and "" are equal)
-        return f"(!has(self.{d}) || self.{d} == '')"
+        return f'(!has(self.{d}) || self.{d} == "")'
     return f"(has(self.{d}) && self.{d} == {cel_string(value)})"
 
 
@@ -204,7 +207,7 @@ def _discriminated(
         if not optional:
             rules.append(
                 Rule(
-                    f"!{sel} || has(self.{esc})",
+                    f"has(self.{esc}) || !{sel}",
                     f"{json_name} must be set when {disc_json} is {_json_string(value)} "
                     f"(union {label})",
                     REQUIRED,
@@ -213,7 +216,7 @@ def _discriminated(
             )
         rules.append(
             Rule(
-                f"!has(self.{esc}) || {sel}",
+                f"{sel} || !has(self.{esc})",
                 f"{json_name} may only be set when {disc_json} is {_json_string(value)} "
                 f"(union {label})",
                 FORBIDDEN,
@@ -244,7 +247,7 @@ def _matches(d: str, disc_json: str, members: list[tuple[str, str, str, bool]], 
     count = _count(e for _, e, _, _ in members)
     agree = " || ".join(f"(has(self.{e}) && self.{d} == {cel_string(v)})" for _, e, v, _ in members)
     return Rule(
-        f"!has(self.{d}) || self.{d} == '' || {count} != 1 || {agree}",
+        f'has(self.{d}) ? (self.{d} == "" || {count} != 1 || {agree}) : true',
         f"{disc_json} must name the member that is set (union {label})",
         INVALID,
         _field_path(disc_json),
