@@ -262,6 +262,61 @@ def generate(
 
 
 @app.command()
+def crd(
+    ctx: typer.Context,
+    paths: Annotated[
+        list[str] | None,
+        typer.Argument(help="CRD files or directories (default: the config's crd-dir)."),
+    ] = None,
+    types: Annotated[
+        list[str] | None,
+        typer.Option("--types", help="Go package patterns of the API types (repeatable)."),
+    ] = None,
+    verify: Annotated[
+        bool, typer.Option("--verify", help="Write nothing; print a diff and exit 1 if stale.")
+    ] = False,
+    include_generated: IncludeGenerated = False,
+) -> None:
+    """Add union CEL rules and discriminator enums to controller-gen CRDs, in place."""
+
+    def body() -> int:
+        from markergen.crd import CrdError, run_crd
+        from markergen.pipeline import InputError, load_model
+        from markergen.report import render
+
+        cfg = _config({"include_generated": include_generated or None})
+        targets = list(paths or [])
+        if not targets:
+            if not cfg.crd_dir:
+                raise InputError(
+                    "no CRD files given: pass files or directories, or set `crd-dir:` in "
+                    "markergen.yaml"
+                )
+            targets = [os.path.relpath(cfg.root / cfg.crd_dir, Path.cwd())]
+        model = load_model(_patterns(types or [], cfg), Path.cwd(), cfg.include_generated)
+        try:
+            result = run_crd([Path(t) for t in targets], model, verify)
+        except CrdError as e:
+            raise InputError(str(e)) from None
+        if result.diagnostics:
+            typer.echo(render(list(result.diagnostics), "text", Path.cwd()), err=True, nl=False)
+        if verify:
+            sys.stdout.write("".join(result.diffs))
+            stale = len(result.changed)
+            typer.echo(
+                f"markergen: {stale} CRD file(s) are stale" if stale
+                else "markergen: CRDs are up to date",
+                err=True,
+            )
+            return 1 if result.has_errors or stale else 0
+        changed = ", ".join(os.path.relpath(p, Path.cwd()) for p in result.changed) or "nothing"
+        typer.echo(f"markergen: patched {changed}", err=True)
+        return 1 if result.has_errors else 0
+
+    _run(ctx, body)
+
+
+@app.command()
 def explain(
     ctx: typer.Context,
     code: Annotated[str, typer.Argument(help="A checker code such as MG303.")],

@@ -14,7 +14,7 @@ from pathlib import Path
 from markergen.rules.catalog import CATALOG
 
 _ANCHOR = re.compile(r'^<a id="(mg\d{3})"></a>\s*$', re.MULTILINE)
-_FENCE = re.compile(r"^```go\n(.*?)^```", re.MULTILINE | re.DOTALL)
+_FENCE = r"^```{lang}\n(.*?)^```"
 
 
 class ExplainError(Exception):
@@ -53,9 +53,7 @@ def sections(text: str | None = None) -> dict[str, str]:
 def normalize_code(code: str) -> str:
     wanted = code.strip().upper()
     if wanted not in CATALOG:
-        raise ExplainError(
-            f"unknown code {code!r}; known codes: {', '.join(sorted(CATALOG))}"
-        )
+        raise ExplainError(f"unknown code {code!r}; known codes: {', '.join(sorted(CATALOG))}")
     return wanted
 
 
@@ -85,9 +83,13 @@ def summary(code: str, docs: dict[str, str] | None = None) -> str | None:
     return None
 
 
-def examples(section: str) -> tuple[str, str]:
-    """The bad and the good Go example of a section (first and second `go` block)."""
-    blocks = [m.group(1) for m in _FENCE.finditer(section)]
+def examples(section: str, lang: str = "go") -> tuple[str, str]:
+    """The bad and the good example of a section (first and second `lang` block).
+
+    Checker codes have Go examples; the CRD codes (MG5xx) have `yaml` ones.
+    """
+    fence = re.compile(_FENCE.format(lang=re.escape(lang)), re.MULTILINE | re.DOTALL)
+    blocks = [m.group(1) for m in fence.finditer(section)]
     if len(blocks) < 2:
-        raise ExplainError("section has fewer than two Go examples")
+        raise ExplainError(f"section has fewer than two {lang} examples")
     return blocks[0], blocks[1]

@@ -188,7 +188,5 @@ def render(diags: Sequence[Diagnostic], fmt: str, cwd: Path | None = None) -> st
     try:
         formatter = _FORMATTERS[fmt]
     except KeyError:
-        raise ValueError(
-            f"unknown format {fmt!r}; use one of: {', '.join(FORMATS)}"
-        ) from None
+        raise ValueError(f"unknown format {fmt!r}; use one of: {', '.join(FORMATS)}") from None
     return formatter(diags, cwd if cwd is not None else Path.cwd())

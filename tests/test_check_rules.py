@@ -125,7 +125,10 @@ def member(f: Field, value: str | None = None, optional: bool = False) -> Member
 
 
 def union(
-    d: Discriminator | None, *members: Member, dialect: str = "kep1027", origin: str = "discriminated"
+    d: Discriminator | None,
+    *members: Member,
+    dialect: str = "kep1027",
+    origin: str = "discriminated",
 ) -> Union:
     return Union(
         struct=f"{PKG}.S",
@@ -145,9 +148,7 @@ def struct(fields: tuple[Field, ...], *unions: Union, markers: tuple[Marker, ...
     return Struct(f"{PKG}.S", "S", PKG, fields, unions, markers, "", pos(1, 6))
 
 
-def model(
-    s: Struct, enums: tuple[Enum, ...] = (), types: tuple[NamedType, ...] = ()
-) -> Model:
+def model(s: Struct, enums: tuple[Enum, ...] = (), types: tuple[NamedType, ...] = ()) -> Model:
     # Every enum is also a named string type, as the builder records it.
     all_types = (*types, *(named_type(e.name, STRING, mk("enum"), line=e.pos.line) for e in enums))
     return Model(
@@ -165,8 +166,9 @@ def codes(diags: list[Diagnostic]) -> list[tuple[str, int]]:
 # The kep/004 "Examples" Union2, as the builder forms it: Beta = "BETA" is untyped, so the
 # enum Union2Type has the single value "ALPHA".
 UNION2_ENUM = enum("Union2Type", "ALPHA")
-TYPE2 = field("Type2", named("Union2Type"), 10, mk("unionDiscriminator"), json_name="type",
-              required=True)
+TYPE2 = field(
+    "Type2", named("Union2Type"), 10, mk("unionDiscriminator"), json_name="type", required=True
+)
 ALPHA = field("Alpha", ptr(INT), 12, mk("unionMember", "ALPHA"), omitempty=True)
 BETA = field("Beta", ptr(INT), 14, mk("unionMember", "BETA"), omitempty=True)
 
@@ -241,15 +243,29 @@ def test_mg202_empty_string_option_needs_omitempty() -> None:
 
 
 def test_mg202_and_mg206_with_default_marker() -> None:
-    f = field("Type", named("Union2Type"), 10, mk("unionDiscriminator"), json_name="type",
-              required=True, default='"C"')
+    f = field(
+        "Type",
+        named("Union2Type"),
+        10,
+        mk("unionDiscriminator"),
+        json_name="type",
+        required=True,
+        default='"C"',
+    )
     d = disc(f, ("A", "B"), UNION2_ENUM.key)
     diags = run_rules(model(struct((f, ALPHA), union(d, member(ALPHA, "A"))), (UNION2_ENUM,)))
     assert codes(diags) == [("MG202", 10), ("MG206", 10)]
     assert "lacks +optional and omitempty" in diags[0].message
     assert '("A", "B")' in diags[1].message
-    good = field("Type", named("Union2Type"), 10, mk("unionDiscriminator"), json_name="type",
-                 omitempty=True, default="A")
+    good = field(
+        "Type",
+        named("Union2Type"),
+        10,
+        mk("unionDiscriminator"),
+        json_name="type",
+        omitempty=True,
+        default="A",
+    )
     d = disc(good, ("A", "B"), UNION2_ENUM.key)
     m = model(struct((good, ALPHA), union(d, member(ALPHA, "A"))), (UNION2_ENUM,))
     assert run_rules(m) == []
@@ -322,8 +338,9 @@ def test_mg308_skipped_and_unexported() -> None:
     hidden = field("Alpha", ptr(INT), 12, mk("unionMember", "ALPHA"), omitempty=True, skip=True)
     low = field("beta", ptr(INT), 14, mk("unionMember"), omitempty=True)
     d = disc(TYPE2, ("ALPHA",), UNION2_ENUM.key)
-    diags = run_rules(model(struct((TYPE2, hidden, low), union(d, member(hidden, "ALPHA"))),
-                            (UNION2_ENUM,)))
+    diags = run_rules(
+        model(struct((TYPE2, hidden, low), union(d, member(hidden, "ALPHA"))), (UNION2_ENUM,))
+    )
     assert codes(diags) == [("MG308", 12), ("MG308", 14)]
     assert 'json:"-"' in diags[0].message and "unexported" in diags[1].message
 
@@ -342,8 +359,11 @@ def test_kep2019_rules() -> None:
     kind = field("UnionType", STRING, 3, mk("unionDiscriminator"), omitempty=True)
     inlined = field("Base", named("Base"), 4, inline=True)
     dep = field("Alpha", INT, 5, mk("unionDeprecated", line=5), optional=True)
-    s = struct((kind, inlined, dep), union(disc(kind, ()), member(dep), dialect="kep2019",
-                                            origin="struct"), markers=(mk("union"),))
+    s = struct(
+        (kind, inlined, dep),
+        union(disc(kind, ()), member(dep), dialect="kep2019", origin="struct"),
+        markers=(mk("union"),),
+    )
     diags = run_rules(model(s))
     # MG403 and not MG302 for the +unionDeprecated int (one finding, one fix).
     assert codes(diags) == [("MG401", 4), ("MG402", 5), ("MG403", 5)]
@@ -354,6 +374,9 @@ def test_kep2019_rules() -> None:
 def test_output_is_sorted_and_deduplicated() -> None:
     m = union2_model()
     assert run_rules(m) == run_rules(m)
-    bad = [*run_rules(model(struct((TYPE2, BETA, ALPHA), *m.structs[f"{PKG}.S"].unions),
-                            (UNION2_ENUM,)))]
+    bad = [
+        *run_rules(
+            model(struct((TYPE2, BETA, ALPHA), *m.structs[f"{PKG}.S"].unions), (UNION2_ENUM,))
+        )
+    ]
     assert bad == sorted(bad, key=Diagnostic.sort_key)

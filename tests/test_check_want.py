@@ -94,9 +94,7 @@ def packages() -> list[str]:
     )
 
 
-def compare(
-    diags: list[Diagnostic], wants: list[Expectation], base: Path
-) -> list[str]:
+def compare(diags: list[Diagnostic], wants: list[Expectation], base: Path) -> list[str]:
     problems: list[str] = []
     left = list(wants)
     for d in diags:
@@ -105,8 +103,9 @@ def compare(
         file = (path.relative_to(base) if path.is_absolute() else path).as_posix()
         found = next((w for w in left if w.matches(d, file)), None)
         if found is None:
-            problems.append(f"unexpected: {file}:{d.pos.line}:{d.pos.column}: {d.code}: "
-                            f"{d.message}")
+            problems.append(
+                f"unexpected: {file}:{d.pos.line}:{d.pos.column}: {d.code}: {d.message}"
+            )
         else:
             left.remove(found)
     problems.extend(f"missing: {w}" for w in left)
@@ -141,7 +140,9 @@ def test_every_code_is_triggered_somewhere() -> None:
     for directory in [*(ROOT / n for n in packages()), ROOT / "nomodule"]:
         for f in directory.glob("*.go"):
             seen.update(w.code for w in parse_wants(f, f.name))
-    assert sorted(set(CATALOG) - seen) == []
+    # MG5xx concern CRD YAML (`markergen crd`), not Go packages.
+    go_codes = {c for c in CATALOG if not c.startswith("MG5")}
+    assert sorted(go_codes - seen) == []
 
 
 def test_harness_reports_missing_and_unexpected(tmp_path: Path) -> None:
@@ -151,7 +152,7 @@ def test_harness_reports_missing_and_unexpected(tmp_path: Path) -> None:
     pkg = tmp_path / "p"
     pkg.mkdir()
     (pkg / "a.go").write_text(
-        "package p\n\n// +enum\ntype E string // want \"MG101\"\n\n// +enum\ntype F string\n",
+        'package p\n\n// +enum\ntype E string // want "MG101"\n\n// +enum\ntype F string\n',
         encoding="utf-8",
     )
     problems = check_package(pkg, tmp_path)

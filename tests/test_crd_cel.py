@@ -41,4 +41,6 @@ def test_unreachable_names_have_no_escape(name: str) -> None:
 def test_cel_string_literal_evaluates_to_the_value(value: str) -> None:
     env = celpy.Environment()
     program = env.program(env.compile(f"{cel_string(value)} == v"))
-    assert program.evaluate({"v": celpy.celtypes.StringType(value)}) == celpy.celtypes.BoolType(True)
+    assert program.evaluate({"v": celpy.celtypes.StringType(value)}) == celpy.celtypes.BoolType(
+        True
+    )

@@ -2,7 +2,7 @@
 by cel-python on every object of its union, and the API server's verdict (the node's
 `required` list, the discriminator's `enum`, then the CEL rules) must equal
 `markergen.runtime.validate`'s verdict (KEP-1027 kep/004 "Validation"; kep/000 "At most
-one versus exactly one"). Objects: every combination of set members × every
+one versus exactly one"). Objects: every combination of set members x every
 discriminator value (each enum value, each member value, "", an unknown value, unset).
 """
 
@@ -171,8 +171,10 @@ def test_cel_verdict_equals_runtime_verdict(
             pairs += len(programs)
             server_ok = _schema_ok(node, obj, varied) and all(cel_results)
             if server_ok != runtime_ok:
-                mismatches.append(f"{'.'.join(map(str, path))}: {obj}: cel={cel_results} "
-                                  f"runtime={validate(table, 'T', obj)}")
+                mismatches.append(
+                    f"{'.'.join(map(str, path))}: {obj}: cel={cel_results} "
+                    f"runtime={validate(table, 'T', obj)}"
+                )
     with capsys.disabled():
         print(f"\n(rule, object) pairs evaluated with cel-python: {pairs}")
     assert mismatches == []
@@ -180,7 +182,7 @@ def test_cel_verdict_equals_runtime_verdict(
 
 
 def test_a_violation_names_the_field_with_a_reason(patched: tuple[Model, dict[str, Any]]) -> None:
-    model, crd = patched
+    _model, crd = patched
     env = celpy.Environment()
     delivery = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"][
         "properties"
@@ -193,4 +195,3 @@ def test_a_violation_names_the_field_with_a_reason(patched: tuple[Model, dict[st
     assert [(r["fieldPath"], r["reason"]) for r in failing] == [(".email", "FieldValueRequired")]
     assert "Delivery.method" in failing[0]["message"]
     assert "email" in failing[0]["message"]
-

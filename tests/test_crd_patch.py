@@ -16,7 +16,7 @@ from markergen.crd.patch import ENUMS_ANNOTATION, RULES_ANNOTATION
 from markergen.crd.yamlio import dump_documents, load_documents
 from markergen.model import Severity
 
-HAND_RULE = {"message": "hand-written", "rule": "self.method != \"Fax\""}
+HAND_RULE = {"message": "hand-written", "rule": 'self.method != "Fax"'}
 
 
 def _crd(path: Path) -> dict[str, Any]:
@@ -26,9 +26,9 @@ def _crd(path: Path) -> dict[str, Any]:
 
 
 def _spec_props(crd: dict[str, Any]) -> dict[str, Any]:
-    props: dict[str, Any] = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"][
-        "properties"
-    ]["spec"]["properties"]
+    props: dict[str, Any] = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"][
+        "spec"
+    ]["properties"]
     return props
 
 
@@ -111,8 +111,8 @@ def test_hand_written_rules_are_kept_and_stale_rules_replaced(tmp_path: Path) ->
 
     rules = _spec_props(_crd(crd_file))["delivery"]["x-kubernetes-validations"]
     assert rules[0] == HAND_RULE
-    assert not any(".webhook" == r.get("fieldPath") for r in rules)
-    assert any(".email" == r.get("fieldPath") for r in rules)
+    assert not any(r.get("fieldPath") == ".webhook" for r in rules)
+    assert any(r.get("fieldPath") == ".email" for r in rules)
     # idempotent again after the change
     assert run_crd([crd_file], example_model(project), verify=False).changed == ()
 
@@ -133,7 +133,9 @@ def test_member_missing_from_the_crd_gets_no_rule_and_a_warning(tmp_path: Path) 
     assert "redis" in warning.message
     # points into the `properties:` of the storage schema of the file as it was read
     assert lines[warning.pos.line - 2].strip() == "properties:"
-    assert lines[warning.pos.line - 3].strip() == "description: storage says where entries are kept."
+    assert (
+        lines[warning.pos.line - 3].strip() == "description: storage says where entries are kept."
+    )
     rules = _spec_props(_crd(crd_file))["storage"]["x-kubernetes-validations"]
     assert not any("redis" in r["rule"] for r in rules)
 

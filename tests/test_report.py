@@ -29,8 +29,12 @@ def diags() -> list[Diagnostic]:
             'enum Union2Type ("ALPHA")',
             hint="add a constant",
         ),
-        diag("MG201", Position("/repo/api/v1/a.go", 3, 7), "100% wrong:\r\nreally",
-             severity=Severity.WARNING),
+        diag(
+            "MG201",
+            Position("/repo/api/v1/a.go", 3, 7),
+            "100% wrong:\r\nreally",
+            severity=Severity.WARNING,
+        ),
         Diagnostic(Position("/elsewhere/x.go", 1, 1), "MG001", Severity.INFO, "info note"),
     ]
 

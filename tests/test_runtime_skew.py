@@ -37,7 +37,9 @@ def server_update(server: Table, live: Obj, sent: Obj) -> tuple[Obj, list[FieldE
     return out, validate(server, T, out, live)
 
 
-def silently_lost(live: Obj, sent: Obj, out: Obj, errors: list[FieldError], cleared: set[str]) -> set[str]:
+def silently_lost(
+    live: Obj, sent: Obj, out: Obj, errors: list[FieldError], cleared: set[str]
+) -> set[str]:
     """Fields that were live or sent, that nobody asked to remove, and that are gone from the
     stored object without any error."""
     if errors:
@@ -131,7 +133,9 @@ def test_34_39_server_rejects_unknown_discriminator_value() -> None:
     live = {"name": "n", "type": "A", "a": {"y": 2}}
     sent = {"name": "n", "type": "C", "c": {"x": 1}}
     out, errors = server_update(OLDER, live, sent)
-    assert [str(e) for e in errors] == ['type: Unsupported value: "C": supported values: "", "A", "B"']
+    assert [str(e) for e in errors] == [
+        'type: Unsupported value: "C": supported values: "", "A", "B"'
+    ]
     assert silently_lost(live, sent, out, errors, {"a"}) == set()
 
 

@@ -168,12 +168,21 @@ def verify_outputs(outputs: Mapping[Path, str]) -> list[str]:
         old = original.content.decode("utf-8", errors="replace") if original else ""
         if original is not None and old == new:
             continue
-        name = path.as_posix()
+        name = _display(path)
         lines = difflib.unified_diff(
             _lines(old), _lines(new), fromfile=f"a/{name}", tofile=f"b/{name}"
         )
         diffs.append("".join(lines))
     return diffs
+
+
+def _display(path: Path) -> str:
+    """The path as a reviewer reads it in a diff: relative to the working directory
+    when below it (git's `a/` / `b/` convention), else absolute."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except (ValueError, OSError):
+        return path.as_posix()
 
 
 def _lines(text: str) -> list[str]:

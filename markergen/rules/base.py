@@ -69,9 +69,7 @@ def underlying(model: Model, ref: TypeRef) -> TypeRef:
 
 def is_struct(model: Model, ref: TypeRef) -> bool:
     target = underlying(model, ref)
-    return target.kind == "struct" or (
-        target.kind == "named" and target.type_key in model.structs
-    )
+    return target.kind == "struct" or (target.kind == "named" and target.type_key in model.structs)
 
 
 def quoted(values: Iterable[str]) -> str:

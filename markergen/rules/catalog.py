@@ -56,6 +56,11 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo("MG402", E, "+union struct has +unionDeprecated members"),
         RuleInfo("MG403", W, "+unionDeprecated member is not a pointer with omitempty"),
         RuleInfo("MG404", E, "one union mixes marker dialects"),
+        RuleInfo("MG501", W, "a union field gets no CEL rule in a CRD"),
+        RuleInfo("MG502", W, "a CRD version has no Go root type among the inputs"),
+        RuleInfo("MG503", W, "a CRD's discriminator enum differs from the Go enum"),
+        RuleInfo("MG504", E, "a CRD file cannot be read or is not valid YAML"),
+        RuleInfo("MG505", W, "a CustomResourceDefinition that is not apiextensions.k8s.io/v1"),
     )
 }
 

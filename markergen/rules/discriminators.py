@@ -93,9 +93,7 @@ def check_discriminator_requiredness(model: Model) -> Iterator[Diagnostic]:
         optional = field.optional if field is not None else not d.required
         if d.default is not None:
             missing = [
-                what
-                for what, ok in (("+optional", optional), ("omitempty", d.omitempty))
-                if not ok
+                what for what, ok in (("+optional", optional), ("omitempty", d.omitempty)) if not ok
             ]
             if missing:
                 yield diag(
@@ -118,9 +116,9 @@ def check_discriminator_requiredness(model: Model) -> Iterator[Diagnostic]:
             yield diag(
                 "MG202",
                 d.pos,
-                f"{name} has no default option (no +default and \"\" is not a value of "
+                f'{name} has no default option (no +default and "" is not a value of '
                 f"{_enum_name(model, d)}), so it must be required",
-                hint="add `// +required` and drop omitempty, add a +default, or add a \"\" "
+                hint='add `// +required` and drop omitempty, add a +default, or add a "" '
                 "value to the enum",
             )
 

@@ -39,8 +39,7 @@ def check_enum_not_string(model: Model) -> Iterator[Diagnostic]:
         yield diag(
             "MG101",
             named.pos,
-            f"+{marker.name} on type {named.name}, whose underlying type is {written}, "
-            "not string",
+            f"+{marker.name} on type {named.name}, whose underlying type is {written}, not string",
             hint=f"declare it as `type {named.name} string`, or remove +{marker.name}",
         )
     for key in sorted(model.structs):
@@ -63,8 +62,7 @@ def check_enum_without_values(model: Model) -> Iterator[Diagnostic]:
         yield diag(
             "MG102",
             enum.pos,
-            f"enum type {enum.name} has no constants of type {enum.name} in package "
-            f"{enum.package}",
+            f"enum type {enum.name} has no constants of type {enum.name} in package {enum.package}",
             hint=f'declare its values: const ( Foo {enum.name} = "Foo" )',
         )
 

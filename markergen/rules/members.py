@@ -42,8 +42,7 @@ def check_member_optional(model: Model) -> Iterator[Diagnostic]:
         yield diag(
             "MG301",
             member.pos,
-            f"member {member.go_name} of union {union_label(struct, union)} is not optional: "
-            f"{why}",
+            f"member {member.go_name} of union {union_label(struct, union)} is not optional: {why}",
             hint="members are optional (only one is set): add `// +optional` and omitempty",
         )
 
@@ -97,8 +96,10 @@ def check_member_value_in_enum(model: Model) -> Iterator[Diagnostic]:
         if close:
             hint: str | None = f"did you mean {quoted(close)}?"
         elif d.enum is not None:
-            hint = f"add a constant of type {source.split()[-1]} for it, or set " \
+            hint = (
+                f"add a constant of type {source.split()[-1]} for it, or set "
                 "+unionMember=<value> to one of its values"
+            )
         else:
             hint = None
         yield diag(

@@ -30,9 +30,11 @@ def set_members(obj: dict[str, JSON] | None, union: Union) -> list[str]:
 
 
 def _clear_except(obj: dict[str, JSON], union: Union, keep: set[str]) -> None:
+    # A null member is already unset; leaving it as it is keeps normalization idempotent
+    # (deleting it only on a second pass would make the two passes differ).
     for m in union.members:
-        if m.field not in keep:
-            obj.pop(m.field, None)
+        if m.field not in keep and obj.get(m.field) is not None:
+            del obj[m.field]
 
 
 # kep/004 "Normalization": respect the discriminator, and only when it was modified.

@@ -1,0 +1,130 @@
+"""Syntax records + markers → the model (DESIGN sections 2-4).
+
+`build_model` is the only entry point. It never raises on bad input: what it cannot
+understand becomes a diagnostic in `Model.diagnostics`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from markergen.build.enums import PackageConsts, build_enums
+from markergen.build.fields import make_field
+from markergen.build.markerread import MarkerReader
+from markergen.build.types import Resolver, TypeIndex
+from markergen.build.unions import StructInput, build_unions
+from markergen.doctext import description
+from markergen.golang.syntax import GoPackage, Position
+from markergen.markers import REGISTRY, Marker, Registry, Target
+from markergen.model import Diagnostic, Model, NamedType, Package, Struct, TypeKey
+from markergen.rules.catalog import diag
+
+
+def build_model(packages: Sequence[GoPackage], registry: Registry = REGISTRY) -> Model:
+    reader = MarkerReader(registry)
+    diagnostics: list[Diagnostic] = []
+    index = TypeIndex(
+        frozenset(
+            (pkg.import_path, decl.name)
+            for pkg in packages
+            for file in pkg.files
+            for decl in file.types
+        )
+    )
+    model_packages: list[Package] = []
+    struct_inputs: list[tuple[StructInput, str, str]] = []  # (input, package, description)
+    types: dict[TypeKey, NamedType] = {}
+    consts: list[PackageConsts] = []
+    for pkg in packages:
+        diagnostics.extend(_read_problems(pkg))
+        pkg_markers = _package_markers(pkg, reader)
+        model_packages.append(
+            Package(
+                import_path=pkg.import_path,
+                name=pkg.name,
+                dir=pkg.dir,
+                module_root=pkg.module_root,
+                markers=pkg_markers,
+                files=tuple(f.path for f in pkg.files),
+            )
+        )
+        optional_by_default = any(
+            m.name == "kubebuilder:validation:Optional" for m in pkg_markers
+        )
+        for file in pkg.files:
+            resolver = Resolver(index, pkg.import_path, file)
+            consts.append(PackageConsts(pkg.import_path, file, file.consts))
+            for decl in file.types:
+                key = f"{pkg.import_path}.{decl.name}"
+                markers = reader.read((decl.doc_extra, decl.doc), Target.TYPE, f"type {decl.name}")
+                if decl.type.kind == "struct" and not decl.alias:
+                    fields = tuple(
+                        make_field(fd, resolver, reader, decl.name, optional_by_default)
+                        for fd in decl.type.fields
+                    )
+                    struct_inputs.append(
+                        (
+                            StructInput(key, decl.name, markers, fields, decl.pos),
+                            pkg.import_path,
+                            description(decl.doc),
+                        )
+                    )
+                else:
+                    types[key] = NamedType(
+                        key=key,
+                        name=decl.name,
+                        package=pkg.import_path,
+                        underlying=resolver.resolve(decl.type),
+                        alias=decl.alias,
+                        markers=markers,
+                        description=description(decl.doc),
+                        pos=decl.pos,
+                    )
+    enums, enum_diags = build_enums(types, consts)
+    diagnostics.extend(enum_diags)
+    structs: dict[TypeKey, Struct] = {}
+    for inp, package, desc in struct_inputs:
+        unions, union_diags = build_unions(inp, enums, types)
+        diagnostics.extend(union_diags)
+        structs[inp.key] = Struct(
+            key=inp.key,
+            name=inp.name,
+            package=package,
+            fields=inp.fields,
+            unions=unions,
+            markers=inp.markers,
+            description=desc,
+            pos=inp.pos,
+        )
+    diagnostics.extend(reader.diagnostics)
+    unique = sorted(set(diagnostics), key=Diagnostic.sort_key)
+    return Model(
+        packages=tuple(model_packages),
+        structs=dict(sorted(structs.items())),
+        types=dict(sorted(types.items())),
+        enums=enums,
+        diagnostics=tuple(unique),
+    )
+
+
+def _read_problems(pkg: GoPackage) -> list[Diagnostic]:
+    out = [
+        diag("MG002", Position(p.path, p.line, p.column), p.message) for p in pkg.problems
+    ]
+    for file in pkg.files:
+        out.extend(diag("MG001", err.pos, err.message) for err in file.errors)
+    if pkg.module_root is None and pkg.files:
+        out.append(
+            diag(
+                "MG006",
+                Position(pkg.files[0].path, 1, 1),
+                f"no go.mod above {pkg.dir}; its import path is taken to be {pkg.import_path}",
+                hint="run markergen inside a Go module so definition names match openapi-gen's",
+            )
+        )
+    return out
+
+
+def _package_markers(pkg: GoPackage, reader: MarkerReader) -> tuple[Marker, ...]:
+    groups = [f.package_doc for f in pkg.files if f.package_doc is not None]
+    return reader.read(groups, Target.PACKAGE, f"package {pkg.name}")

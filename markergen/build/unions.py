@@ -1,0 +1,433 @@
+"""Union recognition (DESIGN section 3, "Dialects" and "Unions in the model").
+
+One struct at a time: its fields' markers decide which unions it holds. What stops a
+union from being formed (a member that belongs nowhere, mixed dialects, ...) is
+reported here; rules about unions that were formed live in markergen/rules/.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from markergen.golang.syntax import Position
+from markergen.markers import Marker
+from markergen.model import (
+    Diagnostic,
+    Dialect,
+    Discriminator,
+    Enum,
+    Field,
+    Member,
+    Mode,
+    NamedType,
+    TypeKey,
+    TypeRef,
+    Union,
+)
+from markergen.rules.catalog import diag
+
+KEP2019_FIELD = "unionDeprecated"
+PLAIN_DISCRIMINATOR = "unionDiscriminator"
+PLAIN_MEMBER = "unionMember"
+DISCRIMINATED_BY = "unionDiscriminatedBy"
+K8S_DISCRIMINATOR = "k8s:unionDiscriminator"
+K8S_MEMBER = "k8s:unionMember"
+K8S_ZERO_OR_ONE = "k8s:zeroOrOneOfMember"
+
+_FAMILY_MARKERS = {
+    "kep2019": (KEP2019_FIELD,),
+    "plain": (PLAIN_MEMBER, DISCRIMINATED_BY),
+    "k8s": (K8S_DISCRIMINATOR, K8S_MEMBER, K8S_ZERO_OR_ONE),
+}
+_FAMILY_NAMES = {
+    "kep2019": "+unionDeprecated",
+    "plain": "+unionMember",
+    "k8s": "+k8s: union markers",
+}
+
+
+@dataclass(frozen=True)
+class StructInput:
+    key: TypeKey
+    name: str
+    markers: tuple[Marker, ...]
+    fields: tuple[Field, ...]
+    pos: Position
+
+
+@dataclass
+class _Ctx:
+    struct: StructInput
+    enums: Mapping[TypeKey, Enum]
+    types: Mapping[TypeKey, NamedType]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def subject(self, f: Field) -> str:
+        return f"{self.struct.name}.{f.go_name}"
+
+
+def _families(f: Field) -> list[str]:
+    names = {m.name for m in f.markers}
+    return [fam for fam, ms in _FAMILY_MARKERS.items() if names.intersection(ms)]
+
+
+def _marker_of(f: Field, *names: str) -> Marker | None:
+    for m in f.markers:
+        if m.name in names:
+            return m
+    return None
+
+
+def _enum_of(ref: TypeRef, ctx: _Ctx) -> tuple[TypeKey | None, tuple[str, ...]]:
+    """The enum behind a discriminator's type (through pointers and aliases)."""
+    ref = ref.deref()
+    seen: set[TypeKey] = set()
+    while ref.kind == "named" and ref.type_key not in seen:
+        key = ref.type_key
+        seen.add(key)
+        if key in ctx.enums:
+            return key, ctx.enums[key].value_set
+        named = ctx.types.get(key)
+        if named is None or not named.alias:
+            break
+        ref = named.underlying.deref()
+    return None, ()
+
+
+def _default_value(raw: str | None) -> str | None:
+    if raw is None:
+        return None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return raw
+    return value if isinstance(value, str) else raw
+
+
+def _discriminator(f: Field, ctx: _Ctx) -> Discriminator:
+    enum_key, values = _enum_of(f.type, ctx)
+    if enum_key is None and f.enum_values:
+        values = tuple(sorted(set(f.enum_values)))
+    base = f.type.deref()
+    if enum_key is None and not values and base.kind == "external":
+        marker = _marker_of(f, PLAIN_DISCRIMINATOR, K8S_DISCRIMINATOR)
+        ctx.diagnostics.append(
+            diag(
+                "MG104",
+                marker.pos if marker else f.pos,
+                f"discriminator {ctx.subject(f)} has type {base.name} from package "
+                f"{base.package}, which is not among the inputs, so its enum values are unknown",
+                hint=f"add the package {base.package} to the patterns markergen reads",
+            )
+        )
+    return Discriminator(
+        go_name=f.go_name,
+        json_name=f.json_name,
+        type=f.type,
+        enum=enum_key,
+        values=values,
+        required=not f.optional,
+        omitempty=f.json.omitempty,
+        default=_default_value(f.default),
+        pos=f.pos,
+    )
+
+
+def _member_fields(ctx: _Ctx, family: str) -> list[Field]:
+    out = []
+    for f in ctx.struct.fields:
+        fams = _families(f)
+        if fams and fams[0] == family:
+            out.append(f)
+    return out
+
+
+def build_unions(
+    struct: StructInput, enums: Mapping[TypeKey, Enum], types: Mapping[TypeKey, NamedType]
+) -> tuple[tuple[Union, ...], list[Diagnostic]]:
+    ctx = _Ctx(struct, enums, types)
+    for f in struct.fields:
+        fams = _families(f)
+        if len(fams) > 1:
+            marker = _marker_of(f, *_FAMILY_MARKERS[fams[1]])
+            ctx.diagnostics.append(
+                diag(
+                    "MG404",
+                    marker.pos if marker else f.pos,
+                    f"field {ctx.subject(f)} mixes union dialects: "
+                    + " and ".join(_FAMILY_NAMES[x] for x in fams)
+                    + f"; it is read as {_FAMILY_NAMES[fams[0]]} only",
+                )
+            )
+    struct_union = next((m for m in struct.markers if m.name == "union"), None)
+    deprecated = _member_fields(ctx, "kep2019")
+    plain = _member_fields(ctx, "plain")
+    unions: list[Union] = []
+    if struct_union is not None or deprecated:
+        for f in plain:
+            marker = _marker_of(f, PLAIN_MEMBER, DISCRIMINATED_BY)
+            ctx.diagnostics.append(
+                diag(
+                    "MG404",
+                    marker.pos if marker else f.pos,
+                    f"field {ctx.subject(f)} uses +unionMember in struct {struct.name}, which "
+                    "declares a kep2019 union (+union / +unionDeprecated); one union cannot mix "
+                    "dialects",
+                    hint="use either the 2019 markers or the current ones for the whole struct",
+                )
+            )
+        unions.extend(_kep2019(ctx, struct_union, deprecated))
+    else:
+        unions.extend(_discriminated(ctx, plain))
+    unions.extend(_k8s(ctx, _member_fields(ctx, "k8s")))
+    return tuple(unions), ctx.diagnostics
+
+
+def _plain_discriminators(ctx: _Ctx) -> list[Field]:
+    return [f for f in ctx.struct.fields if _marker_of(f, PLAIN_DISCRIMINATOR) is not None]
+
+
+def _kep2019(ctx: _Ctx, struct_union: Marker | None, deprecated: list[Field]) -> list[Union]:
+    discs = _plain_discriminators(ctx)
+    for extra in discs[1:]:
+        marker = _marker_of(extra, PLAIN_DISCRIMINATOR)
+        ctx.diagnostics.append(
+            diag(
+                "MG203",
+                marker.pos if marker else extra.pos,
+                f"struct {ctx.struct.name} has several +unionDiscriminator fields "
+                f"({', '.join(d.go_name for d in discs)}) in a kep2019 union; kep/000 allows "
+                "one per structure",
+            )
+        )
+    disc_field = discs[0] if discs else None
+    disc = _discriminator(disc_field, ctx) if disc_field else None
+    out: list[Union] = []
+
+    def make(origin: str, members: list[Field], pos: Position, marker: Marker | None) -> Union:
+        return Union(
+            struct=ctx.struct.key,
+            dialect="kep2019",
+            origin="struct" if origin == "struct" else "deprecated",
+            name=disc.go_name if disc else "",
+            discriminator=disc,
+            members=tuple(
+                Member(f.go_name, f.json_name, f.go_name, False, f.pos) for f in members
+            ),
+            empty_values=(),
+            mode="at-most-one",
+            semantics="kep2019",
+            pos=pos,
+            stage=marker.stage if marker else "",
+            gate=marker.gate if marker else "",
+        )
+
+    if struct_union is not None:
+        members = [
+            f
+            for f in ctx.struct.fields
+            if f is not disc_field and f.json_name and not f.inline
+        ]
+        out.append(make("struct", members, struct_union.pos, struct_union))
+    if deprecated:
+        first = _marker_of(deprecated[0], KEP2019_FIELD)
+        out.append(make("deprecated", deprecated, first.pos if first else deprecated[0].pos, first))
+    return out
+
+
+def _discriminated(ctx: _Ctx, plain: list[Field]) -> list[Union]:
+    discs = _plain_discriminators(ctx)
+    built = {d.go_name: _discriminator(d, ctx) for d in discs}
+    assigned: dict[str, list[Member]] = {d.go_name: [] for d in discs}
+
+    def find(name: str) -> Field | None:
+        for d in discs:
+            if name in (d.go_name, d.json_name):
+                return d
+        return None
+
+    for f in plain:
+        if f.go_name in built:
+            continue  # a discriminator with a member marker too: MG204, reported by the rules
+        members = f.all_markers(PLAIN_MEMBER)
+        by_markers = f.all_markers(DISCRIMINATED_BY)
+        um = members[0] if members else None
+        targets: list[tuple[Field, Marker]] = []
+        for by in by_markers:
+            target = find(by.value or "")
+            if target is None:
+                ctx.diagnostics.append(
+                    diag(
+                        "MG306",
+                        by.pos,
+                        f"+unionDiscriminatedBy={by.value} on {ctx.subject(f)} names no "
+                        f"discriminator of struct {ctx.struct.name}"
+                        + _known(discs)
+                        + "; unions cannot span structs",
+                    )
+                )
+            else:
+                targets.append((target, by))
+        value = f.go_name
+        if um is not None and um.value:
+            target = find(um.value)
+            if target is not None and um.value not in built[target.go_name].values:
+                # kep2022's `+unionMember=<discriminator>` (DESIGN section 3).
+                ctx.diagnostics.append(
+                    diag(
+                        "MG310",
+                        um.pos,
+                        f"`+unionMember={um.value}` on {ctx.subject(f)} is the kep2022 form "
+                        "naming the discriminator",
+                        hint=f"write `+unionMember` and `+unionDiscriminatedBy={um.value}`",
+                    )
+                )
+                targets.append((target, um))
+            else:
+                value = um.value
+        for extra in members[1:]:
+            ctx.diagnostics.append(
+                diag("MG309", extra.pos, f"field {ctx.subject(f)} has several +unionMember markers")
+            )
+        distinct = {t.go_name for t, _ in targets}
+        if len(distinct) > 1:
+            ctx.diagnostics.append(
+                diag(
+                    "MG309",
+                    targets[1][1].pos,
+                    f"field {ctx.subject(f)} is a member of two unions "
+                    f"({', '.join(sorted(distinct))})",
+                )
+            )
+        if targets:
+            chosen = targets[0][0]
+        elif len(discs) == 1:
+            chosen = discs[0]
+        else:
+            where = um or (by_markers[0] if by_markers else None)
+            pos = where.pos if where else f.pos
+            if by_markers:
+                continue  # MG306 already said why
+            if not discs:
+                ctx.diagnostics.append(
+                    diag(
+                        "MG307",
+                        pos,
+                        f"union member {ctx.subject(f)} is in struct {ctx.struct.name}, which has "
+                        "no +unionDiscriminator field",
+                        hint="add a discriminator field of a +enum string type marked "
+                        "+unionDiscriminator",
+                    )
+                )
+            else:
+                ctx.diagnostics.append(
+                    diag(
+                        "MG203",
+                        pos,
+                        f"struct {ctx.struct.name} has several discriminators "
+                        f"({', '.join(d.go_name for d in discs)}) and member {ctx.subject(f)} "
+                        "does not say which union it belongs to",
+                        hint=f"add `+unionDiscriminatedBy=<{'|'.join(d.go_name for d in discs)}>`",
+                    )
+                )
+            continue
+        optional = um.has_flag("optional") if um is not None else False
+        assigned[chosen.go_name].append(Member(f.go_name, f.json_name, value, optional, f.pos))
+    out = []
+    for d in discs:
+        disc = built[d.go_name]
+        chosen_members = tuple(assigned[d.go_name])
+        dialect: Dialect = "kep1027" if disc.values else "kep2022"
+        marker = _marker_of(d, PLAIN_DISCRIMINATOR)
+        out.append(
+            Union(
+                struct=ctx.struct.key,
+                dialect=dialect,
+                origin="discriminated",
+                name=d.go_name,
+                discriminator=disc,
+                members=chosen_members,
+                empty_values=tuple(sorted(set(disc.values) - {m.value for m in chosen_members})),
+                mode="exactly-one" if disc.required else "at-most-one",
+                semantics="kep1027",
+                pos=marker.pos if marker else d.pos,
+                stage=marker.stage if marker else "",
+                gate=marker.gate if marker else "",
+            )
+        )
+    return out
+
+
+def _known(discs: Sequence[Field]) -> str:
+    if not discs:
+        return " (it has none)"
+    return " (its discriminators: " + ", ".join(d.go_name for d in discs) + ")"
+
+
+def _k8s(ctx: _Ctx, fields: list[Field]) -> list[Union]:
+    discs: dict[str, Field] = {}
+    members: dict[str, list[tuple[Field, Marker]]] = {}
+    zero_or_one: dict[str, list[tuple[Field, Marker]]] = {}
+    order: list[str] = []
+
+    def note(name: str) -> None:
+        if name not in order:
+            order.append(name)
+
+    for f in fields:
+        seen_unions: list[str] = []
+        for m in f.markers:
+            if m.name == K8S_DISCRIMINATOR:
+                name = m.arg("union") or ""
+                discs.setdefault(name, f)
+                note(name)
+            elif m.name in (K8S_MEMBER, K8S_ZERO_OR_ONE):
+                name = m.arg("union") or ""
+                target = members if m.name == K8S_MEMBER else zero_or_one
+                target.setdefault(name, []).append((f, m))
+                note(name)
+                if name in seen_unions:
+                    continue
+                if seen_unions:
+                    ctx.diagnostics.append(
+                        diag(
+                            "MG309",
+                            m.pos,
+                            f"field {ctx.subject(f)} is a member of two unions "
+                            f"({seen_unions[0]!r} and {name!r})",
+                        )
+                    )
+                seen_unions.append(name)
+    out = []
+    for name in order:
+        disc_field = discs.get(name)
+        disc = _discriminator(disc_field, ctx) if disc_field else None
+        entries = members.get(name, []) + zero_or_one.get(name, [])
+        mode: Mode = "exactly-one" if members.get(name) else "at-most-one"
+        ms = tuple(
+            Member(f.go_name, f.json_name, m.arg("memberName") or f.go_name, False, f.pos)
+            for f, m in sorted(entries, key=lambda e: (e[0].pos.line, e[0].pos.column))
+        )
+        founding = (
+            _marker_of(disc_field, K8S_DISCRIMINATOR) if disc_field else (entries[0][1])
+        )
+        values = disc.values if disc else ()
+        out.append(
+            Union(
+                struct=ctx.struct.key,
+                dialect="k8s",
+                origin="discriminated",
+                name=name or (disc.go_name if disc else ""),
+                discriminator=disc,
+                members=ms,
+                empty_values=tuple(sorted(set(values) - {m.value for m in ms})),
+                mode="at-most-one" if disc is not None and not disc.required else mode,
+                semantics="kep1027",
+                pos=founding.pos if founding else ctx.struct.pos,
+                stage=founding.stage if founding else "",
+                gate=founding.gate if founding else "",
+            )
+        )
+    return out
