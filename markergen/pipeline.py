@@ -29,8 +29,6 @@ def load_model(
 
 def check_model(model: Model) -> list[Diagnostic]:
     """Every diagnostic: what building found, then every rule, sorted by position."""
-    from markergen.rules import run_rules
+    from markergen.rules import all_diagnostics
 
-    found = set(model.diagnostics)
-    found.update(run_rules(model))
-    return sorted(found, key=Diagnostic.sort_key)
+    return all_diagnostics(model)

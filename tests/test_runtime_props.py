@@ -27,7 +27,13 @@ json_values = st.recursive(
         st.lists(inner, max_size=3)
         | st.dictionaries(st.sampled_from(NAMES) | st.text(max_size=3), inner, max_size=5)
     ),
-    max_leaves=20,
+    max_leaves=8,
+)
+
+
+# members hold small values: deep member contents add generation time, not coverage
+member_contents: st.SearchStrategy[Any] = (
+    scalars | st.just({}) | st.just([]) | st.dictionaries(st.text(max_size=2), scalars, max_size=2)
 )
 
 
@@ -73,7 +79,7 @@ def tables(draw: st.DrawFn, kep1027_discriminated: bool = False) -> Table:
 def node_objects() -> st.SearchStrategy[dict[str, Any]]:
     leaf = st.fixed_dictionaries(
         {},
-        optional={"type": member_values | scalars, **{m: json_values for m in MEMBERS}},
+        optional={"type": member_values | scalars, **{m: member_contents for m in MEMBERS}},
     )
     return st.recursive(
         leaf,

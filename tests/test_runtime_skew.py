@@ -122,6 +122,7 @@ def test_23_28_without_discriminator_is_rejected() -> None:
     live = {"name": "n", "c": {"x": 1}}
     out, errors = server_update(NEWER_NODISC, live, {**live, "a": {"y": 2}})
     assert [e.path for e in errors] == ["c"]
+    assert out == {"name": "n", "c": {"x": 1}, "a": {"y": 2}}  # nothing cleared by guessing
 
 
 # --- #34 / #39: a newer client sets a member the older server does not know -----------------

@@ -82,9 +82,18 @@ def check_member_unset(model: Model) -> Iterator[Diagnostic]:
 
 
 def check_member_value_in_enum(model: Model) -> Iterator[Diagnostic]:
-    """MG303."""
+    """MG303.
+
+    Not for kep2019 unions: there the discriminator value of a member is its Go field
+    name by definition (kep/000 "OpenAPI": "The discriminatedValue will typically be set
+    to the name of the Go variable"), whatever enum the discriminator's type has;
+    kubernetes/api's SeccompProfile (`LocalhostProfile` next to the enum value
+    `Localhost`) is such a union.
+    """
     for struct, union, member, _ in _members(model):
         d = union.discriminator
+        if union.dialect == "kep2019":
+            continue
         if d is None or not d.values or member.value in d.values:
             continue
         if d.enum is not None:
