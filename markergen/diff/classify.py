@@ -160,7 +160,7 @@ def _pair_unions(
 
 def _dialect_message(b: UnionSurface, h: UnionSurface) -> str:
     renamed = [
-        f'"{m.field}" {m.value!r} -> {hm.value!r}'
+        f'"{m.field}": "{m.value}" -> "{hm.value}"'
         for m in b.members
         if (hm := h.member(m.field)) is not None and hm.value != m.value
     ]
@@ -329,8 +329,8 @@ class _TypeDiff:
                 "discriminator-default-changed",
                 hd.field,
                 f'default of discriminator "{hd.field}" changes from '
-                f"{'none' if bd.default is None else repr(bd.default)} to "
-                f"{'none' if hd.default is None else repr(hd.default)}"
+                f"{'none' if bd.default is None else _q([bd.default])} to "
+                f"{'none' if hd.default is None else _q([hd.default])}"
                 + ("" if bd.default is None else ": clients that omit it get another selection"),
             )
         if not bd.values and hd.values:
@@ -366,10 +366,11 @@ class _TypeDiff:
                     "breaking",
                     "member-renamed",
                     name,
-                    f'member "{name}" is now selected by {new.value!r} instead of '
-                    f"{old.value!r}: clients that send {old.value!r} no longer select it",
+                    f'member "{name}" is now selected by "{new.value}" instead of '
+                    f""{old.value}": clients that send "{old.value}" no longer select it",
                 )
-            self.optional_change(old, new)
+            if bd is not None and hd is not None:
+                self.optional_change(old, new)
         new_by_value = {m.value: m for f, m in sorted(hm.items()) if f not in bm}
         paired_new: set[str] = set()
         for name in sorted(bm.keys() - hm.keys()):
@@ -382,10 +383,11 @@ class _TypeDiff:
                     "breaking",
                     "member-renamed",
                     moved.field,
-                    f'the member selected by {old.value!r} moves from field "{name}" to '
+                    f'the member selected by "{old.value}" moves from field "{name}" to '
                     f'"{moved.field}": clients that set "{name}" no longer select it',
                 )
-                self.optional_change(old, moved)
+                if bd is not None and hd is not None:
+                    self.optional_change(old, moved)
                 continue
             still = hd is not None and old.value in hd.values
             self.add(
@@ -397,9 +399,9 @@ class _TypeDiff:
                     ""
                     if bd is None
                     else (
-                        f"; {old.value!r} now selects no member"
+                        f"; "{old.value}" now selects no member"
                         if still
-                        else f"; its value {old.value!r} is gone"
+                        else f"; its value "{old.value}" is gone"
                     )
                 ),
             )
@@ -420,11 +422,11 @@ class _TypeDiff:
                     "breaking",
                     "member-added",
                     name,
-                    f"{new.value!r} used to select no member; objects with that value now "
+                    f""{new.value}" used to select no member; objects with that value now "
                     f'need "{name}" set',
                 )
             else:
-                with_value = f" with its value {new.value!r}" if hd is not None else ""
+                with_value = f" with its value "{new.value}"" if hd is not None else ""
                 self.add(
                     "compatible",
                     "member-added",
@@ -437,14 +439,14 @@ class _TypeDiff:
                     "breaking",
                     "enum-value-removed",
                     hd.field,
-                    f'discriminator "{hd.field}" no longer accepts {v!r}',
+                    f'discriminator "{hd.field}" no longer accepts "{v}"',
                 )
             for v in sorted(set(hd.values) - set(bd.values) - explained):
                 self.add(
                     "compatible",
                     "enum-value-added",
                     hd.field,
-                    f'discriminator "{hd.field}" accepts the new value {v!r}, which selects no '
+                    f'discriminator "{hd.field}" accepts the new value "{v}", which selects no '
                     "member",
                 )
 
@@ -454,14 +456,14 @@ class _TypeDiff:
                 "breaking",
                 "member-optional-to-required",
                 new.field,
-                f'member "{new.field}" must now be set when {new.value!r} is selected',
+                f'member "{new.field}" must now be set when "{new.value}" is selected',
             )
         elif not old.optional and new.optional:
             self.add(
                 "compatible",
                 "member-required-to-optional",
                 new.field,
-                f'member "{new.field}" may now be unset when {new.value!r} is selected',
+                f'member "{new.field}" may now be unset when "{new.value}" is selected',
             )
 
     # enums of other properties
@@ -477,14 +479,14 @@ class _TypeDiff:
                         "breaking",
                         "enum-value-removed",
                         prop,
-                        f'"{prop}" no longer accepts {v!r}',
+                        f'"{prop}" no longer accepts "{v}"',
                     )
                 for v in sorted(set(new) - set(old)):
                     self.add(
                         "compatible",
                         "enum-value-added",
                         prop,
-                        f'"{prop}" accepts the new value {v!r}',
+                        f'"{prop}" accepts the new value "{v}"',
                     )
             elif new is not None and prop in self.b.fields:
                 self.add(

@@ -50,7 +50,7 @@ def _from_directory(side: str, spec: str, directory: Path) -> Surface:
     """The Go packages the configuration names (`inputs` of markergen.yaml, kubebuilder's
     defaults), else everything below the directory."""
     from markergen.config import ConfigError, load_config
-    from markergen.emit.naming import NAMINGS
+    from markergen.emit.naming import NAMINGS, Naming
     from markergen.pipeline import InputError, load_model
 
     try:
@@ -58,7 +58,7 @@ def _from_directory(side: str, spec: str, directory: Path) -> Surface:
     except ConfigError as e:
         raise DiffInputError(side, spec, f"bad configuration: {e}") from None
     patterns, base = (list(cfg.inputs), cfg.root) if cfg.inputs else (["./..."], directory)
-    naming = next((n for n in NAMINGS if n == cfg.naming), "openapi-gen")
+    naming: Naming = next((n for n in NAMINGS if n == cfg.naming), "openapi-gen")
     try:
         model = load_model(patterns, base, include_generated=cfg.include_generated)
     except InputError as e:

@@ -85,8 +85,8 @@ class UnionSurface:
 
     def describe(self) -> str:
         if self.discriminator is not None:
-            return f"union discriminated by {self.discriminator.field!r}"
-        return "union of " + ", ".join(repr(m.field) for m in self.members)
+            return f'union discriminated by "{self.discriminator.field}"'
+        return "union of " + ", ".join(f'"{m.field}"' for m in self.members)
 
 
 @dataclass(frozen=True)

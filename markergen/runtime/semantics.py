@@ -33,7 +33,7 @@ def _clear_except(obj: dict[str, JSON], union: Union, keep: set[str]) -> None:
     # A null member is already unset; leaving it as it is keeps normalization idempotent
     # (deleting it only on a second pass would make the two passes differ).
     for m in union.members:
-        if False:
+        if m.field not in keep and obj.get(m.field) is not None:
             del obj[m.field]
 
 

@@ -1,0 +1,53 @@
+package v1
+
+// PaymentType selects how an order is paid.
+// +enum
+type PaymentType string
+
+const (
+	// PaymentTypeCard pays by card.
+	PaymentTypeCard PaymentType = "Card"
+	// PaymentTypeCash pays in cash.
+	PaymentTypeCash PaymentType = "Cash"
+	// PaymentTypeNone means nothing is paid yet.
+	PaymentTypeNone PaymentType = "None"
+)
+
+// Priority of an order.
+// +enum
+type Priority string
+
+const (
+	PriorityLow  Priority = "Low"
+	PriorityHigh Priority = "High"
+)
+
+// Payment is a discriminated union (kep/004).
+type Payment struct {
+	// +required
+	Type PaymentType `json:"type"`
+	// +optional
+	Card *CardPayment `json:"card,omitempty"`
+	// +optional
+	Cash *CashPayment `json:"cash,omitempty"`
+}
+
+type CardPayment struct {
+	Number string `json:"number"`
+}
+
+type CashPayment struct {
+	Currency string `json:"currency"`
+}
+
+// Order is what a customer buys.
+type Order struct {
+	Priority Priority `json:"priority"`
+	Payment  Payment  `json:"payment"`
+	// +k8s:zeroOrOneOfMember
+	// +optional
+	Note *string `json:"note,omitempty"`
+	// +k8s:zeroOrOneOfMember
+	// +optional
+	Gift *string `json:"gift,omitempty"`
+}
