@@ -316,6 +316,105 @@ def crd(
     _run(ctx, body)
 
 
+TableOpt = Annotated[
+    str | None,
+    typer.Option("--table", help="unions_table.json (default: the configured table-json path)."),
+]
+TypeOpt = Annotated[
+    str, typer.Option("--type", help="Definition name, or a unique suffix such as Deployment.")
+]
+SemanticsOpt = Annotated[
+    str | None,
+    typer.Option("--semantics", help="Force one semantics for every union: kep1027, kep2019, smd."),
+]
+
+
+def _runtime_inputs(table: str | None, type_name: str, semantics: str | None) -> tuple[Any, str]:
+    from markergen.objects import resolve_type
+    from markergen.runtime import Table
+
+    path = table or str(_config().output_path("table_json"))
+    loaded = Table.load(path, semantics=semantics)
+    return loaded, resolve_type(sorted(loaded.types), type_name)
+
+
+def _runtime_errors(ctx: typer.Context, body: Callable[[], int]) -> None:
+    """Table and object problems are exit 2; invalid objects exit 1 (printed by body)."""
+
+    def wrapped() -> int:
+        from markergen.objects import ObjectError
+        from markergen.pipeline import InputError
+        from markergen.runtime import TableError
+
+        try:
+            return body()
+        except (ObjectError, TableError) as e:
+            raise InputError(str(e)) from None
+
+    _run(ctx, wrapped)
+
+
+@app.command()
+def normalize(
+    ctx: typer.Context,
+    new: Annotated[str, typer.Argument(help="The new object (YAML or JSON file, or -).")],
+    type_name: TypeOpt,
+    old: Annotated[
+        str | None, typer.Option("--old", help="The stored object, for an update.")
+    ] = None,
+    table: TableOpt = None,
+    semantics: SemanticsOpt = None,
+) -> None:
+    """Normalize an object's unions as the API server would on create or update."""
+
+    def body() -> int:
+        from markergen.objects import dump_object, load_object
+        from markergen.runtime import UnionError
+        from markergen.runtime import normalize as run_normalize
+
+        tbl, name = _runtime_inputs(table, type_name, semantics)
+        new_obj = load_object(new)
+        old_value = load_object(old).value if old else None
+        try:
+            result = run_normalize(tbl, name, old_value, new_obj.value)
+        except UnionError as e:
+            for err in e.errors:
+                typer.echo(str(err))
+            return 1
+        sys.stdout.write(dump_object(result, new_obj.was_json))
+        return 0
+
+    _runtime_errors(ctx, body)
+
+
+@app.command()
+def validate(
+    ctx: typer.Context,
+    obj: Annotated[str, typer.Argument(help="The object (YAML or JSON file, or -).")],
+    type_name: TypeOpt,
+    old: Annotated[
+        str | None, typer.Option("--old", help="The stored object, for an update.")
+    ] = None,
+    table: TableOpt = None,
+    semantics: SemanticsOpt = None,
+) -> None:
+    """Validate an object's unions; print one Kubernetes-style error per line."""
+
+    def body() -> int:
+        from markergen.objects import load_object
+        from markergen.runtime import validate as run_validate
+
+        tbl, name = _runtime_inputs(table, type_name, semantics)
+        value = load_object(obj).value
+        old_value = load_object(old).value if old else None
+        errors = run_validate(tbl, name, value, old=old_value)
+        for err in errors:
+            typer.echo(str(err))
+        return 1 if errors else 0
+
+    _runtime_errors(ctx, body)
+
+
 @app.command()
 def explain(
     ctx: typer.Context,

@@ -367,7 +367,7 @@ class _TypeDiff:
                     "member-renamed",
                     name,
                     f'member "{name}" is now selected by "{new.value}" instead of '
-                    f""{old.value}": clients that send "{old.value}" no longer select it",
+                    f'"{old.value}": clients that send "{old.value}" no longer select it',
                 )
             if bd is not None and hd is not None:
                 self.optional_change(old, new)
@@ -399,9 +399,9 @@ class _TypeDiff:
                     ""
                     if bd is None
                     else (
-                        f"; "{old.value}" now selects no member"
+                        f'; "{old.value}" now selects no member'
                         if still
-                        else f"; its value "{old.value}" is gone"
+                        else f'; its value "{old.value}" is gone'
                     )
                 ),
             )
@@ -422,11 +422,11 @@ class _TypeDiff:
                     "breaking",
                     "member-added",
                     name,
-                    f""{new.value}" used to select no member; objects with that value now "
+                    f'"{new.value}" used to select no member; objects with that value now '
                     f'need "{name}" set',
                 )
             else:
-                with_value = f" with its value "{new.value}"" if hd is not None else ""
+                with_value = f' with its value "{new.value}"' if hd is not None else ""
                 self.add(
                     "compatible",
                     "member-added",

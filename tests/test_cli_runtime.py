@@ -1,0 +1,60 @@
+"""`markergen normalize` / `validate` on a table generated from the example project."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from helpers import TESTDATA, run_cli
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    dest = tmp_path_factory.mktemp("ex") / "example"
+    shutil.copytree(TESTDATA / "example", dest)
+    res = run_cli(["generate"], dest)
+    assert res.code == 0, res.stderr
+    return dest
+
+
+def write(project: Path, name: str, text: str) -> str:
+    (project / name).write_text(text)
+    return name
+
+
+def test_validate_reports_kubernetes_style_errors(project: Path) -> None:
+    # kep/004 "Validation": the selected member must be set, the others unset.
+    obj = write(project, "bad.yaml", "method: Email\nwebhook:\n  url: http://x\n")
+    res = run_cli(["validate", "--type", "Delivery", obj], project)
+    assert res.code == 1
+    assert res.stdout.splitlines() == [
+        'email: Required value: must be set when method is "Email"',
+        'webhook: Forbidden: may only be set when method is "Webhook"',
+    ]
+    good = write(project, "good.yaml", "method: Webhook\n")  # webhook is optional
+    assert run_cli(["validate", "--type", "Delivery", good], project).code == 0
+
+
+def test_normalize_clears_members_when_the_discriminator_changes(project: Path) -> None:
+    # kep/004 "Normalization": only when the discriminator changed.
+    old = write(project, "old.json", json.dumps({"method": "Webhook", "webhook": {"url": "u"}}))
+    new = write(project, "new.json", json.dumps({"method": "Email", "webhook": {"url": "u"},
+                                                 "email": {"address": "a@b"}}))  # fmt: skip
+    res = run_cli(["normalize", "--type", "Delivery", "--old", old, new], project)
+    assert res.code == 0, res.stderr
+    assert json.loads(res.stdout) == {"method": "Email", "email": {"address": "a@b"}}
+    # Without an old object (a create) nothing is cleared, and validation then fails.
+    res = run_cli(["normalize", "--type", "Delivery", new], project)
+    assert json.loads(res.stdout)["webhook"] == {"url": "u"}
+
+
+def test_bad_inputs_are_exit_2_with_location(project: Path) -> None:
+    broken = write(project, "broken.json", '{"method": \n')
+    res = run_cli(["validate", "--type", "Delivery", broken], project)
+    assert res.code == 2 and "broken.json:2:1" in res.stderr
+    res = run_cli(["validate", "--type", "NoSuchType", broken], project)
+    assert res.code == 2 and "NoSuchType" in res.stderr
+    res = run_cli(["validate", "--type", "Delivery", "--table", "missing.json", broken], project)
+    assert res.code == 2 and "missing.json" in res.stderr and "Traceback" not in res.stderr
