@@ -20,6 +20,9 @@ from markergen.crd.locate import root_type
 from markergen.crd.patch import patch_text
 from markergen.crd.walk import UnionSite, union_sites
 from markergen.crd.yamlio import load_documents
+from markergen.emit.naming import key_definition_name
+from markergen.emit.options import EmitOptions
+from markergen.emit.table import build_table
 from markergen.model import Model, Union
 from markergen.runtime import Table, validate
 
@@ -40,23 +43,21 @@ def _sample(prop: dict[str, Any]) -> Any:
     return "x"
 
 
-def _table_union(union: Union, props: dict[str, Any]) -> dict[str, Any]:
-    """DESIGN section 10's table entry for a union, members limited to the CRD's properties
-    (the API server prunes any other field, so it can never be set)."""
-    d = union.discriminator
-    return {
-        "dialect": union.dialect,
-        "semantics": union.semantics,
-        "discriminator": d.json_name if d else None,
-        "discriminatorRequired": d.required if d else False,
-        "values": list(d.values) if d else [],
-        "members": [
-            {"field": m.json_name, "value": m.value, "optional": m.optional}
-            for m in union.members
-            if m.json_name in props
-        ],
-        "mode": union.mode,
-    }
+def _table_union(
+    generated: dict[str, Any], union: Union, props: dict[str, Any]
+) -> dict[str, Any]:
+    """The union's entry in the runtime table markergen generates (DESIGN section 10),
+    members limited to the CRD's properties (the API server prunes any other field, so
+    it can never be set)."""
+    entries = generated["types"][key_definition_name(union.struct)]["unions"]
+    disc = union.discriminator.json_name if union.discriminator else None
+    fields = {m.json_name for m in union.members}
+    (entry,) = [
+        e
+        for e in entries
+        if e["discriminator"] == disc and {m["field"] for m in e["members"]} == fields
+    ]
+    return {**entry, "members": [m for m in entry["members"] if m["field"] in props]}
 
 
 def _sites(model: Model, crd: dict[str, Any]) -> dict[tuple[Any, ...], list[UnionSite]]:
@@ -144,6 +145,7 @@ def test_cel_verdict_equals_runtime_verdict(
     patched: tuple[Model, dict[str, Any]], capsys: pytest.CaptureFixture[str]
 ) -> None:
     model, crd = patched
+    generated = build_table(model, EmitOptions())
     env = celpy.Environment()
     pairs = 0
     mismatches: list[str] = []
@@ -156,7 +158,7 @@ def test_cel_verdict_equals_runtime_verdict(
                 "types": {
                     "T": {
                         "fields": {name: {"kind": "scalar"} for name in props},
-                        "unions": [_table_union(s.union, props) for s in sites],
+                        "unions": [_table_union(generated, s.union, props) for s in sites],
                     }
                 },
             }
