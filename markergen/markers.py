@@ -35,11 +35,13 @@ Decisions where the sources are silent (also in docs):
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
 from types import MappingProxyType
 
+from markergen.golang.literals import LiteralError, unquote
 from markergen.golang.syntax import CommentGroup, Position
 
 
@@ -354,66 +356,26 @@ def _show(ch: str) -> str:
     return "white space" if ch.isspace() else repr(ch)
 
 
-_SIMPLE_ESCAPES = {
-    "a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v",
-    "\\": "\\", '"': '"',
-}  # fmt: skip
-_HEX = frozenset("0123456789abcdefABCDEF")
 
 
 def _go_string(s: str, i: int) -> tuple[str, int]:
-    """Decode the Go interpreted string starting at s[i] == '"'; return (value, end)."""
-    out: list[str] = []
-    pending = bytearray()  # \x and octal escapes are bytes; consecutive ones form UTF-8
+    """Decode the Go interpreted string starting at s[i] == '"'; return (value, end).
 
-    def flush() -> None:
-        if pending:
-            out.append(pending.decode("utf-8", errors="replace"))
-            pending.clear()
-
+    Finds the closing quote (skipping escaped characters), then decodes with the front
+    end's decoder, so markers and Go source agree on every escape.
+    """
     j = i + 1
     while j < len(s):
         ch = s[j]
-        if ch == '"':
-            flush()
-            return "".join(out), j + 1
-        if ch != "\\":
-            flush()
-            out.append(ch)
-            j += 1
-            continue
-        if j + 1 >= len(s):
-            break
-        esc = s[j + 1]
-        if esc in _SIMPLE_ESCAPES:
-            flush()
-            out.append(_SIMPLE_ESCAPES[esc])
+        if ch == "\\":
             j += 2
-        elif esc == "x":
-            digits = s[j + 2 : j + 4]
-            if len(digits) != 2 or not set(digits) <= _HEX:
-                raise _ParseError("invalid \\x escape in string: needs 2 hex digits", j)
-            pending.append(int(digits, 16))
-            j += 4
-        elif esc in "01234567":
-            digits = s[j + 1 : j + 4]
-            if len(digits) != 3 or not set(digits) <= set("01234567") or int(digits, 8) > 255:
-                raise _ParseError("invalid octal escape in string: needs 3 digits <= 377", j)
-            pending.append(int(digits, 8))
-            j += 4
-        elif esc in "uU":
-            n = 4 if esc == "u" else 8
-            digits = s[j + 2 : j + 2 + n]
-            if len(digits) != n or not set(digits) <= _HEX:
-                raise _ParseError(f"invalid \\{esc} escape in string: needs {n} hex digits", j)
-            code = int(digits, 16)
-            if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
-                raise _ParseError(f"invalid \\{esc} escape: not a Unicode code point", j)
-            flush()
-            out.append(chr(code))
-            j += 2 + n
-        else:
-            raise _ParseError(f"unknown escape sequence \\{esc} in string", j)
+            continue
+        if ch == '"':
+            try:
+                return unquote(s[i : j + 1]), j + 1
+            except LiteralError as e:
+                raise _ParseError(str(e), i + e.offset) from None
+        j += 1
     raise _ParseError("unterminated string: missing closing '\"'", i)
 
 
@@ -765,3 +727,20 @@ __all__ = [
     "parse_line",
     "split_list",
 ]
+
+
+def default_string(raw: str | None) -> str | None:
+    """The string a `+default=` / `+kubebuilder:default=` marker sets, or None.
+
+    openapi-gen reads `+default=` as JSON (`+default="Foo"`); controller-gen's
+    `+kubebuilder:default=Foo` also takes a bare word. Both are accepted; a JSON value
+    that is not a string (a number, an object) sets no string.
+    """
+    if raw is None:
+        return None
+    text = raw.strip()
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    return value if isinstance(value, str) else None

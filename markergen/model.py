@@ -137,7 +137,7 @@ class Discriminator:
     values: tuple[str, ...]  # sorted, deduplicated enum values; () when there is no enum
     required: bool
     omitempty: bool
-    default: str | None
+    default: str | None  # the +default= text as written; markers.default_string reads it
     pos: Position
 
 

@@ -7,7 +7,6 @@ reported here; rules about unions that were formed live in markergen/rules/.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -96,16 +95,6 @@ def _enum_of(ref: TypeRef, ctx: _Ctx) -> tuple[TypeKey | None, tuple[str, ...]]:
     return None, ()
 
 
-def _default_value(raw: str | None) -> str | None:
-    if raw is None:
-        return None
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        return raw
-    return value if isinstance(value, str) else raw
-
-
 def _discriminator(f: Field, ctx: _Ctx) -> Discriminator:
     enum_key, values = _enum_of(f.type, ctx)
     if enum_key is None and f.enum_values:
@@ -130,7 +119,7 @@ def _discriminator(f: Field, ctx: _Ctx) -> Discriminator:
         values=values,
         required=not f.optional,
         omitempty=f.json.omitempty,
-        default=_default_value(f.default),
+        default=f.default,
         pos=f.pos,
     )
 

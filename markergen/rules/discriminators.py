@@ -15,9 +15,9 @@ option); otherwise there is no default option and the field must be required.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 
+from markergen.markers import default_string
 from markergen.model import Diagnostic, Discriminator, Model, Severity, Struct, Union
 from markergen.rules.base import (
     MEMBER_MARKERS,
@@ -28,20 +28,6 @@ from markergen.rules.base import (
     unions,
 )
 from markergen.rules.catalog import diag
-
-
-def default_value(raw: str) -> str | None:
-    """The string a `+default=` marker sets, or None when it sets no string.
-
-    openapi-gen reads `+default=` as JSON (`+default="Foo"`); controller-gen's
-    `+kubebuilder:default=Foo` also takes a bare word. Accept both.
-    """
-    text = raw.strip()
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return text
-    return value if isinstance(value, str) else None
 
 
 def _enum_name(model: Model, d: Discriminator) -> str:
@@ -184,7 +170,7 @@ def check_default_value(model: Model) -> Iterator[Diagnostic]:
         d = union.discriminator
         if d is None or d.default is None or not d.values:
             continue
-        value = default_value(d.default)
+        value = default_string(d.default)
         if value is not None and value in d.values:
             continue
         yield diag(
