@@ -416,6 +416,44 @@ def validate(
 
 
 @app.command()
+def diff(
+    ctx: typer.Context,
+    base: Annotated[
+        str,
+        typer.Argument(help="Base side: a git revision, a directory, or a generated JSON file."),
+    ],
+    head: Annotated[
+        str | None, typer.Argument(help="Head side (default: the working tree).")
+    ] = None,
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", help="Output format: text, markdown or json.")
+    ] = "text",
+    fail_on: Annotated[
+        str,
+        typer.Option("--fail-on", help="Exit 1 on: breaking, any or none (default)."),
+    ] = "none",
+) -> None:
+    """Compare the unions and enums of two versions; classify each change."""
+
+    def body() -> int:
+        from markergen.diff import DiffInputError, run_diff
+        from markergen.pipeline import InputError
+
+        if fail_on not in ("breaking", "any", "none"):
+            raise InputError(f"unknown --fail-on {fail_on!r}; use breaking, any or none")
+        if fmt not in ("text", "markdown", "json"):
+            raise InputError(f"unknown --format {fmt!r}; use text, markdown or json")
+        try:
+            result = run_diff(base, head, Path.cwd(), fmt)
+        except DiffInputError as e:
+            raise InputError(str(e)) from None
+        sys.stdout.write(result.text)
+        return 1 if result.fails(fail_on) else 0
+
+    _run(ctx, body)
+
+
+@app.command()
 def explain(
     ctx: typer.Context,
     code: Annotated[str, typer.Argument(help="A checker code such as MG303.")],

@@ -152,3 +152,62 @@ def test_output_is_sorted_breaking_first_and_deterministic() -> None:
     b = run_diff(str(DIFF / "base"), str(head("union-added-removed")), DIFF, "json")
     assert a.text == b.text
     assert [c.classification for c in a.changes] == ["breaking", "compatible"]
+
+
+def _module(root: Path, source: str) -> Path:
+    (root / "api" / "v1").mkdir(parents=True)
+    (root / "go.mod").write_text("module example.com/shop\n\ngo 1.22\n")
+    (root / "api" / "v1" / "types.go").write_text(source)
+    return root
+
+
+EMBEDDED = """package v1
+
+// +enum
+type Kind string
+
+const (
+	KindA Kind = "A"
+	KindB Kind = "B"
+)
+
+type Inner struct {
+	// +unionDiscriminator
+	// +required
+	Kind Kind `json:"kind"`
+	// +unionMember
+	// +optional
+	A *string `json:"a,omitempty"`
+	// +unionMember
+	// +optional
+	B *string `json:"b,omitempty"`
+}
+
+type Outer struct {
+	Inner `json:",inline"`
+	Name string `json:"name"`
+}
+"""
+
+
+def test_unions_of_inlined_structs_count_for_the_parent(tmp_path: Path) -> None:
+    # DESIGN section 3: the parent's schema lists the unions of inlined embedded structs.
+    base = _module(tmp_path / "a", EMBEDDED)
+    head = _module(tmp_path / "b", EMBEDDED.replace('\tKindB Kind = "B"\n', ""))
+    # Value "B" leaves the enum (member b keeps it, which the checker reports as MG303).
+    assert rows(base, head) == {
+        ("breaking", "enum-value-removed", "Inner", "kind"),
+        ("breaking", "enum-value-removed", "Outer", "kind"),
+    }
+
+
+def test_type_gone_without_a_rename_is_reported(tmp_path: Path) -> None:
+    base = _module(tmp_path / "a", EMBEDDED)
+    # Outer renamed and given another field: not recognisable as a rename.
+    head = _module(
+        tmp_path / "b",
+        EMBEDDED.replace("type Outer struct", "type Wrapper struct").replace(
+            'Name string `json:"name"`', 'Title string `json:"title"`'
+        ),
+    )
+    assert rows(base, head) == {("breaking", "type-removed", "Outer", None)}

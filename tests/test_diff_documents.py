@@ -72,7 +72,8 @@ def test_union_format_both_is_not_read_twice(generated: Path) -> None:
 def test_dialect_change_seen_in_generated_documents(generated: Path) -> None:
     for document in (OPENAPI_V3, TABLE_JSON):
         kinds = {
-            row[1] for row in keyed(f"dialect-base/{document}", f"dialect-head/{document}", generated)
+            row[1]
+            for row in keyed(f"dialect-base/{document}", f"dialect-head/{document}", generated)
         }
         assert "union-dialect-changed" in kinds
         assert "member-renamed" in kinds
@@ -125,6 +126,12 @@ def test_hand_written_table_matches_design_example() -> None:
     table = json.loads((DOCS / "head-unions_table.json").read_text())
     entry = table["types"]["io.example.v1.Union"]["unions"][0]
     assert set(entry) == {
-        "dialect", "semantics", "discriminator", "discriminatorRequired", "values",
-        "members", "mode", "deduceInvalidDiscriminator",
+        "dialect",
+        "semantics",
+        "discriminator",
+        "discriminatorRequired",
+        "values",
+        "members",
+        "mode",
+        "deduceInvalidDiscriminator",
     }

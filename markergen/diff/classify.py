@@ -173,9 +173,7 @@ def _dialect_message(b: UnionSurface, h: UnionSurface) -> str:
         )
         d = h.discriminator
         if d is not None:
-            text += (
-                "; the discriminator " + ("is required" if d.required else "stays optional")
-            )
+            text += "; the discriminator " + ("is required" if d.required else "stays optional")
             if d.values:
                 text += f" and must be one of {_q(d.values)}"
         text += "; member values change from Go field names to enum values"
@@ -289,8 +287,11 @@ class _TypeDiff:
                 "discriminator-added",
                 hd.field,
                 f'the union of {_q(m.field for m in h.members)} gains discriminator "{hd.field}"'
-                + (": it is required, so stored objects and clients that omit it fail" if strict
-                   else " (optional)"),
+                + (
+                    ": it is required, so stored objects and clients that omit it fail"
+                    if strict
+                    else " (optional)"
+                ),
             )
         elif bd is not None and hd is not None:
             compare_values = self.discriminator(b, h)
@@ -305,7 +306,7 @@ class _TypeDiff:
                 "breaking",
                 "discriminator-renamed",
                 hd.field,
-                f'discriminator of the union of {_q(m.field for m in h.members)} renamed from '
+                f"discriminator of the union of {_q(m.field for m in h.members)} renamed from "
                 f'"{bd.field}" to "{hd.field}"',
             )
         if not bd.required and hd.required:
@@ -347,8 +348,7 @@ class _TypeDiff:
                 "compatible",
                 "discriminator-enum-removed",
                 hd.field,
-                f'discriminator "{hd.field}" no longer restricts its values '
-                f"(was {_q(bd.values)})",
+                f'discriminator "{hd.field}" no longer restricts its values (was {_q(bd.values)})',
             )
             return False
         return bool(bd.values)

@@ -122,9 +122,7 @@ def _openapi_type(name: str, schema: dict[str, Any]) -> TypeSurface:
     for pname in sorted(properties):
         prop = _obj(properties[pname], f"{where}.properties.{pname}")
         if UNIONS_KEY in prop:
-            unions.append(
-                _field_members_union(pname, prop, pname in required, f"{where}.{pname}")
-            )
+            unions.append(_field_members_union(pname, prop, pname in required, f"{where}.{pname}"))
             continue
         values = _enum_of(prop)
         if values is not None:
@@ -150,9 +148,7 @@ def surface_from_openapi(doc: Mapping[str, Any], origin: str) -> Surface:
         schemas = _obj(components.get("schemas", {}), "components.schemas")
     else:
         schemas = _obj(doc.get("definitions", {}), "definitions")
-    types = {
-        name: _openapi_type(name, _obj(schemas[name], name)) for name in sorted(schemas)
-    }
+    types = {name: _openapi_type(name, _obj(schemas[name], name)) for name in sorted(schemas)}
     carries: frozenset[Fact] = frozenset({"enums", "defaults", "dialect", "fields"})
     return Surface(types=types, carries=carries, origin=origin)
 

@@ -29,7 +29,9 @@ class DiffResult:
     def fails(self, fail_on: str) -> bool:
         """Whether `--fail-on <fail_on>` makes the command exit 1."""
         if fail_on not in FAIL_ON:
-            raise ValueError(f"unknown --fail-on {fail_on!r} (expected one of {', '.join(FAIL_ON)})")
+            raise ValueError(
+                f"unknown --fail-on {fail_on!r} (expected one of {', '.join(FAIL_ON)})"
+            )
         if fail_on == "breaking":
             return self.breaking > 0
         if fail_on == "any":

@@ -99,6 +99,13 @@ def _extract(cwd: Path, side: str, spec: str, commit: str, path: str, dest: Path
         raise DiffInputError(side, spec, f"git archive failed: {err}")
 
 
+def _is_revision(cwd: Path, spec: str) -> bool:
+    try:
+        return bool(_git_out(cwd, ["rev-parse", "--verify", "--quiet", f"{spec}^{{commit}}"]))
+    except OSError:
+        return False
+
+
 def _from_revision(side: str, spec: str, cwd: Path) -> Surface:
     commit = _git_out(cwd, ["rev-parse", "--verify", "--quiet", f"{spec}^{{commit}}"])
     if not commit:
@@ -108,10 +115,12 @@ def _from_revision(side: str, spec: str, cwd: Path) -> Surface:
             f"neither a file, a directory nor a git revision of {cwd}",
         )
     prefix = _git_out(cwd, ["rev-parse", "--show-prefix"]) or ""
-    module = _module_dir(cwd, commit, prefix)
+    top = Path(_git_out(cwd, ["rev-parse", "--show-toplevel"]) or cwd)
+    # Paths given to ls-tree and archive are relative to git's cwd: use the top.
+    module = _module_dir(top, commit, prefix)
     with tempfile.TemporaryDirectory(prefix="markergen-diff-") as tmp:
         root = Path(tmp)
-        _extract(cwd, side, spec, commit, module, root)
+        _extract(top, side, spec, commit, module, root)
         directory = root / prefix
         if not directory.is_dir():
             raise DiffInputError(side, spec, f"directory {prefix or '.'} does not exist there")
@@ -135,6 +144,15 @@ def read_side(side: str, spec: str | None, cwd: Path) -> Surface:
     if not spec:
         raise DiffInputError(side, spec, "empty")
     path = Path(spec) if Path(spec).is_absolute() else cwd / spec
+    explicit = spec.startswith(("./", "../", "/")) or spec in (".", "..")
+    if not explicit and path.exists() and _is_revision(cwd, spec):
+        # git refuses ambiguous arguments too; guessing could compare the wrong thing.
+        raise DiffInputError(
+            side,
+            spec,
+            f"both a path and a git revision; write ./{spec} for the path or "
+            f"{spec}^{{commit}} for the revision",
+        )
     try:
         if path.is_file():
             try:

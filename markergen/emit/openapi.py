@@ -17,7 +17,13 @@ from typing import Any, Literal
 from markergen.emit.describe import enum_values_sorted, with_enum_paragraph
 from markergen.emit.naming import key_definition_name, ref_v2, ref_v3
 from markergen.emit.options import EmitOptions
-from markergen.emit.resolve import META_V1, inline_struct_key, is_byte_slice, unwrap
+from markergen.emit.resolve import (
+    MAX_INLINE_DEPTH,
+    META_V1,
+    inline_struct_key,
+    is_byte_slice,
+    unwrap,
+)
 from markergen.model import Field, Model, Struct, TypeRef, Union
 
 Version = Literal[2, 3]
@@ -240,7 +246,8 @@ class SchemaBuilder:
             if f.inline:
                 key = inline_struct_key(self.model, f.type)
                 if key is not None and key not in seen:
-                    self._collect(self.model.structs[key], out, depth + 1, seen)
+                    if depth < MAX_INLINE_DEPTH:
+                        self._collect(self.model.structs[key], out, depth + 1, seen)
                     continue
                 target = f.type.deref()
                 if target.kind == "external":
@@ -266,7 +273,9 @@ class SchemaBuilder:
         out.properties[name] = schema
         out.depth[name] = depth
 
-    def union_list(self, struct: Struct, seen: frozenset[str] = frozenset()) -> list[Schema]:
+    def union_list(
+        self, struct: Struct, seen: frozenset[str] = frozenset(), depth: int = 0
+    ) -> list[Schema]:
         """openapi-gen's order: own `+union`, then inlined structs' unions in field
         order (recursively), then the `+unionDeprecated` member-union. Other dialects'
         unions listed (union-format list/both) follow the struct's own `+union`."""
@@ -280,8 +289,8 @@ class SchemaBuilder:
         for f in struct.fields:
             if f.inline and f.exported and not f.json.skip:
                 key = inline_struct_key(self.model, f.type)
-                if key is not None and key not in seen:
-                    out += self.union_list(self.model.structs[key], seen)
+                if key is not None and key not in seen and depth < MAX_INLINE_DEPTH:
+                    out += self.union_list(self.model.structs[key], seen, depth + 1)
         out += [union_list_entry(u) for u in struct.unions if u.origin == "deprecated"]
         return out
 

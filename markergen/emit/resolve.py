@@ -11,6 +11,11 @@ from markergen.model import Enum, Model, TypeRef
 
 META_V1 = "k8s.io/apimachinery/pkg/apis/meta/v1"
 BYTE_NAMES = frozenset({"byte", "uint8"})
+# Inlined embedded structs are merged at most this many levels deep. Every level of a
+# chain is walked again for each struct above it, so an unbounded chain (machine-made
+# code 10,000 levels deep) would cost quadratic time and recursion depth; real APIs
+# inline two or three levels.
+MAX_INLINE_DEPTH = 64
 
 
 def unwrap(model: Model, ref: TypeRef) -> tuple[TypeRef, Enum | None]:

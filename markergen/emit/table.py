@@ -12,7 +12,7 @@ from typing import Any
 
 from markergen.emit.naming import key_definition_name
 from markergen.emit.options import EmitOptions
-from markergen.emit.resolve import inline_struct_key, is_byte_slice, unwrap
+from markergen.emit.resolve import MAX_INLINE_DEPTH, inline_struct_key, is_byte_slice, unwrap
 from markergen.model import Field, Model, Struct, TypeRef, Union
 
 TABLE_VERSION = 1
@@ -97,7 +97,7 @@ class TableBuilder:
                 continue
             if f.inline:
                 key = inline_struct_key(self.model, f.type)
-                if key is not None and key not in seen:
+                if key is not None and key not in seen and depth < MAX_INLINE_DEPTH:
                     sub = self.model.structs[key]
                     self._collect(sub, def_name, fields, patch, unions, depth + 1, seen)
                 continue

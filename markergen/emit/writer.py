@@ -11,8 +11,9 @@ from __future__ import annotations
 import contextlib
 import difflib
 import os
+import signal
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -120,19 +121,8 @@ def write_outputs(outputs: Mapping[Path, str]) -> WriteReport:
     created_dirs: list[Path] = []
     replaced: list[Path] = []
     current = changed[0] if changed else Path()
-    try:
-        for path in changed:
-            current = path
-            created_dirs.extend(_make_parents(path.parent))
-            original = originals[path]
-            mode = original.mode if original is not None else _default_mode()
-            temps[path] = _write_temp(path, outputs[path].encode("utf-8"), mode)
-        for path in changed:
-            current = path
-            os.replace(temps[path], path)
-            replaced.append(path)
-            del temps[path]
-    except OSError as e:
+
+    def undo() -> None:
         for path in reversed(replaced):
             _restore(path, originals[path])
         for tmp in temps.values():
@@ -141,8 +131,68 @@ def write_outputs(outputs: Mapping[Path, str]) -> WriteReport:
         for d in reversed(created_dirs):
             with contextlib.suppress(OSError):
                 d.rmdir()
+        # Idempotent: an interrupt may reach both handlers below.
+        replaced.clear()
+        temps.clear()
+        created_dirs.clear()
+
+    try:
+        for path in changed:
+            current = path
+            created_dirs.extend(_make_parents(path.parent))
+            original = originals[path]
+            mode = original.mode if original is not None else _default_mode()
+            temps[path] = _write_temp(path, outputs[path].encode("utf-8"), mode)
+        # Renames run with SIGINT/SIGTERM held back, so an interrupt cannot land between
+        # two of them (or inside the undo) and leave a mix of old and new outputs. One
+        # that arrived meanwhile is honoured after the outputs are back as they were,
+        # so "interrupted; no output was changed" stays true.
+        with _signals_held() as interrupted:
+            try:
+                if not interrupted():
+                    for path in changed:
+                        current = path
+                        os.replace(temps[path], path)
+                        replaced.append(path)
+                        del temps[path]
+            except BaseException:
+                undo()
+                raise
+            aborted = interrupted()
+            if aborted:
+                undo()
+        if aborted:
+            # The signal's handler did not raise (ignored or custom): still report it.
+            raise KeyboardInterrupt
+    except OSError as e:
+        undo()
         raise OutputError(current, f"cannot write: {e.strerror or e}") from e
+    except BaseException:
+        undo()  # KeyboardInterrupt while writing temporaries: remove them
+        raise
     return WriteReport(written=tuple(changed), unchanged=tuple(unchanged))
+
+
+_HELD = tuple(
+    sig for sig in (getattr(signal, "SIGINT", None), getattr(signal, "SIGTERM", None)) if sig
+)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[Callable[[], bool]]:
+    """Block SIGINT and SIGTERM inside the block; yields "has one arrived meanwhile?".
+
+    Where signal masks do not exist (Windows), nothing is held and the answer is False.
+    """
+    if not hasattr(signal, "pthread_sigmask") or not _HELD:
+        yield lambda: False
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield lambda: bool(signal.sigpending() & set(_HELD))
+    finally:
+        # Unblocking delivers a pending signal: Python raises KeyboardInterrupt here.
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _make_parents(directory: Path) -> list[Path]:

@@ -35,6 +35,10 @@ __all__ = ["DecodeError", "GoParser", "parse_file"]
 
 _GENERATED = re.compile(r"^// Code generated .* DO NOT EDIT\.$")
 _SNIPPET = 40
+# Type expressions nested deeper than this are read as opaque types with an MG001
+# warning: reading them recursively would hit Python's recursion limit, and no API type
+# nests anywhere near this (Kubernetes' deepest is about five levels).
+MAX_TYPE_DEPTH = 100
 
 
 class GoParser:
@@ -58,6 +62,7 @@ def parse_file(path: str, data: bytes) -> GoFile:
 class _FileReader:
     def __init__(self, src: Source) -> None:
         self.src = src
+        self.too_deep: list[SyntaxError_] = []
 
     # ----------------------------------------------------------------- positions
 
@@ -198,9 +203,20 @@ class _FileReader:
             type_params=self.text(params) if params else "",
         )
 
-    def type_expr(self, node: Node) -> TypeExpr:
+    def type_expr(self, node: Node, depth: int = 0) -> TypeExpr:
         kind = node.type
         text = self.text(node)
+        if depth > MAX_TYPE_DEPTH:
+            self.too_deep.append(
+                SyntaxError_(
+                    self.pos(node),
+                    self.end_pos(node),
+                    f"type nested more than {MAX_TYPE_DEPTH} levels deep; "
+                    "read as an opaque type",
+                )
+            )
+            return TypeExpr("other", text)
+        deeper = depth + 1
         if kind == "type_identifier":
             return TypeExpr("ident", text, name=text)
         if kind == "qualified_type":
@@ -214,53 +230,55 @@ class _FileReader:
             )
         if kind == "pointer_type":
             inner = node.named_children
-            return TypeExpr("pointer", text, elem=self.type_expr(inner[0]) if inner else None)
+            return TypeExpr(
+                "pointer", text, elem=self.type_expr(inner[0], deeper) if inner else None
+            )
         if kind == "slice_type":
-            return TypeExpr("slice", text, elem=self.field_type(node, "element"))
+            return TypeExpr("slice", text, elem=self.field_type(node, "element", deeper))
         if kind == "array_type":
             length = node.child_by_field_name("length")
             return TypeExpr(
                 "array",
                 text,
-                elem=self.field_type(node, "element"),
+                elem=self.field_type(node, "element", deeper),
                 length=self.text(length) if length else "",
             )
         if kind == "map_type":
             return TypeExpr(
                 "map",
                 text,
-                key=self.field_type(node, "key"),
-                elem=self.field_type(node, "value"),
+                key=self.field_type(node, "key", deeper),
+                elem=self.field_type(node, "value", deeper),
             )
         if kind == "struct_type":
             fields: tuple[FieldDecl, ...] = ()
             for child in node.children:
                 if child.type == "field_declaration_list":
-                    fields = self.fields(child)
+                    fields = self.fields(child, deeper)
             return TypeExpr("struct", text, fields=fields)
         if kind == "interface_type":
             return TypeExpr("interface", text)
         if kind == "function_type":
             return TypeExpr("func", text)
         if kind == "channel_type":
-            return TypeExpr("chan", text, elem=self.field_type(node, "value"))
+            return TypeExpr("chan", text, elem=self.field_type(node, "value", deeper))
         if kind == "generic_type":
             base = node.child_by_field_name("type")
-            base_expr = self.type_expr(base) if base else TypeExpr("other", "")
+            base_expr = self.type_expr(base, deeper) if base else TypeExpr("other", "")
             return TypeExpr("generic", text, name=base_expr.name, package=base_expr.package)
         if kind == "parenthesized_type":
             inner = node.named_children
             if len(inner) == 1:
-                return self.type_expr(inner[0])
+                return self.type_expr(inner[0], deeper)
         return TypeExpr("other", text)
 
-    def field_type(self, node: Node, field: str) -> TypeExpr | None:
+    def field_type(self, node: Node, field: str, depth: int) -> TypeExpr | None:
         child = node.child_by_field_name(field)
-        return self.type_expr(child) if child else None
+        return self.type_expr(child, depth) if child else None
 
     # -------------------------------------------------------------------- fields
 
-    def fields(self, field_list: Node) -> tuple[FieldDecl, ...]:
+    def fields(self, field_list: Node, depth: int = 0) -> tuple[FieldDecl, ...]:
         items = comments.items(self.src, field_list.children)
         out: list[FieldDecl] = []
         for index, item in enumerate(items):
@@ -271,18 +289,22 @@ class _FileReader:
             doc = comments.doc_of(items, index)
             out.extend(
                 self.field_decls(
-                    item, doc.group if doc else None, comments.trailing_of(items, index)
+                    item, doc.group if doc else None, comments.trailing_of(items, index), depth
                 )
             )
         return tuple(out)
 
     def field_decls(
-        self, node: Node, doc: CommentGroup | None, trailing: CommentGroup | None
+        self,
+        node: Node,
+        doc: CommentGroup | None,
+        trailing: CommentGroup | None,
+        depth: int = 0,
     ) -> list[FieldDecl]:
         type_node = node.child_by_field_name("type")
         if type_node is None:
             return []
-        ftype = self.type_expr(type_node)
+        ftype = self.type_expr(type_node, depth)
         names = [c for c in node.children_by_field_name("name") if c.type == "field_identifier"]
         embedded = not names
         if embedded and any(c.type == "*" for c in node.children):
@@ -400,6 +422,7 @@ class _FileReader:
                 )
                 continue
             stack.extend(c for c in node.children if c.has_error)
+        out.extend(self.too_deep)
         out.sort(key=lambda e: (e.pos.line, e.pos.column))
         return tuple(out)
 
