@@ -103,18 +103,14 @@ def _config(overrides: dict[str, Any] | None = None) -> Any:
 def _patterns(given: Sequence[str], cfg: Any) -> list[str]:
     """Patterns from the command line (relative to cwd) or the config (relative to the
     module root), expressed relative to cwd so that reported paths are too."""
-    from markergen.pipeline import InputError
-
     if given:
         return list(given)
-    if not cfg.inputs:
-        raise InputError(
-            "no packages given: pass patterns such as ./api/... or list them under "
-            "`inputs:` in markergen.yaml"
-        )
+    # Without patterns, config or kubebuilder PROJECT: the whole module, as `./...`
+    # from its root (what the pre-commit hooks rely on).
+    inputs = cfg.inputs or ("./...",)
     cwd = Path.cwd()
     out = []
-    for pattern in cfg.inputs:
+    for pattern in inputs:
         tail = ""
         base = pattern
         if pattern == "..." or pattern.endswith("/..."):
