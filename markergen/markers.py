@@ -304,6 +304,8 @@ def default_registry() -> Registry:
             MarkerDef("default", _F, RAW, value_required=True),
             MarkerDef("listType", _F, VF, value_required=True),
             MarkerDef("listMapKey", _F, VF, value_required=True),
+            MarkerDef("mapType", _F, VF, value_required=True),
+            MarkerDef("structType", _F, VF, value_required=True),
             # `merge,retainKeys` (kep/002) has a comma, so the whole rest is the value
             MarkerDef("patchStrategy", _F, RAW, value_required=True),
             MarkerDef("patchMergeKey", _F, VF, value_required=True),

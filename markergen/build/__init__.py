@@ -7,6 +7,7 @@ understand becomes a diagnostic in `Model.diagnostics`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from markergen.build.enums import PackageConsts, build_enums
 from markergen.build.fields import make_field
@@ -96,6 +97,7 @@ def build_model(packages: Sequence[GoPackage], registry: Registry = REGISTRY) ->
             description=desc,
             pos=inp.pos,
         )
+    _defined_struct_types(structs, types)
     diagnostics.extend(reader.diagnostics)
     unique = sorted(set(diagnostics), key=Diagnostic.sort_key)
     return Model(
@@ -105,6 +107,32 @@ def build_model(packages: Sequence[GoPackage], registry: Registry = REGISTRY) ->
         enums=enums,
         diagnostics=tuple(unique),
     )
+
+
+def _defined_struct_types(structs: dict[TypeKey, Struct], types: dict[TypeKey, NamedType]) -> None:
+    """`type ThingCopy shared.Thing` is a struct type of its own in Go and in openapi-gen
+    (its own definition, with the underlying struct's fields and unions); move it from
+    the named types to the structs. Chains (`type A B`, `type B C`) resolve in turn."""
+    changed = True
+    while changed:
+        changed = False
+        for key, named in list(types.items()):
+            target = named.underlying
+            if named.alias or target.kind != "named" or target.type_key not in structs:
+                continue
+            base = structs[target.type_key]
+            structs[key] = Struct(
+                key=key,
+                name=named.name,
+                package=named.package,
+                fields=base.fields,
+                unions=tuple(replace(u, struct=key) for u in base.unions),
+                markers=named.markers,
+                description=named.description,
+                pos=named.pos,
+            )
+            del types[key]
+            changed = True
 
 
 def _read_problems(pkg: GoPackage) -> list[Diagnostic]:

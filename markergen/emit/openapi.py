@@ -219,6 +219,13 @@ class SchemaBuilder:
             extras["x-kubernetes-list-type"] = f.list_type
         if f.list_map_keys:
             extras["x-kubernetes-list-map-keys"] = list(f.list_map_keys)
+        for marker, extension in (
+            ("mapType", "x-kubernetes-map-type"),
+            ("structType", "x-kubernetes-struct-type"),
+        ):
+            found = f.marker(marker)
+            if found is not None and found.value:
+                extras[extension] = found.value
         for union in owner.unions:
             d = union.discriminator
             if d is not None and d.go_name == f.go_name and fieldmembers_union(union, self.options):

@@ -1,0 +1,3 @@
+module example.com/parity
+
+go 1.21
