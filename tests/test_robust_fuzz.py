@@ -68,7 +68,7 @@ def test_testdata_corpus_is_not_empty() -> None:
 @FUZZ
 @given(st.binary(max_size=4000))
 def test_random_bytes_give_diagnostics_not_exceptions(data: bytes) -> None:
-    model, diags = _load_and_check(data)
+    _model, diags = _load_and_check(data)
     _assert_well_formed(diags)
     try:
         data.decode("utf-8")
@@ -106,8 +106,7 @@ def test_mutated_testdata_files(index: int, mutations: list[tuple[int, int, byte
 
 
 _MARKER_CHARS = st.sampled_from(
-    list("+:=,;()\"'`\\ \t{}[]-_./") + ["union", "Member", "Discriminator", "enum", "k8s",
-                                        "alpha", "ifEnabled", "since", "\u2028", "\x00", "é"]
+    [*list("+:=,;()\"'`\\ \t{}[]-_./"), "union", "Member", "Discriminator", "enum", "k8s", "alpha", "ifEnabled", "since", "\u2028", "\x00", "é"]
 )
 _MARKER_LINE = st.builds(
     lambda head, body: head + "".join(body),

@@ -94,6 +94,11 @@ def _represent_str(dumper: _Dumper, value: str) -> yaml.ScalarNode:
     style: str | None = None
     if not _resolves_to_str(dumper, value):
         style = '"'  # go-yaml quotes "true", "1", "" with double quotes
+    elif "\x85" in value:
+        # NEL is a line break to YAML 1.1 readers: only the double-quoted style escapes
+        # it (as \N), any other style would change the string when read back.
+        style = '"'
+
     elif "\n" in value:
         style = "|"
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)

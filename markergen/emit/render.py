@@ -16,6 +16,7 @@ from typing import Any
 import jinja2
 
 import markergen
+from markergen.emit.fastjson import dumps_indented
 
 
 class RenderError(Exception):
@@ -45,14 +46,11 @@ def tojson(value: Any, indent: int | None = None, level: int = 0) -> str:
     template's own object keeps a uniform two-space layout. JSON strings never hold a raw
     newline (they are escaped), so re-indenting on newlines cannot alter a value.
     """
-    separators = (",", ": ") if indent is not None else (", ", ": ")
-    text = json.dumps(
-        value, sort_keys=True, ensure_ascii=False, indent=indent, separators=separators,
-        allow_nan=False,
+    if indent is not None:
+        return dumps_indented(value, indent, level)
+    return json.dumps(
+        value, sort_keys=True, ensure_ascii=False, separators=(", ", ": "), allow_nan=False
     )
-    if indent is not None and level > 0:
-        text = text.replace("\n", "\n" + " " * (indent * level))
-    return text
 
 
 def pyliteral(value: Any, indent: int = 4, level: int = 0) -> str:

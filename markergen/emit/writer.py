@@ -123,7 +123,10 @@ def write_outputs(outputs: Mapping[Path, str]) -> WriteReport:
     current = changed[0] if changed else Path()
 
     def undo() -> None:
-        for path in reversed(replaced):
+        # A rename that finished just before an exception was raised still has its
+        # temporary listed; that temporary is gone, so the target must be restored too.
+        renamed = [path for path, tmp in temps.items() if not os.path.lexists(tmp)]
+        for path in [*reversed(replaced), *renamed]:
             _restore(path, originals[path])
         for tmp in temps.values():
             with contextlib.suppress(OSError):

@@ -17,10 +17,15 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from markergen.golang.parser import GoParser
-from markergen.golang.source import DecodeError
+from markergen.golang.header import scan_header
+from markergen.golang.source import DecodeError, prepare
 from markergen.golang.syntax import FileProblem, GoFile, GoPackage
+
+if TYPE_CHECKING:
+    from markergen.golang.parser import GoParser
+    from markergen.progress import Progress
 
 _SKIP_DIRS = frozenset({"testdata", "vendor"})
 
@@ -49,7 +54,10 @@ class _Dir:
 
 
 def load_packages(
-    patterns: Sequence[str], cwd: Path, include_generated: bool = False
+    patterns: Sequence[str],
+    cwd: Path,
+    include_generated: bool = False,
+    progress: Progress | None = None,
 ) -> LoadResult:
     """Parse the packages the patterns select. Never raises for bad input."""
     cwd = Path(os.path.abspath(cwd))
@@ -62,8 +70,14 @@ def load_packages(
             errors.append(PatternError(pattern, error))
         else:
             selected.append((pattern, keys))
-    loader = _Loader(cwd, include_generated)
-    loaded = {key: loader.load(d) for key, d in dirs.items()}
+    loader = _Loader(cwd, include_generated, _new_parser())
+    if progress is not None:
+        progress.stage("reading packages", len(dirs))
+    loaded: dict[str, GoPackage | None] = {}
+    for key, d in dirs.items():
+        loaded[key] = loader.load(d)
+        if progress is not None:
+            progress.advance()
     for pattern, keys in selected:
         found = [pkg for key in keys if (pkg := loaded[key]) is not None]
         if not found:
@@ -81,6 +95,63 @@ def load_packages(
     return LoadResult(tuple(packages), tuple(errors))
 
 
+@dataclass(frozen=True)
+class InputFile:
+    """One file a load would read, for fingerprinting the inputs without parsing."""
+
+    path: str  # absolute, as the load reads it
+    explicit: bool  # named by a pattern (then never skipped)
+    module: tuple[str, str] | None  # (module root, module path) of its directory
+
+
+def input_files(patterns: Sequence[str], cwd: Path) -> tuple[InputFile, ...] | None:
+    """Every file `load_packages(patterns, cwd)` would read, or None when a pattern
+    names nothing (the load itself then reports it)."""
+    cwd = Path(os.path.abspath(cwd))
+    dirs: dict[str, _Dir] = {}
+    for pattern in patterns:
+        error, _ = _select(pattern, cwd, dirs)
+        if error:
+            return None
+    modules = _Modules()
+    out: list[InputFile] = []
+    for d in dirs.values():
+        found = modules.module_of(d.path)
+        module = (found[0].as_posix(), found[1]) if found else None
+        base = str(d.path)
+        out.extend(
+            InputFile(os.path.join(base, name), name in d.files, module)
+            for name in sorted(_names(d))
+        )
+    return tuple(out)
+
+
+def _new_parser() -> GoParser:
+    # Imported here: tree-sitter is only needed when something is parsed, and a cached
+    # run never parses.
+    from markergen.golang.parser import GoParser
+
+    return GoParser()
+
+
+def _names(d: _Dir) -> set[str]:
+    """The file names of a selected directory that a load reads."""
+    names = set(d.files)
+    if d.all_files:
+        try:
+            listing = os.listdir(d.path)
+        except OSError:
+            listing = []
+        names |= {
+            n
+            for n in listing
+            if n.endswith(".go")
+            and not n.endswith("_test.go")
+            and not os.path.isdir(os.path.join(d.path, n))  # a dangling link: FileProblem
+        }
+    return names
+
+
 def _select(pattern: str, cwd: Path, dirs: dict[str, _Dir]) -> tuple[str | None, list[str]]:
     """Record the directories/files `pattern` selects: (error message or None, dir keys)."""
     recursive = pattern == "..." or pattern.endswith("/...")
@@ -88,15 +159,15 @@ def _select(pattern: str, cwd: Path, dirs: dict[str, _Dir]) -> tuple[str | None,
     if "..." in base:
         return "only a trailing `/...` wildcard is supported", []
     path = Path(os.path.normpath(cwd / (base or ".")))
-    if not path.exists():
+    if not os.path.exists(path):
         return f"no such file or directory: {base or '.'}", []
-    if path.is_file():
+    if os.path.isfile(path):
         if recursive or path.suffix != ".go":
             return "not a directory or a .go file", []
         key = os.path.realpath(path.parent)
         dirs.setdefault(key, _Dir(path.parent)).files.add(path.name)
         return None, [key]
-    if not path.is_dir():
+    if not os.path.isdir(path):
         return "not a directory or a .go file", []
     keys = []
     for sub in _walk(path) if recursive else [path]:
@@ -135,9 +206,10 @@ def _walk(root: Path) -> list[Path]:
                 continue
             child = current / name
             # A directory with its own go.mod is another module, as for the go command.
-            if not child.is_dir() or (child / "go.mod").is_file():
+            # os.path answers False for paths it cannot inspect (EACCES) instead of raising.
+            if not os.path.isdir(child) or os.path.isfile(child / "go.mod"):
                 continue
-            if child.is_symlink():
+            if os.path.islink(child):
                 links.append(child)
             else:
                 subdirs.append(child)
@@ -148,11 +220,11 @@ def _walk(root: Path) -> list[Path]:
 class _Loader:
     """Reads the selected files of one directory into a GoPackage."""
 
-    def __init__(self, cwd: Path, include_generated: bool) -> None:
+    def __init__(self, cwd: Path, include_generated: bool, parser: GoParser) -> None:
         self.cwd = cwd
         self.include_generated = include_generated
-        self.parser = GoParser()
-        self.modules: dict[Path, tuple[Path, str] | None] = {}  # per-load cache
+        self.parser = parser
+        self.modules = _Modules()
 
     def display(self, path: Path) -> str:
         """Relative to cwd when below it, else absolute; posix either way."""
@@ -162,19 +234,7 @@ class _Loader:
             return path.as_posix()
 
     def load(self, d: _Dir) -> GoPackage | None:
-        names = set(d.files)
-        if d.all_files:
-            try:
-                listing = os.listdir(d.path)
-            except OSError:
-                listing = []
-            names |= {
-                n
-                for n in listing
-                if n.endswith(".go")
-                and not n.endswith("_test.go")
-                and not (d.path / n).is_dir()  # a dangling link becomes a FileProblem
-            }
+        names = _names(d)
         if not names and not d.files:
             return None
         files: list[GoFile] = []
@@ -189,10 +249,14 @@ class _Loader:
                 problems.append(FileProblem(shown, f"cannot read file: {exc.strerror or exc}"))
                 continue
             try:
-                gofile = self.parser.parse(shown, data)
+                data = prepare(shown, data)
             except DecodeError as exc:
                 problems.append(FileProblem(shown, exc.message, exc.line, exc.column))
                 continue
+            if not explicit and self.skip_unparsed(data):
+                skipped.append(shown)
+                continue
+            gofile = self.parser.parse_prepared(shown, data)
             if not explicit and (
                 _ignored(gofile.build_constraint)
                 or (gofile.generated and not self.include_generated)
@@ -200,7 +264,7 @@ class _Loader:
                 skipped.append(shown)
                 continue
             files.append(gofile)
-        module = self.module_of(d.path)
+        module = self.modules.module_of(d.path)
         shown_dir = self.display(d.path)
         if module is None:
             import_path, module_root = shown_dir, None
@@ -218,16 +282,32 @@ class _Loader:
             skipped=tuple(skipped),
         )
 
+    def skip_unparsed(self, data: bytes) -> bool:
+        """True when the raw header alone says the file is skipped (no parse needed)."""
+        header = scan_header(data)
+        return header is not None and (
+            _ignored(header.build_constraint)
+            or (header.generated and not self.include_generated)
+        )
+
+
+
+class _Modules:
+    """The go.mod that owns each directory, looked up once per directory per load."""
+
+    def __init__(self) -> None:
+        self.found: dict[Path, tuple[Path, str] | None] = {}
+
     def module_of(self, directory: Path) -> tuple[Path, str] | None:
         """(directory of the nearest go.mod, its module path), or None without one."""
         for candidate in (directory, *directory.parents):
-            if candidate in self.modules:
-                return self.modules[candidate]
+            if candidate in self.found:
+                return self.found[candidate]
             gomod = candidate / "go.mod"
-            if gomod.is_file():
+            if os.path.isfile(gomod):
                 module_path = _module_path(gomod)
                 found = (candidate, module_path) if module_path else None
-                self.modules[candidate] = found
+                self.found[candidate] = found
                 return found
         return None
 

@@ -9,13 +9,11 @@ trailing comment. See DESIGN section 2.
 
 from __future__ import annotations
 
-import re
-from dataclasses import replace
-
 import tree_sitter_go
 from tree_sitter import Language, Node, Parser
 
 from markergen.golang import comments
+from markergen.golang.header import GENERATED_LINE, plus_build_expr
 from markergen.golang.literals import unquote
 from markergen.golang.source import DecodeError, Source, prepare
 from markergen.golang.syntax import (
@@ -33,7 +31,6 @@ from markergen.golang.tags import json_tag, parse_struct_tag
 
 __all__ = ["DecodeError", "GoParser", "parse_file"]
 
-_GENERATED = re.compile(r"^// Code generated .* DO NOT EDIT\.$")
 _SNIPPET = 40
 # Type expressions nested deeper than this are read as opaque types with an MG001
 # warning: reading them recursively would hit Python's recursion limit, and no API type
@@ -49,8 +46,12 @@ class GoParser:
 
     def parse(self, path: str, data: bytes) -> GoFile:
         """Read one file. Raises DecodeError when `data` is not UTF-8."""
-        src = Source(path, prepare(path, data))
-        tree = self._parser.parse(src.data)
+        return self.parse_prepared(path, prepare(path, data))
+
+    def parse_prepared(self, path: str, data: bytes) -> GoFile:
+        """Read one file whose bytes already went through `source.prepare`."""
+        src = Source(path, data)
+        tree = self._parser.parse(data)
         return _FileReader(src).read(tree.root_node)
 
 
@@ -92,7 +93,7 @@ class _FileReader:
             if isinstance(item, comments.Group):
                 if not header_done:
                     for line in item.group.lines:
-                        generated = generated or bool(_GENERATED.match("//" + line.text))
+                        generated = generated or bool(GENERATED_LINE.match("//" + line.text))
                         if line.text.startswith("go:build") and not go_build:
                             go_build = line.text[len("go:build") :].strip()
                         stripped = line.text.strip()
@@ -118,7 +119,7 @@ class _FileReader:
                 consts.extend(self.const_decls(items, index))
             elif kind != "ERROR":
                 header_done = True
-        constraint = go_build or _plus_build_expr(plus_build)
+        constraint = go_build or plus_build_expr(plus_build)
         return GoFile(
             path=self.src.path,
             package=package,
@@ -319,21 +320,26 @@ class _FileReader:
             except ValueError:
                 tag_raw = literal[1:-1]
         tags = parse_struct_tag(tag_raw)
-        template = FieldDecl(
-            name="",
-            type=ftype,
-            embedded=embedded,
-            tag_raw=tag_raw,
-            tags=tags,
-            json=json_tag(tags),
-            doc=doc,
-            trailing=trailing,
-            pos=self.pos(node),
-        )
+        jtag = json_tag(tags)
         if embedded:
             base = ftype.elem if ftype.kind == "pointer" and ftype.elem else ftype
-            return [replace(template, name=base.name or base.text)]
-        return [replace(template, name=self.text(n), pos=self.pos(n)) for n in names]
+            named = [(base.name or base.text, self.pos(node))]
+        else:
+            named = [(self.text(n), self.pos(n)) for n in names]
+        return [
+            FieldDecl(
+                name=name,
+                type=ftype,
+                embedded=embedded,
+                tag_raw=tag_raw,
+                tags=tags,
+                json=jtag,
+                doc=doc,
+                trailing=trailing,
+                pos=pos,
+            )
+            for name, pos in named
+        ]
 
     # -------------------------------------------------------------------- consts
 
@@ -434,27 +440,6 @@ class _FileReader:
         if len(first) > _SNIPPET:
             first = first[:_SNIPPET] + "..."
         return f"syntax error: cannot parse `{first}`"
-
-
-def _plus_build_expr(lines: list[str]) -> str:
-    """Old `// +build` lines as one //go:build expression (the rewrite `go fix` makes).
-
-    Options on a line are ORed, comma-joined terms ANDed, and the lines ANDed together.
-    """
-    clauses: list[str] = []
-    for line in lines:
-        options = []
-        for option in line.split():
-            terms = [t for t in option.split(",") if t]
-            joined = " && ".join(terms)
-            options.append(f"({joined})" if len(terms) > 1 and len(line.split()) > 1 else joined)
-        if not options:
-            continue
-        clause = " || ".join(options)
-        clauses.append(clause)
-    if len(clauses) > 1:
-        clauses = [f"({c})" if " || " in c else c for c in clauses]
-    return " && ".join(clauses)
 
 
 def _cut_short(seq: list[comments.Item], index: int) -> bool:

@@ -1,0 +1,311 @@
+"""Robustness: I/O faults while writing outputs or patching CRDs.
+
+Issue "Robustness ...": disk full, permission denied, read-only directory, rename failure
+and SIGINT in the middle of writing several outputs or patching a CRD: every pre-existing
+file stays byte-identical, the exit code is 2 and the message names the file (DESIGN
+section 1 exit codes; section 6 "a failed run leaves every existing output untouched").
+
+A full disk cannot be made here (no tmpfs mount without privileges), so ENOSPC is faked
+by patching `os.fsync` in the writer; permission faults are real (a forked child drops
+root, which ignores permissions); SIGINT is a real signal to a real `markergen` process.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from helpers import TESTDATA
+from typer.testing import CliRunner
+
+from markergen.cli import app
+
+EXAMPLE = TESTDATA / "example"
+OUTPUTS = ("openapi-v2.json", "openapi-v3.json", "unions_table.json", "unions_table.py")
+CRD = Path("config/crd/bases/webapp.example.com_guestbooks.yaml")
+
+
+def _project(root: Path) -> Path:
+    shutil.copytree(EXAMPLE, root / "ex")
+    out = root / "ex" / "out"
+    out.mkdir()
+    for name in OUTPUTS:
+        (out / name).write_text(f"old {name}\n")
+    return root / "ex"
+
+
+def _snapshot(d: Path) -> dict[str, bytes]:
+    """Every file, except markergen's own cache (created by a run; not an output)."""
+    return {
+        p.relative_to(d).as_posix(): p.read_bytes()
+        for p in sorted(d.rglob("*"))
+        if p.is_file() and ".markergen-cache" not in p.parts
+    }
+
+
+def _cli(args: list[str]) -> tuple[int, str]:
+    result = CliRunner().invoke(app, args)
+    return result.exit_code, result.output
+
+
+GENERATE = ["generate", "./api/...", "--out-dir", "out"]
+
+
+def test_disk_full_while_writing_a_temporary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ex = _project(tmp_path)
+    monkeypatch.chdir(ex)
+    before = _snapshot(ex)
+    real = os.fsync
+
+    def full(fd: int) -> None:
+        # The temporary of the third output (sorted order) hits the full disk.
+        if ".unions_table.json." in os.readlink(f"/proc/self/fd/{fd}"):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", full)
+    code, output = _cli(GENERATE)
+    assert code == 2, output
+    assert "No space left on device" in output
+    assert "unions_table.json" in output  # the third output in sorted order
+    assert "Traceback" not in output
+    assert _snapshot(ex) == before
+
+
+def test_rename_failure_after_some_renames(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ex = _project(tmp_path)
+    monkeypatch.chdir(ex)
+    before = _snapshot(ex)
+    real = os.replace
+
+    def failing(src: str | Path, dst: str | Path) -> None:
+        # The last of the four outputs: three renames have already happened.
+        if Path(dst).name == "unions_table.py":
+            raise OSError(errno.EXDEV, "Invalid cross-device link")
+        real(src, dst)
+
+    monkeypatch.setattr(os, "replace", failing)
+    code, output = _cli(GENERATE)
+    assert code == 2, output
+    assert "unions_table.py" in output and "Invalid cross-device link" in output
+    assert _snapshot(ex) == before  # three renames were undone, no temporaries left
+
+
+def test_keyboard_interrupt_between_renames_restores_everything(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In-process twin of the SIGINT test below: the interrupt hits the rename loop."""
+    ex = _project(tmp_path)
+    monkeypatch.chdir(ex)
+    before = _snapshot(ex)
+    real = os.replace
+    fired: list[bool] = []
+
+    def interrupted(src: str | Path, dst: str | Path) -> None:
+        real(src, dst)
+        if Path(dst).name == "openapi-v3.json" and not fired:  # the second output, once
+            fired.append(True)
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", interrupted)
+    code, output = _cli(GENERATE)
+    assert code == 2, output
+    assert "interrupted; no output was changed" in output
+    assert _snapshot(ex) == before
+
+
+def _as_nobody(ex: Path, args: list[str]) -> tuple[int, str]:
+    """Run the CLI in a forked child that dropped root (root ignores permissions)."""
+    if os.geteuid() != 0:
+        cwd = Path.cwd()
+        os.chdir(ex)
+        try:
+            return _cli(args)
+        finally:
+            os.chdir(cwd)
+    # The child cannot read the interpreter's files under /root: import all it needs now.
+    import markergen.crd
+    import markergen.report  # noqa: F401
+
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - reports through the pipe
+        os.close(r)
+        try:
+            os.setgid(65534)
+            os.setuid(65534)
+            os.chdir(ex)
+            code, output = _cli(args)
+            msg = f"{code}\n{output}"
+        except BaseException as e:
+            msg = f"99\n{e!r}"
+        os.write(w, msg.encode())
+        os._exit(0)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        data = f.read().decode()
+    os.waitpid(pid, 0)
+    code_text, _, output = data.partition("\n")
+    return int(code_text), output
+
+
+def _nobody_project() -> Path:
+    base = Path(tempfile.mkdtemp(prefix="mg-robust-"))
+    base.chmod(0o755)
+    ex = _project(base)
+    for p in [ex, *ex.rglob("*")]:
+        os.chown(p, 65534, 65534)
+    return ex
+
+
+def test_read_only_output_directory(tmp_path: Path) -> None:
+    ex = _nobody_project()
+    try:
+        (ex / "out").chmod(0o555)
+        before = _snapshot(ex)
+        code, output = _as_nobody(ex, GENERATE)
+        assert code == 2, output
+        assert "out/openapi-v2.json" in output and "Permission denied" in output
+        assert _snapshot(ex) == before
+    finally:
+        (ex / "out").chmod(0o755)
+        shutil.rmtree(ex.parent)
+
+
+def test_unreadable_existing_output(tmp_path: Path) -> None:
+    ex = _nobody_project()
+    try:
+        (ex / "out" / "unions_table.json").chmod(0o000)
+        code, output = _as_nobody(ex, GENERATE)
+        assert code == 2, output
+        assert "unions_table.json" in output and "Permission denied" in output
+        (ex / "out" / "unions_table.json").chmod(0o644)
+        assert {n: (ex / "out" / n).read_text() for n in OUTPUTS} == {
+            n: f"old {n}\n" for n in OUTPUTS
+        }
+    finally:
+        shutil.rmtree(ex.parent)
+
+
+def test_read_only_crd_directory(tmp_path: Path) -> None:
+    ex = _nobody_project()
+    bases = ex / CRD.parent
+    try:
+        bases.chmod(0o555)
+        before = _snapshot(ex)
+        code, output = _as_nobody(ex, ["crd", "--types", "./api/...", str(CRD.parent)])
+        assert code == 2, output
+        assert CRD.name in output and "Permission denied" in output
+        assert _snapshot(ex) == before
+    finally:
+        bases.chmod(0o755)
+        shutil.rmtree(ex.parent)
+
+
+# ---------------------------------------------------------------------------- SIGINT
+
+
+def _spawn(ex: Path, args: list[str]) -> subprocess.Popen[bytes]:
+    env = dict(os.environ)
+    return subprocess.Popen(
+        [sys.executable, "-m", "markergen", *args],
+        cwd=ex,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+
+def _sigint_runs(
+    tmp_path: Path, args: list[str], watched: list[Path], runs: int, seed: int
+) -> dict[str, int]:
+    """Interrupt `markergen args` at random moments; every run must end all-old or all-new."""
+    template = tmp_path / "template"
+    template.mkdir()
+    ex0 = _project(template)
+    # The new contents, from an uninterrupted run on a copy.
+    ref = tmp_path / "reference"
+    shutil.copytree(ex0, ref)
+    done = subprocess.run(
+        [sys.executable, "-m", "markergen", *args], cwd=ref, capture_output=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    old = {str(p): (ex0 / p).read_bytes() for p in watched}
+    new = {str(p): (ref / p).read_bytes() for p in watched}
+    assert old != new
+    started = time.monotonic()
+    subprocess.run([sys.executable, "-m", "markergen", *args], cwd=ref, capture_output=True, check=False)
+    full = time.monotonic() - started  # one run's length, to aim the signals at its end
+    rng = random.Random(seed)
+    outcomes = {"old": 0, "new": 0}
+    codes: list[int] = []
+    for i in range(runs):
+        ex = tmp_path / f"run{i}"
+        shutil.copytree(ex0, ex)
+        proc = _spawn(ex, args)
+        time.sleep(rng.uniform(0.3 * full, 1.1 * full))
+        for _ in range(rng.randint(1, 3)):  # repeated ^C, as an impatient user does
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGINT)
+            time.sleep(rng.uniform(0, 0.01))
+        _, err = proc.communicate(timeout=120)
+        now = {str(p): (ex / p).read_bytes() for p in watched}
+        leftovers = [p.name for p in ex.rglob(".*.tmp")]
+        assert leftovers == [], leftovers
+        stderr = err.decode(errors="replace")
+        codes.append(proc.returncode)
+        if now == old:
+            # 2: markergen's "interrupted" path. -SIGINT / 130: the signal landed before
+            # markergen's handler was running (interpreter start-up, imports, typer's own
+            # argument parsing) - nothing had been written, which is what matters here.
+            assert proc.returncode in (2, 130, -signal.SIGINT, 0), (proc.returncode, stderr)
+            if proc.returncode == 2:
+                assert "interrupted; no output was changed" in stderr, stderr
+                assert "Traceback" not in stderr, stderr
+            outcomes["old"] += 1
+        else:
+            assert now == new, f"run {i}: a mix of old and new files; stderr: {stderr}"
+            # 0, or the signal arrived after every output was in place (interpreter exit).
+            assert proc.returncode in (0, 130, -signal.SIGINT), (proc.returncode, stderr)
+            assert "Traceback" not in stderr, stderr
+            outcomes["new"] += 1
+        shutil.rmtree(ex)
+    print(f"SIGINT runs {args[0]}: outcomes {outcomes}, exit codes {sorted(codes)}")
+    return outcomes
+
+
+def test_sigint_during_generate_leaves_all_old_or_all_new(tmp_path: Path) -> None:
+    watched = [Path("out") / n for n in OUTPUTS]
+    outcomes = _sigint_runs(tmp_path, GENERATE, watched, runs=14, seed=1027)
+    assert sum(outcomes.values()) == 14
+
+
+def test_sigint_during_crd_patching_leaves_all_old_or_all_new(tmp_path: Path) -> None:
+    watched = [CRD, CRD.with_name("copy_" + CRD.name)]
+    # Two CRD files, so an interrupt can fall between their renames.
+    template_src = EXAMPLE / CRD
+    args = ["crd", "--types", "./api/...", str(CRD.parent)]
+    orig_project = _project
+
+    def project_with_copy(root: Path) -> Path:
+        ex = orig_project(root)
+        shutil.copy(template_src, ex / watched[1])
+        return ex
+
+    globals()["_project"] = project_with_copy
+    try:
+        outcomes = _sigint_runs(tmp_path, args, watched, runs=10, seed=4)
+    finally:
+        globals()["_project"] = orig_project
+    assert sum(outcomes.values()) == 10
+
+
