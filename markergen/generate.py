@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from markergen.config import Config
 from markergen.model import Diagnostic, Severity
+
+if TYPE_CHECKING:
+    from markergen.progress import Progress
 
 # output name (emit.outputs) → Config attribute naming its path
 _OUTPUT_ATTRS = {
@@ -33,14 +37,124 @@ def _relative(path: Path, cwd: Path) -> str:
         return path.as_posix()
 
 
-def generate(cfg: Config, patterns: Sequence[str], cwd: Path, *, verify: bool) -> GenerateResult:
+def generate(
+    cfg: Config,
+    patterns: Sequence[str],
+    cwd: Path,
+    *,
+    verify: bool,
+    cache_dir: Path | None = None,
+    use_cache: bool = True,
+    progress: Progress | None = None,
+) -> GenerateResult:
+    """Run `markergen generate`. With `use_cache` (the default), a run whose inputs are
+    unchanged reuses the last run's results from `cache_dir` (default: `cache.cache_dir`:
+    `$MARKERGEN_CACHE_DIR` or `.markergen-cache/` at the module root). `progress` shows
+    the reading of packages (see markergen.progress)."""
+    result = _generate(
+        cfg, patterns, cwd, verify, cache_dir, use_cache, cached_only=False, progress=progress
+    )
+    assert result is not None  # only a cached_only run can miss
+    return result
+
+
+def generate_cached(
+    cfg: Config, patterns: Sequence[str], cwd: Path, *, verify: bool, cache_dir: Path | None = None
+) -> GenerateResult | None:
+    """`generate` when the cache holds this run's results, else None (nothing done)."""
+    return _generate(cfg, patterns, cwd, verify, cache_dir, True, cached_only=True)
+
+
+def _generate(
+    cfg: Config,
+    patterns: Sequence[str],
+    cwd: Path,
+    verify: bool,
+    cache_dir: Path | None,
+    use_cache: bool,
+    *,
+    cached_only: bool,
+    progress: Progress | None = None,
+) -> GenerateResult | None:
+    from markergen.emit.writer import verify_outputs, write_outputs
+
+    template_dir = (cfg.root / cfg.templates) if cfg.templates else None
+    cache = None
+    if use_cache:
+        from markergen.cache import OutputCache
+        from markergen.cache import cache_dir as default_cache_dir
+
+        cache = OutputCache.open(
+            cache_dir or default_cache_dir(cfg.root),
+            patterns,
+            cwd,
+            _emit_settings(cfg),
+            template_dir,
+        )
+    cached = cache.lookup() if cache else None
+    if cached is None and cached_only:
+        return None
+    if cached is not None:
+        diags, texts = cached.diagnostics, cached.outputs
+    else:
+        computed = _compute(cfg, patterns, cwd, template_dir, progress)
+        if isinstance(computed, GenerateResult):
+            return computed
+        diags, texts = computed
+    outputs = {cfg.output_path(_OUTPUT_ATTRS[name]): text for name, text in texts.items()}
+    if verify:
+        diffs = verify_outputs(outputs)
+        if diffs:
+            result = GenerateResult(
+                1, diags, "".join(diffs), f"markergen: {len(diffs)} output(s) are stale"
+            )
+        else:
+            result = GenerateResult(0, diags, "", "markergen: outputs are up to date")
+    else:
+        report = write_outputs(outputs)
+        written = ", ".join(_relative(p, cwd) for p in report.written) or "nothing"
+        result = GenerateResult(
+            0, diags, "", f"markergen: wrote {written} ({len(report.unchanged)} unchanged)"
+        )
+    # Stored only once the run has succeeded: a run that fails (full disk, interrupt)
+    # leaves the project exactly as it found it, cache included.
+    if cache is not None and cached is None:
+        from markergen.cache import CachedRun
+
+        cache.store(CachedRun(diags, texts))
+    return result
+
+
+def _emit_settings(cfg: Config) -> dict[str, object]:
+    """Every setting that reaches the model, the checker or the renderers (cache key)."""
+    return {
+        "include_generated": cfg.include_generated,
+        "union_format": cfg.union_format,
+        "naming": cfg.naming,
+        "title": cfg.title,
+        "version": cfg.version,
+        "semantics": dict(cfg.semantics),
+    }
+
+
+def _compute(
+    cfg: Config,
+    patterns: Sequence[str],
+    cwd: Path,
+    template_dir: Path | None,
+    progress: Progress | None,
+) -> tuple[tuple[Diagnostic, ...], dict[str, str]] | GenerateResult:
+    """Diagnostics and output texts, or the failed result when there are errors."""
     from markergen.emit.options import EmitOptions
     from markergen.emit.outputs import render_outputs
     from markergen.emit.render import make_environment
-    from markergen.emit.writer import verify_outputs, write_outputs
     from markergen.pipeline import check_model, load_model
 
-    model = load_model(patterns, cwd, cfg.include_generated)
+    try:
+        model = load_model(patterns, cwd, cfg.include_generated, progress)
+    finally:
+        if progress is not None:
+            progress.finish()
     diags = tuple(check_model(model))
     if any(d.severity is Severity.ERROR for d in diags):
         return GenerateResult(1, diags, "", "markergen: errors found; no output was written")
@@ -51,19 +165,5 @@ def generate(cfg: Config, patterns: Sequence[str], cwd: Path, *, verify: bool) -
         version=cfg.version,
         semantics=dict(cfg.semantics),  # type: ignore[arg-type]
     )
-    template_dir = (cfg.root / cfg.templates) if cfg.templates else None
     env = make_environment(template_dir)
-    texts = render_outputs(model, options, env)
-    outputs = {cfg.output_path(_OUTPUT_ATTRS[name]): text for name, text in texts.items()}
-    if verify:
-        diffs = verify_outputs(outputs)
-        if diffs:
-            return GenerateResult(
-                1, diags, "".join(diffs), f"markergen: {len(diffs)} output(s) are stale"
-            )
-        return GenerateResult(0, diags, "", "markergen: outputs are up to date")
-    report = write_outputs(outputs)
-    written = ", ".join(_relative(p, cwd) for p in report.written) or "nothing"
-    return GenerateResult(
-        0, diags, "", f"markergen: wrote {written} ({len(report.unchanged)} unchanged)"
-    )
+    return diags, render_outputs(model, options, env)

@@ -7,8 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from markergen.model import Diagnostic, Model
+
+if TYPE_CHECKING:
+    from markergen.progress import Progress
 
 
 class InputError(Exception):
@@ -16,12 +20,17 @@ class InputError(Exception):
 
 
 def load_model(
-    patterns: Sequence[str], cwd: Path, include_generated: bool = False
+    patterns: Sequence[str],
+    cwd: Path,
+    include_generated: bool = False,
+    progress: Progress | None = None,
 ) -> Model:
     from markergen.build import build_model
     from markergen.golang.packages import load_packages
 
-    result = load_packages(list(patterns), cwd, include_generated=include_generated)
+    result = load_packages(
+        list(patterns), cwd, include_generated=include_generated, progress=progress
+    )
     if result.errors:
         raise InputError("\n".join(f"{e.pattern}: {e.message}" for e in result.errors))
     return build_model(result.packages)

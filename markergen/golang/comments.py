@@ -31,10 +31,10 @@ Item = Node | Group
 
 def comment_lines(src: Source, node: Node) -> list[CommentLine]:
     """The lines of one comment node: text after `//` (or inside `/* */`), with positions."""
-    raw = src.text(node.start_byte, node.end_byte)
-    row = node.start_point.row
     start = node.start_byte
-    first = src.position(start + 2, row, node.start_point.column + 2)
+    row, column = node.start_point
+    first = src.position(start + 2, row, column + 2)
+    raw = src.text(start, node.end_byte)
     if raw.startswith("//"):
         return [CommentLine(raw[2:].removesuffix("\r"), first)]
     # A /* */ block: one line per source line; the first starts after `/*`, the others
@@ -54,41 +54,44 @@ def items(src: Source, children: list[Node]) -> list[Item]:
     the line where the previous code ends) meets the comment lines below it, as in
     go/parser: `X int // about X` never belongs to the doc of the next field.
     """
+    # Rows are read once per node: every tree-sitter property access builds a new
+    # Python object, and this loop runs over every comment of an API tree.
     out: list[Item] = []
     pending: list[Node] = []
+    pending_first = pending_last = -1  # rows of the pending group
     pending_trailing = False
     code_end_row = -1
 
     def flush() -> None:
         if pending:
-            lines = [line for c in pending for line in comment_lines(src, c)]
+            if len(pending) == 1:
+                lines = comment_lines(src, pending[0])
+            else:
+                lines = [line for c in pending for line in comment_lines(src, c)]
             out.append(
-                Group(
-                    CommentGroup(tuple(lines)),
-                    pending[0].start_point.row,
-                    pending[-1].end_point.row,
-                    pending_trailing,
-                )
+                Group(CommentGroup(tuple(lines)), pending_first, pending_last, pending_trailing)
             )
             pending.clear()
 
     for child in children:
         if child.type == "comment":
-            row = child.start_point.row
+            row = child.start_point[0]
             trailing = row == code_end_row
-            if pending and (trailing != pending_trailing or row > pending[-1].end_point.row + 1):
+            if pending and (trailing != pending_trailing or row > pending_last + 1):
                 flush()
             if not pending:
                 pending_trailing = trailing
+                pending_first = row
             pending.append(child)
+            pending_last = child.end_point[0]
             continue
-        if pending_trailing and pending and child.start_point.row == pending[-1].end_point.row:
+        if pending_trailing and pending and child.start_point[0] == pending_last:
             # `X int /* c */ }`: code follows on the same line, so go/parser makes the
             # comment neither a line comment nor a doc.
             pending_trailing = False
         flush()
         out.append(child)
-        code_end_row = child.end_point.row
+        code_end_row = child.end_point[0]
     flush()
     return out
 

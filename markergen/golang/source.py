@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from markergen.golang.syntax import Position
 
@@ -49,6 +49,12 @@ class Source:
 
     path: str
     data: bytes
+    # Most Go files are pure ASCII: then a byte column is a character column and no
+    # line prefix needs decoding (checked once per file, not once per position).
+    ascii: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ascii", self.data.isascii())
 
     def text(self, start: int, end: int) -> str:
         return self.data[start:end].decode("utf-8")
@@ -59,6 +65,8 @@ class Source:
         Columns count characters: the line's prefix is decoded only when it is not ASCII,
         which keeps the common case free.
         """
+        if self.ascii:
+            return Position(self.path, row + 1, byte_column + 1)
         prefix = self.data[offset - byte_column : offset]
         column = byte_column if prefix.isascii() else len(prefix.decode("utf-8", "replace"))
         return Position(self.path, row + 1, column + 1)

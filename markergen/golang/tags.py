@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import re
+
 from markergen.golang.literals import unquote
 from markergen.golang.syntax import JSONTag
 
 # encoding/json's isValidTag accepts these punctuation characters besides letters and
 # digits; a json name with anything else is ignored (the Go name is used instead).
 _JSON_NAME_PUNCT = frozenset("!#$%&()*+-./:;<=>?@[]^_{|}~ ")
+
+# One `key:"value"` pair after optional blanks: reflect's key is a run of characters
+# above the space other than `:`, `"` and DEL; the value is a quoted string whose
+# backslash escapes (of any character) are skipped while looking for its closing quote.
+_PAIR = re.compile(r'[ \t]*([^\x00-\x20:"\x7f]+):("(?:[^"\\]|\\.)*")', re.DOTALL)
 
 
 def parse_struct_tag(tag: str) -> tuple[tuple[str, str], ...]:
@@ -19,33 +26,17 @@ def parse_struct_tag(tag: str) -> tuple[tuple[str, str], ...]:
     the pairs are clearly meant; a checker may still warn about them.
     """
     pairs: list[tuple[str, str]] = []
-    rest = tag
-    while rest:
-        rest = rest.lstrip(" \t")
-        if not rest:
+    pos = 0
+    while True:
+        m = _PAIR.match(tag, pos)
+        if m is None:
             break
-        i = 0
-        while i < len(rest) and rest[i] > " " and rest[i] not in ':"\x7f':
-            i += 1
-        if i == 0 or i + 1 >= len(rest) or rest[i] != ":" or rest[i + 1] != '"':
-            break
-        key = rest[:i]
-        rest = rest[i + 1 :]
-        # Scan the quoted value, honouring backslash escapes.
-        j = 1
-        while j < len(rest) and rest[j] != '"':
-            if rest[j] == "\\":
-                j += 1
-            j += 1
-        if j >= len(rest):
-            break
-        quoted = rest[: j + 1]
-        rest = rest[j + 1 :]
         try:
-            value = unquote(quoted)
+            value = unquote(m.group(2))
         except ValueError:
             break
-        pairs.append((key, value))
+        pairs.append((m.group(1), value))
+        pos = m.end()
     return tuple(pairs)
 
 

@@ -1,0 +1,64 @@
+"""Helpers of the bench scripts: run a command, measure wall time and peak RSS."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+# The entry point as cli.py's main() will call it once `fast_main` is wired in; with
+# `--entry cli` the bench runs `python -m markergen` exactly as it is today.
+FAST_ENTRY = (
+    "import sys\n"
+    "from markergen.fastpath import fast_main\n"
+    "code = fast_main(sys.argv[1:])\n"
+    "if code is None:\n"
+    "    from markergen.cli import main\n"
+    "    main()\n"
+    "sys.exit(code)\n"
+)
+
+
+@dataclass(frozen=True)
+class Run:
+    seconds: float
+    peak_mb: float
+    code: int
+
+
+def markergen_argv(entry: str) -> list[str]:
+    if entry == "cli":
+        return [sys.executable, "-m", "markergen"]
+    return [sys.executable, "-c", FAST_ENTRY]
+
+
+def run(argv: Sequence[str], cwd: Path, env: dict[str, str] | None = None) -> Run:
+    """Wall time and peak resident memory of one child process (os.wait4's rusage)."""
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        list(argv), cwd=cwd, env=full_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode not in (0, 1):
+        sys.stderr.write(err.decode("utf-8", "replace"))
+    return Run(seconds, usage.ru_maxrss / 1024, proc.returncode)
+
+
+def compile_package() -> None:
+    """Write markergen's .pyc files, as installing a wheel does (this environment sets
+    PYTHONDONTWRITEBYTECODE, which would make every run recompile every module)."""
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(Path(__file__).resolve().parent.parent / "markergen")],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )

@@ -1,0 +1,261 @@
+"""The output cache of `markergen generate`: a run whose inputs did not change since the
+last run reuses that run's rendered outputs and diagnostics instead of recomputing them.
+
+Design (docs/performance.md, "Cache"):
+- Key: a SHA-256 over everything the outputs and diagnostics depend on: the bytes of
+  every Go file the patterns select (generated files included, so a header edit counts),
+  each file's path and module, the working directory (reported paths are relative to
+  it), the options that reach the renderers, the bytes of an override template
+  directory, and a fingerprint of markergen itself (its version, the size and mtime of
+  its modules and templates, and of the libraries that shape the output).
+  File *contents* are hashed, never trusted by mtime: a cached result is never stale.
+- Storage: one file per invocation shape (patterns, cwd, options) in the cache
+  directory (`.markergen-cache/` at the module root, or `$MARKERGEN_CACHE_DIR`): a
+  one-line JSON header (key, diagnostics, output names with byte lengths, SHA-256 of the
+  body) followed by the output texts, so a hit decodes a small header, not megabytes of
+  JSON. No pickle: loading a cache file can never run code, whoever wrote it.
+- Safety: the directory is safe to delete at any time. A file that cannot be read or
+  decoded, or whose shape is wrong, is a miss and gets rewritten. Writes go to a
+  temporary file renamed into place, so readers never see half a file; failing to write
+  (read-only checkout) only costs the speed-up.
+Only successful runs are stored: a run with error diagnostics writes no output and is
+recomputed next time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import markergen
+from markergen.golang.syntax import Position
+from markergen.model import Diagnostic, Severity
+
+CACHE_DIR_NAME = ".markergen-cache"
+ENV_CACHE_DIR = "MARKERGEN_CACHE_DIR"
+# Bumped whenever the layout of a cache file changes; old files then read as misses.
+_FORMAT = 1
+# Libraries whose version changes the bytes of the output (parser, templates).
+_LIBRARIES = ("tree_sitter", "tree_sitter_go", "jinja2")
+
+
+def cache_dir(root: Path, environ: Mapping[str, str] | None = None) -> Path:
+    """Where the cache lives: `$MARKERGEN_CACHE_DIR`, else `.markergen-cache/` at `root`."""
+    env = os.environ if environ is None else environ
+    given = env.get(ENV_CACHE_DIR, "")
+    return Path(given) if given else root / CACHE_DIR_NAME
+
+
+@dataclass(frozen=True)
+class CachedRun:
+    diagnostics: tuple[Diagnostic, ...]
+    outputs: dict[str, str]  # output name (emit.outputs.OUTPUT_NAMES) → text
+
+
+class OutputCache:
+    """One invocation's slot in the cache directory: look it up, or store a result."""
+
+    def __init__(self, directory: Path, slot: str, key: str) -> None:
+        self.directory = directory
+        self.path = directory / f"generate-{slot}.cache"
+        self.key = key
+
+    @classmethod
+    def open(
+        cls,
+        directory: Path,
+        patterns: Sequence[str],
+        cwd: Path,
+        options: Mapping[str, Any],
+        template_dir: Path | None = None,
+    ) -> OutputCache | None:
+        """The cache slot of this invocation, or None when the inputs cannot be listed
+        (a pattern names nothing, a file cannot be read): the run then reports that."""
+        from markergen.golang.packages import input_files
+
+        files = input_files(patterns, cwd)
+        if files is None:
+            return None
+        shape = {
+            "cwd": os.path.abspath(cwd),
+            "patterns": list(patterns),
+            "options": _canonical(options),
+            "templates": str(template_dir) if template_dir else None,
+        }
+        shape_text = json.dumps(shape, sort_keys=True)
+        slot = hashlib.sha256(shape_text.encode()).hexdigest()[:24]
+        digest = hashlib.sha256()
+        digest.update(f"markergen-cache {_FORMAT}\n{shape_text}\n".encode())
+        digest.update(code_fingerprint().encode())
+        try:
+            for f in files:
+                digest.update(f"{f.path}\0{f.explicit}\0{f.module}\0".encode())
+                with open(f.path, "rb") as handle:
+                    digest.update(hashlib.sha256(handle.read()).digest())
+            if template_dir is not None:
+                _hash_tree(digest, template_dir)
+        except OSError:
+            return None
+        return cls(directory, slot, digest.hexdigest())
+
+    def lookup(self) -> CachedRun | None:
+        """The stored run for this key; None for a miss, a stale key or a corrupt file."""
+        try:
+            return _decode(self.path.read_bytes(), self.key)
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return None
+
+    def store(self, run: CachedRun) -> bool:
+        """Write the run atomically; False (and nothing left behind) when that fails."""
+        payload = _encode(run, self.key)
+        tmp: str | None = None
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".tmp-", suffix=".cache")
+            with os.fdopen(fd, "wb") as out:
+                out.write(payload)
+            os.replace(tmp, self.path)
+            tmp = None
+            _ignore_in_git(self.directory)
+            return True
+        except OSError:
+            return False
+        finally:
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+
+
+def code_fingerprint() -> str:
+    """Identifies the code that produced a cached result: markergen's version, and the
+    size and mtime of its own modules, templates and output-shaping libraries, so that
+    editing or upgrading any of them invalidates every entry."""
+    import importlib.util
+
+    package = Path(markergen.__file__).resolve().parent
+    parts = [markergen.__version__, sys.version]
+    roots = [package, package.parent / "templates", package / "templates"]
+    for name in _LIBRARIES:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            roots.append(Path(spec.origin).parent)
+    for root in roots:
+        if not root.is_dir():
+            continue
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+            for name in sorted(filenames):
+                if name.endswith((".py", ".j2", ".so", ".pyd")):
+                    st = os.stat(os.path.join(dirpath, name))
+                    parts.append(f"{dirpath}/{name}:{st.st_size}:{st.st_mtime_ns}")
+    return "\n".join(parts)
+
+
+def _hash_tree(digest: Any, root: Path) -> None:
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        for name in sorted(filenames):
+            path = os.path.join(dirpath, name)
+            digest.update(f"{os.path.relpath(path, root)}\0".encode())
+            with open(path, "rb") as f:
+                digest.update(hashlib.sha256(f.read()).digest())
+
+
+def _canonical(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _canonical(v) for k, v in sorted(value.items(), key=lambda i: str(i[0]))}
+    if isinstance(value, (list, tuple)):
+        return [_canonical(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+def _encode(run: CachedRun, key: str) -> bytes:
+    names = sorted(run.outputs)
+    bodies = [run.outputs[name].encode("utf-8") for name in names]
+    body = b"".join(bodies)
+    header = {
+        "format": _FORMAT,
+        "key": key,
+        "diagnostics": [
+            {
+                "file": d.pos.file,
+                "line": d.pos.line,
+                "column": d.pos.column,
+                "code": d.code,
+                "severity": d.severity.value,
+                "message": d.message,
+                "hint": d.hint,
+            }
+            for d in run.diagnostics
+        ],
+        "outputs": [[name, len(data)] for name, data in zip(names, bodies, strict=True)],
+        "sha256": hashlib.sha256(body).hexdigest(),
+    }
+    # ensure_ascii keeps the header free of raw newlines and multi-byte characters.
+    return json.dumps(header, sort_keys=True).encode("ascii") + b"\n" + body
+
+
+def _decode(raw: bytes, key: str) -> CachedRun | None:
+    """The run in a cache file, checking every value (a corrupt file is a miss)."""
+    line_end = raw.index(b"\n")
+    header = json.loads(raw[:line_end])
+    if not isinstance(header, dict) or header.get("format") != _FORMAT:
+        return None
+    if header.get("key") != key:
+        return None
+    body = raw[line_end + 1 :]
+    if hashlib.sha256(body).hexdigest() != header["sha256"]:
+        return None
+    diagnostics = []
+    for d in header["diagnostics"]:
+        hint = d["hint"]
+        pos = Position(_str(d["file"]), _int(d["line"]), _int(d["column"]))
+        diagnostics.append(
+            Diagnostic(
+                pos,
+                _str(d["code"]),
+                Severity(d["severity"]),
+                _str(d["message"]),
+                None if hint is None else _str(hint),
+            )
+        )
+    outputs: dict[str, str] = {}
+    offset = 0
+    for name, size in header["outputs"]:
+        end = offset + _int(size)
+        outputs[_str(name)] = body[offset:end].decode("utf-8")
+        offset = end
+    if offset != len(body):
+        return None
+    return CachedRun(tuple(diagnostics), outputs)
+
+
+def _str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError("expected a string")
+    return value
+
+
+def _int(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError("expected an integer")
+    return value
+
+
+def _ignore_in_git(directory: Path) -> None:
+    """A `.gitignore` of `*` inside the cache, so no project has to list it."""
+    marker = directory / ".gitignore"
+    if not marker.exists():
+        with contextlib.suppress(OSError):
+            marker.write_text("# Created by markergen: this cache is safe to delete.\n*\n")
+
