@@ -1,3 +1,3 @@
-from markergen.cli import main
+from markergen.entry import main
 
 main()

@@ -80,7 +80,7 @@ def _run(ctx: typer.Context, body: Callable[[], int]) -> None:
         name = f"{e.filename}: " if e.filename else ""
         raise _fail(f"{name}{e.strerror or e}") from None
     except KeyboardInterrupt:
-        typer.echo("markergen: interrupted; no output was changed", err=True)
+        typer.echo("markergen: interrupted; every output is as it was or completely written", err=True)
         raise typer.Exit(2) from None
     except typer.Exit:
         raise
@@ -102,22 +102,11 @@ def _config(overrides: dict[str, Any] | None = None) -> Any:
 
 def _patterns(given: Sequence[str], cfg: Any) -> list[str]:
     """Patterns from the command line (relative to cwd) or the config (relative to the
-    module root), expressed relative to cwd so that reported paths are too."""
-    if given:
-        return list(given)
-    # Without patterns, config or kubebuilder PROJECT: the whole module, as `./...`
-    # from its root (what the pre-commit hooks rely on).
-    inputs = cfg.inputs or ("./...",)
-    cwd = Path.cwd()
-    out = []
-    for pattern in inputs:
-        tail = ""
-        base = pattern
-        if pattern == "..." or pattern.endswith("/..."):
-            base, tail = pattern[: -len("...")].rstrip("/") or ".", "/..."
-        rel = os.path.relpath(cfg.root / base, cwd)
-        out.append(("./" + rel if not rel.startswith(("..", "/")) else rel) + tail)
-    return out
+    module root; without config the whole module), expressed relative to cwd so that
+    reported paths are too. One rule, shared with the fast path."""
+    from markergen.fastpath import resolve_patterns
+
+    return resolve_patterns(given, cfg, Path.cwd())
 
 
 PatternsArg = Annotated[
@@ -221,6 +210,10 @@ def generate(
         str | None, typer.Option("--templates", help="Directory of templates overriding ours.")
     ] = None,
     include_generated: IncludeGenerated = False,
+    no_cache: Annotated[
+        bool,
+        typer.Option("--no-cache", help="Recompute everything; do not read or write the cache."),
+    ] = False,
 ) -> None:
     """Check, then write the OpenAPI documents and the runtime tables."""
 
@@ -241,9 +234,20 @@ def generate(
                 "include_generated": include_generated or None,
             }
         )
-        result = run_generate(
-            cfg, _patterns(patterns or [], cfg), Path.cwd(), verify=verify
-        )
+        from markergen.progress import Progress
+
+        progress = Progress(sys.stderr)
+        try:
+            result = run_generate(
+                cfg,
+                _patterns(patterns or [], cfg),
+                Path.cwd(),
+                verify=verify,
+                use_cache=not no_cache,
+                progress=progress,
+            )
+        finally:
+            progress.finish()
         if result.diagnostics:
             from markergen.report import render
 
@@ -471,4 +475,8 @@ def explain(
 
 
 def main() -> None:
-    app()
+    """Kept for `python -c 'from markergen.cli import main'`; the console script is
+    markergen.entry:main, which tries the fast path first."""
+    from markergen.entry import main as entry_main
+
+    entry_main()

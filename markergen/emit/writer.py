@@ -149,7 +149,7 @@ def write_outputs(outputs: Mapping[Path, str]) -> WriteReport:
         # Renames run with SIGINT/SIGTERM held back, so an interrupt cannot land between
         # two of them (or inside the undo) and leave a mix of old and new outputs. One
         # that arrived meanwhile is honoured after the outputs are back as they were,
-        # so "interrupted; no output was changed" stays true.
+        # so "interrupted; every output is as it was or completely written" stays true.
         with _signals_held() as interrupted:
             try:
                 if not interrupted():
