@@ -3,21 +3,26 @@
 from __future__ import annotations
 
 import dataclasses
-import json
+from enum import Enum
 from typing import Any
 
+from markergen.emit.fastjson import dumps_indented
 from markergen.model import Model
 
 
 def _plain(value: Any) -> Any:
+    # The model's dataclasses have no slots: their instance dict holds exactly their
+    # fields, which is much cheaper to read than dataclasses.fields() per object.
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {k: _plain(v) for k, v in vars(value).items()}
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
+    if isinstance(value, Enum):
+        return value.value
     return value
 
 
 def model_to_json(model: Model) -> str:
-    return json.dumps(_plain(model), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return dumps_indented(_plain(model), 2) + "\n"
