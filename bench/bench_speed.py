@@ -1,4 +1,4 @@
-"""Cold, warm, --version and --help times of `markergen generate` on a Go tree, and the
+"""Cold (empty cache, and --no-cache), warm, --version and --help times of `markergen generate` on a Go tree, and the
 tree-sitter floor (parsing the hand-written files alone).
 
 Usage: python bench/bench_speed.py API_DIR [PATTERNS...] [--repeat N] [--entry fast|cli]
@@ -64,8 +64,10 @@ def main(argv: list[str] | None = None) -> int:
         out = Path(tmp) / "out"
         gen = [*mg, "generate", *args.patterns, "--out-dir", str(out)]
         colds = []
+        no_cache = []
         for i in range(args.repeat):
             colds.append(run(gen, root, {"MARKERGEN_CACHE_DIR": str(Path(tmp) / f"cold{i}")}))
+            no_cache.append(run([*gen, "--no-cache"], root))
         warm_env = {"MARKERGEN_CACHE_DIR": str(Path(tmp) / "warm")}
         run(gen, root, warm_env)
         warms = [run(gen, root, warm_env) for _ in range(args.repeat)]
@@ -76,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"entry={args.entry} patterns={len(args.patterns)}")
     print(f"cold generate: {cold:.2f} s, peak RSS {max(r.peak_mb for r in colds):.0f} MB "
           f"(exit {colds[0].code})")
+    print(f"cold generate --no-cache: {min(r.seconds for r in no_cache):.2f} s, peak RSS "
+          f"{max(r.peak_mb for r in no_cache):.0f} MB (exit {no_cache[0].code})")
     print(f"warm generate: {min(r.seconds for r in warms):.3f} s")
     print(f"--version: {version:.3f} s   --help: {helps:.3f} s")
     print(f"floor (tree-sitter parse of {nfiles} files, {nbytes / 1e6:.2f} MB): {floor:.3f} s;"

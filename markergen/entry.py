@@ -1,8 +1,9 @@
 """The console entry point: the fast path first, then the typer application.
 
-Kept apart from cli.py so that `markergen --version` and a warm `markergen generate`
-never import typer (markergen.fastpath explains why), and so that an interrupt at any
-point of a run, imports included, ends with one line and exit code 2.
+Kept apart from cli.py so that `markergen --version`, the top-level `--help` and a
+`markergen generate` with plain options never import typer (markergen.fastpath explains
+why), and so that an interrupt at any point of a run, imports included, ends with one
+line and exit code 2.
 """
 
 from __future__ import annotations

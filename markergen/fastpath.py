@@ -1,12 +1,15 @@
-"""What the command line can answer without typer: `--version`, and a `generate` run
-whose results are in the cache.
+"""What the command line can answer without typer: `--version`, the top-level help
+(`--help`, or no arguments at all), and `generate` with its plain options (cached or
+not).
 
 Importing typer costs about 0.12 s, and typer parses every option through pydantic
-(another 0.1-0.2 s), which is most of a warm `make generate`. `fast_main` runs before
-typer and handles only what it fully understands; for anything else (another command,
-an option it does not know, a cache miss, any error) it returns None and the typer
-application runs as if it had never been called. It never prints anything before it
-knows it will handle the run, so falling back is invisible.
+(another 0.1-0.2 s), which is most of a warm `make generate` and a quarter of a cold
+one. `fast_main` runs before typer and handles only what it fully understands; for
+anything else (another command, an option it does not know, any error) it returns None
+and the typer application runs as if it had never been called. It never prints
+anything before it knows it will handle the run, so falling back is invisible: a run
+that fails here wrote nothing (the writer is all-or-nothing), and typer repeats it to
+report the problem in its own words.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, NamedTuple, TextIO
 
 if TYPE_CHECKING:
     from markergen.config import Config
@@ -33,6 +36,33 @@ _VALUE_OPTIONS = {
     "--templates": "templates",
 }
 
+# The typer application's top-level help below its usage line, as typer renders it on a
+# terminal at least 80 columns wide (click caps the text at 78). Copied from the app, not
+# written by hand: tests/test_perf_fastpath.py renders typer's own help and fails when
+# this text differs, so a change to cli.py's commands or options shows up there.
+_USAGE_ARGS = "[OPTIONS] COMMAND [ARGS]..."
+_HELP_WIDTH = 78
+_TOP_HELP_BODY = """\
+
+  Check and generate KEP-1027 union and enum markers for Kubernetes Go API
+  types.
+
+Options:
+  --debug    Show tracebacks of internal errors.
+  --version  Print the version.
+  --help     Show this message and exit.
+
+Commands:
+  dump       Print the parsed model (packages, structs, enums, unions) as...
+  check      Check the union and enum markers; exit 1 when there is an...
+  generate   Check, then write the OpenAPI documents and the runtime tables.
+  crd        Add union CEL rules and discriminator enums to...
+  normalize  Normalize an object's unions as the API server would on...
+  validate   Validate an object's unions; print one Kubernetes-style...
+  diff       Compare the unions and enums of two versions; classify each...
+  explain    Print the documentation of one checker rule.
+"""
+
 
 def fast_main(
     argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None
@@ -46,6 +76,8 @@ def fast_main(
         out.write(f"markergen {__version__}\n")
         return 0
     args = list(argv)
+    if args in ([], ["--help"]):
+        return _top_help(out, err, no_args=not args)
     if args[:1] == ["--debug"]:
         args = args[1:]
     if args[:1] != ["generate"]:
@@ -53,16 +85,57 @@ def fast_main(
     parsed = _parse_generate(args[1:])
     if parsed is None:
         return None
-    patterns, overrides, verify = parsed
-    return _generate_from_cache(patterns, overrides, verify, out, err)
+    return _generate(parsed, out, err)
 
 
-def _parse_generate(args: list[str]) -> tuple[list[str], dict[str, object], bool] | None:
-    """(patterns, config overrides, verify) of `generate`'s arguments, or None for
-    anything but the plain options (then typer parses them, with its messages)."""
+def _top_help(out: TextIO, err: TextIO, *, no_args: bool) -> int | None:
+    """typer's answer to `--help` (stdout, exit 0) and to no arguments (the same text
+    on stderr, exit 2: `no_args_is_help`), or None where typer would render it
+    differently (a narrow terminal, a long program name, shell completion)."""
+    import shutil
+
+    if any(name.endswith("_COMPLETE") for name in os.environ):
+        return None
+    if shutil.get_terminal_size().columns < _HELP_WIDTH + 2:
+        return None
+    usage = f"Usage: {program_name()} "
+    if len(usage) + len(_USAGE_ARGS) > _HELP_WIDTH:
+        return None
+    text = f"{usage}{_USAGE_ARGS}\n{_TOP_HELP_BODY}"
+    if no_args:
+        err.write(text)
+        return 2
+    out.write(text)
+    return 0
+
+
+def program_name(argv0: str | None = None, main_package: str | None = None) -> str:
+    """The program name typer (click) shows in the usage line: the script's file name,
+    or `python -m <package>` when Python was started with `-m`."""
+    path = argv0 if argv0 is not None else sys.argv[0]
+    if main_package is None:
+        main_package = getattr(sys.modules.get("__main__"), "__package__", None) or ""
+    if not main_package:
+        return os.path.basename(path)
+    name = os.path.splitext(os.path.basename(path))[0]
+    module = main_package if name == "__main__" else f"{main_package}.{name}"
+    return f"python -m {module.lstrip('.')}"
+
+
+class _GenerateArgs(NamedTuple):
+    patterns: list[str]
+    overrides: dict[str, object]
+    verify: bool
+    use_cache: bool
+
+
+def _parse_generate(args: list[str]) -> _GenerateArgs | None:
+    """`generate`'s arguments, or None for anything but the plain options (then typer
+    parses them, with its messages)."""
     patterns: list[str] = []
     overrides: dict[str, object] = {}
     verify = False
+    use_cache = True
     i = 0
     only_patterns = False
     while i < len(args):
@@ -77,12 +150,15 @@ def _parse_generate(args: list[str]) -> tuple[list[str], dict[str, object], bool
         if arg == "--verify":
             verify = True
             continue
+        if arg == "--no-cache":
+            use_cache = False
+            continue
         if arg == "--include-generated":
             overrides["include_generated"] = True
             continue
         name, eq, value = arg.partition("=")
         if name not in _VALUE_OPTIONS:
-            return None  # --help, --no-cache, a typo: typer's business
+            return None  # --help, a typo: typer's business
         if not eq:
             if i >= len(args):
                 return None
@@ -90,29 +166,32 @@ def _parse_generate(args: list[str]) -> tuple[list[str], dict[str, object], bool
             i += 1
         key = _VALUE_OPTIONS[name]
         overrides[key] = {"*": value} if key == "semantics" else value
-    return patterns, overrides, verify
+    return _GenerateArgs(patterns, overrides, verify, use_cache)
 
 
-def _generate_from_cache(
-    patterns: list[str],
-    overrides: dict[str, object],
-    verify: bool,
-    out: TextIO,
-    err: TextIO,
-) -> int | None:
+def _generate(args: _GenerateArgs, out: TextIO, err: TextIO) -> int | None:
     from markergen.config import load_config
-    from markergen.generate import generate_cached
+    from markergen.generate import generate
+    from markergen.progress import Progress
 
     cwd = Path.cwd()
+    progress = Progress(err)
     try:
-        cfg = load_config(cwd, overrides)
-        result = generate_cached(cfg, resolve_patterns(patterns, cfg, cwd), cwd, verify=verify)
+        cfg = load_config(cwd, args.overrides)
+        result = generate(
+            cfg,
+            resolve_patterns(args.patterns, cfg, cwd),
+            cwd,
+            verify=args.verify,
+            use_cache=args.use_cache,
+            progress=progress,
+        )
     except Exception:
         # Whatever went wrong, nothing was written (the writer is all-or-nothing): the
         # typer path repeats the run and reports the problem in its own words.
         return None
-    if result is None:
-        return None
+    finally:
+        progress.finish()
     if result.diagnostics:
         from markergen.report import render
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from markergen.config import Config
-from markergen.model import Diagnostic, Severity
+from markergen.model import Diagnostic, Model, Severity
 
 if TYPE_CHECKING:
     from markergen.progress import Progress
@@ -145,19 +145,25 @@ def _compute(
     progress: Progress | None,
 ) -> tuple[tuple[Diagnostic, ...], dict[str, str]] | GenerateResult:
     """Diagnostics and output texts, or the failed result when there are errors."""
+    from markergen.pipeline import check_model, gc_paused, load_model
+
+    with gc_paused():
+        try:
+            model = load_model(patterns, cwd, cfg.include_generated, progress)
+        finally:
+            if progress is not None:
+                progress.finish()
+        diags = tuple(check_model(model))
+        if any(d.severity is Severity.ERROR for d in diags):
+            return GenerateResult(1, diags, "", "markergen: errors found; no output was written")
+        return diags, _render(cfg, model, template_dir)
+
+
+def _render(cfg: Config, model: Model, template_dir: Path | None) -> dict[str, str]:
     from markergen.emit.options import EmitOptions
     from markergen.emit.outputs import render_outputs
     from markergen.emit.render import make_environment
-    from markergen.pipeline import check_model, load_model
 
-    try:
-        model = load_model(patterns, cwd, cfg.include_generated, progress)
-    finally:
-        if progress is not None:
-            progress.finish()
-    diags = tuple(check_model(model))
-    if any(d.severity is Severity.ERROR for d in diags):
-        return GenerateResult(1, diags, "", "markergen: errors found; no output was written")
     options = EmitOptions(
         union_format=cfg.union_format,  # type: ignore[arg-type]  # validated by config
         naming=cfg.naming,  # type: ignore[arg-type]
@@ -166,4 +172,4 @@ def _compute(
         semantics=dict(cfg.semantics),  # type: ignore[arg-type]
     )
     env = make_environment(template_dir)
-    return diags, render_outputs(model, options, env)
+    return render_outputs(model, options, env)

@@ -672,14 +672,52 @@ def _arg(parsed: _Parsed, key: str) -> str:
     return ""
 
 
+# A marker line's outcome without its position: the Marker (its `pos` a placeholder),
+# or a MarkerError's message and the offset of the fault from the `+`.
+_Outcome = Marker | tuple[str, int]
+_NOWHERE = Position("", 0, 0)
+
+
+class LineCache:
+    """Outcomes of marker lines already parsed against one registry.
+
+    The same lines (`+optional`, `+listType=atomic`, `+k8s:openapi-gen=...`) repeat
+    thousands of times across an API tree; an outcome depends only on the line's text
+    and the registry, and its position is added back on each use.
+    """
+
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+        self._outcomes: dict[str, _Outcome] = {}
+
+    def outcome(self, body: str) -> _Outcome:
+        found = self._outcomes.get(body)
+        if found is None:
+            try:
+                found = _parse_at(body, 0, _LineParser(body, self.registry), _NOWHERE, body)
+            except _ParseError as e:
+                found = (e.message, min(max(e.at, 0), len(body)))
+            self._outcomes[body] = found
+        return found
+
+
+def _moved(marker: Marker, pos: Position) -> Marker:
+    """`replace(marker, pos=pos)` without `replace`'s cost (it re-runs `__init__` through
+    keyword arguments, the slowest part of a cache hit): a copy of the instance dict."""
+    moved = object.__new__(Marker)
+    moved.__dict__.update(marker.__dict__)
+    object.__setattr__(moved, "pos", pos)
+    return moved
+
+
 def parse_line(
-    text: str, pos: Position, registry: Registry = REGISTRY
+    text: str, pos: Position, registry: Registry = REGISTRY, cache: LineCache | None = None
 ) -> Marker | MarkerError | None:
     """Parse one comment line's text (everything after `//`).
 
     `pos` is the position of text[0]. Returns None when the line is not a marker, a
     Marker (with `pos` at its `+`) when it is, a MarkerError when it is a known marker
-    written wrongly.
+    written wrongly. `cache` (built for `registry`) remembers outcomes across lines.
     """
     stripped = text.lstrip()
     offset = len(text) - len(stripped)
@@ -688,17 +726,23 @@ def parse_line(
     body = stripped.rstrip()
     if len(body) < 2 or not _is_name_start(body[1]):
         return None
-    marker_pos = Position(pos.file, pos.line, pos.column + offset)
+    column = pos.column + offset
+    if cache is not None and cache.registry is registry:
+        outcome = cache.outcome(body)
+        if isinstance(outcome, Marker):
+            return _moved(outcome, Position(pos.file, pos.line, column))
+        message, at = outcome
+        return MarkerError(message, body, Position(pos.file, pos.line, column + at))
     parser = _LineParser(body, registry)
     try:
-        return _parse_at(body, 0, parser, marker_pos, body)
+        return _parse_at(body, 0, parser, Position(pos.file, pos.line, column), body)
     except _ParseError as e:
         at = min(max(e.at, 0), len(body))
-        return MarkerError(e.message, body, Position(pos.file, pos.line, marker_pos.column + at))
+        return MarkerError(e.message, body, Position(pos.file, pos.line, column + at))
 
 
 def parse_group(
-    group: CommentGroup | None, registry: Registry = REGISTRY
+    group: CommentGroup | None, registry: Registry = REGISTRY, cache: LineCache | None = None
 ) -> tuple[list[Marker], list[MarkerError]]:
     """Every marker of a comment group, in line order, and the lines that failed."""
     markers: list[Marker] = []
@@ -706,7 +750,9 @@ def parse_group(
     if group is None:
         return markers, errors
     for line in group.lines:
-        result = parse_line(line.text, line.pos, registry)
+        if "+" not in line.text:
+            continue  # most doc lines: no marker can start without a `+`
+        result = parse_line(line.text, line.pos, registry, cache)
         if isinstance(result, Marker):
             markers.append(result)
         elif isinstance(result, MarkerError):
@@ -717,6 +763,7 @@ def parse_group(
 __all__ = [
     "REGISTRY",
     "CommentGroup",
+    "LineCache",
     "Marker",
     "MarkerDef",
     "MarkerError",

@@ -5,7 +5,9 @@ The CLI and the tests call these; nothing here prints or exits.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import gc
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,6 +21,25 @@ class InputError(Exception):
     """A usage or I/O problem with the inputs themselves (exit code 2)."""
 
 
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Run the block without the cyclic garbage collector, then restore it.
+
+    Reading an API tree builds hundreds of thousands of small records that live until
+    the end of the run and form no cycles; the collector's full passes over them were
+    a third of a cold run's time (kubernetes/api: 0.3 s of 1.2 s). Reference counting
+    still frees everything that is dropped.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def load_model(
     patterns: Sequence[str],
     cwd: Path,
@@ -28,12 +49,13 @@ def load_model(
     from markergen.build import build_model
     from markergen.golang.packages import load_packages
 
-    result = load_packages(
-        list(patterns), cwd, include_generated=include_generated, progress=progress
-    )
-    if result.errors:
-        raise InputError("\n".join(f"{e.pattern}: {e.message}" for e in result.errors))
-    return build_model(result.packages)
+    with gc_paused():
+        result = load_packages(
+            list(patterns), cwd, include_generated=include_generated, progress=progress
+        )
+        if result.errors:
+            raise InputError("\n".join(f"{e.pattern}: {e.message}" for e in result.errors))
+        return build_model(result.packages)
 
 
 def check_model(model: Model) -> list[Diagnostic]:

@@ -4,13 +4,17 @@
 from __future__ import annotations
 
 import io
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from helpers import run_cli
 
 from markergen import __version__
-from markergen.fastpath import fast_main
+from markergen.fastpath import fast_main, program_name
 from markergen.progress import Progress
 
 TYPES_GO = """package v1
@@ -62,11 +66,10 @@ def test_version_without_typer() -> None:
 @pytest.mark.parametrize(
     "argv",
     [
-        [],
-        ["--help"],
+        ["--debug", "--help"],
         ["check", "./..."],
         ["generate", "--help"],
-        ["generate", "--no-cache"],
+        ["generate", "--no-cache", "--help"],
         ["generate", "--out-dir"],  # missing value: typer's message
         ["generate", "--unknown-flag"],
         ["--version", "extra"],
@@ -77,20 +80,128 @@ def test_everything_else_falls_through_silently(module: Path, argv: list[str]) -
     assert not (module / "openapi").exists()
 
 
+def typer_generate(args: list[str], cwd: Path) -> tuple[int, str, str]:
+    """`generate` through the typer application itself, bypassing the fast path."""
+    code = (
+        "import sys\n"
+        "from markergen.cli import app\n"
+        "app()\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "MARKERGEN_CACHE_DIR"}
+    proc = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=cwd, env=env, capture_output=True, text=True, timeout=120, check=False,
+    )
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def outputs(root: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((root / "gen").iterdir())}
+
+
+@pytest.mark.parametrize("no_cache", [False, True])
+def test_cold_generate_answers_exactly_as_the_typer_app(
+    module: Path, tmp_path_factory: pytest.TempPathFactory, no_cache: bool
+) -> None:
+    twin = tmp_path_factory.mktemp("twin")
+    shutil.copytree(module, twin, dirs_exist_ok=True)
+    args = ["generate", "./api/...", "--out-dir", "gen"] + (["--no-cache"] if no_cache else [])
+    code, out, err = call(args)
+    typer_code, typer_out, typer_err = typer_generate(args, twin)
+    assert (code, out, err) == (typer_code, typer_out, typer_err)
+    assert code == 0 and "MG102" in err  # the warning is part of the answer
+    assert outputs(module) == outputs(twin)
+    # Only a run that may use the cache leaves one behind.
+    assert (module / ".markergen-cache").exists() is (not no_cache)
+
+
 def test_generate_is_answered_from_the_cache_exactly_as_the_cli_answers(module: Path) -> None:
     args = ["generate", "./api/...", "--out-dir", "gen"]
-    assert call(args) == (None, "", "")  # cold: a miss does nothing
     cli = run_cli(args, module)
     assert cli.code == 0
-    assert "MG102" in cli.stderr  # the warning is part of the answer
+    assert "MG102" in cli.stderr
     (module / "gen" / "openapi-v3.json").unlink()
     code, out, err = call(args)
     assert code == 0 and out == ""
-    # The same diagnostics as the typer run, then the writer's own summary line.
+    # The same diagnostics as the first run, then the writer's own summary line.
     diagnostics, _, summary = err.rpartition("markergen: ")
     assert diagnostics == cli.stderr.rpartition("markergen: ")[0]
     assert summary == "wrote gen/openapi-v3.json (3 unchanged)\n"
     assert (module / "gen" / "openapi-v3.json").is_file()
+
+
+def test_a_failing_generate_falls_through_and_writes_nothing(module: Path) -> None:
+    # A missing package is an input error: typer must report it, in its own words.
+    assert call(["generate", "./nowhere/...", "--out-dir", "gen"]) == (None, "", "")
+    assert not (module / "gen").exists()
+    assert not (module / ".markergen-cache").exists()
+
+
+def test_error_diagnostics_are_answered_with_exit_1(module: Path) -> None:
+    types = module / "api" / "types.go"
+    # Two discriminators in one struct (MG2xx error): nothing may be written.
+    types.write_text(types.read_text().replace(
+        "\tUnrelated int32", "\t// +unionDiscriminator\n\tOther Kind `json:\"other\"`\n"
+        "\tUnrelated int32"))
+    code, out, err = call(["generate", "./api/...", "--out-dir", "gen"])
+    typer_code, typer_out, typer_err = typer_generate(
+        ["generate", "./api/...", "--out-dir", "gen"], module
+    )
+    assert (code, out, err) == (typer_code, typer_out, typer_err)
+    assert code == 1 and "error" in err
+    assert not (module / "gen").exists()
+
+
+def typer_top_help(args: list[str], argv0: str, columns: int) -> tuple[int, str, str]:
+    """typer's own rendering of the top-level help (fast path bypassed), in a real
+    process whose program name is `argv0`."""
+    code = (
+        "import sys\n"
+        f"sys.argv[0] = {argv0!r}\n"
+        "from markergen.cli import app\n"
+        "app()\n"
+    )
+    env = dict(os.environ, COLUMNS=str(columns))
+    proc = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        env=env, capture_output=True, text=True, timeout=60, check=False,
+    )
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+@pytest.mark.parametrize("args", [["--help"], []])
+def test_top_level_help_is_typers_own_text(
+    args: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setattr(sys, "argv", ["/usr/local/bin/markergen", *args])
+    # As a console script runs it (pytest itself may have been started with -m).
+    monkeypatch.setattr(sys.modules["__main__"], "__package__", None, raising=False)
+    expected = typer_top_help(args, "/usr/local/bin/markergen", 80)
+    assert expected[0] == (0 if args else 2)
+    assert "Commands:" in expected[1] + expected[2]
+    assert call(args) == expected
+
+
+def test_top_level_help_through_python_dash_m(tmp_path: Path) -> None:
+    # The real entry point, as `python -m markergen` runs it: the program name is then
+    # `python -m markergen`, and typer's text (rendered with the same name) must match.
+    cli = run_cli(["--help"], tmp_path, {"COLUMNS": "80"})
+    typer_text = typer_top_help(["--help"], "markergen", 80)[1]
+    assert cli.code == 0
+    assert cli.stdout == typer_text.replace("Usage: markergen ", "Usage: python -m markergen ", 1)
+
+
+def test_narrow_terminals_are_left_to_typer(monkeypatch: pytest.MonkeyPatch) -> None:
+    # click wraps the help to the terminal below 80 columns; only typer knows how.
+    monkeypatch.setenv("COLUMNS", "60")
+    assert call(["--help"]) == (None, "", "")
+
+
+def test_program_name_follows_clicks_rule() -> None:
+    assert program_name("/usr/bin/markergen", "") == "markergen"
+    assert program_name("/x/markergen/__main__.py", "markergen") == "python -m markergen"
+    assert program_name("/x/markergen/cli.py", "markergen") == "python -m markergen.cli"
 
 
 def test_verify_from_the_cache_reports_stale_output(module: Path) -> None:
@@ -108,7 +219,8 @@ def test_edited_input_is_a_miss_for_the_fast_path(module: Path) -> None:
     assert call(["generate", "./api/..."])[0] == 0
     types = module / "api" / "types.go"
     types.write_text(types.read_text() + "\ntype More struct{}\n")
-    assert call(["generate", "./api/..."]) == (None, "", "")
+    code, _, err = call(["generate", "./api/..."])
+    assert code == 0 and "wrote openapi/openapi-v2.json" in err  # recomputed, not stale
 
 
 class FakeTTY(io.StringIO):
@@ -159,3 +271,22 @@ def test_generate_drives_the_progress_display(module: Path) -> None:
     assert result.exit_code == 0
     text = stream.getvalue()
     assert "markergen: reading packages 1/1" in text and text.endswith("\r\x1b[K")
+
+
+@pytest.mark.parametrize(
+    "args", [["--help"], [], ["generate", "./api/...", "--no-cache", "--out-dir", "gen"]]
+)
+def test_answered_without_importing_typer(module: Path, args: list[str]) -> None:
+    # The point of the fast entry (docs/performance.md): these never load typer.
+    code = (
+        "import io, sys\n"
+        "from markergen.fastpath import fast_main\n"
+        "rc = fast_main(sys.argv[1:], io.StringIO(), io.StringIO())\n"
+        "print(rc, 'typer' in sys.modules, 'pydantic' in sys.modules)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=module, capture_output=True, text=True,
+        env=dict(os.environ, COLUMNS="80"), timeout=120, check=False,
+    )
+    expected_rc = "2" if not args else "0"
+    assert proc.stdout.split() == [expected_rc, "False", "False"], proc.stderr

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from markergen.golang.syntax import CommentGroup
-from markergen.markers import Marker, MarkerError, Registry, Target, parse_group
+from markergen.markers import LineCache, Marker, MarkerError, Registry, Target, parse_group
 from markergen.model import Diagnostic
 from markergen.rules.catalog import diag
 
@@ -24,6 +24,7 @@ class MarkerReader:
         # Unknown names repeat across a tree (`+k8s:openapi-gen`, `+protobuf`...), and
         # the edit-distance search is the costly part of reading markers.
         self._suggestions: dict[str, str | None] = {}
+        self._lines = LineCache(registry)
 
     def read(
         self, groups: Iterable[CommentGroup | None], target: Target, subject: str
@@ -36,7 +37,7 @@ class MarkerReader:
         for group in groups:
             if group is None:
                 continue
-            markers, errors = parse_group(group, self._registry)
+            markers, errors = parse_group(group, self._registry, self._lines)
             for err in errors:
                 self._malformed(err, subject)
             for marker in markers:

@@ -152,9 +152,14 @@ class SchemaBuilder:
         self.options = options
         self.version = version
         self.external: set[str] = set()
+        # The same keys are named over and over (every $ref to a popular type).
+        self._names: dict[str, str] = {}
 
     def def_name(self, type_key: str) -> str:
-        return key_definition_name(type_key, self.options.naming)
+        name = self._names.get(type_key)
+        if name is None:
+            name = self._names[type_key] = key_definition_name(type_key, self.options.naming)
+        return name
 
     def _ref(self, type_key: str) -> Schema:
         name = self.def_name(type_key)

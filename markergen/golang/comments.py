@@ -28,18 +28,28 @@ class Group:
 
 Item = Node | Group
 
+_SLASH = ord("/")
+
 
 def comment_lines(src: Source, node: Node) -> list[CommentLine]:
     """The lines of one comment node: text after `//` (or inside `/* */`), with positions."""
-    start = node.start_byte
     row, column = node.start_point
-    first = src.position(start + 2, row, column + 2)
-    raw = src.text(start, node.end_byte)
-    if raw.startswith("//"):
-        return [CommentLine(raw[2:].removesuffix("\r"), first)]
+    return _lines(src, node.start_byte, node.end_byte, row, column)
+
+
+def _lines(src: Source, start: int, end: int, row: int, column: int) -> list[CommentLine]:
+    raw = src.data[start:end]
+    if src.ascii:
+        first = Position(src.path, row + 1, column + 3)
+        text = raw.decode("ascii")
+    else:
+        first = src.position(start + 2, row, column + 2)
+        text = raw.decode("utf-8")
+    if text.startswith("//"):
+        return [CommentLine(text[2:].removesuffix("\r"), first)]
     # A /* */ block: one line per source line; the first starts after `/*`, the others
     # at column 1, and the last stops before `*/`.
-    body = raw[2:].removesuffix("*/")
+    body = text[2:].removesuffix("*/")
     lines: list[CommentLine] = []
     for i, part in enumerate(body.split("\n")):
         pos = first if i == 0 else Position(src.path, row + i + 1, 1)
@@ -54,45 +64,57 @@ def items(src: Source, children: list[Node]) -> list[Item]:
     the line where the previous code ends) meets the comment lines below it, as in
     go/parser: `X int // about X` never belongs to the doc of the next field.
     """
-    # Rows are read once per node: every tree-sitter property access builds a new
-    # Python object, and this loop runs over every comment of an API tree.
+    # Node properties are read once per node, and a comment's lines are made as soon as
+    # it is seen: every tree-sitter property access builds a new Python object, and this
+    # loop runs over every comment of an API tree.
     out: list[Item] = []
-    pending: list[Node] = []
+    pending: list[CommentLine] = []
     pending_first = pending_last = -1  # rows of the pending group
     pending_trailing = False
     code_end_row = -1
-
-    def flush() -> None:
-        if pending:
-            if len(pending) == 1:
-                lines = comment_lines(src, pending[0])
-            else:
-                lines = [line for c in pending for line in comment_lines(src, c)]
-            out.append(
-                Group(CommentGroup(tuple(lines)), pending_first, pending_last, pending_trailing)
-            )
-            pending.clear()
+    data, path, ascii_only = src.data, src.path, src.ascii
 
     for child in children:
         if child.type == "comment":
-            row = child.start_point[0]
+            row, column = child.start_point
             trailing = row == code_end_row
             if pending and (trailing != pending_trailing or row > pending_last + 1):
-                flush()
+                out.append(
+                    Group(CommentGroup(tuple(pending)), pending_first, pending_last,
+                          pending_trailing)
+                )
+                pending = []
             if not pending:
                 pending_trailing = trailing
                 pending_first = row
-            pending.append(child)
-            pending_last = child.end_point[0]
+            start = child.start_byte
+            if ascii_only and data[start + 1] == _SLASH:
+                # The common case, inline: a `//` line in an ASCII file ends on its row.
+                text = data[start + 2 : child.end_byte].decode("ascii")
+                pending.append(
+                    CommentLine(text.removesuffix("\r"), Position(path, row + 1, column + 3))
+                )
+                pending_last = row
+            else:
+                pending.extend(_lines(src, start, child.end_byte, row, column))
+                pending_last = child.end_point[0]
             continue
-        if pending_trailing and pending and child.start_point[0] == pending_last:
-            # `X int /* c */ }`: code follows on the same line, so go/parser makes the
-            # comment neither a line comment nor a doc.
-            pending_trailing = False
-        flush()
+        start_row = child.start_point[0]
+        if pending:
+            if pending_trailing and start_row == pending_last:
+                # `X int /* c */ }`: code follows on the same line, so go/parser makes the
+                # comment neither a line comment nor a doc.
+                pending_trailing = False
+            out.append(
+                Group(CommentGroup(tuple(pending)), pending_first, pending_last, pending_trailing)
+            )
+            pending = []
         out.append(child)
         code_end_row = child.end_point[0]
-    flush()
+    if pending:
+        out.append(
+            Group(CommentGroup(tuple(pending)), pending_first, pending_last, pending_trailing)
+        )
     return out
 
 

@@ -68,10 +68,14 @@ class _FileReader:
     # ----------------------------------------------------------------- positions
 
     def pos(self, node: Node) -> Position:
-        return self.src.position(node.start_byte, node.start_point.row, node.start_point.column)
+        row, column = node.start_point
+        if self.src.ascii:
+            return Position(self.src.path, row + 1, column + 1)
+        return self.src.position(node.start_byte, row, column)
 
     def end_pos(self, node: Node) -> Position:
-        return self.src.position(node.end_byte, node.end_point.row, node.end_point.column)
+        row, column = node.end_point
+        return self.src.position(node.end_byte, row, column)
 
     def text(self, node: Node) -> str:
         return self.src.text(node.start_byte, node.end_byte)

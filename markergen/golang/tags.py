@@ -10,6 +10,8 @@ from markergen.golang.syntax import JSONTag
 # encoding/json's isValidTag accepts these punctuation characters besides letters and
 # digits; a json name with anything else is ignored (the Go name is used instead).
 _JSON_NAME_PUNCT = frozenset("!#$%&()*+-./:;<=>?@[]^_{|}~ ")
+# The same rule for ASCII names, in one regular expression (ASCII isalnum is [A-Za-z0-9]).
+_ASCII_JSON_NAME = re.compile(r"[A-Za-z0-9!#$%&()*+\-./:;<=>?@\[\]^_{|}~ ]+")
 
 # One `key:"value"` pair after optional blanks: reflect's key is a run of characters
 # above the space other than `:`, `"` and DEL; the value is a quoted string whose
@@ -43,6 +45,8 @@ def parse_struct_tag(tag: str) -> tuple[tuple[str, str], ...]:
 def _valid_json_name(name: str) -> bool:
     if not name:
         return False
+    if name.isascii():
+        return _ASCII_JSON_NAME.fullmatch(name) is not None
     return all(c.isalnum() or c in _JSON_NAME_PUNCT for c in name)
 
 
