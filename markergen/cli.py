@@ -218,7 +218,7 @@ def generate(
     """Check, then write the OpenAPI documents and the runtime tables."""
 
     def body() -> int:
-        from markergen.generate import generate as run_generate
+        from markergen.generate import run_and_report
 
         cfg = _config(
             {
@@ -234,29 +234,15 @@ def generate(
                 "include_generated": include_generated or None,
             }
         )
-        from markergen.progress import Progress
-
-        progress = Progress(sys.stderr)
-        try:
-            result = run_generate(
-                cfg,
-                _patterns(patterns or [], cfg),
-                Path.cwd(),
-                verify=verify,
-                use_cache=not no_cache,
-                progress=progress,
-            )
-        finally:
-            progress.finish()
-        if result.diagnostics:
-            from markergen.report import render
-
-            typer.echo(render(result.diagnostics, "text", Path.cwd()), err=True, nl=False)
-        if result.stdout:
-            sys.stdout.write(result.stdout)
-        if result.message:
-            typer.echo(result.message, err=True)
-        return result.exit_code
+        return run_and_report(
+            cfg,
+            _patterns(patterns or [], cfg),
+            Path.cwd(),
+            verify=verify,
+            use_cache=not no_cache,
+            out=sys.stdout,
+            err=sys.stderr,
+        )
 
     _run(ctx, body)
 

@@ -171,36 +171,24 @@ def _parse_generate(args: list[str]) -> _GenerateArgs | None:
 
 def _generate(args: _GenerateArgs, out: TextIO, err: TextIO) -> int | None:
     from markergen.config import load_config
-    from markergen.generate import generate
-    from markergen.progress import Progress
+    from markergen.generate import run_and_report
 
     cwd = Path.cwd()
-    progress = Progress(err)
     try:
         cfg = load_config(cwd, args.overrides)
-        result = generate(
+        return run_and_report(
             cfg,
             resolve_patterns(args.patterns, cfg, cwd),
             cwd,
             verify=args.verify,
             use_cache=args.use_cache,
-            progress=progress,
+            out=out,
+            err=err,
         )
     except Exception:
         # Whatever went wrong, nothing was written (the writer is all-or-nothing): the
         # typer path repeats the run and reports the problem in its own words.
         return None
-    finally:
-        progress.finish()
-    if result.diagnostics:
-        from markergen.report import render
-
-        err.write(render(result.diagnostics, "text", cwd))
-    if result.stdout:
-        out.write(result.stdout)
-    if result.message:
-        err.write(result.message + "\n")
-    return result.exit_code
 
 
 def resolve_patterns(given: Sequence[str], cfg: Config, cwd: Path) -> list[str]:

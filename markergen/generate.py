@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from markergen.config import Config
 from markergen.model import Diagnostic, Model, Severity
@@ -35,6 +35,40 @@ def _relative(path: Path, cwd: Path) -> str:
         return path.relative_to(cwd.resolve()).as_posix()
     except ValueError:
         return path.as_posix()
+
+
+def run_and_report(
+    cfg: Config,
+    patterns: Sequence[str],
+    cwd: Path,
+    *,
+    verify: bool,
+    use_cache: bool,
+    out: TextIO,
+    err: TextIO,
+) -> int:
+    """`markergen generate` as both entry paths run it (the fast path and the typer
+    command): a progress line on a terminal, the run, then diagnostics and the summary
+    on `err`, a --verify diff on `out`. Returns the exit code; raises what generate
+    raises (input, configuration, template and output errors)."""
+    from markergen.progress import Progress
+
+    progress = Progress(err)
+    try:
+        result = generate(
+            cfg, patterns, cwd, verify=verify, use_cache=use_cache, progress=progress
+        )
+    finally:
+        progress.finish()
+    if result.diagnostics:
+        from markergen.report import render
+
+        err.write(render(result.diagnostics, "text", cwd))
+    if result.stdout:
+        out.write(result.stdout)
+    if result.message:
+        err.write(result.message + "\n")
+    return result.exit_code
 
 
 def generate(
