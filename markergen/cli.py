@@ -309,6 +309,9 @@ TableOpt = Annotated[
 TypeOpt = Annotated[
     str, typer.Option("--type", help="Definition name, or a unique suffix such as Deployment.")
 ]
+OldOpt = Annotated[
+    str | None, typer.Option("--old", help="The stored object, for an update.")
+]
 SemanticsOpt = Annotated[
     str | None,
     typer.Option("--semantics", help="Force one semantics for every union: kep1027, kep2019, smd."),
@@ -345,9 +348,7 @@ def normalize(
     ctx: typer.Context,
     new: Annotated[str, typer.Argument(help="The new object (YAML or JSON file, or -).")],
     type_name: TypeOpt,
-    old: Annotated[
-        str | None, typer.Option("--old", help="The stored object, for an update.")
-    ] = None,
+    old: OldOpt = None,
     table: TableOpt = None,
     semantics: SemanticsOpt = None,
 ) -> None:
@@ -378,9 +379,7 @@ def validate(
     ctx: typer.Context,
     obj: Annotated[str, typer.Argument(help="The object (YAML or JSON file, or -).")],
     type_name: TypeOpt,
-    old: Annotated[
-        str | None, typer.Option("--old", help="The stored object, for an update.")
-    ] = None,
+    old: OldOpt = None,
     table: TableOpt = None,
     semantics: SemanticsOpt = None,
 ) -> None:
