@@ -25,4 +25,9 @@ def _plain(value: Any) -> Any:
 
 
 def model_to_json(model: Model) -> str:
-    return dumps_indented(_plain(model), 2) + "\n"
+    from markergen.pipeline import gc_paused
+
+    # Hundreds of thousands of short-lived dicts and no cycles: the collector would only
+    # rescan them (pipeline.gc_paused says more).
+    with gc_paused():
+        return dumps_indented(_plain(model), 2) + "\n"
