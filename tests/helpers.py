@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,3 +37,26 @@ def run_cli(args: Sequence[str], cwd: Path, env: dict[str, str] | None = None) -
         check=False,
     )
     return Result(proc.returncode, proc.stdout, proc.stderr)
+
+
+def as_nobody(work: Callable[[], str]) -> str:
+    """Run `work` in a forked child that dropped root to uid/gid 65534 and return what it
+    returned (or `EXC <type>: <message>` when it raised). Tests run as root here, and
+    root ignores file permissions; a permission test needs another user."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through the pipe
+        os.close(r)
+        try:
+            os.setgid(65534)
+            os.setuid(65534)
+            msg = work()
+        except BaseException as e:
+            msg = f"EXC {type(e).__name__}: {e}"
+        os.write(w, msg.encode())
+        os._exit(0)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        data = f.read().decode()
+    os.waitpid(pid, 0)
+    return data

@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from helpers import as_nobody
 
 from markergen.emit import writer
 from markergen.emit.writer import OutputError, verify_outputs, write_outputs
@@ -101,23 +102,7 @@ def test_temporary_write_failing_leaves_nothing(
 
 def _write_as_nobody(target: Path) -> str:
     """write_outputs in a forked child that dropped root (root ignores permissions)."""
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child reports through the pipe
-        os.close(r)
-        try:
-            os.setgid(65534)
-            os.setuid(65534)
-            msg = _attempt(target)
-        except BaseException as e:
-            msg = repr(e)
-        os.write(w, msg.encode())
-        os._exit(0)
-    os.close(w)
-    with os.fdopen(r, "rb") as f:
-        data = f.read().decode()
-    os.waitpid(pid, 0)
-    return data
+    return as_nobody(lambda: _attempt(target))
 
 
 def _attempt(target: Path) -> str:

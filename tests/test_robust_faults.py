@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import TESTDATA
+from helpers import TESTDATA, as_nobody
 from typer.testing import CliRunner
 
 from markergen.cli import app
@@ -136,25 +136,15 @@ def _as_nobody(ex: Path, args: list[str]) -> tuple[int, str]:
     import markergen.crd
     import markergen.report  # noqa: F401
 
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - reports through the pipe
-        os.close(r)
-        try:
-            os.setgid(65534)
-            os.setuid(65534)
-            os.chdir(ex)
-            code, output = _cli(args)
-            msg = f"{code}\n{output}"
-        except BaseException as e:
-            msg = f"99\n{e!r}"
-        os.write(w, msg.encode())
-        os._exit(0)
-    os.close(w)
-    with os.fdopen(r, "rb") as f:
-        data = f.read().decode()
-    os.waitpid(pid, 0)
+    def work() -> str:
+        os.chdir(ex)
+        code, output = _cli(args)
+        return f"{code}\n{output}"
+
+    data = as_nobody(work)
     code_text, _, output = data.partition("\n")
+    if code_text.startswith("EXC "):
+        return 99, data
     return int(code_text), output
 
 

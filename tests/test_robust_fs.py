@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from helpers import as_nobody
 
 from markergen.config import load_config
 from markergen.generate import generate
@@ -82,24 +83,12 @@ def test_non_utf8_file_and_directory_names(tmp_path: Path) -> None:
 
 def _as_nobody(fn_root: Path, pattern: str) -> str:
     """load+check in a forked child that dropped root; returns the diagnostic lines."""
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - reports through the pipe
-        os.close(r)
-        try:
-            os.setgid(65534)
-            os.setuid(65534)
-            _, diags = _load(fn_root, pattern)
-            msg = "\n".join(f"{d.code} {d.pos.file}: {d.message}" for d in diags)
-        except BaseException as e:
-            msg = f"EXC {type(e).__name__}: {e}"
-        os.write(w, msg.encode())
-        os._exit(0)
-    os.close(w)
-    with os.fdopen(r, "rb") as f:
-        data = f.read().decode()
-    os.waitpid(pid, 0)
-    return data
+
+    def work() -> str:
+        _, diags = _load(fn_root, pattern)
+        return "\n".join(f"{d.code} {d.pos.file}: {d.message}" for d in diags)
+
+    return as_nobody(work)
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to drop to another user")
