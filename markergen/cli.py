@@ -209,6 +209,13 @@ def generate(
     templates: Annotated[
         str | None, typer.Option("--templates", help="Directory of templates overriding ours.")
     ] = None,
+    title: Annotated[
+        str | None, typer.Option("--title", help="info.title of the OpenAPI documents.")
+    ] = None,
+    api_version: Annotated[
+        str | None,
+        typer.Option("--api-version", help="info.version of the OpenAPI documents."),
+    ] = None,
     include_generated: IncludeGenerated = False,
     no_cache: Annotated[
         bool,
@@ -231,6 +238,8 @@ def generate(
                 "naming": naming,
                 "semantics": {"*": semantics} if semantics else None,
                 "templates": templates,
+                "title": title,
+                "version": api_version,
                 "include_generated": include_generated or None,
             }
         )

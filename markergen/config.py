@@ -28,7 +28,7 @@ _KEYS = {
     "crd-dir": "crd_dir",
     "include-generated": "include_generated",
     "title": "title",
-    "version": "version",
+    "api-version": "version",
 }
 UNION_FORMATS = ("fieldMembers", "list", "both")
 SEMANTICS = ("kep1027", "kep2019", "smd")

@@ -34,6 +34,8 @@ _VALUE_OPTIONS = {
     "--naming": "naming",
     "--semantics": "semantics",
     "--templates": "templates",
+    "--title": "title",
+    "--api-version": "version",
 }
 
 # The typer application's top-level help below its usage line, as typer renders it on a
