@@ -62,29 +62,20 @@ def _fail(message: str) -> typer.Exit:
 
 def _run(ctx: typer.Context, body: Callable[[], int]) -> None:
     """Run a command body, turning every user-facing failure into a message + exit 2."""
-    from markergen.config import ConfigError
-    from markergen.emit.render import RenderError
-    from markergen.emit.writer import OutputError
-    from markergen.pipeline import InputError
+    from markergen.errors import user_message
 
     debug = isinstance(ctx.obj, _State) and ctx.obj.debug
     try:
         code = body()
-    except (InputError, ConfigError) as e:
-        raise _fail(str(e)) from None
-    except RenderError as e:
-        raise _fail(f"template error: {e}; no output was changed") from None
-    except OutputError as e:
-        raise _fail(f"{e.path}: {e.message}; no output was changed") from None
-    except OSError as e:
-        name = f"{e.filename}: " if e.filename else ""
-        raise _fail(f"{name}{e.strerror or e}") from None
     except KeyboardInterrupt:
         typer.echo("markergen: interrupted; every output is as it was or completely written", err=True)
         raise typer.Exit(2) from None
     except typer.Exit:
         raise
     except Exception as e:
+        message = user_message(e)
+        if message is not None:
+            raise _fail(message) from None
         if debug:
             raise
         raise _fail(
@@ -275,7 +266,7 @@ def crd(
     """Add union CEL rules and discriminator enums to controller-gen CRDs, in place."""
 
     def body() -> int:
-        from markergen.crd import CrdError, run_crd
+        from markergen.crd import run_crd
         from markergen.pipeline import InputError, load_model
         from markergen.report import render
 
@@ -289,10 +280,7 @@ def crd(
                 )
             targets = [os.path.relpath(cfg.root / cfg.crd_dir, Path.cwd())]
         model = load_model(_patterns(types or [], cfg), Path.cwd(), cfg.include_generated)
-        try:
-            result = run_crd([Path(t) for t in targets], model, verify)
-        except CrdError as e:
-            raise InputError(str(e)) from None
+        result = run_crd([Path(t) for t in targets], model, verify)
         if result.diagnostics:
             typer.echo(render(list(result.diagnostics), "text", Path.cwd()), err=True, nl=False)
         if verify:
@@ -327,29 +315,18 @@ SemanticsOpt = Annotated[
 ]
 
 
-def _runtime_inputs(table: str | None, type_name: str, semantics: str | None) -> tuple[Any, str]:
-    from markergen.objects import resolve_type
+def _runtime_inputs(
+    table: str | None, type_name: str, semantics: str | None, obj: str, old: str | None
+) -> tuple[Any, str, Any, Any]:
+    """(table, definition name, the object as loaded, the old object's value or None)
+    of a normalize / validate command."""
+    from markergen.objects import load_object, resolve_type
     from markergen.runtime import Table
 
     path = table or str(_config().output_path("table_json"))
     loaded = Table.load(path, semantics=semantics)
-    return loaded, resolve_type(sorted(loaded.types), type_name)
-
-
-def _runtime_errors(ctx: typer.Context, body: Callable[[], int]) -> None:
-    """Table and object problems are exit 2; invalid objects exit 1 (printed by body)."""
-
-    def wrapped() -> int:
-        from markergen.objects import ObjectError
-        from markergen.pipeline import InputError
-        from markergen.runtime import TableError
-
-        try:
-            return body()
-        except (ObjectError, TableError) as e:
-            raise InputError(str(e)) from None
-
-    _run(ctx, wrapped)
+    name = resolve_type(sorted(loaded.types), type_name)
+    return loaded, name, load_object(obj), load_object(old).value if old else None
 
 
 @app.command()
@@ -364,13 +341,11 @@ def normalize(
     """Normalize an object's unions as the API server would on create or update."""
 
     def body() -> int:
-        from markergen.objects import dump_object, load_object
+        from markergen.objects import dump_object
         from markergen.runtime import UnionError
         from markergen.runtime import normalize as run_normalize
 
-        tbl, name = _runtime_inputs(table, type_name, semantics)
-        new_obj = load_object(new)
-        old_value = load_object(old).value if old else None
+        tbl, name, new_obj, old_value = _runtime_inputs(table, type_name, semantics, new, old)
         try:
             result = run_normalize(tbl, name, old_value, new_obj.value)
         except UnionError as e:
@@ -380,7 +355,7 @@ def normalize(
         sys.stdout.write(dump_object(result, new_obj.was_json))
         return 0
 
-    _runtime_errors(ctx, body)
+    _run(ctx, body)
 
 
 @app.command()
@@ -395,18 +370,15 @@ def validate(
     """Validate an object's unions; print one Kubernetes-style error per line."""
 
     def body() -> int:
-        from markergen.objects import load_object
         from markergen.runtime import validate as run_validate
 
-        tbl, name = _runtime_inputs(table, type_name, semantics)
-        value = load_object(obj).value
-        old_value = load_object(old).value if old else None
-        errors = run_validate(tbl, name, value, old=old_value)
+        tbl, name, loaded, old_value = _runtime_inputs(table, type_name, semantics, obj, old)
+        errors = run_validate(tbl, name, loaded.value, old=old_value)
         for err in errors:
             typer.echo(str(err))
         return 1 if errors else 0
 
-    _runtime_errors(ctx, body)
+    _run(ctx, body)
 
 
 @app.command()
@@ -430,17 +402,14 @@ def diff(
     """Compare the unions and enums of two versions; classify each change."""
 
     def body() -> int:
-        from markergen.diff import DiffInputError, run_diff
+        from markergen.diff import run_diff
         from markergen.pipeline import InputError
 
         if fail_on not in ("breaking", "any", "none"):
             raise InputError(f"unknown --fail-on {fail_on!r}; use breaking, any or none")
         if fmt not in ("text", "markdown", "json"):
             raise InputError(f"unknown --format {fmt!r}; use text, markdown or json")
-        try:
-            result = run_diff(base, head, Path.cwd(), fmt)
-        except DiffInputError as e:
-            raise InputError(str(e)) from None
+        result = run_diff(base, head, Path.cwd(), fmt)
         sys.stdout.write(result.text)
         return 1 if result.fails(fail_on) else 0
 
@@ -455,14 +424,9 @@ def explain(
     """Print the documentation of one checker rule."""
 
     def body() -> int:
-        from markergen.explain import ExplainError
         from markergen.explain import explain as explain_code
-        from markergen.pipeline import InputError
 
-        try:
-            sys.stdout.write(explain_code(code))
-        except ExplainError as e:
-            raise InputError(str(e)) from None
+        sys.stdout.write(explain_code(code))
         return 0
 
     _run(ctx, body)

@@ -187,10 +187,17 @@ def _generate(args: _GenerateArgs, out: TextIO, err: TextIO) -> int | None:
             out=out,
             err=err,
         )
-    except Exception:
-        # Whatever went wrong, nothing was written (the writer is all-or-nothing): the
-        # typer path repeats the run and reports the problem in its own words.
-        return None
+    except Exception as e:
+        # A user error is reported here, in the words the typer path would use; only a
+        # bug falls through to typer, which runs again to honour --debug. Nothing was
+        # written either way: the writer is all-or-nothing.
+        from markergen.errors import user_message
+
+        message = user_message(e)
+        if message is None:
+            return None
+        err.write(f"markergen: error: {message}\n")
+        return 2
 
 
 def resolve_patterns(given: Sequence[str], cfg: Config, cwd: Path) -> list[str]:

@@ -130,11 +130,31 @@ def test_generate_is_answered_from_the_cache_exactly_as_the_cli_answers(module: 
     assert (module / "gen" / "openapi-v3.json").is_file()
 
 
-def test_a_failing_generate_falls_through_and_writes_nothing(module: Path) -> None:
-    # A missing package is an input error: typer must report it, in its own words.
-    assert call(["generate", "./nowhere/...", "--out-dir", "gen"]) == (None, "", "")
+def test_a_failing_generate_is_answered_as_typer_would_and_writes_nothing(
+    module: Path,
+) -> None:
+    # A missing package is an input error: the fast path reports it itself, in the
+    # words of the typer path (markergen.errors), instead of running the command twice.
+    args = ["generate", "./nowhere/...", "--out-dir", "gen"]
+    code, out, err = call(args)
+    assert (code, out, err) == typer_generate(args, module)
+    assert code == 2 and err.startswith("markergen: error: ./nowhere/...")
     assert not (module / "gen").exists()
     assert not (module / ".markergen-cache").exists()
+
+
+def test_a_bug_in_generate_still_falls_through_to_typer(
+    module: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Only bugs fall through: typer runs again so that --debug can show a traceback.
+    import markergen.generate
+
+    def broken(*args: object, **kwargs: object) -> int:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(markergen.generate, "run_and_report", broken)
+    assert call(["generate", "./api/...", "--out-dir", "gen"]) == (None, "", "")
+    assert not (module / "gen").exists()
 
 
 def test_error_diagnostics_are_answered_with_exit_1(module: Path) -> None:
