@@ -83,6 +83,13 @@ def _marker_of(f: Field, *names: str) -> Marker | None:
     return None
 
 
+def _pos_of(f: Field, *names: str) -> Position:
+    """Where a diagnostic about `f`'s union markers points: the first of those markers,
+    else the field."""
+    marker = _marker_of(f, *names)
+    return marker.pos if marker is not None else f.pos
+
+
 def _enum_of(ref: TypeRef, ctx: _Ctx) -> tuple[TypeKey | None, tuple[str, ...]]:
     """The enum behind a discriminator's type (through pointers and aliases)."""
     ref = ref.deref()
@@ -105,11 +112,10 @@ def _discriminator(f: Field, ctx: _Ctx) -> Discriminator:
         values = tuple(sorted(set(f.enum_values)))
     base = f.type.deref()
     if enum_key is None and not values and base.kind == "external":
-        marker = _marker_of(f, PLAIN_DISCRIMINATOR, K8S_DISCRIMINATOR)
         ctx.diagnostics.append(
             diag(
                 "MG104",
-                marker.pos if marker else f.pos,
+                _pos_of(f, PLAIN_DISCRIMINATOR, K8S_DISCRIMINATOR),
                 f"discriminator {ctx.subject(f)} has type {base.name} from package "
                 f"{base.package}, which is not among the inputs, so its enum values are unknown",
                 hint=f"add the package {base.package} to the patterns markergen reads",
@@ -144,11 +150,10 @@ def build_unions(
     for f in struct.fields:
         fams = _families(f)
         if len(fams) > 1:
-            marker = _marker_of(f, *_FAMILY_MARKERS[fams[1]])
             ctx.diagnostics.append(
                 diag(
                     "MG404",
-                    marker.pos if marker else f.pos,
+                    _pos_of(f, *_FAMILY_MARKERS[fams[1]]),
                     f"field {ctx.subject(f)} mixes union dialects: "
                     + " and ".join(_FAMILY_NAMES[x] for x in fams)
                     + f"; it is read as {_FAMILY_NAMES[fams[0]]} only",
@@ -160,11 +165,10 @@ def build_unions(
     unions: list[Union] = []
     if struct_union is not None or deprecated:
         for f in plain:
-            marker = _marker_of(f, PLAIN_MEMBER, DISCRIMINATED_BY)
             ctx.diagnostics.append(
                 diag(
                     "MG404",
-                    marker.pos if marker else f.pos,
+                    _pos_of(f, PLAIN_MEMBER, DISCRIMINATED_BY),
                     f"field {ctx.subject(f)} uses +unionMember in struct {struct.name}, which "
                     "declares a kep2019 union (+union / +unionDeprecated); one union cannot mix "
                     "dialects",
@@ -185,11 +189,10 @@ def _plain_discriminators(ctx: _Ctx) -> list[Field]:
 def _kep2019(ctx: _Ctx, struct_union: Marker | None, deprecated: list[Field]) -> list[Union]:
     discs = _plain_discriminators(ctx)
     for extra in discs[1:]:
-        marker = _marker_of(extra, PLAIN_DISCRIMINATOR)
         ctx.diagnostics.append(
             diag(
                 "MG203",
-                marker.pos if marker else extra.pos,
+                _pos_of(extra, PLAIN_DISCRIMINATOR),
                 f"struct {ctx.struct.name} has several +unionDiscriminator fields "
                 f"({', '.join(d.go_name for d in discs)}) in a kep2019 union; kep/000 allows "
                 "one per structure",
