@@ -29,7 +29,6 @@ from markergen.model import Field, Model, Struct, TypeRef, Union
 Version = Literal[2, 3]
 Schema = dict[str, Any]
 UNIONS_KEY = "x-kubernetes-unions"
-EXTERNAL_KEY = "x-markergen-external-references"
 
 # kube-openapi's Go type -> (type, format) table (pkg/common).
 TYPE_FORMATS: dict[str, tuple[str, str]] = {

@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from markergen.model import Diagnostic, Field, Model, Struct, TypeRef, Union
+from markergen.model import Diagnostic, Model, Struct, TypeRef, Union
 
 Check = Callable[[Model], Iterable[Diagnostic]]
 
@@ -45,10 +45,6 @@ def union_label(struct: Struct, union: Union) -> str:
     if union.name:
         return f"{struct.name} union {union.name!r}"
     return f"{struct.name} ({union.origin} union)"
-
-
-def member_field(struct: Struct, go_name: str) -> Field | None:
-    return struct.field(go_name)
 
 
 def underlying(model: Model, ref: TypeRef) -> TypeRef:

@@ -72,20 +72,3 @@ def quote(value: object) -> str:
     if isinstance(value, list):
         return '"array"'
     return json.dumps(type(value).__name__)
-
-
-def json_kind(value: object) -> str:
-    """The JSON type name of a value, for shape errors."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
