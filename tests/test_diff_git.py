@@ -51,7 +51,11 @@ def repo(tmp_path: Path) -> Path:
 
 def state(repo: Path) -> tuple[str, str, str]:
     index = hashlib.sha256((repo / ".git" / "index").read_bytes()).hexdigest()
-    return git(repo, "status", "--porcelain"), git(repo, "rev-parse", "HEAD"), index
+    # --no-optional-locks: a plain `git status` may itself rewrite the index to refresh
+    # racily-clean entries (files changed in the second the index was written), which
+    # would make this probe, not markergen, change the index.
+    status = git(repo, "--no-optional-locks", "status", "--porcelain")
+    return status, git(repo, "rev-parse", "HEAD"), index
 
 
 def kinds(base: str, head: str | None, cwd: Path) -> set[tuple[str, str | None]]:
