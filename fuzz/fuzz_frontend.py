@@ -11,10 +11,10 @@ import sys
 import atheris  # type: ignore[import-untyped]
 
 with atheris.instrument_imports():
-    from markergen.build import build_model
     from markergen.golang.parser import GoParser
     from markergen.golang.source import DecodeError
     from markergen.golang.syntax import GoPackage
+    from markergen.model.builder import build_model
     from markergen.rules import all_diagnostics
 
 PARSER = GoParser()

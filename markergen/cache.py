@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Any
 
 import markergen
+from markergen.diagnostics import Diagnostic, Severity
 from markergen.golang.syntax import Position
-from markergen.model import Diagnostic, Severity
 
 CACHE_DIR_NAME = ".markergen-cache"
 ENV_CACHE_DIR = "MARKERGEN_CACHE_DIR"

@@ -11,7 +11,7 @@ import re
 from importlib import resources
 from pathlib import Path
 
-from markergen.rules.catalog import CATALOG
+from markergen.diagnostics import CATALOG
 
 _ANCHOR = re.compile(r'^<a id="(mg\d{3})"></a>\s*$', re.MULTILINE)
 _FENCE = r"^```{lang}\n(.*?)^```"

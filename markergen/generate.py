@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from markergen.config import Config
-from markergen.model import Diagnostic, Model, Severity
+from markergen.diagnostics import Diagnostic, Severity
+from markergen.model import Model
 
 if TYPE_CHECKING:
     from markergen.progress import Progress

@@ -11,7 +11,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from markergen.model import Diagnostic, Model
+from markergen.diagnostics import Diagnostic
+from markergen.model import Model
 
 if TYPE_CHECKING:
     from markergen.progress import Progress
@@ -46,8 +47,8 @@ def load_model(
     include_generated: bool = False,
     progress: Progress | None = None,
 ) -> Model:
-    from markergen.build import build_model
     from markergen.golang.packages import load_packages
+    from markergen.model.builder import build_model
 
     with gc_paused():
         result = load_packages(

@@ -19,9 +19,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 import markergen
+from markergen.diagnostics import CATALOG, Diagnostic, Severity
 from markergen.explain import ExplainError, sections, summary
-from markergen.model import Diagnostic, Severity
-from markergen.rules.catalog import CATALOG
 
 Format = Literal["text", "json", "github", "sarif"]
 FORMATS: tuple[Format, ...] = ("text", "json", "github", "sarif")

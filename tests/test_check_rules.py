@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from markergen.diagnostics import Diagnostic, Severity
 from markergen.golang.syntax import JSONTag, Position
 from markergen.markers import Marker
 from markergen.model import (
-    Diagnostic,
     Discriminator,
     Enum,
     EnumValue,
@@ -19,7 +19,6 @@ from markergen.model import (
     Member,
     Model,
     NamedType,
-    Severity,
     Struct,
     TypeRef,
     Union,

@@ -25,10 +25,9 @@ from pathlib import Path
 
 import pytest
 
-from markergen.model import Diagnostic
+from markergen.diagnostics import CATALOG, Diagnostic
 from markergen.pipeline import load_model
 from markergen.rules import all_diagnostics
-from markergen.rules.catalog import CATALOG
 
 ROOT = Path(__file__).resolve().parent.parent / "testdata" / "check"
 WANT = re.compile(r"//\s*want\s+(\".*)$")

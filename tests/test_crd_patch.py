@@ -14,7 +14,7 @@ from crd_support import CRD_NAME, EXAMPLE_CRD, copy_example, example_model
 from markergen.crd import CrdError, run_crd
 from markergen.crd.patch import ENUMS_ANNOTATION, RULES_ANNOTATION
 from markergen.crd.yamlio import dump_documents, load_documents
-from markergen.model import Severity
+from markergen.diagnostics import Severity
 
 HAND_RULE = {"message": "hand-written", "rule": 'self.method != "Fax"'}
 

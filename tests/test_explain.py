@@ -11,10 +11,10 @@ import tree_sitter_go
 import yaml
 from tree_sitter import Language, Parser
 
+from markergen.diagnostics import CATALOG
 from markergen.explain import ExplainError, examples, explain, sections, summary
 from markergen.pipeline import load_model
 from markergen.rules import all_diagnostics
-from markergen.rules.catalog import CATALOG
 
 DOCS = sections()
 CODES = sorted(CATALOG)

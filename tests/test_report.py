@@ -9,10 +9,9 @@ from typing import Any
 import jsonschema
 import pytest
 
+from markergen.diagnostics import CATALOG, Diagnostic, Severity, diag
 from markergen.golang.syntax import Position
-from markergen.model import Diagnostic, Severity
 from markergen.report import FORMATS, display_path, render, sarif_document
-from markergen.rules.catalog import CATALOG, diag
 
 SCHEMA = Path(__file__).resolve().parent.parent.parent / "shared/schemas/sarif-schema-2.1.0.json"
 CWD = Path("/repo")

@@ -17,9 +17,10 @@ import pytest
 from helpers import as_nobody
 
 from markergen.config import load_config
+from markergen.diagnostics import Diagnostic
 from markergen.generate import generate
 from markergen.golang.parser import MAX_TYPE_DEPTH
-from markergen.model import Diagnostic, Model
+from markergen.model import Model
 from markergen.pipeline import check_model, load_model
 
 UNION = """package v1

@@ -21,12 +21,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from markergen.config import load_config
+from markergen.diagnostics import CATALOG, Diagnostic
 from markergen.generate import generate
 from markergen.golang.syntax import Position
 from markergen.markers import Marker, MarkerError, parse_line
-from markergen.model import Diagnostic, Model
+from markergen.model import Model
 from markergen.pipeline import InputError, check_model, load_model
-from markergen.rules.catalog import CATALOG
 
 GO_FILES = sorted(TESTDATA.rglob("*.go"))
 GO_TEXTS = [p.read_bytes() for p in GO_FILES]

@@ -29,21 +29,15 @@ from markergen.crd.yamlio import (
     load_documents,
     walk_paths,
 )
+from markergen.diagnostics import Diagnostic, Severity, diag
 from markergen.emit.writer import OutputError, verify_outputs, write_outputs
 from markergen.golang.syntax import Position
-from markergen.model import Diagnostic, Model, Severity
+from markergen.model import Model
 
 RULES_ANNOTATION = "markergen.dev/rules"
 ENUMS_ANNOTATION = "markergen.dev/enums"
 CRD_API_VERSION = "apiextensions.k8s.io/v1"
 VALIDATIONS = "x-kubernetes-validations"
-
-# Codes of the CRD family (not yet in markergen/rules/catalog.py; see docs/kubebuilder.md).
-MG501 = "MG501"  # a union field gets no rule: missing from the CRD schema or unreachable from CEL
-MG502 = "MG502"  # a CRD version has no Go root type among the inputs
-MG503 = "MG503"  # the CRD's enum of a discriminator differs from the Go enum (kept as is)
-MG504 = "MG504"  # a CRD file cannot be read or is not valid YAML
-MG505 = "MG505"  # not an apiextensions.k8s.io/v1 CRD (left untouched)
 
 
 class CrdError(Exception):
@@ -99,10 +93,9 @@ class _Patcher:
     crd: dict[str, Any]
     diagnostics: list[Diagnostic]
 
-    def diag(self, code: str, severity: Severity, path: PathKey, message: str) -> None:
+    def diag(self, code: str, path: PathKey, message: str) -> None:
         line, col = self.doc.position(path)
-        pos = Position(self.file, line, col)
-        self.diagnostics.append(Diagnostic(pos, code, severity, message))
+        self.diagnostics.append(diag(code, Position(self.file, line, col), message))
 
     def run(self) -> None:
         meta = self.crd.get("metadata")
@@ -150,8 +143,7 @@ class _Patcher:
         if root is None:
             why = describe_missing(self.model, group, kind, name)
             self.diag(
-                MG502,
-                Severity.WARNING,
+                "MG502",
                 (*vpath, "name"),
                 f"CRD {kind}.{group} version {name}: no Go root type ({why}); no union rules added",
             )
@@ -170,8 +162,7 @@ class _Patcher:
         where = ".".join(str(p) for p in site.path)
         for s in skipped:
             self.diag(
-                MG501,
-                Severity.WARNING,
+                "MG501",
                 (*site.path, "properties"),
                 f"union {site.struct.name} field {s.field} {s.reason} at {where}; "
                 "the union's rules leave it out",
@@ -190,8 +181,7 @@ class _Patcher:
             enum_hashes.add(enum_hash(ppath, values))
         elif sorted(map(str, prop["enum"])) != sorted(values):
             self.diag(
-                MG503,
-                Severity.WARNING,
+                "MG503",
                 (*ppath, "enum"),
                 f"enum of discriminator {disc.json_name} at {where} is "
                 f"{prop['enum']!r} in the CRD but {values!r} in Go; kept as written",
@@ -238,10 +228,9 @@ def patch_document(model: Model, doc: Document, file: str) -> tuple[Any, list[Di
     if value.get("apiVersion") != CRD_API_VERSION:
         line, col = doc.position(("apiVersion",))
         diagnostics.append(
-            Diagnostic(
+            diag(
+                "MG505",
                 Position(file, line, col),
-                MG505,
-                Severity.WARNING,
                 f"CRD apiVersion {value.get('apiVersion')!r} is not {CRD_API_VERSION}; "
                 "left untouched",
             )
@@ -313,17 +302,16 @@ def run_crd(paths: Sequence[Path], model: Model, verify: bool) -> CrdResult:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
             diagnostics.append(
-                Diagnostic(Position(shown, 1, 1), MG504, Severity.ERROR, f"cannot read: {e}")
+                diag("MG504", Position(shown, 1, 1), f"cannot read: {e}")
             )
             continue
         try:
             new, found = patch_text(model, text, shown)
         except YamlError as e:
             diagnostics.append(
-                Diagnostic(
+                diag(
+                    "MG504",
                     Position(shown, e.line, e.column),
-                    MG504,
-                    Severity.ERROR,
                     f"not valid YAML: {e.message}",
                 )
             )

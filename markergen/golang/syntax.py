@@ -1,7 +1,7 @@
 """Syntax records: what the tree-sitter front end reads out of Go files.
 
 These records say what the source text says and nothing more: no marker parsing,
-no type resolution, no union logic. `markergen.build` turns them into the model.
+no type resolution, no union logic. `markergen.model.builder` turns them into the model.
 All positions are 1-based (line and column; the column counts characters, not bytes).
 """
 

@@ -7,7 +7,8 @@ rest from the model alone.
 
 from __future__ import annotations
 
-from markergen.model import Diagnostic, Model
+from markergen.diagnostics import Diagnostic
+from markergen.model import Model
 from markergen.rules import discriminators, enums, kep2019, members
 from markergen.rules.base import Rule
 

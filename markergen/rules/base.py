@@ -11,7 +11,8 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from markergen.model import Diagnostic, Model, Struct, TypeRef, Union
+from markergen.diagnostics import Diagnostic
+from markergen.model import Model, Struct, TypeRef, Union
 
 Check = Callable[[Model], Iterable[Diagnostic]]
 

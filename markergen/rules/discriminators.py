@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from markergen.diagnostics import Diagnostic, Severity, diag
 from markergen.markers import default_string
-from markergen.model import Diagnostic, Discriminator, Model, Severity, Struct, Union
+from markergen.model import Discriminator, Model, Struct, Union
 from markergen.rules.base import (
     MEMBER_MARKERS,
     Rule,
@@ -27,7 +28,6 @@ from markergen.rules.base import (
     union_label,
     unions,
 )
-from markergen.rules.catalog import diag
 
 
 def _enum_name(model: Model, d: Discriminator) -> str:

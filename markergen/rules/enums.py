@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from markergen.model import Diagnostic, Model
+from markergen.diagnostics import Diagnostic, diag
+from markergen.model import Model
 from markergen.rules.base import Rule, underlying
-from markergen.rules.catalog import diag
 
 ENUM_TYPE_MARKERS = ("enum", "k8s:enum")
 

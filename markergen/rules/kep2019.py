@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from markergen.model import Diagnostic, Model
+from markergen.diagnostics import Diagnostic, diag
+from markergen.model import Model
 from markergen.rules.base import Rule
-from markergen.rules.catalog import diag
 
 
 def _union_structs(model: Model) -> Iterator[str]:

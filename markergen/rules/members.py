@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from markergen.model import Diagnostic, Field, Member, Model, Struct, Union
+from markergen.diagnostics import Diagnostic, diag
+from markergen.model import Field, Member, Model, Struct, Union
 from markergen.rules.base import (
     UNION_FIELD_MARKERS,
     Rule,
@@ -20,7 +21,6 @@ from markergen.rules.base import (
     union_label,
     unions,
 )
-from markergen.rules.catalog import diag
 
 NILLABLE = frozenset({"pointer", "slice", "map", "interface"})
 

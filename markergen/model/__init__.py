@@ -1,6 +1,6 @@
 """The model: Go API types with their unions and enums, resolved across packages.
 
-Built by `markergen.build` from syntax records and markers; read by the rules and the
+Built by `markergen.model.builder` from syntax records and markers; read by the rules and the
 renderers. Everything is frozen: nothing downstream changes the model.
 Type keys are `<import path>.<TypeName>` (e.g. `k8s.io/api/apps/v1.DeploymentStrategy`).
 """
@@ -8,9 +8,9 @@ Type keys are `<import path>.<TypeName>` (e.g. `k8s.io/api/apps/v1.DeploymentStr
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum as _Enum
 from typing import Literal
 
+from markergen.diagnostics import Diagnostic
 from markergen.golang.syntax import JSONTag, Position
 from markergen.markers import Marker
 
@@ -18,24 +18,6 @@ TypeKey = str
 Dialect = Literal["kep2019", "kep2022", "kep1027", "k8s"]
 Semantics = Literal["kep1027", "kep2019", "smd"]
 Mode = Literal["exactly-one", "at-most-one"]
-
-
-class Severity(str, _Enum):
-    ERROR = "error"
-    WARNING = "warning"
-    INFO = "info"
-
-
-@dataclass(frozen=True, order=True)
-class Diagnostic:
-    pos: Position
-    code: str
-    severity: Severity
-    message: str
-    hint: str | None = None
-
-    def sort_key(self) -> tuple[str, int, int, str, str]:
-        return (self.pos.file, self.pos.line, self.pos.column, self.code, self.message)
 
 
 RefKind = Literal[

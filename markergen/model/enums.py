@@ -8,11 +8,11 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from markergen.diagnostics import Diagnostic, diag
 from markergen.doctext import description
 from markergen.golang.literals import unquote
 from markergen.golang.syntax import ConstSpec, GoFile, Position
-from markergen.model import Diagnostic, Enum, EnumValue, NamedType, TypeKey, TypeRef
-from markergen.rules.catalog import diag
+from markergen.model import Enum, EnumValue, NamedType, TypeKey, TypeRef
 
 ENUM_MARKERS = ("enum", "k8s:enum", "kubebuilder:validation:Enum")
 

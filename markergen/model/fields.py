@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from markergen.build.markerread import MarkerReader
-from markergen.build.types import Resolver
 from markergen.doctext import description
 from markergen.golang.syntax import FieldDecl
 from markergen.markers import Marker, Target
 from markergen.model import Field
+from markergen.model.markerread import MarkerReader
+from markergen.model.resolve import Resolver
 
 OPTIONAL_MARKERS = frozenset({"optional", "k8s:optional", "kubebuilder:validation:Optional"})
 REQUIRED_MARKERS = frozenset({"required", "k8s:required", "kubebuilder:validation:Required"})

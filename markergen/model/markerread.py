@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from markergen.diagnostics import Diagnostic, diag
 from markergen.golang.syntax import CommentGroup
 from markergen.markers import LineCache, Marker, MarkerError, Registry, Target, parse_group
-from markergen.model import Diagnostic
-from markergen.rules.catalog import diag
 
 _TARGET_WORDS = {Target.PACKAGE: "a package", Target.TYPE: "a type", Target.FIELD: "a field"}
 

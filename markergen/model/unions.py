@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from markergen.diagnostics import Diagnostic, diag
 from markergen.golang.syntax import Position
 from markergen.markers import Marker
 from markergen.model import (
-    Diagnostic,
     Dialect,
     Discriminator,
     Enum,
@@ -25,7 +25,6 @@ from markergen.model import (
     TypeRef,
     Union,
 )
-from markergen.rules.catalog import diag
 
 KEP2019_FIELD = "unionDeprecated"
 PLAIN_DISCRIMINATOR = "unionDiscriminator"

@@ -9,16 +9,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from markergen.build.enums import PackageConsts, build_enums
-from markergen.build.fields import make_field
-from markergen.build.markerread import MarkerReader
-from markergen.build.types import Resolver, TypeIndex
-from markergen.build.unions import StructInput, build_unions
+from markergen.diagnostics import Diagnostic, diag
 from markergen.doctext import description
 from markergen.golang.syntax import GoPackage, Position
 from markergen.markers import REGISTRY, Marker, Registry, Target
-from markergen.model import Diagnostic, Model, NamedType, Package, Struct, TypeKey
-from markergen.rules.catalog import diag
+from markergen.model import Model, NamedType, Package, Struct, TypeKey
+from markergen.model.enums import PackageConsts, build_enums
+from markergen.model.fields import make_field
+from markergen.model.markerread import MarkerReader
+from markergen.model.resolve import Resolver, TypeIndex
+from markergen.model.unions import StructInput, build_unions
 
 
 def build_model(packages: Sequence[GoPackage], registry: Registry = REGISTRY) -> Model:

@@ -8,9 +8,27 @@ docs/rules.md and is printed by `markergen explain CODE`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum as _Enum
 
 from markergen.golang.syntax import Position
-from markergen.model import Diagnostic, Severity
+
+
+class Severity(str, _Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    pos: Position
+    code: str
+    severity: Severity
+    message: str
+    hint: str | None = None
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        return (self.pos.file, self.pos.line, self.pos.column, self.code, self.message)
 
 E = Severity.ERROR
 W = Severity.WARNING
