@@ -86,7 +86,7 @@ def test_syntax_error_is_mg001_warning_and_other_declarations_are_read(tmp_path:
 
 def test_explain_prints_docs_and_rejects_unknown_codes() -> None:
     res = run_cli(["explain", "mg205"], KEP)
-    assert res.code == 0 and res.stdout.startswith("## MG205")
+    assert res.code == 0 and res.stdout.startswith("MG205: ")
     res = run_cli(["explain", "MG999"], KEP)
     assert res.code == 2 and "MG999" in res.stderr
 

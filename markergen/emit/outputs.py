@@ -1,35 +1,56 @@
-"""Render every generated output of `markergen generate` (DESIGN section 10)."""
+"""The outputs of `markergen generate`, declared once, and their rendering.
+
+Each output has a key (its `markergen.yaml` key and `--<key>` flag, which override its
+path), a default file name inside `out-dir`, and the template that renders it. The
+settings (markergen.config), the writer and the cache all derive from `OUTPUTS`.
+"""
 
 from __future__ import annotations
 
-import jinja2
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from markergen.emit.openapi import build_document
 from markergen.emit.options import EmitOptions
-from markergen.emit.render import render
-from markergen.emit.table import build_table
 from markergen.model import Model
 
-OPENAPI_V2 = "openapi-v2.json"
-OPENAPI_V3 = "openapi-v3.json"
-TABLE_JSON = "unions_table.json"
-TABLE_PY = "unions_table.py"
-OUTPUT_NAMES: tuple[str, ...] = (OPENAPI_V2, OPENAPI_V3, TABLE_JSON, TABLE_PY)
+if TYPE_CHECKING:
+    import jinja2
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    key: str  # config key and flag name
+    filename: str  # default file name; its template is `<filename>.j2`
+    title: str  # how help texts name it
+
+
+OUTPUTS: tuple[Output, ...] = (
+    Output("v2", "openapi-v2.json", "the OpenAPI v2 document"),
+    Output("v3", "openapi-v3.json", "the OpenAPI v3 document"),
+    Output("table-json", "unions_table.json", "the JSON runtime table"),
+    Output("table-py", "unions_table.py", "the Python runtime table"),
+)
+OUTPUT_NAMES: tuple[str, ...] = tuple(o.filename for o in OUTPUTS)
 
 
 def render_outputs(model: Model, options: EmitOptions, env: jinja2.Environment) -> dict[str, str]:
-    """The four texts keyed by their default file names."""
+    """The text of every output, keyed by its file name."""
+    from markergen.emit.openapi import build_document
+    from markergen.emit.render import render
+    from markergen.emit.table import build_table
+
     out: dict[str, str] = {}
-    for name, version in ((OPENAPI_V2, 2), (OPENAPI_V3, 3)):
-        doc = build_document(model, options, 2 if version == 2 else 3)
-        out[name] = render(
-            env,
-            f"{name}.j2",
-            schemas=doc.schemas,
-            info=doc.info,
-            external_references=doc.external_references,
-        )
-    table = build_table(model, options)
-    out[TABLE_JSON] = render(env, f"{TABLE_JSON}.j2", table=table)
-    out[TABLE_PY] = render(env, f"{TABLE_PY}.j2", table=table)
+    for output in OUTPUTS:
+        name = f"{output.filename}.j2"
+        if output.filename.startswith("openapi-"):
+            doc = build_document(model, options, 2 if output.key == "v2" else 3)
+            out[output.filename] = render(
+                env,
+                name,
+                schemas=doc.schemas,
+                info=doc.info,
+                external_references=doc.external_references,
+            )
+        else:
+            out[output.filename] = render(env, name, table=build_table(model, options))
     return out
