@@ -17,13 +17,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+from markergen.cliargs import Arg, Command, command_args, setting_dest
 
 if TYPE_CHECKING:
-    from markergen.config import Config, Setting
+    from markergen.config import Config
 
 PROG = "markergen"
 DESCRIPTION = (
@@ -31,40 +32,6 @@ DESCRIPTION = (
     "documents, runtime tables, CRD validation rules and compatibility reports from them."
 )
 INTERRUPTED = "markergen: interrupted; every output is as it was or completely written"
-
-Complete = Literal["none", "file", "dir", "choice", "code"]
-
-
-@dataclass(frozen=True, slots=True)
-class Arg:
-    """A positional argument or an option of one command."""
-
-    names: tuple[str, ...]  # ("PATTERNS",) for a positional; ("--format", "-f") for an option
-    help: str
-    dest: str
-    metavar: str | None = None
-    choices: tuple[str, ...] = ()
-    default: Any = None
-    action: Literal["store", "store_true", "append", "positional", "positionals"] = "store"
-    required: bool = False
-    complete: Complete = "none"
-    optional_positional: bool = False  # a positional that may be left out
-
-    @property
-    def is_option(self) -> bool:
-        return self.names[0].startswith("-")
-
-
-@dataclass(frozen=True, slots=True)
-class Command:
-    name: str
-    summary: str  # one line, shown in the command list
-    description: str  # the command's own help
-    args: tuple[Arg, ...]
-    run: Callable[[argparse.Namespace], int]
-    settings: bool = True  # also takes the settings markergen.config declares for it
-    epilog: str = ""
-
 
 PATTERNS = Arg(
     ("PATTERNS",),
@@ -79,12 +46,8 @@ PATTERNS = Arg(
 def _config(args: argparse.Namespace, command: str) -> Config:
     from markergen.config import load_config, settings_of
 
-    flags = {s.key: getattr(args, _dest(s), None) for s in settings_of(command)}
+    flags = {s.key: getattr(args, setting_dest(s), None) for s in settings_of(command)}
     return load_config(Path.cwd(), flags)
-
-
-def _dest(s: Setting) -> str:
-    return "setting_" + s.key.replace("-", "_")
 
 
 def _patterns(given: Sequence[str], cfg: Config) -> list[str]:
@@ -500,33 +463,6 @@ GLOBAL_ARGS: tuple[Arg, ...] = (
     Arg(("--version",), "Print the version and exit.", "version", action="store_true"),
     Arg(("--debug",), "Show a traceback for internal errors.", "debug", action="store_true"),
 )
-
-
-def setting_args(command: str) -> tuple[Arg, ...]:
-    """The options a command takes from the settings registry."""
-    from markergen.config import settings_of
-
-    out = []
-    for s in settings_of(command):
-        if s.kind == "bool":
-            out.append(Arg((s.flag,), s.help, _dest(s), action="store_true", default=None))
-            continue
-        choices = s.choices if s.kind in ("choice", "mapping") else ()
-        out.append(
-            Arg(
-                (s.flag,),
-                s.help,
-                _dest(s),
-                metavar=s.metavar or (None if choices else "VALUE"),
-                choices=choices,
-                complete="choice" if choices else ("dir" if s.metavar == "DIR" else "file"),
-            )
-        )
-    return tuple(out)
-
-
-def command_args(command: Command) -> tuple[Arg, ...]:
-    return command.args + (setting_args(command.name) if command.settings else ())
 
 
 class _Formatter(argparse.HelpFormatter):

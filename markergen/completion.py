@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from markergen.diagnostics import CATALOG
 
 if TYPE_CHECKING:
-    from markergen.cli import Arg, Command
+    from markergen.cliargs import Arg, Command
 
 
 def script(shell: str, commands: Sequence[Command], global_args: Sequence[Arg]) -> str:
@@ -28,7 +28,7 @@ def script(shell: str, commands: Sequence[Command], global_args: Sequence[Arg]) 
 
 
 def _args(command: Command) -> tuple[Arg, ...]:
-    from markergen.cli import command_args
+    from markergen.cliargs import command_args
 
     return command_args(command)
 
