@@ -127,12 +127,6 @@ class Config:
         commands=("generate",),
         affects_outputs=True,
     )
-    templates: str | None = setting(
-        None,
-        help="Directory of templates that override the built-in ones, by file name.",
-        commands=("generate",),
-        metavar="DIR",
-    )
     crd_dir: str | None = setting(
         None,
         help="Directory of the CRD files `markergen crd` patches when given no paths.",
@@ -253,6 +247,18 @@ def output_settings(cfg: Config) -> dict[str, object]:
             value = getattr(cfg, s.attr)
             out[s.key] = dict(value) if isinstance(value, Mapping) else value
     return out
+
+
+def settings_markdown() -> str:
+    """The reference table of every setting, for docs/configuration.md."""
+    rows = ["| key (markergen.yaml) | flag | default | commands | what it does |", "|---|---|---|---|---|"]
+    for s in settings():
+        flag = f"`{s.flag}`" if s.commands else "(file only)"
+        default = "" if s.default in (None, (), {}) else f"`{s.default}`".replace("`False`", "`false`")
+        commands = ", ".join(s.commands) if s.commands else ""
+        values = f" One of: {', '.join(s.choices)}." if s.choices else ""
+        rows.append(f"| `{s.key}` | {flag} | {default} | {commands} | {s.help}{values} |")
+    return "\n".join(rows)
 
 
 def find_root(cwd: Path) -> Path:

@@ -42,7 +42,7 @@ def run_and_report(
 ) -> int:
     """`markergen generate` as the command line runs it: a progress line on a terminal,
     the run, then diagnostics and the summary on `err`, a --verify diff on `out`. Returns the exit code; raises what generate
-    raises (input, configuration, template and output errors)."""
+    raises (input, configuration and output errors)."""
     from markergen.progress import Progress
 
     progress = Progress(err)
@@ -102,7 +102,6 @@ def _generate(
 ) -> GenerateResult | None:
     from markergen.emit.writer import verify_outputs, write_outputs
 
-    template_dir = (cfg.root / cfg.templates) if cfg.templates else None
     cache = None
     if use_cache:
         from markergen.cache import OutputCache
@@ -113,7 +112,6 @@ def _generate(
             patterns,
             cwd,
             output_settings(cfg),
-            template_dir,
         )
     cached = cache.lookup() if cache else None
     if cached is None and cached_only:
@@ -121,7 +119,7 @@ def _generate(
     if cached is not None:
         diags, texts = cached.diagnostics, cached.outputs
     else:
-        computed = _compute(cfg, patterns, cwd, template_dir, progress)
+        computed = _compute(cfg, patterns, cwd, progress)
         if isinstance(computed, GenerateResult):
             return computed
         diags, texts = computed
@@ -153,7 +151,6 @@ def _compute(
     cfg: Config,
     patterns: Sequence[str],
     cwd: Path,
-    template_dir: Path | None,
     progress: Progress | None,
 ) -> tuple[tuple[Diagnostic, ...], dict[str, str]] | GenerateResult:
     """Diagnostics and output texts, or the failed result when there are errors."""
@@ -168,13 +165,12 @@ def _compute(
         diags = tuple(check_model(model))
         if any(d.severity is Severity.ERROR for d in diags):
             return GenerateResult(1, diags, "", "markergen: errors found; no output was written")
-        return diags, _render(cfg, model, template_dir)
+        return diags, _render(cfg, model)
 
 
-def _render(cfg: Config, model: Model, template_dir: Path | None) -> dict[str, str]:
+def _render(cfg: Config, model: Model) -> dict[str, str]:
     from markergen.emit.options import EmitOptions
     from markergen.emit.outputs import render_outputs
-    from markergen.emit.render import make_environment
 
     options = EmitOptions(
         union_format=cfg.union_format,
@@ -183,5 +179,4 @@ def _render(cfg: Config, model: Model, template_dir: Path | None) -> dict[str, s
         version=cfg.version,
         semantics=dict(cfg.semantics),
     )
-    env = make_environment(template_dir)
-    return render_outputs(model, options, env)
+    return render_outputs(model, options)

@@ -264,3 +264,13 @@ def test_generate_drives_the_progress_display(module: Path) -> None:
     assert "markergen: reading packages 1/1" in text and text.endswith("\r\x1b[K")
 
 
+
+
+def test_the_settings_table_of_the_docs_is_the_registry() -> None:
+    from helpers import REPO
+
+    from markergen.config import settings_markdown
+
+    doc = (REPO / "docs" / "configuration.md").read_text(encoding="utf-8")
+    table = doc.split("<!-- settings:start -->\n")[1].split("\n<!-- settings:end -->")[0]
+    assert table == settings_markdown()

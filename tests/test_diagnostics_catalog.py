@@ -24,10 +24,10 @@ def codes_in_source() -> dict[str, list[str]]:
         if path.name == "diagnostics.py" and path.parent.name == "markergen":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                if CODE.match(node.value):
-                    where = f"{path.relative_to(REPO)}:{node.lineno}"
-                    found.setdefault(node.value, []).append(where)
+            is_text = isinstance(node, ast.Constant) and isinstance(node.value, str)
+            if is_text and CODE.match(node.value):
+                where = f"{path.relative_to(REPO)}:{node.lineno}"
+                found.setdefault(node.value, []).append(where)
     return found
 
 

@@ -13,7 +13,6 @@ from helpers import TESTDATA
 from markergen.diff import DiffInputError, run_diff
 from markergen.emit.options import EmitOptions
 from markergen.emit.outputs import render_outputs
-from markergen.emit.render import make_environment
 from markergen.pipeline import load_model
 
 OPENAPI_V2, OPENAPI_V3, TABLE_JSON = "openapi-v2.json", "openapi-v3.json", "unions_table.json"
@@ -24,7 +23,7 @@ CASES = sorted(p.name for p in (DIFF / "heads").iterdir())
 
 def generate(src: Path, out: Path, union_format: str = "fieldMembers") -> Path:
     model = load_model(["./..."], src)
-    texts = render_outputs(model, EmitOptions(union_format=union_format), make_environment())  # type: ignore[arg-type]
+    texts = render_outputs(model, EmitOptions(union_format=union_format))  # type: ignore[arg-type]
     out.mkdir(parents=True)
     for name in (OPENAPI_V2, OPENAPI_V3, TABLE_JSON):
         (out / name).write_text(texts[name])
