@@ -210,4 +210,7 @@ def test_type_gone_without_a_rename_is_reported(tmp_path: Path) -> None:
             'Name string `json:"name"`', 'Title string `json:"title"`'
         ),
     )
-    assert rows(base, head) == {("breaking", "type-removed", "Outer", None)}
+    assert rows(base, head) == {
+        ("breaking", "type-removed", "Outer", None),
+        ("compatible", "type-added", "Wrapper", None),
+    }
