@@ -14,7 +14,7 @@ from markergen.diff.render import COMMENT_TAG, render
 
 DIFF = TESTDATA / "diff"
 BASE = str(DIFF / "base")
-ADDED_REMOVED = str(DIFF / "heads" / "union-added-removed")
+MIXED = str(DIFF / "heads" / "requiredness")
 
 SCHEMA = {
     "type": "object",
@@ -65,35 +65,45 @@ SCHEMA = {
 
 
 def test_json_has_designs_shape() -> None:
-    result = run_diff(BASE, ADDED_REMOVED, DIFF, "json")
+    result = run_diff(BASE, MIXED, DIFF, "json")
     doc = json.loads(result.text)
     jsonschema.validate(doc, SCHEMA)
-    assert (doc["breaking"], doc["compatible"]) == (1, 1)
-    assert [c["kind"] for c in doc["changes"]] == ["union-added", "union-removed"]
-    assert doc["changes"][0]["field"] is None  # an undiscriminated union
-    # The HEAD side's Go position: the union-added is at the marker that founds it.
-    added = doc["changes"][0]
-    assert added["file"] == "heads/union-added-removed/api/v1/types.go"
-    lines = (DIFF / added["file"]).read_text().splitlines()
-    assert "+k8s:zeroOrOneOfMember" in lines[added["line"] - 1]
-    assert (added["go_type"], added["go_package"]) == ("Order", "example.com/shop/api/v1")
+    assert (doc["breaking"], doc["breaking_at_ga"], doc["compatible"]) == (1, 1, 1)
+    assert [c["kind"] for c in doc["changes"]] == [
+        "member-optional-to-required",
+        "member-required-to-optional",
+    ]
+    # The HEAD side's Go position: the line of the member's field.
+    first = doc["changes"][0]
+    assert first["file"] == "heads/requiredness/api/v1/types.go"
+    lines = (DIFF / first["file"]).read_text().splitlines()
+    assert 'json:"cash,omitempty"' in lines[first["line"] - 1]
+    assert (first["go_type"], first["go_field"]) == ("Payment", "Cash")
+    assert (first["go_package"], first["stage"]) == ("example.com/shop/api/v1", "ga")
+    # An undiscriminated union's change names no field; it sits at its founding marker.
+    declared = json.loads(
+        run_diff(BASE, str(DIFF / "heads" / "union-added-removed"), DIFF, "json").text
+    )["changes"][0]
+    assert declared["field"] is None and declared["go_type"] == "Order"
+    lines = (DIFF / declared["file"]).read_text().splitlines()
+    assert "+k8s:zeroOrOneOfMember" in lines[declared["line"] - 1]
     assert result.text.endswith("}\n")
 
 
 def test_markdown_groups_by_type_under_class_sections() -> None:
-    text = run_diff(BASE, ADDED_REMOVED, DIFF, "markdown").text
+    text = run_diff(BASE, MIXED, DIFF, "markdown").text
     lines = text.splitlines()
     assert lines[0] == (
         "**markergen**: 1 breaking (1 at GA, ungated), 1 compatible changes to unions and enums"
     )
     assert "### Breaking (1)" in lines
     assert "<details><summary>Compatible (1)</summary>" in lines
-    assert "#### `Order (example.com/shop/api)`" in lines
+    assert lines.count("#### `Payment (example.com/shop/api)`") == 2  # once per section
     rows = [line for line in lines if line.startswith("| :")]
     assert len(rows) == 2
-    assert rows[0].startswith("| :x: |  | v1 | **union-added**")
-    assert rows[0].endswith("| `heads/union-added-removed/api/v1/types.go:47` |")
-    assert rows[1].startswith("| :white_check_mark: | `type` (Type) | v1 |")
+    assert rows[0].startswith("| :x: | `cash` (Cash) | v1 | **member-optional-to-required**")
+    assert rows[0].endswith("| `heads/requiredness/api/v1/types.go:35` |")
+    assert rows[1].startswith("| :white_check_mark: | `card` (Card) | v1 |")
     assert COMMENT_TAG in lines
 
 

@@ -30,6 +30,15 @@ RATCHETING = (
 )
 
 
+# Declarative validation (+k8s: tags, validation-gen) replaces hand-written validation of
+# built-in types field by field, with tests that both accept the same objects.
+DECLARED = (
+    "declarative validation takes over what the hand-written validation of this built-in "
+    "type already checked, so nothing that worked starts failing; it is a break only if "
+    "no such validation existed"
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Change:
     classification: ChangeClass
@@ -445,6 +454,15 @@ class _TypeDiff:
                 f"new {u.describe()} ({_members(u)}) over new fields: no stored object sets them",
             )
             return
+        if u.dialect == "k8s" and existing:
+            self.add(
+                "compatible",
+                "union-declared",
+                field,
+                f"existing fields {_q(existing)} are declared a {u.describe()} with "
+                f"+k8s: tags: {DECLARED}",
+            )
+            return
         self.add(
             "breaking",
             "union-added",
@@ -695,12 +713,32 @@ class _TypeDiff:
                         "every value must handle it",
                     )
             elif new is not None and prop in self.b.fields:
-                self.add(
-                    "breaking",
-                    "enum-added",
-                    prop,
-                    f'existing field "{prop}" now only accepts {", ".join(new)}',
-                )
+                source = self.h.enum_sources.get(prop, "")
+                if source == "enum":
+                    self.add(
+                        "compatible",
+                        "enum-declared",
+                        prop,
+                        f'existing field "{prop}" documents its values {", ".join(new)} with '
+                        "+enum, which only openapi-gen reads: the API server does not "
+                        "enforce it, so no request that worked starts failing",
+                    )
+                elif source == "k8s:enum":
+                    self.add(
+                        "compatible",
+                        "enum-declared",
+                        prop,
+                        f'existing field "{prop}" declares its values {", ".join(new)} with '
+                        f"+k8s:enum: {DECLARED}",
+                    )
+                else:
+                    self.add(
+                        "breaking",
+                        "enum-added",
+                        prop,
+                        f'existing field "{prop}" now only accepts {", ".join(new)}: values '
+                        "that were accepted before fail validation",
+                    )
             elif old is not None and prop in self.h.fields:
                 self.add(
                     "compatible",

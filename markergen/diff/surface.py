@@ -193,6 +193,8 @@ class TypeSurface:
     pos: Where | None = None
     details: Mapping[str, FieldSurface] = field(default_factory=dict)  # by JSON name
     gate: str = ""
+    # property → the marker that declared its enum: "enum", "k8s:enum" or "kubebuilder"
+    enum_sources: Mapping[str, str] = field(default_factory=dict)
 
     def discriminators(self) -> frozenset[str]:
         return frozenset(u.discriminator.field for u in self.unions if u.discriminator)
@@ -271,11 +273,11 @@ def _inlined_struct(model: Model, f: Field) -> Struct | None:
     return None
 
 
-def _enum_values(model: Model, f: Field) -> tuple[str, ...] | None:
-    """The enum of a property (as JSON texts), looked up as OpenAPI attaches it: through
-    pointers, aliases, array items and map values."""
+def _enum_values(model: Model, f: Field) -> tuple[tuple[str, ...], str] | None:
+    """The enum of a property (as JSON texts) and the marker that declared it, looked up
+    as OpenAPI attaches it: through pointers, aliases, array items and map values."""
     if f.enum_values:
-        return tuple(sorted({json_value(v) for v in f.enum_values}))
+        return tuple(sorted({json_value(v) for v in f.enum_values})), "kubebuilder"
     ref: TypeRef | None = f.type
     seen: set[str] = set()
     in_container = False
@@ -289,7 +291,8 @@ def _enum_values(model: Model, f: Field) -> tuple[str, ...] | None:
             key = ref.type_key
             seen.add(key)
             if key in model.enums:
-                return tuple(sorted({json_value(v.value) for v in model.enums[key].values}))
+                enum = model.enums[key]
+                return tuple(sorted({json_value(v.value) for v in enum.values})), enum.source
             named = model.types.get(key)
             ref = named.underlying if named is not None else None
         else:
@@ -305,6 +308,7 @@ class _Collected:
     unions: list[UnionSurface] = field(default_factory=list)
     enums: dict[str, tuple[str, ...]] = field(default_factory=dict)
     details: dict[str, FieldSurface] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)
 
 
 def _collect(
@@ -333,9 +337,10 @@ def _collect(
                 unmodelled_markers(f.markers),
             ),
         )
-        values = _enum_values(model, f)
-        if values is not None:
-            out.enums.setdefault(f.json_name, values)
+        found = _enum_values(model, f)
+        if found is not None:
+            out.enums.setdefault(f.json_name, found[0])
+            out.sources.setdefault(f.json_name, found[1])
 
 
 def surface_from_model(
@@ -359,5 +364,6 @@ def surface_from_model(
             pos=_where(struct.pos, prefix),
             details=got.details,
             gate=marker_gate(struct.markers),
+            enum_sources=got.sources,
         )
     return Surface(types=types, carries=ALL_FACTS, origin=origin)
