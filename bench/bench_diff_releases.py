@@ -13,6 +13,7 @@ Without `--tags`, the last `--last` final release tags (vX.Y.0) in version order
 from __future__ import annotations
 
 import argparse
+import itertools
 import re
 import subprocess
 import sys
@@ -46,7 +47,7 @@ def main(argv: list[str]) -> int:
     args = ap.parse_args(argv)
     tags = args.tags or release_tags(args.checkout, args.last)
     totals: Counter[str] = Counter()
-    for base, head in zip(tags, tags[1:]):
+    for base, head in itertools.pairwise(tags):
         start = time.perf_counter()
         result = run_diff(base, head, args.checkout, "json", patterns=args.patterns)
         seconds = time.perf_counter() - start
