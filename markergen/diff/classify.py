@@ -139,7 +139,7 @@ def compare(base: Surface, head: Surface) -> list[Change]:
         elif name in renamed:
             out += _TypeDiff(b, head.types[renamed[name]], renamed[name], facts).run()
         elif b.group not in gone_packages and _compared(b, facts):
-            out.append(_whole_type("removed", b))
+            out.append(_whole_type("removed", b, _namesake(b, head)))
     renamed_to = set(renamed.values())
     for name in sorted(head.types):
         h = head.types[name]
@@ -181,15 +181,31 @@ def _locate(t: TypeSurface, kind: str, cls: ChangeClass, message: str) -> Change
     )
 
 
-def _whole_type(how: str, t: TypeSurface) -> Change:
+def _namesake(b: TypeSurface, head: Surface) -> str:
+    """Where a removed type lives on, for the reader: a type of the same name and the
+    same properties in another package (never used to hide the removal)."""
+    for t in head.types.values():
+        if t.go_name == b.go_name and t.fields == b.fields and t.group != b.group:
+            return t.package
+    return ""
+
+
+def _whole_type(how: str, t: TypeSurface, namesake: str = "") -> Change:
     if how == "removed":
+        also = (
+            f"; a type {t.go_name} with the same properties exists in {namesake}: if this "
+            "version now uses it, the wire format is unchanged, but Go clients of this "
+            "package break"
+            if namesake
+            else ""
+        )
         return _locate(
             t,
             "type-removed",
             "breaking",
             f"type {t.go_name} with {_contents(t)} is gone from its package (no type of the "
             "same package with the same properties replaces it): clients and stored objects "
-            "that use it break",
+            f"that use it break{also}",
         )
     return _locate(t, "type-added", "compatible", f"new type {t.go_name} with {_contents(t)}")
 
@@ -495,13 +511,23 @@ class _TypeDiff:
                     + (": objects with no member set become invalid" if stricter else ""),
                 )
         elif bd is not None and hd is None:
-            self.add(
-                "breaking",
-                "discriminator-removed",
-                bd.field,
-                f'discriminator "{bd.field}" of {b.describe()} was removed: clients that set '
-                "it to select a member send a field the schema no longer has",
-            )
+            if "fields" in self.facts and bd.field in self.h.fields:
+                self.add(
+                    "compatible",
+                    "discriminator-removed",
+                    bd.field,
+                    f'field "{bd.field}" stays but no longer discriminates the union of '
+                    f"{_members(h)}: the server stops checking that it matches the member "
+                    "set and stops clearing members when it changes (validation relaxed)",
+                )
+            else:
+                self.add(
+                    "breaking",
+                    "discriminator-removed",
+                    bd.field,
+                    f'discriminator "{bd.field}" of {b.describe()} was removed: clients that '
+                    "set it to select a member send a field the schema no longer has",
+                )
         elif bd is None and hd is not None:
             strict = hd.required and hd.default is None
             self.add(

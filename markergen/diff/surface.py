@@ -349,8 +349,16 @@ def surface_from_model(
     """`prefix` is put before every file name, so positions read from where the user
     runs the command."""
     types: dict[str, TypeSurface] = {}
-    for key in sorted(model.structs):
-        struct = model.structs[key]
+    declared: list[tuple[str, Struct, object, tuple[Marker, ...]]] = [
+        (key, s, s.pos, s.markers) for key, s in model.structs.items()
+    ]
+    for key, named in model.types.items():
+        # `type GRPCRoute v1.GRPCRoute` (or an alias): the version keeps a definition
+        # with the other type's properties, so it is neither removed nor empty.
+        target = named.underlying
+        if target.kind == "named" and target.type_key in model.structs:
+            declared.append((key, model.structs[target.type_key], named.pos, named.markers))
+    for key, struct, pos, markers in sorted(declared, key=lambda d: d[0]):
         got = _Collected()
         _collect(model, struct, frozenset(), got, prefix)
         name = type_name(key, naming)
@@ -360,10 +368,10 @@ def surface_from_model(
             tuple(got.unions),
             got.enums,
             package=key.rpartition(".")[0],
-            go_name=struct.name,
-            pos=_where(struct.pos, prefix),
+            go_name=key.rpartition(".")[2],
+            pos=_where(pos, prefix),
             details=got.details,
-            gate=marker_gate(struct.markers),
+            gate=marker_gate(markers),
             enum_sources=got.sources,
         )
     return Surface(types=types, carries=ALL_FACTS, origin=origin)
