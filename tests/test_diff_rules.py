@@ -489,3 +489,69 @@ def test_every_row_of_the_docs_table_has_a_case() -> None:
     produced.add(("union-dialect-changed", "breaking"))
     assert rows - produced == set()
     assert produced - rows == set()
+
+
+# "members )", "()", "accepts ;", "of , x", a message ending in a colon.
+EMPTY_LIST = re.compile(
+    r"\(\s*\)|\(\s|\s\)|\s,|,\s*[),:]"
+    r"|\b(members|of|accepts|fields|values|was)\s+[),:;]|:\s*$"
+)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_messages_never_show_an_empty_list(tmp_path: Path, case: str) -> None:
+    before, after, _ = CASES[case]
+    base = module(tmp_path / "base", before)
+    head = module(tmp_path / "head", after)
+    for change in run_diff(str(base), str(head), tmp_path, "json").changes:
+        assert not EMPTY_LIST.search(change.message), change.message
+
+
+def test_union_without_marked_members_is_named_so(tmp_path: Path) -> None:
+    base = module(tmp_path / "base", one(MUTATION))
+    head = module(tmp_path / "head", one(PLAIN_FIELDS.replace("Payment", "Mutation")))
+    (change,) = run_diff(str(base), str(head), tmp_path, "json").changes
+    assert change.kind == "union-removed"
+    assert '(no marked members) was removed together with its field(s) "patchType"' in (
+        change.message
+    )
+
+
+TYPED = """
+type Redirect struct {
+	// +kubebuilder:validation:Enum=301;302
+	Code int `json:"code"`
+	// +kubebuilder:validation:Enum=true
+	// +optional
+	Follow *bool `json:"follow,omitempty"`
+}
+"""
+
+
+def test_int_and_bool_enums_compare_with_their_json_type(tmp_path: Path) -> None:
+    head_src = TYPED.replace("Enum=301;302", "Enum=301;302;308").replace(
+        "Enum=true", "Enum=true;false"
+    )
+    base = module(tmp_path / "base", one(TYPED))
+    head = module(tmp_path / "head", one(head_src))
+    messages = {
+        c.field: c.message for c in run_diff(str(base), str(head), tmp_path, "json").changes
+    }
+    # JSON numbers and booleans, not the strings "308" and "false".
+    assert messages["code"].startswith('"code" accepts the new value 308;')
+    assert messages["follow"].startswith('"follow" accepts the new value false;')
+
+
+def test_enum_values_of_documents_keep_their_json_type(tmp_path: Path) -> None:
+    import json
+
+    def doc(values: list[object]) -> str:
+        schema = {"properties": {"follow": {"type": "boolean", "enum": values}}}
+        return json.dumps({"swagger": "2.0", "definitions": {"a.v1.Redirect": schema}})
+
+    (tmp_path / "a.json").write_text(doc([True, "true"]))
+    (tmp_path / "b.json").write_text(doc([True]))
+    (change,) = run_diff("a.json", "b.json", tmp_path, "json").changes
+    # The string "true" is another value than the boolean true.
+    assert change.kind == "enum-value-removed"
+    assert '"follow" no longer accepts "true"' in change.message

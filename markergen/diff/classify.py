@@ -89,12 +89,28 @@ class Change:
 
 
 def _q(values: Iterable[str]) -> str:
-    return ", ".join(f'"{v}"' for v in values)
+    """Quoted names for a message; never an empty list."""
+    listed = list(values)
+    if not listed:
+        return "(none)"
+    return ", ".join(f'"{v}"' for v in listed)
+
+
+def _json_list(values: Iterable[str]) -> str:
+    """Enum values, already JSON texts; never an empty list."""
+    return ", ".join(values) or "(no values)"
 
 
 def _members(u: UnionSurface) -> str:
     names = [m.field for m in u.members]
     return f"members {_q(names)}" if names else "no marked members"
+
+
+def _union_text(u: UnionSurface) -> str:
+    """The union and its members, each said once."""
+    if u.discriminator is None:
+        return u.describe()
+    return f"{u.describe()} ({_members(u)})"
 
 
 def _pair_renamed(base: Surface, head: Surface) -> dict[str, str]:
@@ -440,7 +456,7 @@ class _TypeDiff:
                 "breaking",
                 "union-removed",
                 field,
-                f"{u.describe()} ({_members(u)}) was removed together with its field(s) "
+                f"{_union_text(u)} was removed together with its field(s) "
                 f"{_q(gone)}: clients that set them send fields the schema no longer has, "
                 "and stored values are dropped",
             )
@@ -449,7 +465,7 @@ class _TypeDiff:
             "compatible",
             "union-removed",
             field,
-            f"{u.describe()} ({_members(u)}) was removed, its fields stay: stored "
+            f"{_union_text(u)} was removed, its fields stay: stored "
             "objects stay valid, but clients lose normalization and validation: the server "
             "no longer clears the other members when the selection changes, nor rejects "
             "objects with several members set",
@@ -467,7 +483,7 @@ class _TypeDiff:
                 "compatible",
                 "union-added",
                 field,
-                f"new {u.describe()} ({_members(u)}) over new fields: no stored object sets them",
+                f"new {_union_text(u)} over new fields: no stored object sets them",
             )
             return
         if u.dialect == "k8s" and existing:
@@ -745,7 +761,7 @@ class _TypeDiff:
                         "compatible",
                         "enum-declared",
                         prop,
-                        f'existing field "{prop}" documents its values {", ".join(new)} with '
+                        f'existing field "{prop}" documents its values {_json_list(new)} with '
                         "+enum, which only openapi-gen reads: the API server does not "
                         "enforce it, so no request that worked starts failing",
                     )
@@ -754,7 +770,7 @@ class _TypeDiff:
                         "compatible",
                         "enum-declared",
                         prop,
-                        f'existing field "{prop}" declares its values {", ".join(new)} with '
+                        f'existing field "{prop}" declares its values {_json_list(new)} with '
                         f"+k8s:enum: {DECLARED}",
                     )
                 else:
@@ -762,7 +778,7 @@ class _TypeDiff:
                         "breaking",
                         "enum-added",
                         prop,
-                        f'existing field "{prop}" now only accepts {", ".join(new)}: values '
+                        f'existing field "{prop}" now only accepts {_json_list(new)}: values '
                         "that were accepted before fail validation",
                     )
             elif old is not None and prop in self.h.fields:
@@ -770,5 +786,5 @@ class _TypeDiff:
                     "compatible",
                     "enum-removed",
                     prop,
-                    f'"{prop}" no longer restricts its values (was {", ".join(old)})',
+                    f'"{prop}" no longer restricts its values (was {_json_list(old)})',
                 )

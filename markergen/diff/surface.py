@@ -273,11 +273,49 @@ def _inlined_struct(model: Model, f: Field) -> Struct | None:
     return None
 
 
+_INTS = frozenset(
+    {"int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64"}
+)
+
+
+def _builtin_of(model: Model, ref: TypeRef | None) -> str:
+    """The Go builtin behind pointers, containers and named types ("" when none)."""
+    seen: set[str] = set()
+    while ref is not None:
+        if ref.kind == "builtin":
+            return ref.name
+        if ref.kind in ("pointer", "slice", "array", "map"):
+            ref = ref.elem
+        elif ref.kind == "named" and ref.type_key not in seen:
+            seen.add(ref.type_key)
+            named = model.types.get(ref.type_key)
+            ref = named.underlying if named is not None else None
+        else:
+            return ""
+    return ""
+
+
+def _typed(value: object, builtin: str) -> object:
+    """A value written as text (`+kubebuilder:validation:Enum=301;302`) with the JSON type
+    of the Go type it constrains, so `301` on an int field is the number 301."""
+    if not isinstance(value, str):
+        return value
+    if builtin == "bool" and value in ("true", "false"):
+        return value == "true"
+    if builtin in _INTS and re.fullmatch(r"[+-]?\d+", value):
+        return int(value)
+    if builtin in ("float32", "float64") and re.fullmatch(r"[+-]?\d+(\.\d+)?", value):
+        return float(value)
+    return value
+
+
 def _enum_values(model: Model, f: Field) -> tuple[tuple[str, ...], str] | None:
     """The enum of a property (as JSON texts) and the marker that declared it, looked up
     as OpenAPI attaches it: through pointers, aliases, array items and map values."""
+    builtin = _builtin_of(model, f.type)
     if f.enum_values:
-        return tuple(sorted({json_value(v) for v in f.enum_values})), "kubebuilder"
+        values = {json_value(_typed(v, builtin)) for v in f.enum_values}
+        return tuple(sorted(values)), "kubebuilder"
     ref: TypeRef | None = f.type
     seen: set[str] = set()
     in_container = False
@@ -292,7 +330,8 @@ def _enum_values(model: Model, f: Field) -> tuple[tuple[str, ...], str] | None:
             seen.add(key)
             if key in model.enums:
                 enum = model.enums[key]
-                return tuple(sorted({json_value(v.value) for v in enum.values})), enum.source
+                values = {json_value(_typed(v.value, builtin)) for v in enum.values}
+                return tuple(sorted(values)), enum.source
             named = model.types.get(key)
             ref = named.underlying if named is not None else None
         else:
