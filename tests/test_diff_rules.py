@@ -452,6 +452,16 @@ CASES: dict[str, tuple[dict[str, str], dict[str, str], set[Row]]] = {
         {"api/v1/types.go": src(PAYMENT), "api/v1alpha1/types.go": src(PAYMENT, "v1alpha1")},
         {("compatible", "package-added", "", None)},
     ),
+    "gate-changed/not-compared": (
+        one(
+            PAYMENT.replace(
+                "\t// +unionMember\n\t// +optional\n\tCash",
+                "\t// +featureGate=PayInCash\n\t// +unionMember\n\t// +optional\n\tCash",
+            )
+        ),
+        one(PAYMENT),
+        {("not-compared", "gate-changed", "Payment", "cash")},
+    ),
     "marker-not-compared/not-compared": (
         one(PAYMENT),
         one(

@@ -415,9 +415,32 @@ class _TypeDiff:
             self.markers()
         return self.out
 
+    @staticmethod
+    def _involved(t: TypeSurface) -> set[str]:
+        """Properties that take part in a union or carry an enum."""
+        out: set[str] = set(t.enums)
+        for u in t.unions:
+            out.update(m.field for m in u.members)
+            if u.discriminator is not None:
+                out.add(u.discriminator.field)
+        return out
+
     def markers(self) -> None:
-        """Union and enum markers the model does not read are listed, never dropped."""
+        """Union and enum markers the model does not read, and gates that change on a
+        union or enum property, are listed, never dropped."""
+        # On both sides: a gate that comes with a new union or enum is part of that change.
+        involved = self._involved(self.b) & self._involved(self.h)
         for prop in sorted(self.b.details.keys() & self.h.details.keys()):
+            old_gate, new_gate = self.b.details[prop].gate, self.h.details[prop].gate
+            if prop in involved and old_gate != new_gate:
+                self.add(
+                    "not-compared",
+                    "gate-changed",
+                    prop,
+                    f'the gate of "{prop}" changes from {old_gate or "none"} to '
+                    f"{new_gate or 'none'}: a feature graduating or a validation changing "
+                    "stage; markergen does not classify it, review it by hand",
+                )
             before = dict(self.b.details[prop].unmodelled)
             after = dict(self.h.details[prop].unmodelled)
             for text in sorted(before.keys() ^ after.keys()):
