@@ -106,6 +106,12 @@ def _members(u: UnionSurface) -> str:
     return f"members {_q(names)}" if names else "no marked members"
 
 
+def _feature_gate(gate: str) -> str:
+    """A gate of the field itself; a stage prefix comes with the marker it wraps, whose
+    own change is reported (or listed as not compared) already."""
+    return "" if gate.startswith(("k8s:alpha", "k8s:beta")) else gate
+
+
 def _union_text(u: UnionSurface) -> str:
     """The union and its members, each said once."""
     if u.discriminator is None:
@@ -431,15 +437,17 @@ class _TypeDiff:
         # On both sides: a gate that comes with a new union or enum is part of that change.
         involved = self._involved(self.b) & self._involved(self.h)
         for prop in sorted(self.b.details.keys() & self.h.details.keys()):
-            old_gate, new_gate = self.b.details[prop].gate, self.h.details[prop].gate
+            old_gate = _feature_gate(self.b.details[prop].gate)
+            new_gate = _feature_gate(self.h.details[prop].gate)
             if prop in involved and old_gate != new_gate:
                 self.add(
                     "not-compared",
                     "gate-changed",
                     prop,
                     f'the gate of "{prop}" changes from {old_gate or "none"} to '
-                    f"{new_gate or 'none'}: a feature graduating or a validation changing "
-                    "stage; markergen does not classify it, review it by hand",
+                    f"{new_gate or 'none'}: markergen does not classify a feature gate "
+                    "added or removed (a feature graduating, or one put behind a gate); "
+                    "review it by hand",
                 )
             before = dict(self.b.details[prop].unmodelled)
             after = dict(self.h.details[prop].unmodelled)
