@@ -175,6 +175,10 @@ def test_pattern_missing_on_one_side_is_an_addition_or_removal(tmp_path: Path) -
     (change,) = removed.changes
     assert (change.classification, change.kind) == ("breaking", "package-removed")
     assert change.message.endswith("1 type(s) that carry unions or enums: Order")
+    assert (change.type, change.package) == (
+        "com.example.shop.api.ship.v1",
+        "example.com/shop/api/ship/v1",
+    )
     assert change.file == "head/api/ship/v1/types.go"
 
 

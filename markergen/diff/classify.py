@@ -267,7 +267,7 @@ def _whole_packages(
             Change(
                 change.classification,
                 change.kind,
-                package,
+                group,  # the definitions' common prefix, as `type` is a definition name
                 None,
                 change.message,
                 go_type="",
