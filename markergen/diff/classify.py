@@ -9,7 +9,7 @@ working, although clients may need to learn something new (the message says what
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from markergen.diff.surface import (
@@ -263,21 +263,8 @@ def _whole_packages(
                 f"new package {package} with {len(types)} type(s) that carry unions or "
                 f"enums: {names}",
             )
-        out.append(
-            Change(
-                change.classification,
-                change.kind,
-                group,  # the definitions' common prefix, as `type` is a definition name
-                None,
-                change.message,
-                go_type="",
-                package=package,
-                file=change.file,
-                line=change.line,
-                stage=change.stage,
-                gate="",
-            )
-        )
+        # Reported under the definitions' common prefix (`type` is a definition name).
+        out.append(replace(change, type=group, go_type="", gate=""))
     return out
 
 
