@@ -214,3 +214,16 @@ def test_patterns_on_revisions_and_a_directory_new_in_head(tmp_path: Path) -> No
     result = run_diff("v0.1.0", "HEAD", sub, "json", patterns=["./..."])
     assert [c.kind for c in result.changes] == ["package-added"]
     assert result.changes[0].file == "v1/types.go"
+
+
+def test_github_paths_are_from_the_repository_root(tmp_path: Path) -> None:
+    # A kubebuilder project in a sub-directory of its repository, run from there.
+    repo = tmp_path / "repo"
+    project = module(repo / "operator", {"api/v1/types.go": src(PAYMENT)})
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "v1")
+    (project / "api" / "v1" / "types.go").write_text(src(PAYMENT.replace(CASH, "")))
+    result = run_diff("HEAD", None, project, "github")
+    assert result.changes[0].file == "api/v1/types.go"  # from where the command runs
+    assert result.text.startswith("::error file=operator/api/v1/types.go,line=")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -184,10 +185,12 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def render_github(changes: Sequence[Change]) -> str:
+def render_github(changes: Sequence[Change], root_prefix: str = "") -> str:
     """GitHub Actions workflow commands: `::error` for what `--fail-on breaking` counts,
     `::warning` for other breaking and not-compared changes, `::notice` for the rest,
-    each on the file and line of the change."""
+    each on the file and line of the change. GitHub places an annotation by its path
+    from the repository root: `root_prefix` is the current directory's path from there
+    (`git rev-parse --show-prefix`), put before the paths, which are relative to it."""
     lines = []
     for c in changes:
         if c.breaking_at_ga:
@@ -198,7 +201,8 @@ def render_github(changes: Sequence[Change]) -> str:
             level = "notice"
         props = []
         if c.file:
-            props += [f"file={_escape_property(c.file)}", f"line={c.line}"]
+            file = posixpath.normpath(root_prefix + c.file) if root_prefix else c.file
+            props += [f"file={_escape_property(file)}", f"line={c.line}"]
         title = f"markergen diff: {c.classification} {c.kind}"
         props.append(f"title={_escape_property(title)}")
         subject = go_name(c) or c.type
@@ -209,7 +213,7 @@ def render_github(changes: Sequence[Change]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render(changes: Sequence[Change], fmt: str) -> str:
+def render(changes: Sequence[Change], fmt: str, root_prefix: str = "") -> str:
     if fmt == "text":
         return render_text(changes)
     if fmt == "markdown":
@@ -217,5 +221,5 @@ def render(changes: Sequence[Change], fmt: str) -> str:
     if fmt == "json":
         return render_json(changes)
     if fmt == "github":
-        return render_github(changes)
+        return render_github(changes, root_prefix)
     raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")

@@ -9,7 +9,7 @@ from pathlib import Path
 from markergen.diff.classify import Change, compare
 from markergen.diff.errors import DiffInputError
 from markergen.diff.render import FORMATS, render
-from markergen.diff.sources import read_side
+from markergen.diff.sources import git_prefix, read_side
 
 # breaking: a breaking change of a GA version that no gate hides (the Kubernetes
 # conventions allow alpha and gated changes to break); breaking-any-stage: any breaking
@@ -84,4 +84,5 @@ def run_diff(
             "the pattern(s) name no Go package on either side",
         )
     changes = tuple(compare(before.surface, after.surface))
-    return DiffResult(changes=changes, text=render(changes, fmt), format=fmt)
+    root_prefix = git_prefix(cwd) if fmt == "github" else ""
+    return DiffResult(changes=changes, text=render(changes, fmt, root_prefix), format=fmt)

@@ -38,6 +38,14 @@ def _git_out(cwd: Path, args: Sequence[str]) -> str | None:
     return proc.stdout.decode("utf-8", errors="replace").strip()
 
 
+def git_prefix(cwd: Path) -> str:
+    """The path of `cwd` from its repository's top ("" at the top or outside git)."""
+    try:
+        return _git_out(cwd, ["rev-parse", "--show-prefix"]) or ""
+    except OSError:
+        return ""
+
+
 def _document(side: str, spec: str, data: bytes) -> Side:
     try:
         doc = json.loads(data.decode("utf-8"))
