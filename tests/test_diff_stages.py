@@ -79,4 +79,4 @@ def test_text_and_github_show_the_labels(tmp_path: Path) -> None:
     github = run_diff(str(base), str(head), tmp_path, "github").text
     # Not counted by --fail-on breaking: a warning, not an error.
     assert github.startswith("::warning file=base/api/v1beta1/types.go,line=")
-    assert "Payment.Cash [beta]: " in github
+    assert "Payment.Cash (com.example.shop.api.v1beta1.Payment.cash) [beta]: " in github

@@ -40,6 +40,7 @@ def test_every_format_names_file_line_go_names_and_definition(tmp_path: Path) ->
     )
     markdown = run_diff(str(base), str(head), tmp_path, "markdown").text
     assert f"`{where}`" in markdown and "`cash` (Cash)" in markdown
+    assert "OpenAPI: `com.example.shop.api.v1.Payment`" in markdown
     github = run_diff(str(base), str(head), tmp_path, "github").text
     assert github.startswith(f"::error file=base/api/v1/types.go,line={change['line']},")
 
@@ -73,6 +74,9 @@ def test_markdown_merges_one_change_across_versions_into_one_row(tmp_path: Path)
     )
     assert "`base/api/v1/types.go:" in rows[0] and "and 6 more" in rows[0]
     assert result.text.count("#### `Payment (example.com/shop/api)`") == 1
+    assert "`com.example.shop.api.v1alpha3.Payment`, `com.example.shop.api.v1beta1.Payment`" in (
+        result.text
+    )
 
 
 def test_markdown_of_a_hundred_changes_stays_short(tmp_path: Path) -> None:
@@ -109,7 +113,7 @@ def test_github_annotations_escape_and_levels() -> None:
     lines = render([c, alpha, ok, unknown], "github").splitlines()
     assert lines[0] == (
         "::error file=a%2Cb%3Ac.go,line=7,title=markergen diff%3A breaking member-removed"
-        "::T.F: 50%25 off,%0Anow"
+        "::T.F (T.f): 50%25 off,%0Anow"
     )
     assert lines[1].startswith("::warning file=x.go,line=1,") and "[alpha]" in lines[1]
     assert lines[2].startswith("::notice file=x.go,line=2,")

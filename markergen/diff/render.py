@@ -125,7 +125,9 @@ def _table(changes: Sequence[Change]) -> list[str]:
     lines: list[str] = []
     for (family, go_type), rows in sorted(_rows(changes).items()):
         title = f"{go_type} ({family})" if go_type else family
+        definitions = sorted({c.type for row in rows for c in row.versions})
         lines += ["", f"#### {_cell(_code(title))}", ""]
+        lines += ["OpenAPI: " + ", ".join(_cell(_code(d)) for d in definitions), ""]
         lines += ["| | Field | Versions | Change | Where |", "|---|---|---|---|---|"]
         for row in sorted(rows, key=lambda r: r.first.sort_key()):
             c = row.first
@@ -205,7 +207,8 @@ def render_github(changes: Sequence[Change], root_prefix: str = "") -> str:
             props += [f"file={_escape_property(file)}", f"line={c.line}"]
         title = f"markergen diff: {c.classification} {c.kind}"
         props.append(f"title={_escape_property(title)}")
-        subject = go_name(c) or c.type
+        definition = c.type + (f".{c.field}" if c.field else "")
+        subject = f"{go_name(c)} ({definition})" if c.go_type else definition
         extra = labels(c)
         text = f"{subject}" + (f" [{extra}]" if extra else "") + f": {c.message}"
         lines.append(f"::{level} {','.join(props)}::{_escape_data(text)}")
