@@ -114,6 +114,20 @@ K8S_DISCRIMINATED = K8S_EXACTLY_ONE.replace(
     "type Payment struct {\n\t// +k8s:unionDiscriminator\n\t// +required\n"
     '\tMethod Method `json:"method"`\n',
 )
+CASH_MEMBER = '\t// +unionMember\n\t// +optional\n\tCash *Cash `json:"cash,omitempty"`\n'
+KEP2022 = PAYMENT.replace('Method Method `json:"method"`', 'Method string `json:"method"`')
+KEP2019 = """
+// +union
+type Payment struct {
+	// +unionDiscriminator
+	// +optional
+	Method *string `json:"method,omitempty"`
+	// +optional
+	Card *Card `json:"card,omitempty"`
+	// +optional
+	Cash *Cash `json:"cash,omitempty"`
+}
+"""
 PLAIN_FIELDS = """
 type Payment struct {
 	// +optional
@@ -461,6 +475,42 @@ CASES: dict[str, tuple[dict[str, str], dict[str, str], set[Row]]] = {
         ),
         one(PAYMENT),
         {("not-compared", "gate-changed", "Payment", "cash")},
+    ),
+    # The same rules hold in every dialect: the 2019 design, kep2022 (a discriminator
+    # without enum) and the +k8s: tags.
+    "member-removed/breaking-kep2019": (
+        one(KEP2019),
+        one(KEP2019.replace('\t// +optional\n\tCash *Cash `json:"cash,omitempty"`\n', "")),
+        {("breaking", "member-removed", "Payment", "cash")},
+    ),
+    "member-removed/breaking-kep2022": (
+        one(KEP2022),
+        one(KEP2022.replace(CASH_MEMBER, "")),
+        {("breaking", "member-removed", "Payment", "cash")},
+    ),
+    "member-removed/breaking-k8s": (
+        one(K8S_DISCRIMINATED),
+        one(
+            K8S_DISCRIMINATED.replace(
+                '\t// +k8s:unionMember\n\t// +optional\n\tCash *Cash `json:"cash,omitempty"`\n', ""
+            )
+        ),
+        {("breaking", "member-removed", "Payment", "cash")},
+    ),
+    "discriminator-optional-to-required/breaking-k8s": (
+        one(
+            K8S_DISCRIMINATED.replace(
+                '// +required\n\tMethod Method `json:"method"`',
+                '// +k8s:optional\n\tMethod Method `json:"method,omitempty"`',
+            )
+        ),
+        one(
+            K8S_DISCRIMINATED.replace(
+                '// +required\n\tMethod Method `json:"method"`',
+                '// +k8s:required\n\tMethod Method `json:"method"`',
+            )
+        ),
+        {("breaking", "discriminator-optional-to-required", "Payment", "method")},
     ),
     "marker-not-compared/not-compared": (
         one(PAYMENT),
