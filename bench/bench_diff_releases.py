@@ -65,7 +65,9 @@ def main(argv: list[str]) -> int:
         shown = [c for c in result.changes if c.breaking][: args.show]
         for c in shown:
             stage = c.stage + (f", {c.gate}" if c.gate else "")
-            print(f"   ! {c.file}:{c.line} {c.go_type}.{c.go_field} [{stage}] {c.kind}: {c.message[:140]}")
+            print(
+                f"   ! {c.file}:{c.line} {c.go_type}.{c.go_field} [{stage}] {c.kind}: {c.message[:140]}"
+            )
         totals.update(kinds)
         totals["pairs"] += 1
         totals["without file:line"] += no_line
