@@ -54,6 +54,16 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_openapi_gives_the_same_report_as_go(generated: Path, case: str, document: str) -> None:
     go = keyed(str(DIFF / "base"), str(DIFF / "heads" / case), DIFF)
     doc = keyed(f"base/{document}", f"{case}/{document}", generated)
+    if case == "union-added-removed":
+        # OpenAPI does not say which markers declared a union, so it cannot tell
+        # declarative validation (+k8s: tags) taking over hand-written checks from a new
+        # constraint: it reports the conservative class.
+        go = [
+            ("breaking", "union-added", *row[2:]) if row[1] == "union-declared" else row
+            for row in go
+        ]
+        go.sort()
+        doc.sort()
     assert doc == go
 
 
