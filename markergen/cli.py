@@ -196,10 +196,24 @@ def _run_validate(args: argparse.Namespace) -> int:
     return 1 if errors else 0
 
 
+def _is_pattern(arg: str) -> bool:
+    """Whether diff's second positional is a package pattern rather than HEAD."""
+    if "..." in arg:
+        return True
+    path = Path(arg)
+    if path.is_file() or ":" in arg:
+        return False
+    if path.is_dir():
+        return not ((path / "go.mod").is_file() or (path / "markergen.yaml").is_file())
+    return arg.startswith(("./", "../"))
+
+
 def _run_diff(args: argparse.Namespace) -> int:
     from markergen.diff import run_diff
 
-    result = run_diff(args.base, args.head, Path.cwd(), args.format)
+    rest = list(args.rest)
+    head = rest.pop(0) if rest and not _is_pattern(rest[0]) else None
+    result = run_diff(args.base, head, Path.cwd(), args.format, patterns=rest)
     sys.stdout.write(result.text)
     return 1 if result.fails(args.fail_on) else 0
 
@@ -367,7 +381,13 @@ COMMANDS: tuple[Command, ...] = (
         "Compare the unions and enums of two versions; classify each change.",
         "Compare two versions of an API (git revisions, directories, or generated "
         "OpenAPI/table JSON files) and classify every union and enum change as "
-        "compatible or breaking.",
+        "compatible or breaking, by the Kubernetes API change conventions. Each change "
+        "names its Go file and line, type and field, API stage and feature gate.\n\n"
+        "The second argument is HEAD when it is a git revision, a file, REV:PATH or a "
+        "directory holding go.mod or markergen.yaml; otherwise it is the first pattern "
+        "(anything with `...` always is). Patterns narrow the Go sides as `check` takes "
+        "them; a pattern that names nothing on one side makes everything it names on the "
+        "other side added or removed.",
         (
             Arg(
                 ("BASE",),
@@ -377,26 +397,28 @@ COMMANDS: tuple[Command, ...] = (
                 complete="file",
             ),
             Arg(
-                ("HEAD",),
-                "Head side (default: the working tree).",
-                "head",
-                action="positional",
-                optional_positional=True,
+                ("HEAD_OR_PATTERNS",),
+                "[HEAD] [PATTERNS...]: the head side (default: the working tree), then Go "
+                "package patterns such as ./api/...",
+                "rest",
+                action="positionals",
                 complete="file",
             ),
             Arg(
                 ("--format", "-f"),
-                "Output format.",
+                "Output format: text, markdown (a PR comment), json, or github (workflow "
+                "annotations on the changed lines).",
                 "format",
-                choices=("text", "markdown", "json"),
+                choices_from="markergen.diff.render:FORMATS",
                 default="text",
                 complete="choice",
             ),
             Arg(
                 ("--fail-on",),
-                "Exit 1 when a change of this class is found.",
+                "Exit 1 on: breaking (a breaking change of a GA version that no feature "
+                "gate hides), breaking-any-stage, any, or none.",
                 "fail_on",
-                choices=("breaking", "any", "none"),
+                choices_from="markergen.diff.run:FAIL_ON",
                 default="none",
                 complete="choice",
             ),

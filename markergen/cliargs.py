@@ -32,6 +32,20 @@ class Arg:
     required: bool = False
     complete: Complete = "none"
     optional_positional: bool = False  # a positional that may be left out
+    # "module:NAME" of a tuple of choices declared elsewhere, imported only when this
+    # command's parser is built (so `markergen --version` never imports it).
+    choices_from: str | None = None
+
+    def resolved(self) -> Arg:
+        """This argument with `choices_from` looked up."""
+        if self.choices_from is None:
+            return self
+        import dataclasses
+        import importlib
+
+        module, _, name = self.choices_from.partition(":")
+        values = tuple(str(v) for v in getattr(importlib.import_module(module), name))
+        return dataclasses.replace(self, choices=values, choices_from=None)
 
     @property
     def is_option(self) -> bool:
@@ -79,4 +93,5 @@ def setting_args(command: str) -> tuple[Arg, ...]:
 
 
 def command_args(command: Command) -> tuple[Arg, ...]:
-    return command.args + (setting_args(command.name) if command.settings else ())
+    own = tuple(a.resolved() for a in command.args)
+    return own + (setting_args(command.name) if command.settings else ())
