@@ -1,4 +1,4 @@
-"""The fixed catalog of checker codes (DESIGN section 5).
+"""The fixed catalog of checker codes.
 
 Codes are a fixed interface: never renumber. New rules take free numbers in the right
 hundred. The long explanation of each code (with a bad and a good example) lives in
