@@ -96,6 +96,7 @@ class _FileReader:
         imports: list[ImportSpec] = []
         types: list[TypeDecl] = []
         consts: list[ConstSpec] = []
+        marshalers: list[str] = []
         for index, item in enumerate(items):
             if isinstance(item, comments.Group):
                 if not header_done:
@@ -124,6 +125,11 @@ class _FileReader:
             elif kind == "const_declaration":
                 header_done = True
                 consts.extend(self.const_decls(items, index))
+            elif kind == "method_declaration":
+                header_done = True
+                receiver = self.marshaler_receiver(item)
+                if receiver:
+                    marshalers.append(receiver)
             elif kind != "ERROR":
                 header_done = True
         constraint = go_build or plus_build_expr(plus_build)
@@ -137,6 +143,7 @@ class _FileReader:
             errors=self.errors(root),
             build_constraint=constraint,
             generated=generated,
+            marshalers=tuple(sorted(set(marshalers))),
         )
 
     # ------------------------------------------------------------------- imports
@@ -413,6 +420,21 @@ class _FileReader:
         except ValueError:
             return None
 
+    def marshaler_receiver(self, node: Node) -> str:
+        """The receiver's type name when `node` is a custom JSON or text marshalling
+        method (`func (d *Duration) UnmarshalJSON(...)`), else ""."""
+        name = node.child_by_field_name("name")
+        if name is None or self.text(name) not in _MARSHALERS:
+            return ""
+        receiver = node.child_by_field_name("receiver")
+        stack = [receiver] if receiver is not None else []
+        while stack:
+            n = stack.pop(0)
+            if n.type == "type_identifier":
+                return self.text(n)
+            stack.extend(n.named_children)
+        return ""
+
     # -------------------------------------------------------------------- errors
 
     def errors(self, root: Node) -> tuple[SyntaxError_, ...]:
@@ -493,6 +515,8 @@ def _cut_short(seq: list[comments.Item], index: int) -> bool:
         and nxt.start_point.row == node.end_point.row
     )
 
+
+_MARSHALERS = frozenset({"MarshalJSON", "UnmarshalJSON", "MarshalText", "UnmarshalText"})
 
 # Top-level declarations markergen reads, by tree-sitter node type → how a message names it.
 _READ = {
