@@ -82,12 +82,20 @@ def check_discriminator_requiredness(model: Model) -> Iterator[Diagnostic]:
                 what for what, ok in (("+optional", optional), ("omitempty", d.omitempty)) if not ok
             ]
             if missing:
+                # The current KEP's MUST is broken, but the API server defaults the field
+                # and the documents are right: what goes wrong is on the client side.
+                consequence = (
+                    'a Go client that leaves it unset sends "", which the enum rejects'
+                    if not d.omitempty and "" not in d.values
+                    else "clients cannot leave it unset to get the default"
+                )
                 yield diag(
                     "MG202",
                     d.pos,
-                    f"{name} has +default={d.default}, so it must be optional and omitempty; "
-                    f"it lacks {' and '.join(missing)}",
+                    f"{name} has +default={d.default} but lacks {' and '.join(missing)}: "
+                    f"{consequence}",
                     hint=f'add `// +optional` and `json:"{d.json_name},omitempty"`',
+                    severity=Severity.WARNING,
                 )
         elif "" in d.values:
             if not d.omitempty:
