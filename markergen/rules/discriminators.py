@@ -55,7 +55,7 @@ def check_discriminator_type(model: Model) -> Iterator[Diagnostic]:
                 f"{d.type.text or target.name or target.kind}, which is not a string",
                 hint="a discriminator must be a string type; kep/004 wants a +enum string type",
             )
-        elif union.dialect == "kep2022" and not d.values:
+        elif union.traits.untyped_discriminator and not d.values:
             yield diag(
                 "MG201",
                 d.pos,
@@ -71,7 +71,7 @@ def check_discriminator_requiredness(model: Model) -> Iterator[Diagnostic]:
     """MG202, kep1027 only (see the module doc for "default option")."""
     for struct, union in unions(model):
         d = union.discriminator
-        if d is None or union.dialect != "kep1027":
+        if d is None or not union.traits.discriminator_musts:
             continue
         label = union_label(struct, union)
         name = f"discriminator {d.go_name} of union {label}"
