@@ -24,10 +24,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--sizes", default="10,100,1000,10000")
     ap.add_argument("--repeat", type=int, default=2)
-    ap.add_argument("--entry", choices=("fast", "cli"), default="fast")
     args = ap.parse_args(argv)
     compile_package()
-    mg = markergen_argv(args.entry)
+    mg = markergen_argv()
     previous: float | None = None
     print(f"{'types':>6} {'files':>6} {'seconds':>8} {'peak MB':>8} {'x per 10x':>9}")
     for n in (int(s) for s in args.sizes.split(",")):

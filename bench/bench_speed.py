@@ -1,7 +1,7 @@
 """Cold (empty cache, and --no-cache), warm, --version and --help times of `markergen generate` on a Go tree, and the
 tree-sitter floor (parsing the hand-written files alone).
 
-Usage: python bench/bench_speed.py API_DIR [PATTERNS...] [--repeat N] [--entry fast|cli]
+Usage: python bench/bench_speed.py API_DIR [PATTERNS...] [--repeat N]
 
 Example (the 59 packages of kubernetes/api that openapi-gen processes):
   cd /tmp/k8s/api && python /work/main/bench/bench_speed.py . \
@@ -55,11 +55,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("root", type=Path)
     ap.add_argument("patterns", nargs="*", default=["./..."])
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--entry", choices=("fast", "cli"), default="fast")
     args = ap.parse_args(argv)
     root = args.root.resolve()
     compile_package()
-    mg = markergen_argv(args.entry)
+    mg = markergen_argv()
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out"
         gen = [*mg, "generate", *args.patterns, "--out-dir", str(out)]
@@ -75,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         helps = min(run([*mg, "--help"], root).seconds for _ in range(args.repeat))
     floor, nfiles, nbytes = floor_seconds(root, args.patterns, args.repeat)
     cold = min(r.seconds for r in colds)
-    print(f"entry={args.entry} patterns={len(args.patterns)}")
+    print(f"patterns={len(args.patterns)}")
     print(f"cold generate: {cold:.2f} s, peak RSS {max(r.peak_mb for r in colds):.0f} MB "
           f"(exit {colds[0].code})")
     print(f"cold generate --no-cache: {min(r.seconds for r in no_cache):.2f} s, peak RSS "

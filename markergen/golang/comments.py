@@ -16,7 +16,7 @@ from markergen.golang.source import Source
 from markergen.golang.syntax import CommentGroup, CommentLine, Position
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Group:
     """A comment group with the rows it spans (0-based tree-sitter rows)."""
 
@@ -88,11 +88,17 @@ def items(src: Source, children: list[Node]) -> list[Item]:
                 pending_trailing = trailing
                 pending_first = row
             start = child.start_byte
-            if ascii_only and data[start + 1] == _SLASH:
-                # The common case, inline: a `//` line in an ASCII file ends on its row.
-                text = data[start + 2 : child.end_byte].decode("ascii")
+            if data[start + 1] == _SLASH:
+                # The common case, inline: a `//` comment is one line. Most files are
+                # pure ASCII, where a byte column is a character column.
+                text = data[start + 2 : child.end_byte].decode("utf-8")
                 pending.append(
-                    CommentLine(text.removesuffix("\r"), Position(path, row + 1, column + 3))
+                    CommentLine(
+                        text.removesuffix("\r"),
+                        Position(path, row + 1, column + 3)
+                        if ascii_only
+                        else src.position(start + 2, row, column + 2),
+                    )
                 )
                 pending_last = row
             else:

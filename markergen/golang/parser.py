@@ -22,6 +22,7 @@ from markergen.golang.syntax import (
     FieldDecl,
     GoFile,
     ImportSpec,
+    JSONTag,
     Position,
     SyntaxError_,
     TypeDecl,
@@ -43,6 +44,10 @@ class GoParser:
 
     def __init__(self) -> None:
         self._parser = Parser(Language(tree_sitter_go.language()))
+        # JSONTag by the value of a field's `json` key (None: no such key). An API tree
+        # repeats a few hundred json tags over thousands of fields; the records are
+        # immutable, so fields with the same tag share one.
+        self._json_tags: dict[str | None, JSONTag] = {}
 
     def parse(self, path: str, data: bytes) -> GoFile:
         """Read one file. Raises DecodeError when `data` is not UTF-8."""
@@ -52,7 +57,7 @@ class GoParser:
         """Read one file whose bytes already went through `source.prepare`."""
         src = Source(path, data)
         tree = self._parser.parse(data)
-        return _FileReader(src).read(tree.root_node)
+        return _FileReader(src, self._json_tags).read(tree.root_node)
 
 
 def parse_file(path: str, data: bytes) -> GoFile:
@@ -61,9 +66,10 @@ def parse_file(path: str, data: bytes) -> GoFile:
 
 
 class _FileReader:
-    def __init__(self, src: Source) -> None:
+    def __init__(self, src: Source, json_tags: dict[str | None, JSONTag] | None = None) -> None:
         self.src = src
         self.too_deep: list[SyntaxError_] = []
+        self.json_tags: dict[str | None, JSONTag] = {} if json_tags is None else json_tags
 
     # ----------------------------------------------------------------- positions
 
@@ -324,7 +330,10 @@ class _FileReader:
             except ValueError:
                 tag_raw = literal[1:-1]
         tags = parse_struct_tag(tag_raw)
-        jtag = json_tag(tags)
+        json_value = next((v for k, v in tags if k == "json"), None)
+        jtag = self.json_tags.get(json_value)
+        if jtag is None:
+            jtag = self.json_tags[json_value] = json_tag(tags)
         if embedded:
             base = ftype.elem if ftype.kind == "pointer" and ftype.elem else ftype
             named = [(base.name or base.text, self.pos(node))]

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Position:
     """A place in a source file. `file` is the path as given to the reader (posix form)."""
 
@@ -23,7 +23,7 @@ class Position:
         return f"{self.file}:{self.line}:{self.column}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CommentLine:
     """One `//` comment line (or one line of a `/* */` block).
 
@@ -36,7 +36,7 @@ class CommentLine:
     pos: Position
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CommentGroup:
     """Consecutive comment lines with no blank line between them."""
 
@@ -63,7 +63,7 @@ TypeKind = Literal[
 ]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TypeExpr:
     """A Go type expression as written."""
 
@@ -77,7 +77,7 @@ class TypeExpr:
     fields: tuple[FieldDecl, ...] = ()  # inline struct
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class JSONTag:
     """The `json:"..."` struct tag, read as encoding/json reads it."""
 
@@ -90,7 +90,7 @@ class JSONTag:
     options: tuple[str, ...] = ()  # every option after the name, as written
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FieldDecl:
     """One struct field. `A, B int` becomes two records sharing doc, type and tag."""
 
@@ -111,7 +111,7 @@ class FieldDecl:
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TypeDecl:
     """`type Name T` or `type Name = T` (alias)."""
 
@@ -124,7 +124,7 @@ class TypeDecl:
     type_params: str = ""  # `[T any]` as written, "" if none
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ConstSpec:
     """One constant name of a const declaration, after Go's implicit repetition.
 
@@ -146,7 +146,7 @@ class ConstSpec:
     block_pos: Position  # position of the `const` keyword, to group a block's specs
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SyntaxError_:
     """A region tree-sitter could not parse (an ERROR or MISSING node)."""
 
@@ -155,14 +155,14 @@ class SyntaxError_:
     message: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ImportSpec:
     name: str  # the name the file uses: alias, or last path element
     path: str
     explicit_alias: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GoFile:
     path: str  # as given, posix form
     package: str  # package clause name, "" if none could be read
@@ -181,7 +181,7 @@ class GoFile:
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FileProblem:
     """A file that could not be read or decoded (MG002)."""
 
@@ -191,7 +191,7 @@ class FileProblem:
     column: int = 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GoPackage:
     """The Go files of one directory."""
 
