@@ -13,11 +13,11 @@ from markergen.model import Model
 def _plain(value: Any) -> Any:
     # A dataclass without slots keeps exactly its fields in its instance dict, much
     # cheaper to read than dataclasses.fields() per object; a slotted one (the syntax
-    # records: Position, JSONTag) lists them, in the same order, in __slots__.
+    # records: Position, JSONTag) has no instance dict.
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         fields = getattr(value, "__dict__", None)
         if fields is None:
-            return {k: _plain(getattr(value, k)) for k in type(value).__slots__}
+            return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
         return {k: _plain(v) for k, v in fields.items()}
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
