@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from markergen.golang.source import Source
-from markergen.golang.syntax import CommentGroup, CommentLine, Position
+from markergen.golang.syntax import CommentGroup, CommentLine, Position, comment_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,14 +92,12 @@ def items(src: Source, children: list[Node]) -> list[Item]:
                 # The common case, inline: a `//` comment is one line. Most files are
                 # pure ASCII, where a byte column is a character column.
                 text = data[start + 2 : child.end_byte].decode("utf-8")
-                pending.append(
-                    CommentLine(
-                        text.removesuffix("\r"),
-                        Position(path, row + 1, column + 3)
-                        if ascii_only
-                        else src.position(start + 2, row, column + 2),
-                    )
-                )
+                if ascii_only:
+                    pending.append(comment_line(text.removesuffix("\r"), path, row + 1,
+                                                column + 3))
+                else:
+                    pending.append(CommentLine(text.removesuffix("\r"),
+                                               src.position(start + 2, row, column + 2)))
                 pending_last = row
             else:
                 pending.extend(_lines(src, start, child.end_byte, row, column))

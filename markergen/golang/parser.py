@@ -27,6 +27,7 @@ from markergen.golang.syntax import (
     SyntaxError_,
     TypeDecl,
     TypeExpr,
+    position,
 )
 from markergen.golang.tags import json_tag, parse_struct_tag
 
@@ -76,7 +77,7 @@ class _FileReader:
     def pos(self, node: Node) -> Position:
         row, column = node.start_point
         if self.src.ascii:
-            return Position(self.src.path, row + 1, column + 1)
+            return position(self.src.path, row + 1, column + 1)
         return self.src.position(node.start_byte, row, column)
 
     def end_pos(self, node: Node) -> Position:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from markergen.golang.syntax import Position
+from markergen.golang.syntax import Position, position
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -66,7 +66,7 @@ class Source:
         which keeps the common case free.
         """
         if self.ascii:
-            return Position(self.path, row + 1, byte_column + 1)
+            return position(self.path, row + 1, byte_column + 1)
         prefix = self.data[offset - byte_column : offset]
         column = byte_column if prefix.isascii() else len(prefix.decode("utf-8", "replace"))
-        return Position(self.path, row + 1, column + 1)
+        return position(self.path, row + 1, column + 1)
