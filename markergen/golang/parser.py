@@ -27,7 +27,9 @@ from markergen.golang.syntax import (
     SyntaxError_,
     TypeDecl,
     TypeExpr,
+    field_decl,
     position,
+    type_expr,
 )
 from markergen.golang.tags import json_tag, parse_struct_tag
 
@@ -207,7 +209,7 @@ class _FileReader:
         params = spec.child_by_field_name("type_parameters")
         return TypeDecl(
             name=self.text(name) if name else "",
-            type=self.type_expr(type_node) if type_node else TypeExpr("other", ""),
+            type=self.type_expr(type_node) if type_node else type_expr("other", ""),
             alias=spec.type == "type_alias",
             doc=doc.group if doc else None,
             doc_extra=extra,
@@ -227,14 +229,14 @@ class _FileReader:
                     "read as an opaque type",
                 )
             )
-            return TypeExpr("other", text)
+            return type_expr("other", text)
         deeper = depth + 1
         if kind == "type_identifier":
-            return TypeExpr("ident", text, name=text)
+            return type_expr("ident", text, name=text)
         if kind == "qualified_type":
             pkg = node.child_by_field_name("package")
             name = node.child_by_field_name("name")
-            return TypeExpr(
+            return type_expr(
                 "qualified",
                 text,
                 name=self.text(name) if name else "",
@@ -242,21 +244,21 @@ class _FileReader:
             )
         if kind == "pointer_type":
             inner = node.named_children
-            return TypeExpr(
+            return type_expr(
                 "pointer", text, elem=self.type_expr(inner[0], deeper) if inner else None
             )
         if kind == "slice_type":
-            return TypeExpr("slice", text, elem=self.field_type(node, "element", deeper))
+            return type_expr("slice", text, elem=self.field_type(node, "element", deeper))
         if kind == "array_type":
             length = node.child_by_field_name("length")
-            return TypeExpr(
+            return type_expr(
                 "array",
                 text,
                 elem=self.field_type(node, "element", deeper),
                 length=self.text(length) if length else "",
             )
         if kind == "map_type":
-            return TypeExpr(
+            return type_expr(
                 "map",
                 text,
                 key=self.field_type(node, "key", deeper),
@@ -267,22 +269,22 @@ class _FileReader:
             for child in node.children:
                 if child.type == "field_declaration_list":
                     fields = self.fields(child, deeper)
-            return TypeExpr("struct", text, fields=fields)
+            return type_expr("struct", text, fields=fields)
         if kind == "interface_type":
-            return TypeExpr("interface", text)
+            return type_expr("interface", text)
         if kind == "function_type":
-            return TypeExpr("func", text)
+            return type_expr("func", text)
         if kind == "channel_type":
-            return TypeExpr("chan", text, elem=self.field_type(node, "value", deeper))
+            return type_expr("chan", text, elem=self.field_type(node, "value", deeper))
         if kind == "generic_type":
             base = node.child_by_field_name("type")
-            base_expr = self.type_expr(base, deeper) if base else TypeExpr("other", "")
-            return TypeExpr("generic", text, name=base_expr.name, package=base_expr.package)
+            base_expr = self.type_expr(base, deeper) if base else type_expr("other", "")
+            return type_expr("generic", text, name=base_expr.name, package=base_expr.package)
         if kind == "parenthesized_type":
             inner = node.named_children
             if len(inner) == 1:
                 return self.type_expr(inner[0], deeper)
-        return TypeExpr("other", text)
+        return type_expr("other", text)
 
     def field_type(self, node: Node, field: str, depth: int) -> TypeExpr | None:
         child = node.child_by_field_name(field)
@@ -321,7 +323,7 @@ class _FileReader:
         embedded = not names
         if embedded and any(c.type == "*" for c in node.children):
             # tree-sitter-go writes an embedded `*T` as a `*` token next to the type.
-            ftype = TypeExpr("pointer", "*" + ftype.text, elem=ftype)
+            ftype = type_expr("pointer", "*" + ftype.text, elem=ftype)
         tag_node = node.child_by_field_name("tag")
         tag_raw = ""
         if tag_node is not None:
@@ -341,7 +343,7 @@ class _FileReader:
         else:
             named = [(self.text(n), self.pos(n)) for n in names]
         return [
-            FieldDecl(
+            field_decl(
                 name=name,
                 type=ftype,
                 embedded=embedded,

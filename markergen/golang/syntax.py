@@ -7,7 +7,8 @@ All positions are 1-based (line and column; the column counts characters, not by
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from typing import Literal
 
 
@@ -142,6 +143,64 @@ class FieldDecl:
             if k == key:
                 return v
         return None
+
+
+def _setters(cls: type) -> dict[str, Callable[[object, object], None]]:
+    return {f.name: cls.__dict__[f.name].__set__ for f in fields(cls)}
+
+
+_TYPE_EXPR = _setters(TypeExpr)
+_FIELD_DECL = _setters(FieldDecl)
+
+
+def type_expr(
+    kind: TypeKind,
+    text: str,
+    name: str = "",
+    package: str = "",
+    elem: TypeExpr | None = None,
+    key: TypeExpr | None = None,
+    length: str = "",
+    fields: tuple[FieldDecl, ...] = (),
+) -> TypeExpr:
+    """`TypeExpr(...)`, built through its slots (see `comment_line`)."""
+    rec = _new(TypeExpr)
+    s = _TYPE_EXPR
+    s["kind"](rec, kind)
+    s["text"](rec, text)
+    s["name"](rec, name)
+    s["package"](rec, package)
+    s["elem"](rec, elem)
+    s["key"](rec, key)
+    s["length"](rec, length)
+    s["fields"](rec, fields)
+    return rec
+
+
+def field_decl(
+    name: str,
+    type: TypeExpr,
+    embedded: bool,
+    tag_raw: str,
+    tags: tuple[tuple[str, str], ...],
+    json: JSONTag,
+    doc: CommentGroup | None,
+    trailing: CommentGroup | None,
+    pos: Position,
+) -> FieldDecl:
+    """`FieldDecl(...)`, built through its slots (see `comment_line`)."""
+    rec = _new(FieldDecl)
+    s = _FIELD_DECL
+    s["name"](rec, name)
+    s["type"](rec, type)
+    s["embedded"](rec, embedded)
+    s["tag_raw"](rec, tag_raw)
+    s["tags"](rec, tags)
+    s["json"](rec, json)
+    s["doc"](rec, doc)
+    s["trailing"](rec, trailing)
+    s["pos"](rec, pos)
+    return rec
 
 
 @dataclass(frozen=True, slots=True)
