@@ -295,17 +295,35 @@ class _FileReader:
     def fields(self, field_list: Node, depth: int = 0) -> tuple[FieldDecl, ...]:
         items = comments.items(self.src, field_list.children)
         out: list[FieldDecl] = []
+        last = len(items) - 1
+        # comments.doc_of and trailing_of, inlined: this loop runs once per field of the
+        # tree, and reads each node's rows only once.
         for index, item in enumerate(items):
-            if not isinstance(item, Node) or item.type != "field_declaration":
+            if isinstance(item, comments.Group) or item.type != "field_declaration":
                 continue
-            if _cut_short(items, index):
-                continue
-            doc = comments.doc_of(items, index)
-            out.extend(
-                self.field_decls(
-                    item, doc.group if doc else None, comments.trailing_of(items, index), depth
-                )
-            )
+            nxt = items[index + 1] if index < last else None
+            trailing: CommentGroup | None = None
+            if nxt is not None:
+                end_row = item.end_point[0]
+                if isinstance(nxt, comments.Group):
+                    if nxt.trailing and nxt.first_row == end_row:
+                        trailing = nxt.group
+                elif nxt.type == "ERROR" and nxt.start_point[0] == end_row:
+                    # An ERROR on the field's own line: the field is a fragment.
+                    # tree-sitter reads `B map[string` as an embedded field `B` and an
+                    # error; reporting a field that is not there would only add false
+                    # diagnostics to the syntax error.
+                    continue
+            doc: CommentGroup | None = None
+            if index > 0:
+                prev = items[index - 1]
+                if (
+                    isinstance(prev, comments.Group)
+                    and not prev.trailing
+                    and prev.last_row == item.start_point[0] - 1
+                ):
+                    doc = prev.group
+            out.extend(self.field_decls(item, doc, trailing, depth))
         return tuple(out)
 
     def field_decls(
@@ -333,7 +351,11 @@ class _FileReader:
             except ValueError:
                 tag_raw = literal[1:-1]
         tags = parse_struct_tag(tag_raw)
-        json_value = next((v for k, v in tags if k == "json"), None)
+        json_value = None
+        for key, value in tags:
+            if key == "json":
+                json_value = value
+                break
         jtag = self.json_tags.get(json_value)
         if jtag is None:
             jtag = self.json_tags[json_value] = json_tag(tags)
@@ -456,21 +478,3 @@ class _FileReader:
         if len(first) > _SNIPPET:
             first = first[:_SNIPPET] + "..."
         return f"syntax error: cannot parse `{first}`"
-
-
-def _cut_short(seq: list[comments.Item], index: int) -> bool:
-    """True when an ERROR follows the node on its own line: the node is a fragment.
-
-    tree-sitter reads `B map[string` as an embedded field `B` and an error; reporting a
-    field that is not there would only add false diagnostics to the syntax error.
-    """
-    node = seq[index]
-    if index + 1 >= len(seq):
-        return False
-    nxt = seq[index + 1]
-    return (
-        isinstance(node, Node)
-        and isinstance(nxt, Node)
-        and nxt.type == "ERROR"
-        and nxt.start_point.row == node.end_point.row
-    )
