@@ -71,6 +71,7 @@ def parse_file(path: str, data: bytes) -> GoFile:
 class _FileReader:
     def __init__(self, src: Source, json_tags: dict[str | None, JSONTag] | None = None) -> None:
         self.src = src
+        self.data = src.data
         self.too_deep: list[SyntaxError_] = []
         self.json_tags: dict[str | None, JSONTag] = {} if json_tags is None else json_tags
 
@@ -87,7 +88,8 @@ class _FileReader:
         return self.src.position(node.end_byte, row, column)
 
     def text(self, node: Node) -> str:
-        return self.src.text(node.start_byte, node.end_byte)
+        # Source.text, inlined: called for every name and type expression of the tree.
+        return self.data[node.start_byte : node.end_byte].decode("utf-8")
 
     # ---------------------------------------------------------------------- file
 
