@@ -10,18 +10,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-# The entry point as cli.py's main() will call it once `fast_main` is wired in; with
-# `--entry cli` the bench runs `python -m markergen` exactly as it is today.
-FAST_ENTRY = (
-    "import sys\n"
-    "from markergen.fastpath import fast_main\n"
-    "code = fast_main(sys.argv[1:])\n"
-    "if code is None:\n"
-    "    from markergen.cli import main\n"
-    "    main()\n"
-    "sys.exit(code)\n"
-)
-
 
 @dataclass(frozen=True)
 class Run:
@@ -30,10 +18,9 @@ class Run:
     code: int
 
 
-def markergen_argv(entry: str) -> list[str]:
-    if entry == "cli":
-        return [sys.executable, "-m", "markergen"]
-    return [sys.executable, "-c", FAST_ENTRY]
+def markergen_argv() -> list[str]:
+    """The command line users run: `python -m markergen` (cli.main, argparse)."""
+    return [sys.executable, "-m", "markergen"]
 
 
 def run(argv: Sequence[str], cwd: Path, env: dict[str, str] | None = None) -> Run:

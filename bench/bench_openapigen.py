@@ -1,6 +1,7 @@
 """Time openapi-gen and `markergen generate` on the same kubernetes/api packages.
 
-Usage: python bench/bench_openapigen.py API_DIR APIMACHINERY_DIR [--gocode DIR] [--keep]
+Usage: python bench/bench_openapigen.py API_DIR APIMACHINERY_DIR [--runs N] [--gocode DIR]
+                                       [--keep]
 
 API_DIR and APIMACHINERY_DIR are checkouts of kubernetes/api and kubernetes/apimachinery
 (for local runs only; never commit them). The packages are every directory of API_DIR
@@ -8,14 +9,21 @@ with a types.go except core/v1 (the issue "Speed": 59 packages). The script
 
 1. builds a temporary GOPATH with symlinks `src/k8s.io/api` and
    `src/k8s.io/apimachinery` (plus Debian's /usr/share/gocode for the rest), and runs
-   openapi-gen once on all packages under `/usr/bin/time -v` (wall time, peak RSS);
-2. runs `python -m markergen generate <packages> --out-dir <tmp>` in a fresh process
-   (cold: new interpreter, nothing cached) under `/usr/bin/time -v`, from API_DIR;
-3. parses the packages' hand-written files (not `_test.go`, not files with the standard
+   openapi-gen on all packages under `/usr/bin/time -v` (wall time, peak RSS);
+2. runs `python -m markergen generate <packages> --out-dir <tmp> --no-cache` in a fresh
+   process (cold: new interpreter, nothing cached) under `/usr/bin/time -v`, from
+   API_DIR; markergen's .pyc files are written first, as installing a wheel does (an
+   environment with PYTHONDONTWRITEBYTECODE would otherwise recompile every module on
+   every run);
+3. runs the same command without `--no-cache`, a cache directory filled by one run
+   first (warm: the inputs did not change);
+4. parses the packages' hand-written files (not `_test.go`, not files with the standard
    `// Code generated ... DO NOT EDIT.` header) with tree-sitter directly, in this
    process, the floor for any tree-sitter front end (reading files is not timed);
 
-and prints the figures, the definitions each tool wrote, and the ratio.
+Steps 1-3 are run --runs times (default 5), interleaved so that a slower spell of the
+machine hits both tools alike; it prints the median (and the range) of each, the
+definitions each tool wrote, and the ratios of the medians.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -103,18 +112,39 @@ def run_openapi_gen(api: Path, machinery: Path, gocode: Path, packages: list[str
     return measure, count
 
 
-def run_markergen(api: Path, packages: list[str], tmp: Path) -> tuple[Measure, int]:
+def run_markergen(api: Path, packages: list[str], tmp: Path,
+                  cache: Path | None = None) -> tuple[Measure, int]:
+    """Cold with `cache` None (--no-cache: never served from the cache), else warm."""
     out = tmp / "markergen-out"
     cmd = [sys.executable, "-m", "markergen", "generate", *[f"./{p}" for p in packages],
-           "--out-dir", str(out), "--no-cache"]  # cold: never served from the cache
+           "--out-dir", str(out)]
     env = dict(os.environ)
     env.pop("PYTHONHASHSEED", None)
+    if cache is None:
+        cmd.append("--no-cache")
+    else:
+        env["MARKERGEN_CACHE_DIR"] = str(cache)
     measure = timed(cmd, api, env)
     v2 = out / "openapi-v2.json"
     count = 0
     if v2.is_file():
         count = len(json.loads(v2.read_text())["definitions"])
     return measure, count
+
+
+def compile_markergen() -> None:
+    subprocess.run([sys.executable, "-m", "compileall", "-q",
+                    str(Path(__file__).resolve().parent.parent / "markergen")],
+                   check=True, stdout=subprocess.DEVNULL)
+
+
+def summary(name: str, runs: list[Measure], defs: int) -> str:
+    secs = sorted(m.seconds for m in runs)
+    rss = statistics.median(m.max_rss_kb for m in runs) / 1024
+    codes = sorted({m.exit_code for m in runs})
+    return (f"{name}: wall median {statistics.median(secs):.2f} s (range {secs[0]:.2f}-"
+            f"{secs[-1]:.2f}, {len(secs)} runs), max RSS median {rss:.0f} MiB, "
+            f"exit {','.join(map(str, codes))}, definitions {defs}")
 
 
 def hand_written_files(api: Path, packages: list[str]) -> list[tuple[Path, bytes]]:
@@ -148,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--gocode", type=Path, default=Path("/usr/share/gocode"),
                     help="extra GOPATH entry with openapi-gen's other imports (Debian's)")
     ap.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    ap.add_argument("--runs", type=int, default=5, help="runs of each tool (median)")
     args = ap.parse_args(argv)
     for d in (args.api, args.apimachinery):
         if not d.is_dir():
@@ -160,11 +191,25 @@ def main(argv: list[str] | None = None) -> int:
     packages = find_packages(args.api)
     files = hand_written_files(args.api, packages)
     size = sum(len(d) for _, d in files)
+    compile_markergen()
     tmp = Path(tempfile.mkdtemp(prefix="bench-openapigen-"))
+    og_runs: list[Measure] = []
+    cold_runs: list[Measure] = []
+    warm_runs: list[Measure] = []
     try:
-        og, og_defs = run_openapi_gen(args.api, args.apimachinery, args.gocode, packages, tmp)
-        mg, mg_defs = run_markergen(args.api, packages, tmp)
-        floor = tree_sitter_floor(files)
+        cache = tmp / "cache"
+        run_markergen(args.api, packages, tmp, cache)  # fills the cache
+        for i in range(args.runs):
+            run_tmp = tmp / f"og{i}"
+            run_tmp.mkdir()
+            og, og_defs = run_openapi_gen(args.api, args.apimachinery, args.gocode, packages,
+                                          run_tmp)
+            og_runs.append(og)
+            mg, mg_defs = run_markergen(args.api, packages, tmp)
+            cold_runs.append(mg)
+            warm, _ = run_markergen(args.api, packages, tmp, cache)
+            warm_runs.append(warm)
+        floor = min(tree_sitter_floor(files) for _ in range(args.runs))
     finally:
         if args.keep:
             print(f"kept {tmp}")
@@ -173,17 +218,24 @@ def main(argv: list[str] | None = None) -> int:
     print(f"packages: {len(packages)} (every types.go package of {args.api} but "
           f"{', '.join(EXCLUDED)})")
     print(f"hand-written files: {len(files)}, {size} bytes")
-    for name, m, defs in (("openapi-gen", og, og_defs), ("markergen generate (cold)", mg,
-                                                          mg_defs)):
-        print(f"{name}: wall {m.seconds:.2f} s, max RSS {m.max_rss_kb / 1024:.0f} MiB, "
-              f"exit {m.exit_code}, definitions {defs}")
+    print(summary("openapi-gen", og_runs, og_defs))
+    print(summary("markergen generate (cold)", cold_runs, mg_defs))
+    print(summary("markergen generate (warm)", warm_runs, mg_defs))
+    for m in (*og_runs, *cold_runs, *warm_runs):
         if m.exit_code not in (0, 1):
             print(f"  stderr: {m.stderr_tail}")
-    print(f"tree-sitter parse of the hand-written files: {floor:.3f} s")
-    if mg.seconds > 0:
-        print(f"ratio openapi-gen / markergen: wall {og.seconds / mg.seconds:.1f}x, "
-              f"memory {og.max_rss_kb / max(mg.max_rss_kb, 1):.1f}x")
-    return 0 if og.exit_code == 0 and mg.exit_code in (0, 1) else 1
+    print(f"tree-sitter parse of the hand-written files: {floor:.3f} s (best of {args.runs})")
+    og_s = statistics.median(m.seconds for m in og_runs)
+    og_kb = statistics.median(m.max_rss_kb for m in og_runs)
+    for name, runs in (("cold", cold_runs), ("warm", warm_runs)):
+        mg_s = statistics.median(m.seconds for m in runs)
+        mg_kb = statistics.median(m.max_rss_kb for m in runs)
+        print(f"{name}: markergen / openapi-gen wall {mg_s / og_s:.3f} "
+              f"(openapi-gen / markergen {og_s / mg_s:.1f}x), memory "
+              f"{og_kb / max(mg_kb, 1):.1f}x less")
+    ok = all(m.exit_code == 0 for m in og_runs) and all(
+        m.exit_code in (0, 1) for m in (*cold_runs, *warm_runs))
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -1,13 +1,15 @@
-"""Cold (empty cache, and --no-cache), warm, --version and --help times of `markergen generate` on a Go tree, and the
-tree-sitter floor (parsing the hand-written files alone).
+"""Cold (empty cache, and --no-cache), warm, `check`, --version and --help times of `markergen generate` on a Go
+tree, and the tree-sitter floor (parsing the hand-written files alone).
 
-Usage: python bench/bench_speed.py API_DIR [PATTERNS...] [--repeat N] [--entry fast|cli]
+Usage: python bench/bench_speed.py API_DIR [PATTERNS...] [--repeat N]
 
 Example (the 59 packages of kubernetes/api that openapi-gen processes):
   cd /tmp/k8s/api && python /work/main/bench/bench_speed.py . \
       $(find . -name types.go | grep -v core/v1 | xargs -n1 dirname | sort)
-Each figure is the best of --repeat runs (default 3). Cold runs use a fresh, empty cache
-directory; warm runs repeat a run whose inputs did not change. Nothing is fetched.
+Each figure is the median of --repeat runs (default 5; the floor is the best). Cold runs
+use a fresh, empty cache directory; warm runs repeat a run whose inputs did not change;
+`check` runs after one run of its own (it keeps no cache: each run reads everything).
+Nothing is fetched.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from statistics import median
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -54,12 +57,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("root", type=Path)
     ap.add_argument("patterns", nargs="*", default=["./..."])
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--entry", choices=("fast", "cli"), default="fast")
+    ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args(argv)
     root = args.root.resolve()
     compile_package()
-    mg = markergen_argv(args.entry)
+    mg = markergen_argv()
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out"
         gen = [*mg, "generate", *args.patterns, "--out-dir", str(out)]
@@ -71,16 +73,22 @@ def main(argv: list[str] | None = None) -> int:
         warm_env = {"MARKERGEN_CACHE_DIR": str(Path(tmp) / "warm")}
         run(gen, root, warm_env)
         warms = [run(gen, root, warm_env) for _ in range(args.repeat)]
-        version = min(run([*mg, "--version"], root).seconds for _ in range(args.repeat))
-        helps = min(run([*mg, "--help"], root).seconds for _ in range(args.repeat))
+        check = [*mg, "check", *args.patterns]
+        run(check, root)
+        checks = [run(check, root) for _ in range(args.repeat)]
+        version = median(run([*mg, "--version"], root).seconds for _ in range(args.repeat))
+        helps = median(run([*mg, "--help"], root).seconds for _ in range(args.repeat))
     floor, nfiles, nbytes = floor_seconds(root, args.patterns, args.repeat)
-    cold = min(r.seconds for r in colds)
-    print(f"entry={args.entry} patterns={len(args.patterns)}")
+    cold = median(r.seconds for r in colds)
+    print(f"patterns={len(args.patterns)}")
     print(f"cold generate: {cold:.2f} s, peak RSS {max(r.peak_mb for r in colds):.0f} MB "
           f"(exit {colds[0].code})")
-    print(f"cold generate --no-cache: {min(r.seconds for r in no_cache):.2f} s, peak RSS "
+    print(f"cold generate --no-cache: {median(r.seconds for r in no_cache):.2f} s, peak RSS "
           f"{max(r.peak_mb for r in no_cache):.0f} MB (exit {no_cache[0].code})")
-    print(f"warm generate: {min(r.seconds for r in warms):.3f} s")
+    print(f"warm generate: {median(r.seconds for r in warms):.3f} s, peak RSS "
+          f"{max(r.peak_mb for r in warms):.0f} MB")
+    print(f"check (second run on): {median(r.seconds for r in checks):.3f} s, peak RSS "
+          f"{max(r.peak_mb for r in checks):.0f} MB (exit {checks[0].code})")
     print(f"--version: {version:.3f} s   --help: {helps:.3f} s")
     print(f"floor (tree-sitter parse of {nfiles} files, {nbytes / 1e6:.2f} MB): {floor:.3f} s;"
           f" cold = {cold / floor:.1f}x floor")

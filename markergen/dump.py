@@ -11,10 +11,14 @@ from markergen.model import Model
 
 
 def _plain(value: Any) -> Any:
-    # The model's dataclasses have no slots: their instance dict holds exactly their
-    # fields, which is much cheaper to read than dataclasses.fields() per object.
+    # A dataclass without slots keeps exactly its fields in its instance dict, much
+    # cheaper to read than dataclasses.fields() per object; a slotted one (the syntax
+    # records: Position, JSONTag) has no instance dict.
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {k: _plain(v) for k, v in vars(value).items()}
+        fields = getattr(value, "__dict__", None)
+        if fields is None:
+            return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {k: _plain(v) for k, v in fields.items()}
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

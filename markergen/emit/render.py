@@ -35,7 +35,43 @@ def pyliteral(value: Any, indent: int = 4, level: int = 0) -> str:
     Dict keys are sorted so the text is deterministic; tuples become lists so the
     literal mirrors the JSON table exactly.
     """
-    return _py(value, indent, level)
+    out: list[str] = []
+    _py_plain(value, out, indent, level)
+    return "".join(out)
+
+
+_PLAIN_SCALARS = (str, int, bool, type(None))
+
+
+def _py_plain(value: Any, out: list[str], indent: int, level: int) -> None:
+    """`_py`'s text, appended to `out` piece by piece with exact type tests: the runtime
+    table of an API tree is tens of thousands of small dicts, lists and strings, and
+    building one string per value was most of its rendering time. Anything but plain
+    dicts, lists, tuples, strings, ints, bools and None (a float, a subclass, a key that
+    is not a string) is written by `_py`, so the text never differs."""
+    kind = type(value)
+    if kind in _PLAIN_SCALARS:
+        out.append(repr(value))
+        return
+    if kind is dict and value and all(type(k) is str for k in value):
+        pad = " " * (indent * (level + 1))
+        out.append("{\n")
+        for key in sorted(value):
+            out.append(f"{pad}{key!r}: ")
+            _py_plain(value[key], out, indent, level + 1)
+            out.append(",\n")
+        out.append(" " * (indent * level) + "}")
+        return
+    if (kind is list or kind is tuple) and value:
+        pad = " " * (indent * (level + 1))
+        out.append("[\n")
+        for item in value:
+            out.append(pad)
+            _py_plain(item, out, indent, level + 1)
+            out.append(",\n")
+        out.append(" " * (indent * level) + "]")
+        return
+    out.append(_py(value, indent, level))
 
 
 def _py(value: Any, indent: int, level: int) -> str:

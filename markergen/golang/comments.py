@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from markergen.golang.source import Source
-from markergen.golang.syntax import CommentGroup, CommentLine, Position
+from markergen.golang.syntax import CommentGroup, CommentLine, Position, comment_line
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Group:
     """A comment group with the rows it spans (0-based tree-sitter rows)."""
 
@@ -88,12 +88,16 @@ def items(src: Source, children: list[Node]) -> list[Item]:
                 pending_trailing = trailing
                 pending_first = row
             start = child.start_byte
-            if ascii_only and data[start + 1] == _SLASH:
-                # The common case, inline: a `//` line in an ASCII file ends on its row.
-                text = data[start + 2 : child.end_byte].decode("ascii")
-                pending.append(
-                    CommentLine(text.removesuffix("\r"), Position(path, row + 1, column + 3))
-                )
+            if data[start + 1] == _SLASH:
+                # The common case, inline: a `//` comment is one line. Most files are
+                # pure ASCII, where a byte column is a character column.
+                text = data[start + 2 : child.end_byte].decode("utf-8")
+                if ascii_only:
+                    pending.append(comment_line(text.removesuffix("\r"), path, row + 1,
+                                                column + 3))
+                else:
+                    pending.append(CommentLine(text.removesuffix("\r"),
+                                               src.position(start + 2, row, column + 2)))
                 pending_last = row
             else:
                 pending.extend(_lines(src, start, child.end_byte, row, column))

@@ -24,10 +24,14 @@ from markergen.golang.syntax import (
     FieldDecl,
     GoFile,
     ImportSpec,
+    JSONTag,
     Position,
     SyntaxError_,
     TypeDecl,
     TypeExpr,
+    field_decl,
+    position,
+    type_expr,
 )
 from markergen.golang.tags import json_tag, parse_struct_tag
 
@@ -45,6 +49,10 @@ class GoParser:
 
     def __init__(self) -> None:
         self._parser = Parser(Language(tree_sitter_go.language()))
+        # JSONTag by the value of a field's `json` key (None: no such key). An API tree
+        # repeats a few hundred json tags over thousands of fields; the records are
+        # immutable, so fields with the same tag share one.
+        self._json_tags: dict[str | None, JSONTag] = {}
 
     def parse(self, path: str, data: bytes) -> GoFile:
         """Read one file. Raises DecodeError when `data` is not UTF-8."""
@@ -54,7 +62,7 @@ class GoParser:
         """Read one file whose bytes already went through `source.prepare`."""
         src = Source(path, data)
         tree = self._parser.parse(data)
-        return _FileReader(src).read(tree.root_node)
+        return _FileReader(src, self._json_tags).read(tree.root_node)
 
 
 def parse_file(path: str, data: bytes) -> GoFile:
@@ -63,17 +71,19 @@ def parse_file(path: str, data: bytes) -> GoFile:
 
 
 class _FileReader:
-    def __init__(self, src: Source) -> None:
+    def __init__(self, src: Source, json_tags: dict[str | None, JSONTag] | None = None) -> None:
         self.src = src
+        self.data = src.data
         self.too_deep: list[SyntaxError_] = []
         self.ignored_errors = 0  # syntax errors outside what markergen reads
+        self.json_tags: dict[str | None, JSONTag] = {} if json_tags is None else json_tags
 
     # ----------------------------------------------------------------- positions
 
     def pos(self, node: Node) -> Position:
         row, column = node.start_point
         if self.src.ascii:
-            return Position(self.src.path, row + 1, column + 1)
+            return position(self.src.path, row + 1, column + 1)
         return self.src.position(node.start_byte, row, column)
 
     def end_pos(self, node: Node) -> Position:
@@ -81,7 +91,8 @@ class _FileReader:
         return self.src.position(node.end_byte, row, column)
 
     def text(self, node: Node) -> str:
-        return self.src.text(node.start_byte, node.end_byte)
+        # Source.text, inlined: called for every name and type expression of the tree.
+        return self.data[node.start_byte : node.end_byte].decode("utf-8")
 
     # ---------------------------------------------------------------------- file
 
@@ -210,7 +221,7 @@ class _FileReader:
         params = spec.child_by_field_name("type_parameters")
         return TypeDecl(
             name=self.text(name) if name else "",
-            type=self.type_expr(type_node) if type_node else TypeExpr("other", ""),
+            type=self.type_expr(type_node) if type_node else type_expr("other", ""),
             alias=spec.type == "type_alias",
             doc=doc.group if doc else None,
             doc_extra=extra,
@@ -230,14 +241,14 @@ class _FileReader:
                     "read as an opaque type",
                 )
             )
-            return TypeExpr("other", text)
+            return type_expr("other", text)
         deeper = depth + 1
         if kind == "type_identifier":
-            return TypeExpr("ident", text, name=text)
+            return type_expr("ident", text, name=text)
         if kind == "qualified_type":
             pkg = node.child_by_field_name("package")
             name = node.child_by_field_name("name")
-            return TypeExpr(
+            return type_expr(
                 "qualified",
                 text,
                 name=self.text(name) if name else "",
@@ -245,21 +256,21 @@ class _FileReader:
             )
         if kind == "pointer_type":
             inner = node.named_children
-            return TypeExpr(
+            return type_expr(
                 "pointer", text, elem=self.type_expr(inner[0], deeper) if inner else None
             )
         if kind == "slice_type":
-            return TypeExpr("slice", text, elem=self.field_type(node, "element", deeper))
+            return type_expr("slice", text, elem=self.field_type(node, "element", deeper))
         if kind == "array_type":
             length = node.child_by_field_name("length")
-            return TypeExpr(
+            return type_expr(
                 "array",
                 text,
                 elem=self.field_type(node, "element", deeper),
                 length=self.text(length) if length else "",
             )
         if kind == "map_type":
-            return TypeExpr(
+            return type_expr(
                 "map",
                 text,
                 key=self.field_type(node, "key", deeper),
@@ -270,22 +281,22 @@ class _FileReader:
             for child in node.children:
                 if child.type == "field_declaration_list":
                     fields = self.fields(child, deeper)
-            return TypeExpr("struct", text, fields=fields)
+            return type_expr("struct", text, fields=fields)
         if kind == "interface_type":
-            return TypeExpr("interface", text)
+            return type_expr("interface", text)
         if kind == "function_type":
-            return TypeExpr("func", text)
+            return type_expr("func", text)
         if kind == "channel_type":
-            return TypeExpr("chan", text, elem=self.field_type(node, "value", deeper))
+            return type_expr("chan", text, elem=self.field_type(node, "value", deeper))
         if kind == "generic_type":
             base = node.child_by_field_name("type")
-            base_expr = self.type_expr(base, deeper) if base else TypeExpr("other", "")
-            return TypeExpr("generic", text, name=base_expr.name, package=base_expr.package)
+            base_expr = self.type_expr(base, deeper) if base else type_expr("other", "")
+            return type_expr("generic", text, name=base_expr.name, package=base_expr.package)
         if kind == "parenthesized_type":
             inner = node.named_children
             if len(inner) == 1:
                 return self.type_expr(inner[0], deeper)
-        return TypeExpr("other", text)
+        return type_expr("other", text)
 
     def field_type(self, node: Node, field: str, depth: int) -> TypeExpr | None:
         child = node.child_by_field_name(field)
@@ -296,17 +307,35 @@ class _FileReader:
     def fields(self, field_list: Node, depth: int = 0) -> tuple[FieldDecl, ...]:
         items = comments.items(self.src, field_list.children)
         out: list[FieldDecl] = []
+        last = len(items) - 1
+        # comments.doc_of and trailing_of, inlined: this loop runs once per field of the
+        # tree, and reads each node's rows only once.
         for index, item in enumerate(items):
-            if not isinstance(item, Node) or item.type != "field_declaration":
+            if isinstance(item, comments.Group) or item.type != "field_declaration":
                 continue
-            if _cut_short(items, index):
-                continue
-            doc = comments.doc_of(items, index)
-            out.extend(
-                self.field_decls(
-                    item, doc.group if doc else None, comments.trailing_of(items, index), depth
-                )
-            )
+            nxt = items[index + 1] if index < last else None
+            trailing: CommentGroup | None = None
+            if nxt is not None:
+                end_row = item.end_point[0]
+                if isinstance(nxt, comments.Group):
+                    if nxt.trailing and nxt.first_row == end_row:
+                        trailing = nxt.group
+                elif nxt.type == "ERROR" and nxt.start_point[0] == end_row:
+                    # An ERROR on the field's own line: the field is a fragment.
+                    # tree-sitter reads `B map[string` as an embedded field `B` and an
+                    # error; reporting a field that is not there would only add false
+                    # diagnostics to the syntax error.
+                    continue
+            doc: CommentGroup | None = None
+            if index > 0:
+                prev = items[index - 1]
+                if (
+                    isinstance(prev, comments.Group)
+                    and not prev.trailing
+                    and prev.last_row == item.start_point[0] - 1
+                ):
+                    doc = prev.group
+            out.extend(self.field_decls(item, doc, trailing, depth))
         return tuple(out)
 
     def field_decls(
@@ -324,7 +353,7 @@ class _FileReader:
         embedded = not names
         if embedded and any(c.type == "*" for c in node.children):
             # tree-sitter-go writes an embedded `*T` as a `*` token next to the type.
-            ftype = TypeExpr("pointer", "*" + ftype.text, elem=ftype)
+            ftype = type_expr("pointer", "*" + ftype.text, elem=ftype)
         tag_node = node.child_by_field_name("tag")
         tag_raw = ""
         if tag_node is not None:
@@ -334,14 +363,21 @@ class _FileReader:
             except ValueError:
                 tag_raw = literal[1:-1]
         tags = parse_struct_tag(tag_raw)
-        jtag = json_tag(tags)
+        json_value = None
+        for key, value in tags:
+            if key == "json":
+                json_value = value
+                break
+        jtag = self.json_tags.get(json_value)
+        if jtag is None:
+            jtag = self.json_tags[json_value] = json_tag(tags)
         if embedded:
             base = ftype.elem if ftype.kind == "pointer" and ftype.elem else ftype
             named = [(base.name or base.text, self.pos(node))]
         else:
             named = [(self.text(n), self.pos(n)) for n in names]
         return [
-            FieldDecl(
+            field_decl(
                 name=name,
                 type=ftype,
                 embedded=embedded,
@@ -496,24 +532,6 @@ class _FileReader:
         if len(first) > _SNIPPET:
             first = first[:_SNIPPET] + "..."
         return f"syntax error: cannot parse `{first}`"
-
-
-def _cut_short(seq: list[comments.Item], index: int) -> bool:
-    """True when an ERROR follows the node on its own line: the node is a fragment.
-
-    tree-sitter reads `B map[string` as an embedded field `B` and an error; reporting a
-    field that is not there would only add false diagnostics to the syntax error.
-    """
-    node = seq[index]
-    if index + 1 >= len(seq):
-        return False
-    nxt = seq[index + 1]
-    return (
-        isinstance(node, Node)
-        and isinstance(nxt, Node)
-        and nxt.type == "ERROR"
-        and nxt.start_point.row == node.end_point.row
-    )
 
 
 _MARSHALERS = frozenset({"MarshalJSON", "UnmarshalJSON", "MarshalText", "UnmarshalText"})

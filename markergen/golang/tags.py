@@ -17,6 +17,10 @@ _ASCII_JSON_NAME = re.compile(r"[A-Za-z0-9!#$%&()*+\-./:;<=>?@\[\]^_{|}~ ]+")
 # above the space other than `:`, `"` and DEL; the value is a quoted string whose
 # backslash escapes (of any character) are skipped while looking for its closing quote.
 _PAIR = re.compile(r'[ \t]*([^\x00-\x20:"\x7f]+):("(?:[^"\\]|\\.)*")', re.DOTALL)
+# The common tag: well-formed pairs whose values hold no escape, nothing after them.
+# Its pairs are read in one pass, and each value is its text between the quotes.
+_PLAIN_PAIRS = re.compile(r'(?:[ \t]*[^\x00-\x20:"\x7f]+:"[^"\\\n]*")*')
+_PLAIN_PAIR = re.compile(r'[ \t]*([^\x00-\x20:"\x7f]+):"([^"\\\n]*)"')
 
 
 def parse_struct_tag(tag: str) -> tuple[tuple[str, str], ...]:
@@ -27,6 +31,8 @@ def parse_struct_tag(tag: str) -> tuple[tuple[str, str], ...]:
     skipped like spaces (reflect stops there), because API authors do write them and
     the pairs are clearly meant; a checker may still warn about them.
     """
+    if _PLAIN_PAIRS.fullmatch(tag):
+        return tuple(_PLAIN_PAIR.findall(tag))
     pairs: list[tuple[str, str]] = []
     pos = 0
     while True:

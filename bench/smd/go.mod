@@ -1,0 +1,3 @@
+module smdbench
+
+go 1.19
