@@ -34,11 +34,17 @@ E = Severity.ERROR
 W = Severity.WARNING
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RuleInfo:
+    """One diagnostic code, declared once. Its long documentation (what, why, a bad and a
+    good example) is the code's section of docs/rules.md, under this title."""
+
     code: str
-    severity: Severity  # the usual severity; MG201 is an error or a warning by case
+    severity: Severity  # the usual severity; MG201 and MG202 take the case's
     title: str
+    # The fix, for diagnostics whose call site gives no hint of its own. `{name}` fields
+    # are filled from diag()'s `fill` (the struct, field or marker concerned).
+    hint: str | None = None
 
 
 CATALOG: dict[str, RuleInfo] = {
@@ -90,9 +96,14 @@ def diag(
     *,
     hint: str | None = None,
     severity: Severity | None = None,
+    fill: dict[str, str] | None = None,
 ) -> Diagnostic:
-    """A diagnostic for a catalog code; `severity` only for codes with two severities."""
+    """A diagnostic for a catalog code; `severity` only for codes with two severities.
+    Without a `hint`, the catalog's hint template for the code is used, filled from
+    `fill`."""
     info = CATALOG[code]
+    if hint is None and info.hint is not None:
+        hint = info.hint.format_map(fill or {})
     return Diagnostic(
         pos=pos,
         code=code,

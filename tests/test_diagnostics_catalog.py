@@ -66,3 +66,16 @@ def test_the_severity_table_of_the_docs_is_the_catalog() -> None:
     doc = (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
     table = doc.split("<!-- severities:start -->\n")[1].split("\n<!-- severities:end -->")[0]
     assert table == severity_table()
+
+
+def test_every_diagnostic_without_a_call_site_hint_gets_the_catalogs(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    import markergen.diagnostics as d
+
+    patched = dict(d.CATALOG)
+    patched["MG205"] = dataclasses.replace(d.CATALOG["MG205"], hint="mark {field} as a member")
+    monkeypatch.setattr(d, "CATALOG", patched)
+    pos = Position("x.go", 1, 1)
+    assert d.diag("MG205", pos, "m", fill={"field": "Alpha"}).hint == "mark Alpha as a member"
+    assert d.diag("MG205", pos, "m", hint="the call site's").hint == "the call site's"
