@@ -29,18 +29,25 @@ def normalize(table: Table, type_name: str, old: JSON, new: JSON) -> JSON:
         v = stack.pop()
         if not isinstance(v.new, dict):
             continue  # wrong shape: left as it is, validate() reports it
-        old_obj = v.old if isinstance(v.old, dict) else None
-        for union in v.info.unions:
-            if union.semantics == "kep1027":
-                normalize_kep1027(union, old_obj, v.new)
-            elif union.semantics == "kep2019":
-                normalize_kep2019(union, old_obj, v.new)
-            else:
-                errors.extend(normalize_smd(union, old_obj, v.new, v.path))
+        if v.info.unions:
+            _normalize_object(v, errors)
         _push_children(table, v, stack)
     if errors:
         raise UnionError(errors)
     return out
+
+
+def _normalize_object(v: Visit, errors: list[FieldError]) -> None:
+    obj: dict[str, JSON] = v.new
+    old_obj = v.old if isinstance(v.old, dict) else None
+    for union in v.info.unions:
+        semantics = union.semantics
+        if semantics == "kep1027":
+            normalize_kep1027(union, old_obj, obj)
+        elif semantics == "kep2019":
+            normalize_kep2019(union, old_obj, obj)
+        else:
+            errors.extend(normalize_smd(union, old_obj, obj, v.path))
 
 
 def normalize_apply(table: Table, type_name: str, applied: JSON, merged: JSON) -> JSON:
@@ -70,6 +77,8 @@ def normalize_apply(table: Table, type_name: str, applied: JSON, merged: JSON) -
 
 def _push_children(table: Table, v: Visit, stack: list[Visit]) -> None:
     assert isinstance(v.new, dict)
+    if not v.info.has_children:
+        return
     found = [c for c in children(table, v.info, v.path, v.old, v.new) if isinstance(c, Visit)]
     # reversed so that the stack pops children in field order: errors come out in order
     stack.extend(reversed(found))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from markergen.runtime.errors import FieldError
 from markergen.runtime.table import Union
-from markergen.runtime.tree import JSON, Path, is_set
+from markergen.runtime.tree import JSON, Path
 
 
 def discriminator_value(obj: dict[str, JSON] | None, union: Union) -> str | None:
@@ -23,10 +23,12 @@ def discriminator_value(obj: dict[str, JSON] | None, union: Union) -> str | None
 
 
 def set_members(obj: dict[str, JSON] | None, union: Union) -> list[str]:
-    """JSON names of the members that are set, in the table's member order."""
+    """JSON names of the members that are set (present and not null), in the table's
+    member order."""
     if obj is None:
         return []
-    return [m.field for m in union.members if is_set(obj, m.field)]
+    get = obj.get
+    return [f for f in union.fields if get(f) is not None]
 
 
 def _clear_except(obj: dict[str, JSON], union: Union, keep: set[str]) -> None:
@@ -111,11 +113,11 @@ def _names(fields: list[str]) -> str:
 def normalize_smd(
     union: Union, old: dict[str, JSON] | None, obj: dict[str, JSON], path: Path
 ) -> list[FieldError]:
-    was = set(set_members(old, union))
     now = set_members(obj, union)
-    added = [f for f in now if f not in was]
     before, after = _smd_value(old, union), _smd_value(obj, union)
     if before != after and after != "":
+        was = set_members(old, union)
+        added = [f for f in now if f not in was]
         if len(added) == 1 and after != _smd_value_for(union, added[0]):
             msg = f"discriminator ({after}) and field changed ({added[0]}) don't match"
             return [FieldError(path.render(), "Invalid", msg)]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Literal, cast
@@ -59,22 +59,24 @@ class Union:
     members: tuple[Member, ...]
     mode: Mode
     deduce_invalid_discriminator: bool
+    # Precompiled at load, so that the per-object work is plain tuple and dict look-ups.
+    fields: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _by_value: dict[str, Member] = field(init=False, repr=False, compare=False)
+    _by_field: dict[str, Member] = field(init=False, repr=False, compare=False)
 
-    @property
-    def fields(self) -> tuple[str, ...]:
-        return tuple(m.field for m in self.members)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "fields", tuple(m.field for m in self.members))
+        by_value: dict[str, Member] = {}
+        for m in self.members:
+            by_value.setdefault(m.value, m)  # the first member of a value, as before
+        object.__setattr__(self, "_by_value", by_value)
+        object.__setattr__(self, "_by_field", {m.field: m for m in self.members})
 
     def member_for_value(self, value: str) -> Member | None:
-        for m in self.members:
-            if m.value == value:
-                return m
-        return None
+        return self._by_value.get(value)
 
     def member_for_field(self, name: str) -> Member | None:
-        for m in self.members:
-            if m.field == name:
-                return m
-        return None
+        return self._by_field.get(name)
 
     def is_known_value(self, value: str) -> bool:
         """Whether a discriminator value means something to this table.
@@ -93,6 +95,12 @@ class TypeInfo:
     fields: Mapping[str, FieldInfo]
     patch_strategies: Mapping[str, tuple[str, ...]]
     unions: tuple[Union, ...]
+    # Whether any field can hold a typed object: when not, the walk never looks inside.
+    has_children: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        has = any(f.kind != "scalar" for f in self.fields.values())
+        object.__setattr__(self, "has_children", has)
 
     def strategies(self, field: str) -> tuple[str, ...]:
         return self.patch_strategies.get(field, ())

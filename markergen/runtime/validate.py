@@ -35,6 +35,8 @@ def validate(table: Table, type_name: str, obj: JSON, old: JSON = None) -> list[
                 errors.extend(_kep1027(union, v.path, old_obj, v.new))
             else:
                 errors.extend(_at_most_one_with_discriminator(union, v.path, v.new))
+        if not v.info.has_children:
+            continue
         found: list[Visit | FieldError] = []
         for c in children(table, v.info, v.path, v.old, v.new):
             if isinstance(c, Visit):
