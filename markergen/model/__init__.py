@@ -150,6 +150,27 @@ class Member:
     pos: Position
 
 
+@dataclass(frozen=True, slots=True)
+class DialectTraits:
+    """What a union's dialect means for everything that reads the model: the rules, the
+    renderers, the CRD patcher and the diff ask these, never the dialect's name. Each
+    dialect module of markergen/model/dialects/ declares its traits once."""
+
+    name: Dialect
+    # A member's discriminator value is its Go field name by definition (the 2019 KEP).
+    values_are_field_names: bool = False
+    # OpenAPI: only openapi-gen's list on the struct, never fieldMembers.
+    list_form_only: bool = False
+    # The current KEP's discriminator requiredness and omitempty rules apply (MG202).
+    discriminator_musts: bool = False
+    # A discriminator without enum values is this dialect's mark (MG201 warns of it).
+    untyped_discriminator: bool = False
+    # The marker (and its argument; "" for the marker's value) that names a member's
+    # discriminator value explicitly, if the dialect has one.
+    member_name_marker: str = ""
+    member_name_arg: str = ""
+
+
 @dataclass(frozen=True)
 class Union:
     struct: TypeKey
@@ -166,6 +187,12 @@ class Union:
     pos: Position  # the marker that founded the union
     stage: str = ""
     gate: str = ""
+
+    @property
+    def traits(self) -> DialectTraits:
+        from markergen.model.dialects import traits_of
+
+        return traits_of(self.dialect)
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,7 @@ def check_discriminator_type(model: Model) -> Iterator[Diagnostic]:
                 f"{d.type.text or target.name or target.kind}, which is not a string",
                 hint="a discriminator must be a string type; kep/004 wants a +enum string type",
             )
-        elif union.dialect == "kep2022" and not d.values:
+        elif union.traits.untyped_discriminator and not d.values:
             yield diag(
                 "MG201",
                 d.pos,
@@ -71,7 +71,7 @@ def check_discriminator_requiredness(model: Model) -> Iterator[Diagnostic]:
     """MG202, kep1027 only (see the module doc for "default option")."""
     for struct, union in unions(model):
         d = union.discriminator
-        if d is None or union.dialect != "kep1027":
+        if d is None or not union.traits.discriminator_musts:
             continue
         label = union_label(struct, union)
         name = f"discriminator {d.go_name} of union {label}"
@@ -82,12 +82,20 @@ def check_discriminator_requiredness(model: Model) -> Iterator[Diagnostic]:
                 what for what, ok in (("+optional", optional), ("omitempty", d.omitempty)) if not ok
             ]
             if missing:
+                # The current KEP's MUST is broken, but the API server defaults the field
+                # and the documents are right: what goes wrong is on the client side.
+                consequence = (
+                    'a Go client that leaves it unset sends "", which the enum rejects'
+                    if not d.omitempty and "" not in d.values
+                    else "clients cannot leave it unset to get the default"
+                )
                 yield diag(
                     "MG202",
                     d.pos,
-                    f"{name} has +default={d.default}, so it must be optional and omitempty; "
-                    f"it lacks {' and '.join(missing)}",
+                    f"{name} has +default={d.default} but lacks {' and '.join(missing)}: "
+                    f"{consequence}",
                     hint=f'add `// +optional` and `json:"{d.json_name},omitempty"`',
+                    severity=Severity.WARNING,
                 )
         elif "" in d.values:
             if not d.omitempty:
