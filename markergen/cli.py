@@ -159,8 +159,9 @@ def _run_crd(args: argparse.Namespace) -> int:
     return 1 if result.has_errors else 0
 
 
-def _runtime_inputs(args: argparse.Namespace, obj: str) -> tuple[Any, str, Any, Any]:
-    """(table, definition name, the object as loaded, the old object's value or None)."""
+def _runtime_inputs(args: argparse.Namespace, obj: str | None) -> tuple[Any, str, Any, Any]:
+    """(table, definition name, the object as loaded (None when `obj` is None), the old
+    object's value or None)."""
     from markergen.config import load_config
     from markergen.objects import load_object, resolve_type
     from markergen.runtime import Table
@@ -169,7 +170,7 @@ def _runtime_inputs(args: argparse.Namespace, obj: str) -> tuple[Any, str, Any, 
     loaded = Table.load(path, semantics=args.semantics)
     name = resolve_type(sorted(loaded.types), args.type)
     old = load_object(args.old).value if args.old else None
-    return loaded, name, load_object(obj), old
+    return loaded, name, load_object(obj) if obj is not None else None, old
 
 
 def _run_normalize(args: argparse.Namespace) -> int:
@@ -188,12 +189,19 @@ def _run_normalize(args: argparse.Namespace) -> int:
 
 
 def _run_validate(args: argparse.Namespace) -> int:
+    from markergen.objects import load_objects
     from markergen.runtime import validate as run_validate
 
-    table, name, loaded, old = _runtime_inputs(args, args.object)
-    errors = run_validate(table, name, loaded.value, old=old)
-    sys.stdout.write("".join(f"{err}\n" for err in errors))
-    return 1 if errors else 0
+    table, name, _, old = _runtime_inputs(args, None)
+    docs = load_objects(args.object)
+    invalid = False
+    for doc in docs:
+        errors = run_validate(table, name, doc.value, old=old)
+        # Several documents (a YAML stream, as kubectl applies it): each error says which.
+        where = f"{args.object}:{doc.line}: " if len(docs) > 1 else ""
+        sys.stdout.write("".join(f"{where}{err}\n" for err in errors))
+        invalid = invalid or bool(errors)
+    return 1 if invalid else 0
 
 
 def _is_pattern(arg: str) -> bool:
@@ -341,7 +349,8 @@ COMMANDS: tuple[Command, ...] = (
         (
             Arg(
                 ("OBJECT",),
-                "The object: a YAML or JSON file, or - for standard input.",
+                "The object: a YAML or JSON file, or - for standard input. A YAML file of "
+                "several documents is validated document by document.",
                 "object",
                 action="positional",
                 complete="file",

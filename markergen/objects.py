@@ -19,11 +19,23 @@ class ObjectError(Exception):
 class Loaded:
     value: Any
     was_json: bool
+    line: int = 1  # where the document starts in its file
 
 
 def load_object(name: str) -> Loaded:
     """`name` is a path or `-` for standard input. JSON is tried first (its errors are
-    the more precise), then YAML; the output is written in the same syntax."""
+    the more precise), then YAML; the output is written in the same syntax. A YAML
+    stream of several documents is an error here (normalize writes one object)."""
+    docs = load_objects(name)
+    if len(docs) != 1:
+        shown = "<stdin>" if name == "-" else name
+        raise ObjectError(f"{shown}: expected one object, found {len(docs)} YAML documents")
+    return docs[0]
+
+
+def load_objects(name: str) -> list[Loaded]:
+    """Every object of a file: one JSON value, or each document of a YAML stream (as
+    kubectl applies them; empty documents are skipped)."""
     import yaml
 
     shown = "<stdin>" if name == "-" else name
@@ -34,16 +46,31 @@ def load_object(name: str) -> Loaded:
     stripped = text.lstrip()
     if stripped.startswith(("{", "[")):
         try:
-            return Loaded(json.loads(text), True)
+            return [Loaded(json.loads(text), True)]
         except json.JSONDecodeError as e:
             raise ObjectError(f"{shown}:{e.lineno}:{e.colno}: not valid JSON: {e.msg}") from None
     try:
-        return Loaded(yaml.safe_load(text), False)
+        out = []
+        for node in yaml.compose_all(text, Loader=yaml.SafeLoader):
+            value = _construct(node) if node is not None else None
+            if value is not None:  # an empty document, as kubectl skips it
+                out.append(Loaded(value, False, node.start_mark.line + 1))
+        return out or [Loaded(None, False)]
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
         problem = getattr(e, "problem", None) or "not valid YAML"
         raise ObjectError(f"{shown}{where}: {problem}") from None
+
+
+def _construct(node: Any) -> Any:
+    import yaml
+
+    loader = yaml.SafeLoader("")
+    try:
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
 
 
 def dump_object(value: Any, as_json: bool) -> str:

@@ -58,3 +58,24 @@ def test_bad_inputs_are_exit_2_with_location(project: Path) -> None:
     assert res.code == 2 and "NoSuchType" in res.stderr
     res = run_cli(["validate", "--type", "Delivery", "--table", "missing.json", broken], project)
     assert res.code == 2 and "missing.json" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_validate_takes_a_yaml_stream_document_by_document(project: Path) -> None:
+    # Examples are kept as YAML streams (kubectl applies them so): each document is
+    # validated, and each error names the line its document starts on.
+    stream = write(
+        project,
+        "stream.yaml",
+        "method: Webhook\n---\nmethod: Email\nwebhook:\n  url: http://x\n---\n",
+    )
+    res = run_cli(["validate", "--type", "Delivery", stream], project)
+    assert res.code == 1
+    assert res.stdout.splitlines() == [
+        'stream.yaml:3: email: Required value: must be set when method is "Email"',
+        'stream.yaml:3: webhook: Forbidden: may only be set when method is "Webhook"',
+    ]
+    ok = write(project, "ok.yaml", "method: Webhook\n---\nmethod: Email\nemail: {}\n")
+    assert run_cli(["validate", "--type", "Delivery", ok], project).code == 0
+    # normalize writes one object: a stream is refused with a clear message.
+    res = run_cli(["normalize", "--type", "Delivery", ok], project)
+    assert res.code == 2 and "expected one object, found 2 YAML documents" in res.stderr
