@@ -1,43 +1,52 @@
 """`markergen crd`: patch union CEL rules and discriminator enums into controller-gen CRDs.
 
-What markergen adds is recognisable: the CRD's annotations list a short hash of every
-rule (`markergen.dev/rules`) and of every enum (`markergen.dev/enums`, hash of the
-schema path and the values) it wrote. On the next run exactly those are taken out and
-the current ones put back, so an unchanged API changes nothing, a changed API replaces
-stale rules, and rules or enums written by hand (or by `+kubebuilder:validation`
-markers) are kept. New keys go where controller-gen's alphabetical order puts them.
+The file is never re-emitted: markergen inserts whole lines at the marks libyaml gives
+(`markergen.crd.yamlio`), so a patched file differs from the input only by added lines.
+Nothing is stored in the object to recognise what markergen wrote: its rules are known by
+their message, which always ends with ` (union <Struct>.<field>)`. On the next run such a
+rule that is no longer wanted is removed (its lines only), a wanted one already present is
+left alone, so an unchanged API changes nothing and rules written by hand (or from
+`+kubebuilder:validation:XValidation`) are kept. New keys go where controller-gen's
+alphabetical order puts them.
 """
 
 from __future__ import annotations
 
-import copy
-import hashlib
-import json
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from markergen.crd.cel import Rule, union_rules
+import yaml
+
+from markergen.crd.cel import union_rules
+from markergen.crd.celeval import CelEvaluator
+from markergen.crd.edit import LineEdits
+from markergen.crd.helm import mask_templates
 from markergen.crd.locate import describe_missing, root_type
+from markergen.crd.prove import prove_union
 from markergen.crd.walk import UnionSite, union_sites
 from markergen.crd.yamlio import (
     Document,
     PathKey,
     YamlError,
-    dump_documents,
+    last_line,
     load_documents,
-    walk_paths,
+    mapping_item,
+    render_block,
+    split_lines,
+    to_value,
 )
 from markergen.diagnostics import Diagnostic, Severity, diag
 from markergen.emit.writer import OutputError, verify_outputs, write_outputs
 from markergen.golang.syntax import Position
 from markergen.model import Model
 
-RULES_ANNOTATION = "markergen.dev/rules"
-ENUMS_ANNOTATION = "markergen.dev/enums"
 CRD_API_VERSION = "apiextensions.k8s.io/v1"
 VALIDATIONS = "x-kubernetes-validations"
+# the tail of every message markergen writes: how a later run knows its own rules
+OURS = re.compile(r" \(union [^()]*\)$")
 
 
 class CrdError(Exception):
@@ -56,33 +65,11 @@ class CrdResult:
         return any(d.severity is Severity.ERROR for d in self.diagnostics)
 
 
-def rule_hash(rule: dict[str, Any]) -> str:
-    text = json.dumps(rule, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
-def enum_hash(path: PathKey, values: list[Any]) -> str:
-    text = json.dumps([list(path), values], separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
-def _insert_sorted(mapping: dict[str, Any], key: str, value: Any) -> None:
-    """Set `key`, placing a new key before the first existing key that sorts after it."""
-    if key in mapping:
-        mapping[key] = value
-        return
-    items = list(mapping.items())
-    at = next((i for i, (k, _) in enumerate(items) if k > key), len(items))
-    items.insert(at, (key, value))
-    mapping.clear()
-    mapping.update(items)
-
-
-def _owned(annotations: Any, key: str) -> set[str]:
-    if not isinstance(annotations, dict):
-        return set()
-    value = annotations.get(key)
-    return set(value.split()) if isinstance(value, str) else set()
+def is_ours(rule: Any) -> bool:
+    """A rule entry markergen wrote (its message ends with the union's label)."""
+    return isinstance(rule, dict) and isinstance(rule.get("message"), str) and bool(
+        OURS.search(rule["message"])
+    )
 
 
 @dataclass
@@ -90,47 +77,29 @@ class _Patcher:
     model: Model
     doc: Document
     file: str
-    crd: dict[str, Any]
+    lines: list[str]
+    edits: LineEdits
     diagnostics: list[Diagnostic]
+    evaluator: CelEvaluator
+    wanted: dict[PathKey, list[dict[str, str]]] = field(default_factory=dict)
+    enums: dict[PathKey, list[str]] = field(default_factory=dict)
 
     def diag(self, code: str, path: PathKey, message: str) -> None:
         line, col = self.doc.position(path)
         self.diagnostics.append(diag(code, Position(self.file, line, col), message))
 
     def run(self) -> None:
-        meta = self.crd.get("metadata")
-        annotations = meta.get("annotations") if isinstance(meta, dict) else None
-        owned_rules = _owned(annotations, RULES_ANNOTATION)
-        owned_enums = _owned(annotations, ENUMS_ANNOTATION)
-        self._remove_owned(owned_rules, owned_enums)
-        new_rules: set[str] = set()
-        new_enums: set[str] = set()
-        spec = self.crd.get("spec")
+        spec = self.doc.value.get("spec")
         if isinstance(spec, dict):
             for i, version in enumerate(spec.get("versions") or []):
-                self._version(spec, i, version, new_rules, new_enums)
-        self._annotate(new_rules, new_enums)
+                self._version(spec, i, version)
+        self._write_rules()
+        for path, values in self.enums.items():
+            node = self.doc.node_at(path)
+            if node is not None:
+                self._insert_key(node, "enum", values)
 
-    def _remove_owned(self, owned_rules: set[str], owned_enums: set[str]) -> None:
-        for path, node in list(walk_paths(self.crd)):
-            if not isinstance(node, dict):
-                continue
-            rules = node.get(VALIDATIONS)
-            if isinstance(rules, list) and owned_rules:
-                kept = [
-                    r for r in rules if not (isinstance(r, dict) and rule_hash(r) in owned_rules)
-                ]
-                if kept:
-                    node[VALIDATIONS] = kept
-                else:
-                    del node[VALIDATIONS]
-            enum = node.get("enum")
-            if isinstance(enum, list) and enum_hash(path, enum) in owned_enums:
-                del node["enum"]
-
-    def _version(
-        self, spec: dict[str, Any], i: int, version: Any, rules: set[str], enums: set[str]
-    ) -> None:
+    def _version(self, spec: dict[str, Any], i: int, version: Any) -> None:
         if not isinstance(version, dict):
             return
         schema = (version.get("schema") or {}).get("openAPIV3Schema")
@@ -150,9 +119,9 @@ class _Patcher:
             return
         base: PathKey = (*vpath, "schema", "openAPIV3Schema")
         for site in union_sites(self.model, root, schema, base):
-            self._site(site, rules, enums)
+            self._site(site)
 
-    def _site(self, site: UnionSite, rule_hashes: set[str], enum_hashes: set[str]) -> None:
+    def _site(self, site: UnionSite) -> None:
         node, union = site.node, site.union
         props = node.get("properties")
         props = props if isinstance(props, dict) else {}
@@ -167,64 +136,149 @@ class _Patcher:
                 f"union {site.struct.name} field {s.field} {s.reason} at {where}; "
                 "the union's rules leave it out",
             )
-        self._add_rules(node, rules, rule_hashes)
-        disc = union.discriminator
-        if disc is None or not disc.values or not rules:
-            return
-        prop = props.get(disc.json_name)
-        if not isinstance(prop, dict):
-            return
-        ppath: PathKey = (*site.path, "properties", disc.json_name)
-        values = list(disc.values)
-        if "enum" not in prop:
-            _insert_sorted(prop, "enum", values)
-            enum_hashes.add(enum_hash(ppath, values))
-        elif sorted(map(str, prop["enum"])) != sorted(values):
-            self.diag(
-                "MG503",
-                (*ppath, "enum"),
-                f"enum of discriminator {disc.json_name} at {where} is "
-                f"{prop['enum']!r} in the CRD but {values!r} in Go; kept as written",
-            )
-
-    def _add_rules(self, node: dict[str, Any], rules: Sequence[Rule], hashes: set[str]) -> None:
         if not rules:
             return
-        existing = node.get(VALIDATIONS)
-        current: list[Any] = list(existing) if isinstance(existing, list) else []
+        disc = union.discriminator
+        prop = props.get(disc.json_name) if disc is not None else None
+        enum = prop.get("enum") if isinstance(prop, dict) else None
+        go_values = list(disc.values) if disc is not None else []
+        add_enum = bool(go_values) and isinstance(prop, dict) and "enum" not in prop
+        schema_enum = go_values if add_enum else enum if isinstance(enum, list) else None
+        if disc is not None and isinstance(enum, list) and go_values:
+            if sorted(map(str, enum)) != sorted(go_values):
+                self.diag(
+                    "MG503",
+                    (*site.path, "properties", disc.json_name, "enum"),
+                    f"enum of discriminator {disc.json_name} at {where} is "
+                    f"{enum!r} in the CRD but {go_values!r} in Go; kept as written",
+                )
+        problems = prove_union(union, rules, props.keys(), required, schema_enum, self.evaluator)
+        if problems:
+            label = site.union.name or site.struct.name
+            for p in problems:
+                self.diag(
+                    "MG506",
+                    site.path,
+                    f"union {label} at {where}: {p}; no rules written for this union",
+                )
+            return
+        current = self.wanted.setdefault(site.path, [])
         for r in rules:
             d = r.as_dict()
-            if d in current:
-                continue  # already there: written by hand or by an earlier site
-            current.append(d)
-            hashes.add(rule_hash(d))
-        _insert_sorted(node, VALIDATIONS, current)
+            if d not in current:
+                current.append(d)
+        if add_enum and disc is not None:
+            self.enums[(*site.path, "properties", disc.json_name)] = go_values
 
-    def _annotate(self, rules: set[str], enums: set[str]) -> None:
-        meta = self.crd.setdefault("metadata", {})
-        if not isinstance(meta, dict):
+    def _write_rules(self) -> None:
+        nodes: dict[PathKey, yaml.Node] = {}
+        if "(union " in "".join(self.lines[self._first_line() : self._end_line()]):
+            _validation_nodes(self.doc.node, (), nodes)
+        for path in self.wanted:
+            if path not in nodes:
+                found = self.doc.node_at(path)
+                if found is not None:
+                    nodes[path] = found
+        for path, node in nodes.items():
+            self._rules_at(node, self.wanted.get(path, []))
+
+    def _first_line(self) -> int:
+        return int(self.doc.node.start_mark.line)
+
+    def _end_line(self) -> int:
+        return last_line(self.doc.node)
+
+    def _rules_at(self, node: yaml.Node, wanted: list[dict[str, str]]) -> None:
+        item = mapping_item(node, VALIDATIONS)
+        if item is None:
+            if wanted:
+                self._insert_key(node, VALIDATIONS, wanted)
             return
-        annotations = meta.get("annotations")
-        if not isinstance(annotations, dict):
-            if not rules and not enums:
-                return
-            annotations = {}
-            _insert_sorted(meta, "annotations", annotations)
-        for key, hashes in ((RULES_ANNOTATION, rules), (ENUMS_ANNOTATION, enums)):
-            if hashes:
-                _insert_sorted(annotations, key, "\n".join(sorted(hashes)))
+        key, seq = item
+        if not isinstance(seq, yaml.SequenceNode) or seq.flow_style:
+            return  # a flow-style list is someone else's layout: leave it
+        existing = [to_value(x) for x in seq.value]
+        stale = [i for i, e in enumerate(existing) if is_ours(e) and e not in wanted]
+        add = [w for w in wanted if w not in existing]
+        if stale and len(stale) == len(existing):
+            self.edits.delete(int(key.start_mark.line), last_line(seq))
+            if add:
+                offset = int(seq.start_mark.column - key.start_mark.column)
+                self.edits.insert(
+                    int(key.start_mark.line), self._key_text(key, VALIDATIONS, add, offset)
+                )
+            return
+        for i in stale:
+            start = int(seq.value[i].start_mark.line)
+            end = (
+                int(seq.value[i + 1].start_mark.line)
+                if i + 1 < len(seq.value)
+                else last_line(seq.value[i])
+            )
+            self.edits.delete(start, end)
+        if add:
+            self.edits.insert(last_line(seq), render_block(add, int(seq.start_mark.column)))
+
+    def _key_text(self, key: yaml.Node, name: str, value: list[Any], offset: int) -> str:
+        col = int(key.start_mark.column)
+        return " " * col + name + ":\n" + render_block(value, col + offset)
+
+    def _insert_key(self, node: yaml.Node, name: str, value: list[Any]) -> None:
+        """Add `name: value` to a block mapping, before the first key that sorts after it."""
+        if not isinstance(node, yaml.MappingNode) or node.flow_style or not node.value:
+            return
+        first_key = node.value[0][0]
+        offset = _sequence_offset(self.doc.node)
+        for k, v in node.value:
+            if isinstance(k, yaml.ScalarNode) and str(k.value) > name:
+                line = int(k.start_mark.line)
+                if self.lines[line][: k.start_mark.column].strip() == "":
+                    self.edits.insert(line, self._key_text(k, name, value, offset))
+                    return
+        self.edits.insert(last_line(node), self._key_text(first_key, name, value, offset))
+
+
+def _validation_nodes(node: yaml.Node, path: PathKey, out: dict[PathKey, yaml.Node]) -> None:
+    """Every mapping below `node` that has an `x-kubernetes-validations` key, by path."""
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if not isinstance(k, yaml.ScalarNode):
+                continue
+            if k.value == VALIDATIONS:
+                out[path] = node
             else:
-                annotations.pop(key, None)
-        if not annotations:
-            del meta["annotations"]
+                _validation_nodes(v, (*path, str(k.value)), out)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, v in enumerate(node.value):
+            _validation_nodes(v, (*path, i), out)
 
 
-def patch_document(model: Model, doc: Document, file: str) -> tuple[Any, list[Diagnostic]]:
-    """The patched copy of one YAML document (unchanged when it is not a CRD)."""
+def _sequence_offset(root: yaml.Node) -> int:
+    """How far this document indents a block list below its key (controller-gen: 0)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                if isinstance(v, yaml.SequenceNode) and not v.flow_style and v.value:
+                    return max(0, int(v.start_mark.column - k.start_mark.column))
+                stack.append(v)
+    return 0
+
+
+def patch_document(
+    model: Model,
+    doc: Document,
+    file: str,
+    lines: list[str],
+    edits: LineEdits,
+    evaluator: CelEvaluator,
+) -> list[Diagnostic]:
+    """Record in `edits` the lines one YAML document needs (none when it is not a CRD)."""
     value = doc.value
     diagnostics: list[Diagnostic] = []
     if not isinstance(value, dict) or value.get("kind") != "CustomResourceDefinition":
-        return value, diagnostics
+        return diagnostics
     if value.get("apiVersion") != CRD_API_VERSION:
         line, col = doc.position(("apiVersion",))
         diagnostics.append(
@@ -235,33 +289,40 @@ def patch_document(model: Model, doc: Document, file: str) -> tuple[Any, list[Di
                 "left untouched",
             )
         )
-        return value, diagnostics
-    crd = copy.deepcopy(value)
-    _Patcher(model, doc, file, crd, diagnostics).run()
-    return crd, diagnostics
+        return diagnostics
+    _Patcher(model, doc, file, lines, edits, diagnostics, evaluator).run()
+    return diagnostics
 
 
-def patch_text(model: Model, text: str, file: str) -> tuple[str, list[Diagnostic]]:
+def patch_text(
+    model: Model, text: str, file: str, evaluator: CelEvaluator | None = None
+) -> tuple[str, list[Diagnostic]]:
     """The patched file text; raises YamlError for a file that is not YAML.
 
-    The text is returned unchanged when no document changed, so files that are not
-    CRDs, or CRDs with nothing to do, keep their exact bytes (comments included).
+    The result differs from `text` only by inserted lines (and by the lines of rules
+    markergen wrote earlier that are now stale); unchanged when there is nothing to do.
     """
-    docs = load_documents(text)
+    masked = mask_templates(text)
+    if masked.inside_line:
+        return text, [
+            diag(
+                "MG507",
+                Position(file, masked.inside_line, 1),
+                "templating inside a YAML document; the file is left alone",
+            )
+        ]
+    docs = load_documents(masked.text)
+    lines = split_lines(text)
+    edits = LineEdits()
     diagnostics: list[Diagnostic] = []
-    values: list[Any] = []
-    changed = False
+    cel = evaluator if evaluator is not None else CelEvaluator()
     for doc in docs:
-        value, found = patch_document(model, doc, file)
-        diagnostics.extend(found)
-        values.append(value)
-        changed = changed or value != doc.value
-    if not changed:
+        diagnostics.extend(patch_document(model, doc, file, lines, edits, cel))
+    if not edits:
         return text, diagnostics
-    out = dump_documents(values)
-    # Never write what would not read back as the same documents.
-    if [d.value for d in load_documents(out)] != values:  # pragma: no cover - guard
-        raise YamlError("patched CRD does not round-trip through YAML", 1, 1)
+    out = edits.apply(lines)
+    # Never write what would not read back as YAML.
+    load_documents(mask_templates(out).text)
     return out, diagnostics
 
 
@@ -296,24 +357,19 @@ def run_crd(paths: Sequence[Path], model: Model, verify: bool) -> CrdResult:
     files = crd_files(paths)
     diagnostics: list[Diagnostic] = []
     outputs: dict[Path, str] = {}
+    evaluator = CelEvaluator()
     for path in files:
         shown = _display(path)
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
-            diagnostics.append(
-                diag("MG504", Position(shown, 1, 1), f"cannot read: {e}")
-            )
+            diagnostics.append(diag("MG504", Position(shown, 1, 1), f"cannot read: {e}"))
             continue
         try:
-            new, found = patch_text(model, text, shown)
+            new, found = patch_text(model, text, shown, evaluator)
         except YamlError as e:
             diagnostics.append(
-                diag(
-                    "MG504",
-                    Position(shown, e.line, e.column),
-                    f"not valid YAML: {e.message}",
-                )
+                diag("MG504", Position(shown, e.line, e.column), f"not valid YAML: {e.message}")
             )
             continue
         diagnostics.extend(found)
