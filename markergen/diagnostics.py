@@ -81,6 +81,8 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo("MG505", W, "a CustomResourceDefinition that is not apiextensions.k8s.io/v1"),
         RuleInfo("MG506", W, "a union's CRD rules could not be satisfied; none are written"),
         RuleInfo("MG507", Severity.INFO, "a CRD file templated inside a YAML document is left alone"),
+        RuleInfo("MG508", W, "a hand-written CRD rule rejects an object the union allows"),
+        RuleInfo("MG509", Severity.INFO, "hand-written CRD rules already enforce a union"),
     )
 }
 

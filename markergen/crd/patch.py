@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from markergen.crd.cel import union_rules
+from markergen.crd.cel import union_label, union_rules
 from markergen.crd.celeval import CelEvaluator
 from markergen.crd.edit import LineEdits
 from markergen.crd.helm import mask_templates
@@ -67,8 +67,10 @@ class CrdResult:
 
 def is_ours(rule: Any) -> bool:
     """A rule entry markergen wrote (its message ends with the union's label)."""
-    return isinstance(rule, dict) and isinstance(rule.get("message"), str) and bool(
-        OURS.search(rule["message"])
+    return (
+        isinstance(rule, dict)
+        and isinstance(rule.get("message"), str)
+        and bool(OURS.search(rule["message"]))
     )
 
 
@@ -144,24 +146,39 @@ class _Patcher:
         go_values = list(disc.values) if disc is not None else []
         add_enum = bool(go_values) and isinstance(prop, dict) and "enum" not in prop
         schema_enum = go_values if add_enum else enum if isinstance(enum, list) else None
-        if disc is not None and isinstance(enum, list) and go_values:
-            if sorted(map(str, enum)) != sorted(go_values):
-                self.diag(
-                    "MG503",
-                    (*site.path, "properties", disc.json_name, "enum"),
-                    f"enum of discriminator {disc.json_name} at {where} is "
-                    f"{enum!r} in the CRD but {go_values!r} in Go; kept as written",
-                )
-        problems = prove_union(union, rules, props.keys(), required, schema_enum, self.evaluator)
-        if problems:
-            label = site.union.name or site.struct.name
-            for p in problems:
-                self.diag(
-                    "MG506",
-                    site.path,
-                    f"union {label} at {where}: {p}; no rules written for this union",
-                )
+        if (
+            disc is not None
+            and isinstance(enum, list)
+            and go_values
+            and sorted(map(str, enum)) != sorted(go_values)
+        ):
+            self.diag(
+                "MG503",
+                (*site.path, "properties", disc.json_name, "enum"),
+                f"enum of discriminator {disc.json_name} at {where} is "
+                f"{enum!r} in the CRD but {go_values!r} in Go; kept as written",
+            )
+        hand = [
+            str(r["rule"])
+            for r in (node.get(VALIDATIONS) or [])
+            if isinstance(r, dict) and "rule" in r and not is_ours(r)
+        ]
+        proof = prove_union(union, rules, props.keys(), required, schema_enum, self.evaluator, hand)
+        label = union_label(union, site.struct.name)
+        for p in proof.problems:
+            self.diag("MG506", site.path, f"union {label} at {where}: {p}; no rules written")
+        for c in proof.contradictions:
+            self.diag("MG508", site.path, f"union {label} at {where}: {c}")
+        if proof.problems:
             return
+        if proof.covered:
+            self.diag(
+                "MG509",
+                site.path,
+                f"union {label} at {where}: the hand-written rules already enforce it; "
+                "nothing added",
+            )
+        rules = list(proof.rules)
         current = self.wanted.setdefault(site.path, [])
         for r in rules:
             d = r.as_dict()
@@ -229,7 +246,7 @@ class _Patcher:
             return
         first_key = node.value[0][0]
         offset = _sequence_offset(self.doc.node)
-        for k, v in node.value:
+        for k, _ in node.value:
             if isinstance(k, yaml.ScalarNode) and str(k.value) > name:
                 line = int(k.start_mark.line)
                 if self.lines[line][: k.start_mark.column].strip() == "":
