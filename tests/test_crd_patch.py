@@ -4,10 +4,9 @@ replaced, controller-gen layout kept, valid CustomResourceDefinitions, all-or-no
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 from typing import Any
-
-import difflib
 
 import kubernetes_validate
 import pytest
@@ -89,7 +88,9 @@ def test_verify_reports_a_diff_and_writes_nothing(tmp_path: Path) -> None:
     (diff,) = result.diffs
     assert "+                - fieldPath: .email" in diff
     assert "markergen.dev" not in diff
-    assert not any(line.startswith("-") and not line.startswith("---") for line in diff.splitlines())
+    assert not any(
+        line.startswith("-") and not line.startswith("---") for line in diff.splitlines()
+    )
 
 
 def test_hand_written_rules_are_kept_and_stale_rules_replaced(tmp_path: Path) -> None:

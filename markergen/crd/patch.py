@@ -41,7 +41,7 @@ from markergen.crd.yamlio import (
 from markergen.diagnostics import Diagnostic, Severity, diag
 from markergen.emit.writer import OutputError, verify_outputs, write_outputs
 from markergen.golang.syntax import Position
-from markergen.model import Model
+from markergen.model import Model, Union
 
 CRD_API_VERSION = "apiextensions.k8s.io/v1"
 VALIDATIONS = "x-kubernetes-validations"
@@ -151,6 +151,7 @@ class _Patcher:
             and isinstance(enum, list)
             and go_values
             and sorted(map(str, enum)) != sorted(go_values)
+            and not _variant_enum(enum, go_values, union, props)
         ):
             self.diag(
                 "MG503",
@@ -245,7 +246,7 @@ class _Patcher:
         if not isinstance(node, yaml.MappingNode) or node.flow_style or not node.value:
             return
         first_key = node.value[0][0]
-        offset = _sequence_offset(self.doc.node)
+        offset = _sequence_offset(node, self.doc.node)
         for k, _ in node.value:
             if isinstance(k, yaml.ScalarNode) and str(k.value) > name:
                 line = int(k.start_mark.line)
@@ -253,6 +254,16 @@ class _Patcher:
                     self.edits.insert(line, self._key_text(k, name, value, offset))
                     return
         self.edits.insert(last_line(node), self._key_text(first_key, name, value, offset))
+
+
+def _variant_enum(
+    enum: list[Any], go_values: list[str], union: Union, props: dict[str, Any]
+) -> bool:
+    """True when the CRD's enum lacks only the values of members absent from this schema:
+    a feature-set variant without a gated member (openshift), not a disagreement."""
+    crd = {str(e) for e in enum}
+    absent = {m.value for m in union.members if m.json_name not in props}
+    return crd <= set(go_values) and set(go_values) - crd <= absent
 
 
 def _validation_nodes(node: yaml.Node, path: PathKey, out: dict[PathKey, yaml.Node]) -> None:
@@ -270,16 +281,20 @@ def _validation_nodes(node: yaml.Node, path: PathKey, out: dict[PathKey, yaml.No
             _validation_nodes(v, (*path, i), out)
 
 
-def _sequence_offset(root: yaml.Node) -> int:
-    """How far this document indents a block list below its key (controller-gen: 0)."""
+def _sequence_offset(node: yaml.MappingNode, root: yaml.Node) -> int:
+    """How far this file indents a block list below its key (controller-gen: 0): as a list
+    of the same mapping does, else as the document's first list does."""
+    for k, v in node.value:
+        if isinstance(v, yaml.SequenceNode) and not v.flow_style and v.value:
+            return max(0, int(v.start_mark.column - k.start_mark.column))
     stack = [root]
     while stack:
-        node = stack.pop()
-        if isinstance(node, yaml.MappingNode):
-            for k, v in node.value:
+        current = stack.pop()
+        if isinstance(current, yaml.MappingNode):
+            for k, v in current.value:
                 if isinstance(v, yaml.SequenceNode) and not v.flow_style and v.value:
                     return max(0, int(v.start_mark.column - k.start_mark.column))
-                stack.append(v)
+            stack.extend(reversed([v for _, v in current.value]))
     return 0
 
 

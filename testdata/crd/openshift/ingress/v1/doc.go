@@ -1,0 +1,3 @@
+// +k8s:deepcopy-gen=package,register
+// +groupName=ingress.example.openshift.io
+package v1
