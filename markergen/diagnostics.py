@@ -83,6 +83,8 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo("MG507", Severity.INFO, "a CRD file templated inside a YAML document is left alone"),
         RuleInfo("MG508", W, "a hand-written CRD rule rejects an object the union allows"),
         RuleInfo("MG509", Severity.INFO, "hand-written CRD rules already enforce a union"),
+        RuleInfo("MG510", W, "a union's CRD rule would reject an object the project keeps"),
+        RuleInfo("MG511", W, "check: a union's CRD rule would reject an object the project keeps"),
     )
 }
 

@@ -20,12 +20,13 @@ from typing import Any
 
 import yaml
 
-from markergen.crd.cel import union_label, union_rules
-from markergen.crd.celeval import CelEvaluator
+from markergen.crd.cel import Rule, escape_property, union_label, union_rules
+from markergen.crd.celeval import CelError, CelEvaluator
 from markergen.crd.edit import LineEdits
 from markergen.crd.helm import mask_templates
 from markergen.crd.locate import describe_missing, root_type
 from markergen.crd.prove import prove_union
+from markergen.crd.samples import SampleObject, load_samples, values_at
 from markergen.crd.walk import UnionSite, union_sites
 from markergen.crd.yamlio import (
     Document,
@@ -42,6 +43,7 @@ from markergen.diagnostics import Diagnostic, Severity, diag
 from markergen.emit.writer import OutputError, verify_outputs, write_outputs
 from markergen.golang.syntax import Position
 from markergen.model import Model, Union
+from markergen.rules import all_diagnostics
 
 CRD_API_VERSION = "apiextensions.k8s.io/v1"
 VALIDATIONS = "x-kubernetes-validations"
@@ -65,6 +67,15 @@ class CrdResult:
         return any(d.severity is Severity.ERROR for d in self.diagnostics)
 
 
+@dataclass(frozen=True)
+class PatchContext:
+    """What a run knows besides the model: the project's objects and `check`'s errors."""
+
+    samples: tuple[SampleObject, ...] = ()
+    check_errors: tuple[Diagnostic, ...] = ()
+    strict: bool = False  # a rule that would reject a project's object is an error
+
+
 def is_ours(rule: Any) -> bool:
     """A rule entry markergen wrote (its message ends with the union's label)."""
     return (
@@ -83,6 +94,7 @@ class _Patcher:
     edits: LineEdits
     diagnostics: list[Diagnostic]
     evaluator: CelEvaluator
+    context: PatchContext
     wanted: dict[PathKey, list[dict[str, str]]] = field(default_factory=dict)
     enums: dict[PathKey, list[str]] = field(default_factory=dict)
 
@@ -120,10 +132,13 @@ class _Patcher:
             )
             return
         base: PathKey = (*vpath, "schema", "openAPIV3Schema")
+        objects = [
+            o for o in self.context.samples if (o.group, o.version, o.kind) == (group, name, kind)
+        ]
         for site in union_sites(self.model, root, schema, base):
-            self._site(site)
+            self._site(site, objects)
 
-    def _site(self, site: UnionSite) -> None:
+    def _site(self, site: UnionSite, objects: Sequence[SampleObject]) -> None:
         node, union = site.node, site.union
         props = node.get("properties")
         props = props if isinstance(props, dict) else {}
@@ -139,6 +154,15 @@ class _Patcher:
                 "the union's rules leave it out",
             )
         if not rules:
+            return
+        blocked = self._check_error(union)
+        if blocked is not None:
+            self.diag(
+                "MG506",
+                site.path,
+                f"union {union_label(union, site.struct.name)} at {where}: `markergen check` "
+                f"reports {blocked.code} at {blocked.pos}: {blocked.message}; no rules written",
+            )
             return
         disc = union.discriminator
         prop = props.get(disc.json_name) if disc is not None else None
@@ -179,7 +203,7 @@ class _Patcher:
                 f"union {label} at {where}: the hand-written rules already enforce it; "
                 "nothing added",
             )
-        rules = list(proof.rules)
+        rules = self._not_rejecting(list(proof.rules), site, objects, label)
         current = self.wanted.setdefault(site.path, [])
         for r in rules:
             d = r.as_dict()
@@ -187,6 +211,56 @@ class _Patcher:
                 current.append(d)
         if add_enum and disc is not None:
             self.enums[(*site.path, "properties", disc.json_name)] = go_values
+
+    def _check_error(self, union: Union) -> Diagnostic | None:
+        places = {(union.pos.file, union.pos.line)}
+        places.update((m.pos.file, m.pos.line) for m in union.members)
+        if union.discriminator is not None:
+            places.add((union.discriminator.pos.file, union.discriminator.pos.line))
+        for d in self.context.check_errors:
+            if (d.pos.file, d.pos.line) in places:
+                return d
+        return None
+
+    def _not_rejecting(
+        self, rules: list[Rule], site: UnionSite, objects: Sequence[SampleObject], label: str
+    ) -> list[Rule]:
+        """The rules that accept every object the project keeps (issue 22: never enforce
+        what was never enforced); each rejection is reported at the union's marker."""
+        if not objects or not rules:
+            return rules
+        below = site.path[5:]  # under spec.versions[i].schema.openAPIV3Schema
+        parts = [
+            (o, part)
+            for o in objects
+            for part in values_at(o.value, below)
+            if isinstance(part, dict)
+        ]
+        keep: list[Rule] = []
+        for r in rules:
+            rejected = None
+            for o, part in parts:
+                cel_obj = {escape_property(str(k)) or str(k): v for k, v in part.items()}
+                try:
+                    ok = self.evaluator.passes(r.rule, cel_obj)
+                except CelError:
+                    continue  # no verdict on this object
+                if not ok:
+                    rejected = o
+                    break
+            if rejected is None:
+                keep.append(r)
+                continue
+            self.diagnostics.append(
+                diag(
+                    "MG510",
+                    site.union.pos,
+                    f"union {label}: the rule `{r.message}` would reject "
+                    f"{rejected.kind} at {rejected.file}:{rejected.line}; not written",
+                    severity=Severity.ERROR if self.context.strict else None,
+                )
+            )
+        return keep
 
     def _write_rules(self) -> None:
         nodes: dict[PathKey, yaml.Node] = {}
@@ -305,6 +379,7 @@ def patch_document(
     lines: list[str],
     edits: LineEdits,
     evaluator: CelEvaluator,
+    context: PatchContext,
 ) -> list[Diagnostic]:
     """Record in `edits` the lines one YAML document needs (none when it is not a CRD)."""
     value = doc.value
@@ -322,12 +397,16 @@ def patch_document(
             )
         )
         return diagnostics
-    _Patcher(model, doc, file, lines, edits, diagnostics, evaluator).run()
+    _Patcher(model, doc, file, lines, edits, diagnostics, evaluator, context).run()
     return diagnostics
 
 
 def patch_text(
-    model: Model, text: str, file: str, evaluator: CelEvaluator | None = None
+    model: Model,
+    text: str,
+    file: str,
+    evaluator: CelEvaluator | None = None,
+    context: PatchContext | None = None,
 ) -> tuple[str, list[Diagnostic]]:
     """The patched file text; raises YamlError for a file that is not YAML.
 
@@ -349,7 +428,9 @@ def patch_text(
     diagnostics: list[Diagnostic] = []
     cel = evaluator if evaluator is not None else CelEvaluator()
     for doc in docs:
-        diagnostics.extend(patch_document(model, doc, file, lines, edits, cel))
+        diagnostics.extend(
+            patch_document(model, doc, file, lines, edits, cel, context or PatchContext())
+        )
     if not edits:
         return text, diagnostics
     out = edits.apply(lines)
@@ -381,15 +462,34 @@ def _display(path: Path) -> str:
         return path.as_posix()
 
 
-def run_crd(paths: Sequence[Path], model: Model, verify: bool) -> CrdResult:
+def run_crd(
+    paths: Sequence[Path],
+    model: Model,
+    verify: bool,
+    *,
+    root: Path | None = None,
+    samples_include: Sequence[str] = (),
+    samples_exclude: Sequence[str] = (),
+    strict: bool = False,
+) -> CrdResult:
     """Patch every CRD under `paths` in place (all files or none), or with `verify` write
     nothing and return the diffs of stale files. Raises CrdError for a missing path or a
     failed write; a file that is not YAML is an MG504 error diagnostic and nothing is
-    written."""
+    written.
+
+    With `root` (the project root), each union's rules are first evaluated on the objects
+    the project keeps (`markergen.crd.samples`, plus `samples_include` globs, minus
+    `samples_exclude`); a rule that rejects one is not written (MG510, an error with
+    `strict`). A union with a `markergen check` error gets no rules (MG506)."""
     files = crd_files(paths)
     diagnostics: list[Diagnostic] = []
     outputs: dict[Path, str] = {}
     evaluator = CelEvaluator()
+    context = PatchContext(
+        samples=tuple(_samples(model, root, samples_include, samples_exclude)),
+        check_errors=tuple(d for d in all_diagnostics(model) if d.severity is Severity.ERROR),
+        strict=strict,
+    )
     for path in files:
         shown = _display(path)
         try:
@@ -398,7 +498,7 @@ def run_crd(paths: Sequence[Path], model: Model, verify: bool) -> CrdResult:
             diagnostics.append(diag("MG504", Position(shown, 1, 1), f"cannot read: {e}"))
             continue
         try:
-            new, found = patch_text(model, text, shown, evaluator)
+            new, found = patch_text(model, text, shown, evaluator, context)
         except YamlError as e:
             diagnostics.append(
                 diag("MG504", Position(shown, e.line, e.column), f"not valid YAML: {e.message}")
@@ -407,7 +507,7 @@ def run_crd(paths: Sequence[Path], model: Model, verify: bool) -> CrdResult:
         diagnostics.extend(found)
         if new != text:
             outputs[path] = new
-    diagnostics.sort(key=Diagnostic.sort_key)
+    diagnostics = sorted(set(diagnostics), key=Diagnostic.sort_key)
     stale = tuple(sorted(outputs, key=str))
     if verify:
         diffs = tuple(verify_outputs(outputs))
@@ -419,3 +519,41 @@ def run_crd(paths: Sequence[Path], model: Model, verify: bool) -> CrdResult:
     except OutputError as e:
         raise CrdError(str(e)) from e
     return CrdResult(tuple(files), report.written, (), tuple(diagnostics))
+
+
+def _samples(
+    model: Model, root: Path | None, include: Sequence[str], exclude: Sequence[str]
+) -> list[SampleObject]:
+    if root is None:
+        return []
+    groups = sorted({p.group_name for p in model.packages if p.group_name})
+    return load_samples(root, groups, include, exclude) if groups else []
+
+
+def sample_findings(
+    paths: Sequence[Path],
+    model: Model,
+    root: Path,
+    *,
+    samples_include: Sequence[str] = (),
+    samples_exclude: Sequence[str] = (),
+) -> list[Diagnostic]:
+    """For `markergen check`: the union rules `markergen crd` would not write because they
+    reject an object the project keeps, as MG511 warnings (nothing is written)."""
+    result = run_crd(
+        paths,
+        model,
+        verify=True,
+        root=root,
+        samples_include=samples_include,
+        samples_exclude=samples_exclude,
+    )
+    return [
+        diag(
+            "MG511",
+            d.pos,
+            d.message.replace("; not written", "; `markergen crd` will not write it"),
+        )
+        for d in result.diagnostics
+        if d.code == "MG510"
+    ]
