@@ -85,6 +85,7 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo("MG509", Severity.INFO, "hand-written CRD rules already enforce a union"),
         RuleInfo("MG510", W, "a union's CRD rule would reject an object the project keeps"),
         RuleInfo("MG511", W, "check: a union's CRD rule would reject an object the project keeps"),
+        RuleInfo("MG512", W, "a union's CRD rule is over the API server's CEL cost limit"),
     )
 }
 

@@ -22,6 +22,12 @@ import yaml
 
 from markergen.crd.cel import Rule, escape_property, union_label, union_rules
 from markergen.crd.celeval import CelError, CelEvaluator
+from markergen.crd.cost import (
+    STATIC_ESTIMATED_COST_LIMIT,
+    STATIC_ESTIMATED_CRD_COST_LIMIT,
+    call_cost,
+    cardinality,
+)
 from markergen.crd.edit import LineEdits
 from markergen.crd.helm import mask_templates
 from markergen.crd.locate import describe_missing, root_type
@@ -97,6 +103,7 @@ class _Patcher:
     context: PatchContext
     wanted: dict[PathKey, list[dict[str, str]]] = field(default_factory=dict)
     enums: dict[PathKey, list[str]] = field(default_factory=dict)
+    costs: list[int] = field(default_factory=list)
 
     def diag(self, code: str, path: PathKey, message: str) -> None:
         line, col = self.doc.position(path)
@@ -107,6 +114,18 @@ class _Patcher:
         if isinstance(spec, dict):
             for i, version in enumerate(spec.get("versions") or []):
                 self._version(spec, i, version)
+        total = sum(self.costs)
+        if total > STATIC_ESTIMATED_CRD_COST_LIMIT:
+            self.diag(
+                "MG512",
+                ("spec", "versions"),
+                f"the union rules of this CRD have an estimated total cost of {total:,}, over "
+                f"the API server's limit of {STATIC_ESTIMATED_CRD_COST_LIMIT:,} per CRD; none "
+                "are written. Bound the lists and maps that hold unions "
+                "(+kubebuilder:validation:MaxItems, MaxProperties)",
+            )
+            self.wanted = {p: [] for p in self.wanted}
+            self.enums = {}
         self._write_rules()
         for path, values in self.enums.items():
             node = self.doc.node_at(path)
@@ -136,9 +155,9 @@ class _Patcher:
             o for o in self.context.samples if (o.group, o.version, o.kind) == (group, name, kind)
         ]
         for site in union_sites(self.model, root, schema, base):
-            self._site(site, objects)
+            self._site(site, objects, schema)
 
-    def _site(self, site: UnionSite, objects: Sequence[SampleObject]) -> None:
+    def _site(self, site: UnionSite, objects: Sequence[SampleObject], schema: Any) -> None:
         node, union = site.node, site.union
         props = node.get("properties")
         props = props if isinstance(props, dict) else {}
@@ -204,6 +223,7 @@ class _Patcher:
                 "nothing added",
             )
         rules = self._not_rejecting(list(proof.rules), site, objects, label)
+        rules = self._affordable(rules, site, schema, label)
         current = self.wanted.setdefault(site.path, [])
         for r in rules:
             d = r.as_dict()
@@ -259,6 +279,30 @@ class _Patcher:
                     f"{rejected.kind} at {rejected.file}:{rejected.line}; not written",
                     severity=Severity.ERROR if self.context.strict else None,
                 )
+            )
+        return keep
+
+    def _affordable(
+        self, rules: list[Rule], site: UnionSite, schema: Any, label: str
+    ) -> list[Rule]:
+        """The rules whose estimated cost the API server accepts (see markergen.crd.cost)."""
+        below = site.path[5:]
+        times = cardinality(schema, below)
+        keep: list[Rule] = []
+        for r in rules:
+            cost = call_cost(r.rule) * times
+            self.costs.append(cost)
+            if cost <= STATIC_ESTIMATED_COST_LIMIT:
+                keep.append(r)
+                continue
+            self.diag(
+                "MG512",
+                site.path,
+                f"union {label}: the rule `{r.message}` has an estimated cost of {cost:,} "
+                f"({call_cost(r.rule)} per call x {times:,} possible nodes), over the API "
+                f"server's per-rule limit of {STATIC_ESTIMATED_COST_LIMIT:,}; not written. "
+                "Bound the enclosing lists and maps (+kubebuilder:validation:MaxItems, "
+                "MaxProperties)",
             )
         return keep
 
