@@ -12,6 +12,7 @@ alphabetical order puts them.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from markergen.crd.cost import (
 from markergen.crd.edit import LineEdits
 from markergen.crd.helm import mask_templates
 from markergen.crd.locate import describe_missing, root_type
-from markergen.crd.prove import prove_union
+from markergen.crd.prove import Proof, prove_union
 from markergen.crd.samples import SampleObject, load_samples, values_at
 from markergen.crd.walk import UnionSite, union_sites
 from markergen.crd.yamlio import (
@@ -73,6 +74,94 @@ class CrdResult:
         return any(d.severity is Severity.ERROR for d in self.diagnostics)
 
 
+Shape = tuple[tuple[str, Any], ...]
+
+
+class RunMemo:
+    """What one run computes once for many files (feature-set variants, copies in a Helm
+    chart repeat the same unions): rendered blocks, the sample objects' shapes at a schema
+    path, and rule verdicts on those shapes."""
+
+    def __init__(self) -> None:
+        self._blocks: dict[tuple[str, int], str] = {}
+        self._shapes: dict[PathKey, list[tuple[Shape, SampleObject]]] = {}
+        self._verdicts: dict[tuple[str, Shape], bool] = {}
+        self._proofs: dict[tuple[Any, ...], Proof] = {}
+
+    def render(self, value: list[Any], indent: int) -> str:
+        key = (json.dumps(value, sort_keys=False, ensure_ascii=False), indent)
+        found = self._blocks.get(key)
+        if found is None:
+            found = render_block(value, indent)
+            self._blocks[key] = found
+        return found
+
+    def shapes(
+        self, kind: tuple[str, str, str], objects: Sequence[SampleObject], below: PathKey
+    ) -> list[tuple[Shape, SampleObject]]:
+        """The distinct shapes of the objects' parts at `below`, each with the first object
+        that has it. A shape keeps a part's keys and scalar values; nested values become
+        `()` (`{}` to CEL), since union rules test only presence and the discriminator's value."""
+        key = (*kind, *below)
+        found = self._shapes.get(key)
+        if found is None:
+            seen: dict[Shape, SampleObject] = {}
+            for o in objects:
+                for part in values_at(o.value, below):
+                    if isinstance(part, dict):
+                        shape: Shape = tuple(
+                            sorted(
+                                (
+                                    escape_property(str(k)) or str(k),
+                                    v if isinstance(v, (str, int, float, bool)) else (),
+                                )
+                                for k, v in part.items()
+                                if v is not None
+                            )
+                        )
+                        seen.setdefault(shape, o)
+            found = list(seen.items())
+            self._shapes[key] = found
+        return found
+
+    def proof(
+        self,
+        union: Union,
+        rules: Sequence[Rule],
+        properties: Sequence[str],
+        required: Sequence[str],
+        enum: Sequence[Any] | None,
+        evaluator: CelEvaluator,
+        hand: Sequence[str],
+    ) -> Proof:
+        """`prove_union`, once per distinct union and schema node."""
+        key = (
+            union,
+            tuple(rules),
+            tuple(properties),
+            tuple(required),
+            None if enum is None else tuple(map(str, enum)),
+            tuple(hand),
+        )
+        found = self._proofs.get(key)
+        if found is None:
+            found = prove_union(union, rules, properties, required, enum, evaluator, hand)
+            self._proofs[key] = found
+        return found
+
+    def verdict(self, evaluator: CelEvaluator, rule: str, shape: Shape) -> bool:
+        """True unless the rule rejects the shape (no verdict counts as accepting)."""
+        key = (rule, shape)
+        found = self._verdicts.get(key)
+        if found is None:
+            try:
+                found = evaluator.passes(rule, {k: {} if v == () else v for k, v in shape})
+            except CelError:
+                found = True
+            self._verdicts[key] = found
+        return found
+
+
 @dataclass(frozen=True)
 class PatchContext:
     """What a run knows besides the model: the project's objects and `check`'s errors."""
@@ -101,9 +190,11 @@ class _Patcher:
     diagnostics: list[Diagnostic]
     evaluator: CelEvaluator
     context: PatchContext
+    memo: RunMemo
     wanted: dict[PathKey, list[dict[str, str]]] = field(default_factory=dict)
     enums: dict[PathKey, list[str]] = field(default_factory=dict)
     costs: list[int] = field(default_factory=list)
+    kind: tuple[str, str, str] = ("", "", "")  # group, version, kind being patched
 
     def diag(self, code: str, path: PathKey, message: str) -> None:
         line, col = self.doc.position(path)
@@ -151,6 +242,7 @@ class _Patcher:
             )
             return
         base: PathKey = (*vpath, "schema", "openAPIV3Schema")
+        self.kind = (group, name, kind)
         objects = [
             o for o in self.context.samples if (o.group, o.version, o.kind) == (group, name, kind)
         ]
@@ -207,7 +299,9 @@ class _Patcher:
             for r in (node.get(VALIDATIONS) or [])
             if isinstance(r, dict) and "rule" in r and not is_ours(r)
         ]
-        proof = prove_union(union, rules, props.keys(), required, schema_enum, self.evaluator, hand)
+        proof = self.memo.proof(
+            union, rules, list(props), required, schema_enum, self.evaluator, hand
+        )
         label = union_label(union, site.struct.name)
         for p in proof.problems:
             self.diag("MG506", site.path, f"union {label} at {where}: {p}; no rules written")
@@ -250,23 +344,13 @@ class _Patcher:
         if not objects or not rules:
             return rules
         below = site.path[5:]  # under spec.versions[i].schema.openAPIV3Schema
-        parts = [
-            (o, part)
-            for o in objects
-            for part in values_at(o.value, below)
-            if isinstance(part, dict)
-        ]
+        shapes = self.memo.shapes(self.kind, objects, below)
         keep: list[Rule] = []
         for r in rules:
             rejected = None
-            for o, part in parts:
-                cel_obj = {escape_property(str(k)) or str(k): v for k, v in part.items()}
-                try:
-                    ok = self.evaluator.passes(r.rule, cel_obj)
-                except CelError:
-                    continue  # no verdict on this object
-                if not ok:
-                    rejected = o
+            for shape, first in shapes:
+                if not self.memo.verdict(self.evaluator, r.rule, shape):
+                    rejected = first
                     break
             if rejected is None:
                 keep.append(r)
@@ -353,11 +437,11 @@ class _Patcher:
             )
             self.edits.delete(start, end)
         if add:
-            self.edits.insert(last_line(seq), render_block(add, int(seq.start_mark.column)))
+            self.edits.insert(last_line(seq), self.memo.render(add, int(seq.start_mark.column)))
 
     def _key_text(self, key: yaml.Node, name: str, value: list[Any], offset: int) -> str:
         col = int(key.start_mark.column)
-        return " " * col + name + ":\n" + render_block(value, col + offset)
+        return " " * col + name + ":\n" + self.memo.render(value, col + offset)
 
     def _insert_key(self, node: yaml.Node, name: str, value: list[Any]) -> None:
         """Add `name: value` to a block mapping, before the first key that sorts after it."""
@@ -424,6 +508,7 @@ def patch_document(
     edits: LineEdits,
     evaluator: CelEvaluator,
     context: PatchContext,
+    memo: RunMemo,
 ) -> list[Diagnostic]:
     """Record in `edits` the lines one YAML document needs (none when it is not a CRD)."""
     value = doc.value
@@ -441,7 +526,7 @@ def patch_document(
             )
         )
         return diagnostics
-    _Patcher(model, doc, file, lines, edits, diagnostics, evaluator, context).run()
+    _Patcher(model, doc, file, lines, edits, diagnostics, evaluator, context, memo).run()
     return diagnostics
 
 
@@ -451,6 +536,7 @@ def patch_text(
     file: str,
     evaluator: CelEvaluator | None = None,
     context: PatchContext | None = None,
+    memo: RunMemo | None = None,
 ) -> tuple[str, list[Diagnostic]]:
     """The patched file text; raises YamlError for a file that is not YAML.
 
@@ -473,14 +559,13 @@ def patch_text(
     cel = evaluator if evaluator is not None else CelEvaluator()
     for doc in docs:
         diagnostics.extend(
-            patch_document(model, doc, file, lines, edits, cel, context or PatchContext())
+            patch_document(
+                model, doc, file, lines, edits, cel, context or PatchContext(), memo or RunMemo()
+            )
         )
     if not edits:
         return text, diagnostics
-    out = edits.apply(lines)
-    # Never write what would not read back as YAML.
-    load_documents(mask_templates(out).text)
-    return out, diagnostics
+    return edits.apply(lines), diagnostics
 
 
 def crd_files(paths: Sequence[Path]) -> list[Path]:
@@ -526,9 +611,31 @@ def run_crd(
     `samples_exclude`); a rule that rejects one is not written (MG510, an error with
     `strict`). A union with a `markergen check` error gets no rules (MG506)."""
     files = crd_files(paths)
+    outputs, diagnostics = patch_files(
+        files,
+        model,
+        root=root,
+        samples_include=samples_include,
+        samples_exclude=samples_exclude,
+        strict=strict,
+    )
+    return finish(files, outputs, diagnostics, verify)
+
+
+def patch_files(
+    files: Sequence[Path],
+    model: Model,
+    *,
+    root: Path | None = None,
+    samples_include: Sequence[str] = (),
+    samples_exclude: Sequence[str] = (),
+    strict: bool = False,
+) -> tuple[dict[Path, str], list[Diagnostic]]:
+    """The new text of every file that changes, and the diagnostics; writes nothing."""
     diagnostics: list[Diagnostic] = []
     outputs: dict[Path, str] = {}
     evaluator = CelEvaluator()
+    memo = RunMemo()
     context = PatchContext(
         samples=tuple(_samples(model, root, samples_include, samples_exclude)),
         check_errors=tuple(d for d in all_diagnostics(model) if d.severity is Severity.ERROR),
@@ -542,7 +649,7 @@ def run_crd(
             diagnostics.append(diag("MG504", Position(shown, 1, 1), f"cannot read: {e}"))
             continue
         try:
-            new, found = patch_text(model, text, shown, evaluator, context)
+            new, found = patch_text(model, text, shown, evaluator, context, memo)
         except YamlError as e:
             diagnostics.append(
                 diag("MG504", Position(shown, e.line, e.column), f"not valid YAML: {e.message}")
@@ -551,7 +658,14 @@ def run_crd(
         diagnostics.extend(found)
         if new != text:
             outputs[path] = new
-    diagnostics = sorted(set(diagnostics), key=Diagnostic.sort_key)
+    return outputs, sorted(set(diagnostics), key=Diagnostic.sort_key)
+
+
+def finish(
+    files: Sequence[Path], outputs: dict[Path, str], diagnostics: Sequence[Diagnostic], verify: bool
+) -> CrdResult:
+    """Write the outputs (all or nothing, none when there is an error), or with `verify`
+    return their diffs."""
     stale = tuple(sorted(outputs, key=str))
     if verify:
         diffs = tuple(verify_outputs(outputs))

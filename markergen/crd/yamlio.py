@@ -28,6 +28,8 @@ _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
 # where libyaml starts a new line (YAML 1.1 line breaks)
 _LINE_START = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")
+# characters where str.splitlines and libyaml disagree, or that libyaml also breaks at
+_OTHER_BREAKS = re.compile(r"[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 class YamlError(Exception):
@@ -125,6 +127,8 @@ def load_documents(text: str) -> list[Document]:
 
 def split_lines(text: str) -> list[str]:
     """The lines of `text` as libyaml numbers them, each with its line break."""
+    if not _OTHER_BREAKS.search(text):
+        return text.splitlines(keepends=True)  # only "\n": str's splitter agrees with libyaml
     out: list[str] = []
     start = 0
     for m in _LINE_START.finditer(text):
