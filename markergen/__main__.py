@@ -1,3 +1,3 @@
-from markergen.entry import main
+from markergen.cli import run
 
-main()
+run()

@@ -5,9 +5,9 @@ Design (docs/performance.md, "Cache"):
 - Key: a SHA-256 over everything the outputs and diagnostics depend on: the bytes of
   every Go file the patterns select (generated files included, so a header edit counts),
   each file's path and module, the working directory (reported paths are relative to
-  it), the options that reach the renderers, the bytes of an override template
-  directory, and a fingerprint of markergen itself (its version, the size and mtime of
-  its modules and templates, and of the libraries that shape the output).
+  it), the options that reach the renderers, and a fingerprint of markergen itself
+  (its version, the size and mtime of its modules and of the libraries that shape the
+  output).
   File *contents* are hashed, never trusted by mtime: a cached result is never stale.
 - Storage: one file per invocation shape (patterns, cwd, options) in the cache
   directory (`.markergen-cache/` at the module root, or `$MARKERGEN_CACHE_DIR`): a
@@ -43,8 +43,8 @@ CACHE_DIR_NAME = ".markergen-cache"
 ENV_CACHE_DIR = "MARKERGEN_CACHE_DIR"
 # Bumped whenever the layout of a cache file changes; old files then read as misses.
 _FORMAT = 1
-# Libraries whose version changes the bytes of the output (parser, templates).
-_LIBRARIES = ("tree_sitter", "tree_sitter_go", "jinja2")
+# Libraries whose version changes the bytes of the output (the parser).
+_LIBRARIES = ("tree_sitter", "tree_sitter_go")
 
 
 def cache_dir(root: Path, environ: Mapping[str, str] | None = None) -> Path:
@@ -75,7 +75,6 @@ class OutputCache:
         patterns: Sequence[str],
         cwd: Path,
         options: Mapping[str, Any],
-        template_dir: Path | None = None,
     ) -> OutputCache | None:
         """The cache slot of this invocation, or None when the inputs cannot be listed
         (a pattern names nothing, a file cannot be read): the run then reports that."""
@@ -88,7 +87,6 @@ class OutputCache:
             "cwd": os.path.abspath(cwd),
             "patterns": list(patterns),
             "options": _canonical(options),
-            "templates": str(template_dir) if template_dir else None,
         }
         shape_text = json.dumps(shape, sort_keys=True)
         slot = hashlib.sha256(shape_text.encode()).hexdigest()[:24]
@@ -100,8 +98,6 @@ class OutputCache:
                 digest.update(f"{f.path}\0{f.explicit}\0{f.module}\0".encode())
                 with open(f.path, "rb") as handle:
                     digest.update(hashlib.sha256(handle.read()).digest())
-            if template_dir is not None:
-                _hash_tree(digest, template_dir)
         except OSError:
             return None
         return cls(directory, slot, digest.hexdigest())
@@ -136,13 +132,13 @@ class OutputCache:
 
 def code_fingerprint() -> str:
     """Identifies the code that produced a cached result: markergen's version, and the
-    size and mtime of its own modules, templates and output-shaping libraries, so that
+    size and mtime of its own modules and of the libraries that shape the output, so that
     editing or upgrading any of them invalidates every entry."""
     import importlib.util
 
     package = Path(markergen.__file__).resolve().parent
     parts = [markergen.__version__, sys.version]
-    roots = [package, package.parent / "templates", package / "templates"]
+    roots = [package]
     for name in _LIBRARIES:
         spec = importlib.util.find_spec(name)
         if spec is not None and spec.origin:
@@ -153,20 +149,10 @@ def code_fingerprint() -> str:
         for dirpath, dirnames, filenames in os.walk(root):
             dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
             for name in sorted(filenames):
-                if name.endswith((".py", ".j2", ".so", ".pyd")):
+                if name.endswith((".py", ".so", ".pyd")):
                     st = os.stat(os.path.join(dirpath, name))
                     parts.append(f"{dirpath}/{name}:{st.st_size}:{st.st_mtime_ns}")
     return "\n".join(parts)
-
-
-def _hash_tree(digest: Any, root: Path) -> None:
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames.sort()
-        for name in sorted(filenames):
-            path = os.path.join(dirpath, name)
-            digest.update(f"{os.path.relpath(path, root)}\0".encode())
-            with open(path, "rb") as f:
-                digest.update(hashlib.sha256(f.read()).digest())
 
 
 def _canonical(value: Any) -> Any:

@@ -1,137 +1,71 @@
 """The `markergen` command line: parse arguments, call the library, print, exit.
 
-Exit codes (DESIGN section 1): 0 success; 1 error diagnostics, stale output or a
-matched `--fail-on`; 2 usage, configuration or I/O error. A user error never prints
-a traceback; `--debug` shows one for bugs. Imports of the heavy parts are lazy so
-`--help` and `--version` stay fast.
+One parser (argparse), built from declarations: the commands below, and for every
+command the settings markergen.config declares for it. Shell completion
+(`markergen completion SHELL`, markergen.completion) is generated from the same
+declarations. argparse instead of typer: it imports in a few milliseconds, so
+`--version`, `--help` and a warm `generate` need no second, hand-written parser in front.
+
+Streams: results on stdout; diagnostics, progress and messages on stderr.
+Exit codes: 0 success; 1 error diagnostics, stale outputs, an invalid object or a
+matched `--fail-on`; 2 usage, configuration or I/O error; 130 interrupted (Ctrl-C).
+A user error never prints a traceback; `--debug` shows one for bugs.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
-import typer
+from markergen.cliargs import Arg, Command, command_args, setting_dest
 
-from markergen import __version__
+if TYPE_CHECKING:
+    from markergen.config import Config
 
-app = typer.Typer(
-    name="markergen",
-    help="Check and generate KEP-1027 union and enum markers for Kubernetes Go API types.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
+PROG = "markergen"
+DESCRIPTION = (
+    "Check the union and enum markers of Kubernetes Go API types and generate OpenAPI "
+    "documents, runtime tables, CRD validation rules and compatibility reports from them."
+)
+INTERRUPTED = "markergen: interrupted; every output is as it was or completely written"
+
+PATTERNS = Arg(
+    ("PATTERNS",),
+    "Go package patterns such as ./api/... (default: the config's inputs, else ./... of "
+    "the module, or ./api/... in a kubebuilder project).",
+    "patterns",
+    action="positionals",
+    complete="dir",
 )
 
 
-class _State:
-    """Options of the top-level callback (typer passes them through the context)."""
+def _config(args: argparse.Namespace, command: str) -> Config:
+    from markergen.config import load_config, settings_of
 
-    def __init__(self, debug: bool) -> None:
-        self.debug = debug
-
-
-def _version(value: bool) -> None:
-    if value:
-        typer.echo(f"markergen {__version__}")
-        raise typer.Exit(0)
+    flags = {s.key: getattr(args, setting_dest(s), None) for s in settings_of(command)}
+    return load_config(Path.cwd(), flags)
 
 
-@app.callback()
-def _main(
-    ctx: typer.Context,
-    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks of internal errors.")] = False,
-    version: Annotated[
-        bool,
-        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
-    ] = False,
-) -> None:
-    ctx.obj = _State(debug)
-
-
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"markergen: error: {message}", err=True)
-    return typer.Exit(2)
-
-
-def _run(ctx: typer.Context, body: Callable[[], int]) -> None:
-    """Run a command body, turning every user-facing failure into a message + exit 2."""
-    from markergen.errors import user_message
-
-    debug = isinstance(ctx.obj, _State) and ctx.obj.debug
-    try:
-        code = body()
-    except KeyboardInterrupt:
-        typer.echo("markergen: interrupted; every output is as it was or completely written", err=True)
-        raise typer.Exit(2) from None
-    except typer.Exit:
-        raise
-    except Exception as e:
-        message = user_message(e)
-        if message is not None:
-            raise _fail(message) from None
-        if debug:
-            raise
-        raise _fail(
-            f"internal error: {type(e).__name__}: {e} (run with --debug for a traceback, "
-            "and please report it)"
-        ) from None
-    raise typer.Exit(code)
-
-
-def _config(overrides: dict[str, Any] | None = None) -> Any:
-    from markergen.config import load_config
-
-    return load_config(Path.cwd(), overrides)
-
-
-def _patterns(given: Sequence[str], cfg: Any) -> list[str]:
-    """Patterns from the command line (relative to cwd) or the config (relative to the
-    module root; without config the whole module), expressed relative to cwd so that
-    reported paths are too. One rule, shared with the fast path."""
-    from markergen.fastpath import resolve_patterns
-
-    return resolve_patterns(given, cfg, Path.cwd())
-
-
-PatternsArg = Annotated[
-    list[str] | None,
-    typer.Argument(help="Go package patterns such as ./api/... (default: from the config)."),
-]
-IncludeGenerated = Annotated[
-    bool,
-    typer.Option("--include-generated", help="Also read files marked `Code generated ... DO NOT EDIT.`"),
-]
-
-
-@app.command()
-def dump(
-    ctx: typer.Context,
-    patterns: PatternsArg = None,
-    include_generated: IncludeGenerated = False,
-) -> None:
-    """Print the parsed model (packages, structs, enums, unions) as JSON."""
-
-    def body() -> int:
-        from markergen.dump import model_to_json
-        from markergen.pipeline import load_model
-
-        cfg = _config({"include_generated": include_generated or None})
-        model = load_model(_patterns(patterns or [], cfg), Path.cwd(), cfg.include_generated)
-        sys.stdout.write(model_to_json(model))
-        return 0
-
-    _run(ctx, body)
-
-
-FormatOpt = Annotated[
-    str,
-    typer.Option("--format", "-f", help="Output format: text, json, github or sarif."),
-]
+def _patterns(given: Sequence[str], cfg: Config) -> list[str]:
+    """Patterns from the command line (relative to cwd), else the config's inputs
+    (relative to the module root; without config the whole module), expressed relative
+    to cwd so that reported paths are too."""
+    if given:
+        return list(given)
+    cwd = Path.cwd()
+    out = []
+    for pattern in cfg.inputs or ("./...",):
+        tail = ""
+        base = pattern
+        if pattern == "..." or pattern.endswith("/..."):
+            base, tail = pattern[: -len("...")].rstrip("/") or ".", "/..."
+        rel = os.path.relpath(cfg.root / base, cwd)
+        out.append(("./" + rel if not rel.startswith(("..", "/")) else rel) + tail)
+    return out
 
 
 def _summary(diags: Sequence[Any]) -> str:
@@ -140,299 +74,552 @@ def _summary(diags: Sequence[Any]) -> str:
     return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
 
 
-@app.command()
-def check(
-    ctx: typer.Context,
-    patterns: PatternsArg = None,
-    fmt: FormatOpt = "text",
-    include_generated: IncludeGenerated = False,
-) -> None:
-    """Check the union and enum markers; exit 1 when there is an error."""
-
-    def body() -> int:
-        from markergen.pipeline import InputError, check_model, load_model
-        from markergen.report import FORMATS, render
-
-        if fmt not in FORMATS:
-            raise InputError(f"unknown --format {fmt!r}; use one of: {', '.join(FORMATS)}")
-        cfg = _config({"include_generated": include_generated or None})
-        model = load_model(_patterns(patterns or [], cfg), Path.cwd(), cfg.include_generated)
-        diags = check_model(model)
-        sys.stdout.write(render(diags, fmt, Path.cwd()))
-        if fmt == "text" and diags:
-            typer.echo(_summary(diags), err=True)
-        return 1 if any(d.severity.value == "error" for d in diags) else 0
-
-    _run(ctx, body)
+def use_color(stream: TextIO, environ: dict[str, str] | None = None) -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org)."""
+    env = os.environ if environ is None else environ
+    if env.get("NO_COLOR") or env.get("TERM") == "dumb":
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
-@app.command()
-def generate(
-    ctx: typer.Context,
-    patterns: PatternsArg = None,
-    verify: Annotated[
-        bool, typer.Option("--verify", help="Write nothing; print a diff and exit 1 if stale.")
-    ] = False,
-    out_dir: Annotated[
-        str | None, typer.Option("--out-dir", help="Directory of the outputs (default: openapi).")
-    ] = None,
-    v2: Annotated[str | None, typer.Option("--v2", help="Path of the OpenAPI v2 document.")] = None,
-    v3: Annotated[str | None, typer.Option("--v3", help="Path of the OpenAPI v3 document.")] = None,
-    table_json: Annotated[
-        str | None, typer.Option("--table-json", help="Path of the JSON runtime table.")
-    ] = None,
-    table_py: Annotated[
-        str | None, typer.Option("--table-py", help="Path of the Python runtime table.")
-    ] = None,
-    union_format: Annotated[
-        str | None,
-        typer.Option("--union-format", help="fieldMembers (default), list or both."),
-    ] = None,
-    naming: Annotated[
-        str | None, typer.Option("--naming", help="Definition names: openapi-gen or go.")
-    ] = None,
-    semantics: Annotated[
-        str | None,
-        typer.Option("--semantics", help="Force runtime semantics: kep1027, kep2019 or smd."),
-    ] = None,
-    templates: Annotated[
-        str | None, typer.Option("--templates", help="Directory of templates overriding ours.")
-    ] = None,
-    title: Annotated[
-        str | None, typer.Option("--title", help="info.title of the OpenAPI documents.")
-    ] = None,
-    api_version: Annotated[
-        str | None,
-        typer.Option("--api-version", help="info.version of the OpenAPI documents."),
-    ] = None,
-    include_generated: IncludeGenerated = False,
-    no_cache: Annotated[
-        bool,
-        typer.Option("--no-cache", help="Recompute everything; do not read or write the cache."),
-    ] = False,
-) -> None:
-    """Check, then write the OpenAPI documents and the runtime tables."""
-
-    def body() -> int:
-        from markergen.generate import run_and_report
-
-        cfg = _config(
-            {
-                "out_dir": out_dir,
-                "v2": v2,
-                "v3": v3,
-                "table_json": table_json,
-                "table_py": table_py,
-                "union_format": union_format,
-                "naming": naming,
-                "semantics": {"*": semantics} if semantics else None,
-                "templates": templates,
-                "title": title,
-                "version": api_version,
-                "include_generated": include_generated or None,
-            }
-        )
-        return run_and_report(
-            cfg,
-            _patterns(patterns or [], cfg),
-            Path.cwd(),
-            verify=verify,
-            use_cache=not no_cache,
-            out=sys.stdout,
-            err=sys.stderr,
-        )
-
-    _run(ctx, body)
+# ---- command bodies ------------------------------------------------------------------
 
 
-@app.command()
-def crd(
-    ctx: typer.Context,
-    paths: Annotated[
-        list[str] | None,
-        typer.Argument(help="CRD files or directories (default: the config's crd-dir)."),
-    ] = None,
-    types: Annotated[
-        list[str] | None,
-        typer.Option("--types", help="Go package patterns of the API types (repeatable)."),
-    ] = None,
-    verify: Annotated[
-        bool, typer.Option("--verify", help="Write nothing; print a diff and exit 1 if stale.")
-    ] = False,
-    include_generated: IncludeGenerated = False,
-) -> None:
-    """Add union CEL rules and discriminator enums to controller-gen CRDs, in place."""
+def _run_dump(args: argparse.Namespace) -> int:
+    from markergen.dump import model_to_json
+    from markergen.pipeline import load_model
 
-    def body() -> int:
-        from markergen.crd import run_crd
-        from markergen.pipeline import InputError, load_model
-        from markergen.report import render
+    cfg = _config(args, "dump")
+    model = load_model(_patterns(args.patterns, cfg), Path.cwd(), cfg.include_generated)
+    sys.stdout.write(model_to_json(model))
+    return 0
 
-        cfg = _config({"include_generated": include_generated or None})
-        targets = list(paths or [])
-        if not targets:
-            if not cfg.crd_dir:
-                raise InputError(
-                    "no CRD files given: pass files or directories, or set `crd-dir:` in "
-                    "markergen.yaml"
-                )
-            targets = [os.path.relpath(cfg.root / cfg.crd_dir, Path.cwd())]
-        model = load_model(_patterns(types or [], cfg), Path.cwd(), cfg.include_generated)
-        result = run_crd([Path(t) for t in targets], model, verify)
-        if result.diagnostics:
-            typer.echo(render(list(result.diagnostics), "text", Path.cwd()), err=True, nl=False)
-        if verify:
-            sys.stdout.write("".join(result.diffs))
-            stale = len(result.changed)
-            typer.echo(
-                f"markergen: {stale} CRD file(s) are stale" if stale
-                else "markergen: CRDs are up to date",
-                err=True,
+
+def _run_check(args: argparse.Namespace) -> int:
+    from markergen.pipeline import check_model, load_model
+    from markergen.report import render
+
+    cfg = _config(args, "check")
+    model = load_model(_patterns(args.patterns, cfg), Path.cwd(), cfg.include_generated)
+    diags = check_model(model)
+    color = args.format == "text" and use_color(sys.stdout)
+    sys.stdout.write(render(diags, args.format, Path.cwd(), color=color))
+    if args.format == "text" and diags:
+        sys.stderr.write(_summary(diags) + "\n")
+    return 1 if any(d.severity.value == "error" for d in diags) else 0
+
+
+def _run_generate(args: argparse.Namespace) -> int:
+    from markergen.generate import run_and_report
+
+    cfg = _config(args, "generate")
+    return run_and_report(
+        cfg,
+        _patterns(args.patterns, cfg),
+        Path.cwd(),
+        verify=args.verify,
+        use_cache=not args.no_cache,
+        out=sys.stdout,
+        err=sys.stderr,
+    )
+
+
+def _run_crd(args: argparse.Namespace) -> int:
+    from markergen.crd import run_crd
+    from markergen.pipeline import InputError, load_model
+    from markergen.report import render
+
+    cfg = _config(args, "crd")
+    targets = list(args.paths)
+    if not targets:
+        if not cfg.crd_dir:
+            raise InputError(
+                "no CRD files given: pass files or directories, or set `crd-dir:` in "
+                "markergen.yaml"
             )
-            return 1 if result.has_errors or stale else 0
-        changed = ", ".join(os.path.relpath(p, Path.cwd()) for p in result.changed) or "nothing"
-        typer.echo(f"markergen: patched {changed}", err=True)
-        return 1 if result.has_errors else 0
-
-    _run(ctx, body)
-
-
-TableOpt = Annotated[
-    str | None,
-    typer.Option("--table", help="unions_table.json (default: the configured table-json path)."),
-]
-TypeOpt = Annotated[
-    str, typer.Option("--type", help="Definition name, or a unique suffix such as Deployment.")
-]
-OldOpt = Annotated[
-    str | None, typer.Option("--old", help="The stored object, for an update.")
-]
-SemanticsOpt = Annotated[
-    str | None,
-    typer.Option("--semantics", help="Force one semantics for every union: kep1027, kep2019, smd."),
-]
+        targets = [os.path.relpath(cfg.root / cfg.crd_dir, Path.cwd())]
+    model = load_model(_patterns(args.types or [], cfg), Path.cwd(), cfg.include_generated)
+    result = run_crd([Path(t) for t in targets], model, args.verify)
+    if result.diagnostics:
+        sys.stderr.write(render(list(result.diagnostics), "text", Path.cwd()))
+    if args.verify:
+        sys.stdout.write("".join(result.diffs))
+        stale = len(result.changed)
+        sys.stderr.write(
+            f"markergen: {stale} CRD file(s) are stale\n"
+            if stale
+            else "markergen: CRDs are up to date\n"
+        )
+        return 1 if result.has_errors or stale else 0
+    changed = ", ".join(os.path.relpath(p, Path.cwd()) for p in result.changed) or "nothing"
+    sys.stderr.write(f"markergen: patched {changed}\n")
+    return 1 if result.has_errors else 0
 
 
-def _runtime_inputs(
-    table: str | None, type_name: str, semantics: str | None, obj: str, old: str | None
-) -> tuple[Any, str, Any, Any]:
-    """(table, definition name, the object as loaded, the old object's value or None)
-    of a normalize / validate command."""
+def _runtime_inputs(args: argparse.Namespace, obj: str) -> tuple[Any, str, Any, Any]:
+    """(table, definition name, the object as loaded, the old object's value or None)."""
+    from markergen.config import load_config
     from markergen.objects import load_object, resolve_type
     from markergen.runtime import Table
 
-    path = table or str(_config().output_path("table_json"))
-    loaded = Table.load(path, semantics=semantics)
-    name = resolve_type(sorted(loaded.types), type_name)
-    return loaded, name, load_object(obj), load_object(old).value if old else None
+    path = args.table or str(load_config(Path.cwd()).output_path("table-json"))
+    loaded = Table.load(path, semantics=args.semantics)
+    name = resolve_type(sorted(loaded.types), args.type)
+    old = load_object(args.old).value if args.old else None
+    return loaded, name, load_object(obj), old
 
 
-@app.command()
-def normalize(
-    ctx: typer.Context,
-    new: Annotated[str, typer.Argument(help="The new object (YAML or JSON file, or -).")],
-    type_name: TypeOpt,
-    old: OldOpt = None,
-    table: TableOpt = None,
-    semantics: SemanticsOpt = None,
-) -> None:
-    """Normalize an object's unions as the API server would on create or update."""
+def _run_normalize(args: argparse.Namespace) -> int:
+    from markergen.objects import dump_object
+    from markergen.runtime import UnionError
+    from markergen.runtime import normalize as run_normalize
 
-    def body() -> int:
-        from markergen.objects import dump_object
-        from markergen.runtime import UnionError
-        from markergen.runtime import normalize as run_normalize
+    table, name, new, old = _runtime_inputs(args, args.new)
+    try:
+        result = run_normalize(table, name, old, new.value)
+    except UnionError as e:
+        sys.stdout.write("".join(f"{err}\n" for err in e.errors))
+        return 1
+    sys.stdout.write(dump_object(result, new.was_json))
+    return 0
 
-        tbl, name, new_obj, old_value = _runtime_inputs(table, type_name, semantics, new, old)
+
+def _run_validate(args: argparse.Namespace) -> int:
+    from markergen.runtime import validate as run_validate
+
+    table, name, loaded, old = _runtime_inputs(args, args.object)
+    errors = run_validate(table, name, loaded.value, old=old)
+    sys.stdout.write("".join(f"{err}\n" for err in errors))
+    return 1 if errors else 0
+
+
+def _is_pattern(arg: str) -> bool:
+    """Whether diff's second positional is a package pattern rather than HEAD."""
+    if "..." in arg:
+        return True
+    path = Path(arg)
+    if path.is_file() or ":" in arg:
+        return False
+    if path.is_dir():
+        return not ((path / "go.mod").is_file() or (path / "markergen.yaml").is_file())
+    return arg.startswith(("./", "../"))
+
+
+def _run_diff(args: argparse.Namespace) -> int:
+    from markergen.diff import run_diff
+
+    rest = list(args.rest)
+    head = rest.pop(0) if rest and not _is_pattern(rest[0]) else None
+    result = run_diff(args.base, head, Path.cwd(), args.format, patterns=rest)
+    sys.stdout.write(result.text)
+    return 1 if result.fails(args.fail_on) else 0
+
+
+def _run_explain(args: argparse.Namespace) -> int:
+    from markergen.explain import explain, to_plain_text
+
+    text = explain(args.code)
+    sys.stdout.write(text if args.format == "markdown" else to_plain_text(text))
+    return 0
+
+
+def _run_completion(args: argparse.Namespace) -> int:
+    from markergen.completion import script
+
+    sys.stdout.write(script(args.shell, COMMANDS, GLOBAL_ARGS))
+    return 0
+
+
+# ---- declarations ------------------------------------------------------------------
+
+_VERIFY = Arg(
+    ("--verify",),
+    "Write nothing; print a diff of what would change and exit 1 if anything is stale.",
+    "verify",
+    action="store_true",
+)
+_TYPE = Arg(
+    ("--type",),
+    "The object's type: a definition name of the table, or a unique suffix such as "
+    "Deployment.",
+    "type",
+    metavar="TYPE",
+    required=True,
+)
+_OLD = Arg(
+    ("--old",), "The stored object, for an update.", "old", metavar="FILE", complete="file"
+)
+_TABLE = Arg(
+    ("--table",),
+    "The runtime table, unions_table.json (default: the configured table-json path).",
+    "table",
+    metavar="FILE",
+    complete="file",
+)
+_RUNTIME_SEMANTICS = Arg(
+    ("--semantics",),
+    "Apply one semantics to every union instead of each union's own.",
+    "semantics",
+    choices=("kep1027", "kep2019", "smd"),
+    complete="choice",
+)
+
+COMMANDS: tuple[Command, ...] = (
+    Command(
+        "check",
+        "Check the union and enum markers; exit 1 when there is an error.",
+        "Read the Go packages, check their union and enum markers and print one "
+        "diagnostic per problem (file:line:col, severity, code, message and a hint). "
+        "`markergen explain CODE` prints a code's documentation.",
+        (
+            PATTERNS,
+            Arg(
+                ("--format", "-f"),
+                "Output format: text (compiler style), json, github (workflow "
+                "annotations) or sarif (code scanning).",
+                "format",
+                choices=("text", "json", "github", "sarif"),
+                default="text",
+                complete="choice",
+            ),
+        ),
+        _run_check,
+    ),
+    Command(
+        "generate",
+        "Check, then write the OpenAPI documents and the runtime tables.",
+        "Check the markers and, when there is no error, write openapi-v2.json, "
+        "openapi-v3.json, unions_table.json and unions_table.py (all or none). A run "
+        "whose inputs did not change reuses the previous results (.markergen-cache/).",
+        (
+            PATTERNS,
+            _VERIFY,
+            Arg(
+                ("--no-cache",),
+                "Recompute everything; do not read or write the cache.",
+                "no_cache",
+                action="store_true",
+            ),
+        ),
+        _run_generate,
+    ),
+    Command(
+        "crd",
+        "Add union CEL rules and discriminator enums to controller-gen CRDs, in place.",
+        "Patch controller-gen CustomResourceDefinition YAML so that the API server "
+        "enforces the unions of the Go types: x-kubernetes-validations rules and the "
+        "discriminators' enums. A second run changes nothing.",
+        (
+            Arg(
+                ("PATHS",),
+                "CRD files or directories (default: the config's crd-dir, or "
+                "config/crd/bases in a kubebuilder project).",
+                "paths",
+                action="positionals",
+                complete="file",
+            ),
+            Arg(
+                ("--types",),
+                "A Go package pattern of the API types (repeatable; default: as check).",
+                "types",
+                metavar="PATTERN",
+                action="append",
+                complete="dir",
+            ),
+            _VERIFY,
+        ),
+        _run_crd,
+    ),
+    Command(
+        "validate",
+        "Validate an object's unions; print one Kubernetes-style error per line.",
+        "Validate an object (YAML or JSON) against the unions and enums of a generated "
+        "runtime table, as the API server would; exit 1 when it is invalid.",
+        (
+            Arg(
+                ("OBJECT",),
+                "The object: a YAML or JSON file, or - for standard input.",
+                "object",
+                action="positional",
+                complete="file",
+            ),
+            _TYPE,
+            _OLD,
+            _TABLE,
+            _RUNTIME_SEMANTICS,
+        ),
+        _run_validate,
+        settings=False,
+    ),
+    Command(
+        "normalize",
+        "Normalize an object's unions as the API server would on create or update.",
+        "Print the object with its unions normalized (members the discriminator does not "
+        "select cleared), as the API server would store it; exit 1 with the errors when "
+        "it cannot be normalized.",
+        (
+            Arg(
+                ("NEW",),
+                "The new object: a YAML or JSON file, or - for standard input.",
+                "new",
+                action="positional",
+                complete="file",
+            ),
+            _TYPE,
+            _OLD,
+            _TABLE,
+            _RUNTIME_SEMANTICS,
+        ),
+        _run_normalize,
+        settings=False,
+    ),
+    Command(
+        "diff",
+        "Compare the unions and enums of two versions; classify each change.",
+        "Compare two versions of an API (git revisions, directories, or generated "
+        "OpenAPI/table JSON files) and classify every union and enum change as "
+        "compatible or breaking, by the Kubernetes API change conventions. Each change "
+        "names its Go file and line, type and field, API stage and feature gate.\n\n"
+        "The second argument is HEAD when it is a git revision, a file, REV:PATH or a "
+        "directory holding go.mod or markergen.yaml; otherwise it is the first pattern "
+        "(anything with `...` always is). Patterns narrow the Go sides as `check` takes "
+        "them; a pattern that names nothing on one side makes everything it names on the "
+        "other side added or removed.",
+        (
+            Arg(
+                ("BASE",),
+                "Base side: a git revision, a directory, or a generated JSON file.",
+                "base",
+                action="positional",
+                complete="file",
+            ),
+            Arg(
+                ("HEAD_OR_PATTERNS",),
+                "[HEAD] [PATTERNS...]: the head side (default: the working tree), then Go "
+                "package patterns such as ./api/...",
+                "rest",
+                action="positionals",
+                complete="file",
+            ),
+            Arg(
+                ("--format", "-f"),
+                "Output format: text, markdown (a PR comment), json, or github (workflow "
+                "annotations on the changed lines).",
+                "format",
+                choices_from="markergen.diff.render:FORMATS",
+                default="text",
+                complete="choice",
+            ),
+            Arg(
+                ("--fail-on",),
+                "Exit 1 on: breaking (a breaking change of a GA version that no feature "
+                "gate hides), breaking-any-stage, any, or none.",
+                "fail_on",
+                choices_from="markergen.diff.run:FAIL_ON",
+                default="none",
+                complete="choice",
+            ),
+        ),
+        _run_diff,
+        settings=False,
+    ),
+    Command(
+        "dump",
+        "Print the parsed model (packages, structs, enums, unions) as JSON.",
+        "Print the model markergen builds from the Go packages, as JSON.",
+        (PATTERNS,),
+        _run_dump,
+    ),
+    Command(
+        "explain",
+        "Print the documentation of one checker code.",
+        "Print what a diagnostic code means, with a bad and a good example.",
+        (
+            Arg(
+                ("CODE",),
+                "A diagnostic code such as MG303.",
+                "code",
+                action="positional",
+                complete="code",
+            ),
+            Arg(
+                ("--format", "-f"),
+                "plain text, or the markdown source.",
+                "format",
+                choices=("text", "markdown"),
+                default="text",
+                complete="choice",
+            ),
+        ),
+        _run_explain,
+        settings=False,
+    ),
+    Command(
+        "completion",
+        "Print a shell completion script for bash, zsh or fish.",
+        "Print a completion script for markergen's commands, options and values.",
+        (
+            Arg(
+                ("SHELL",),
+                "The shell.",
+                "shell",
+                action="positional",
+                choices=("bash", "zsh", "fish"),
+                complete="choice",
+            ),
+        ),
+        _run_completion,
+        settings=False,
+        epilog="Install:\n\n"
+        "  bash  markergen completion bash > ~/.local/share/bash-completion/completions/markergen\n"
+        "  zsh   markergen completion zsh > \"${fpath[1]}/_markergen\"\n"
+        "  fish  markergen completion fish > ~/.config/fish/completions/markergen.fish",
+    ),
+)
+
+
+GLOBAL_ARGS: tuple[Arg, ...] = (
+    Arg(("--version",), "Print the version and exit.", "version", action="store_true"),
+    Arg(("--debug",), "Show a traceback for internal errors.", "debug", action="store_true"),
+)
+
+
+class _Formatter(argparse.HelpFormatter):
+    """Paragraphs wrapped to the terminal; indented lines (examples) kept as written."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, max_help_position=30)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        out = []
+        for paragraph in text.split("\n\n"):
+            lines = paragraph.splitlines()
+            if any(line.startswith(" ") for line in lines):
+                out.append("\n".join(indent + line for line in lines))
+            else:
+                out.append(textwrap.fill(" ".join(lines), width, initial_indent=indent,
+                                         subsequent_indent=indent))
+        return "\n\n".join(out)
+
+
+def _add(parser: argparse.ArgumentParser, arg: Arg) -> None:
+    kw: dict[str, Any] = {"help": arg.help}
+    if arg.action == "positional":
+        if arg.optional_positional:
+            kw["nargs"] = "?"
+        if arg.choices:
+            kw["choices"] = arg.choices
+        parser.add_argument(arg.dest, metavar=arg.names[0], **kw)
+        return
+    if arg.action == "positionals":
+        parser.add_argument(arg.dest, metavar=arg.names[0], nargs="*", **kw)
+        return
+    kw["dest"] = arg.dest
+    if arg.action == "store_true":
+        parser.add_argument(*arg.names, action="store_true", default=arg.default or False, **kw)
+        return
+    if arg.choices:
+        kw["choices"] = arg.choices
+    kw["metavar"] = arg.metavar or ("{" + ",".join(arg.choices) + "}" if arg.choices else None)
+    parser.add_argument(
+        *arg.names, action=arg.action, default=arg.default, required=arg.required, **kw
+    )
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or, with `only`, one whose other commands have no
+    arguments yet: `markergen --version` and `--help` then import nothing but argparse
+    (a command's settings come from markergen.config, which imports the model)."""
+    from markergen import __version__
+
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description=DESCRIPTION,
+        formatter_class=_Formatter,
+        epilog="Run `markergen COMMAND --help` for a command's options. "
+        "Exit codes: 0 ok, 1 problems found, 2 usage or input error, 130 interrupted.",
+    )
+    for arg in GLOBAL_ARGS:
+        if arg.dest == "version":
+            version = f"markergen {__version__}"
+            parser.add_argument(*arg.names, action="version", version=version, help=arg.help)
+        else:
+            _add(parser, arg)
+    sub = parser.add_subparsers(title="commands", dest="command", metavar="COMMAND")
+    for command in COMMANDS:
+        p = sub.add_parser(
+            command.name,
+            help=command.summary,
+            description=command.description,
+            epilog=command.epilog or None,
+            formatter_class=_Formatter,
+        )
+        if only is None or only == command.name:
+            for arg in command_args(command):
+                _add(p, arg)
+        p.set_defaults(run=command.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run markergen with `argv` (default: the process's arguments); return the exit code."""
+    from markergen.errors import user_message
+
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args_list
+    try:
+        names = {c.name for c in COMMANDS}
+        parser = build_parser(next((a for a in args_list if a in names), ""))
+        if not args_list:
+            parser.print_help(sys.stderr)
+            return 2
         try:
-            result = run_normalize(tbl, name, old_value, new_obj.value)
-        except UnionError as e:
-            for err in e.errors:
-                typer.echo(str(err))
-            return 1
-        sys.stdout.write(dump_object(result, new_obj.was_json))
+            args = parser.parse_args(args_list)
+        except SystemExit as e:  # --help, --version, or a usage error argparse printed
+            return e.code if isinstance(e.code, int) else 2
+        if getattr(args, "run", None) is None:
+            parser.print_help(sys.stderr)
+            return 2
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        # Every writer is all-or-nothing: whatever was interrupted left each output either
+        # as it was or completely rewritten.
+        sys.stderr.write(INTERRUPTED + "\n")
+        return 130
+    except BrokenPipeError:
+        # `markergen dump | head`: the reader left; nothing to report.
+        _silence_stdout()
         return 0
-
-    _run(ctx, body)
-
-
-@app.command()
-def validate(
-    ctx: typer.Context,
-    obj: Annotated[str, typer.Argument(help="The object (YAML or JSON file, or -).")],
-    type_name: TypeOpt,
-    old: OldOpt = None,
-    table: TableOpt = None,
-    semantics: SemanticsOpt = None,
-) -> None:
-    """Validate an object's unions; print one Kubernetes-style error per line."""
-
-    def body() -> int:
-        from markergen.runtime import validate as run_validate
-
-        tbl, name, loaded, old_value = _runtime_inputs(table, type_name, semantics, obj, old)
-        errors = run_validate(tbl, name, loaded.value, old=old_value)
-        for err in errors:
-            typer.echo(str(err))
-        return 1 if errors else 0
-
-    _run(ctx, body)
+    except Exception as e:
+        message = user_message(e)
+        if message is not None:
+            sys.stderr.write(f"markergen: error: {message}\n")
+            return 2
+        if debug:
+            raise
+        sys.stderr.write(
+            f"markergen: error: internal error: {type(e).__name__}: {e} (run with --debug "
+            "for a traceback, and please report it)\n"
+        )
+        return 2
 
 
-@app.command()
-def diff(
-    ctx: typer.Context,
-    base: Annotated[
-        str,
-        typer.Argument(help="Base side: a git revision, a directory, or a generated JSON file."),
-    ],
-    head: Annotated[
-        str | None, typer.Argument(help="Head side (default: the working tree).")
-    ] = None,
-    fmt: Annotated[
-        str, typer.Option("--format", "-f", help="Output format: text, markdown or json.")
-    ] = "text",
-    fail_on: Annotated[
-        str,
-        typer.Option("--fail-on", help="Exit 1 on: breaking, any or none (default)."),
-    ] = "none",
-) -> None:
-    """Compare the unions and enums of two versions; classify each change."""
-
-    def body() -> int:
-        from markergen.diff import run_diff
-        from markergen.pipeline import InputError
-
-        if fail_on not in ("breaking", "any", "none"):
-            raise InputError(f"unknown --fail-on {fail_on!r}; use breaking, any or none")
-        if fmt not in ("text", "markdown", "json"):
-            raise InputError(f"unknown --format {fmt!r}; use text, markdown or json")
-        result = run_diff(base, head, Path.cwd(), fmt)
-        sys.stdout.write(result.text)
-        return 1 if result.fails(fail_on) else 0
-
-    _run(ctx, body)
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
-@app.command()
-def explain(
-    ctx: typer.Context,
-    code: Annotated[str, typer.Argument(help="A checker code such as MG303.")],
-) -> None:
-    """Print the documentation of one checker rule."""
-
-    def body() -> int:
-        from markergen.explain import explain as explain_code
-
-        sys.stdout.write(explain_code(code))
-        return 0
-
-    _run(ctx, body)
+def run() -> None:
+    """The console script."""
+    sys.exit(main())
 
 
-def main() -> None:
-    """Kept for `python -c 'from markergen.cli import main'`; the console script is
-    markergen.entry:main, which tries the fast path first."""
-    from markergen.entry import main as entry_main
-
-    entry_main()
+__all__ = ["COMMANDS", "Arg", "Command", "build_parser", "main", "run", "use_color"]

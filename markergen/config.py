@@ -1,75 +1,264 @@
-"""Configuration: `markergen.yaml` at the module root, kubebuilder defaults, flags.
+"""Settings: every option of markergen, declared once, and the configuration of a run.
 
-Precedence (lowest first): built-in defaults, kubebuilder `PROJECT` defaults,
-`markergen.yaml`, command-line flags. Every key of the file is also a flag.
+Each option is one field of `Config` below, declared with `setting(...)`: its type (the
+annotation), default, help text, whether `markergen.yaml` takes it (the key is its
+name with dashes) and on which commands it is a flag (`--<key>`), and whether it
+changes what `generate` writes. Everything else derives from that declaration:
+
+- `markergen.yaml` loading (`load_config`): the known keys, their types and checks;
+- the command line (markergen.cli adds a flag for every setting of a command);
+- the cache key of `generate` (`output_settings`);
+- the output paths: one `--<output>` flag and config key per output of
+  `markergen.emit.outputs.OUTPUTS`, which declares the outputs themselves.
+
+Precedence (lowest first): the defaults here, kubebuilder `PROJECT` defaults,
+`markergen.yaml`, command-line flags.
 """
 
 from __future__ import annotations
 
+import functools
+import types
+import typing
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import MISSING, Field, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args, get_origin
+
+from markergen.emit.naming import Naming
+from markergen.emit.options import UnionFormat
+from markergen.emit.outputs import OUTPUTS
+from markergen.model import Semantics
 
 CONFIG_NAME = "markergen.yaml"
+_SPEC = "markergen.setting"
 
-# key in markergen.yaml → attribute of Config
-_KEYS = {
-    "inputs": "inputs",
-    "out-dir": "out_dir",
-    "v2": "v2",
-    "v3": "v3",
-    "table-json": "table_json",
-    "table-py": "table_py",
-    "union-format": "union_format",
-    "semantics": "semantics",
-    "naming": "naming",
-    "templates": "templates",
-    "crd-dir": "crd_dir",
-    "include-generated": "include_generated",
-    "title": "title",
-    "api-version": "version",
-}
-UNION_FORMATS = ("fieldMembers", "list", "both")
-SEMANTICS = ("kep1027", "kep2019", "smd")
-NAMINGS = ("openapi-gen", "go")
+Kind = Literal["bool", "str", "optional-str", "choice", "list", "mapping"]
 
 
 class ConfigError(Exception):
     """A bad configuration file or value (exit code 2)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One option, as the user meets it."""
+
+    key: str  # markergen.yaml key; the flag is `--<key>`
+    attr: str  # attribute of Config
+    help: str
+    kind: Kind
+    default: Any
+    choices: tuple[str, ...]  # allowed values (a choice, or the values of a mapping)
+    commands: tuple[str, ...]  # commands whose command line takes it as a flag
+    in_file: bool  # markergen.yaml takes it
+    affects_outputs: bool  # changes the bytes `generate` writes (part of its cache key)
+    metavar: str | None = None  # how help names the flag's value
+
+    @property
+    def flag(self) -> str:
+        return f"--{self.key}"
+
+
+def setting(
+    default: Any,
+    *,
+    help: str,
+    commands: tuple[str, ...] = (),
+    in_file: bool = True,
+    affects_outputs: bool = False,
+    metavar: str | None = None,
+    key: str | None = None,
+) -> Any:
+    """Declare a Config field as a setting (see the module docstring)."""
+    meta = {
+        _SPEC: {
+            "help": help,
+            "commands": commands,
+            "in_file": in_file,
+            "affects_outputs": affects_outputs,
+            "metavar": metavar,
+            "key": key,
+        }
+    }
+    if isinstance(default, dict):
+        return field(default_factory=lambda: dict(default), metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+# Commands that read Go packages.
+_READERS = ("check", "generate", "crd", "dump")
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     root: Path  # the module root (directory of go.mod), else the working directory
-    inputs: tuple[str, ...] = ()
-    out_dir: str = "openapi"
-    v2: str | None = None
-    v3: str | None = None
-    table_json: str | None = None
-    table_py: str | None = None
-    union_format: str = "fieldMembers"
-    semantics: Mapping[str, str] = field(default_factory=dict)  # type key or "*" → semantics
-    naming: str = "openapi-gen"
-    templates: str | None = None
-    crd_dir: str | None = None
-    include_generated: bool = False
-    title: str = "markergen"
-    version: str = "unversioned"
+    inputs: tuple[str, ...] = setting(
+        (),
+        help="Go package patterns read when the command line gives none (default: ./... "
+        "of the module, or ./api/... in a kubebuilder project).",
+    )
+    out_dir: str = setting(
+        "openapi",
+        help="Directory of the generated outputs, relative to the module root.",
+        commands=("generate",),
+        metavar="DIR",
+    )
+    output_paths: Mapping[str, str] = field(default_factory=dict)  # see _output_settings
+    union_format: UnionFormat = setting(
+        "fieldMembers",
+        help="How unions appear in OpenAPI: fieldMembers (the KEP's map on the "
+        "discriminator), list (openapi-gen's list on the struct) or both.",
+        commands=("generate",),
+        affects_outputs=True,
+    )
+    semantics: Mapping[str, Semantics] = setting(
+        {},
+        help="Runtime semantics of every union: kep1027, kep2019 or smd (default: each "
+        "union's own dialect). In markergen.yaml also a mapping from a type, union or "
+        "dialect to a semantics.",
+        commands=("generate",),
+        affects_outputs=True,
+    )
+    naming: Naming = setting(
+        "openapi-gen",
+        help="Definition names: openapi-gen (io.k8s.api.apps.v1.Deployment) or go "
+        "(k8s.io/api/apps/v1.Deployment).",
+        commands=("generate",),
+        affects_outputs=True,
+    )
+    crd_dir: str | None = setting(
+        None,
+        help="Directory of the CRD files `markergen crd` patches when given no paths.",
+        commands=(),
+    )
+    include_generated: bool = setting(
+        False,
+        help="Also read Go files marked `Code generated ... DO NOT EDIT.`",
+        commands=_READERS,
+        affects_outputs=True,
+    )
+    title: str = setting(
+        "markergen",
+        help="info.title of the OpenAPI documents.",
+        commands=("generate",),
+        affects_outputs=True,
+    )
+    version: str = setting(
+        "unversioned",
+        key="api-version",
+        help="info.version of the OpenAPI documents.",
+        commands=("generate",),
+        affects_outputs=True,
+    )
     source: Path | None = None  # the markergen.yaml read, if any
 
-    def output_path(self, which: str) -> Path:
-        """Absolute path of one output: v2, v3, table_json or table_py."""
-        names = {
-            "v2": "openapi-v2.json",
-            "v3": "openapi-v3.json",
-            "table_json": "unions_table.json",
-            "table_py": "unions_table.py",
-        }
-        explicit: str | None = getattr(self, which)
+    def output_path(self, key: str) -> Path:
+        """Absolute path of the output declared with `key` in emit.outputs.OUTPUTS."""
+        explicit = self.output_paths.get(key)
         if explicit is not None:
             return (self.root / explicit).resolve()
-        return (self.root / self.out_dir / names[which]).resolve()
+        spec = next(o for o in OUTPUTS if o.key == key)
+        return (self.root / self.out_dir / spec.filename).resolve()
+
+
+def _kind(hint: Any) -> tuple[Kind, tuple[str, ...]]:
+    """The kind of a setting and its allowed values, from its annotation."""
+    if hint is bool:
+        return "bool", ()
+    if hint is str:
+        return "str", ()
+    origin = get_origin(hint)
+    if origin is Literal:
+        return "choice", tuple(str(a) for a in get_args(hint))
+    if origin in (typing.Union, types.UnionType) and type(None) in get_args(hint):
+        return "optional-str", ()
+    if origin is tuple:
+        return "list", ()
+    if origin is Mapping:
+        _, value = get_args(hint)
+        return "mapping", tuple(str(a) for a in get_args(value))
+    raise TypeError(f"unsupported setting type {hint!r}")
+
+
+@functools.cache
+def settings() -> tuple[Setting, ...]:
+    """Every setting, in declaration order: Config's fields, then one per output."""
+    hints = typing.get_type_hints(Config)
+    out: list[Setting] = []
+    for f in fields(Config):
+        meta = f.metadata.get(_SPEC)
+        if meta is None:
+            continue
+        kind, choices = _kind(hints[f.name])
+        out.append(
+            Setting(
+                key=meta["key"] or f.name.replace("_", "-"),
+                attr=f.name,
+                help=meta["help"],
+                kind=kind,
+                default=_default(f),
+                choices=choices,
+                commands=meta["commands"],
+                in_file=meta["in_file"],
+                affects_outputs=meta["affects_outputs"],
+                metavar=meta["metavar"],
+            )
+        )
+    out.extend(_output_settings())
+    return tuple(out)
+
+
+def _default(f: Field[Any]) -> Any:
+    if f.default is not MISSING:
+        return f.default
+    assert f.default_factory is not MISSING
+    return f.default_factory()
+
+
+def _output_settings() -> list[Setting]:
+    return [
+        Setting(
+            key=o.key,
+            attr="output_paths",
+            help=f"Path of {o.title} (default: OUT_DIR/{o.filename}).",
+            kind="optional-str",
+            default=None,
+            choices=(),
+            commands=("generate",),
+            in_file=True,
+            affects_outputs=False,
+            metavar="FILE",
+        )
+        for o in OUTPUTS
+    ]
+
+
+def settings_of(command: str) -> tuple[Setting, ...]:
+    """The settings a command takes as flags."""
+    return tuple(s for s in settings() if command in s.commands)
+
+
+def output_settings(cfg: Config) -> dict[str, object]:
+    """Every setting that changes what `generate` writes, by key (its cache key)."""
+    out: dict[str, object] = {}
+    for s in settings():
+        if s.affects_outputs:
+            value = getattr(cfg, s.attr)
+            out[s.key] = dict(value) if isinstance(value, Mapping) else value
+    return out
+
+
+def settings_markdown() -> str:
+    """The reference table of every setting, for docs/configuration.md."""
+    rows = ["| key (markergen.yaml) | flag | default | commands | what it does |", "|---|---|---|---|---|"]
+    for s in settings():
+        flag = f"`{s.flag}`" if s.commands else "(file only)"
+        default = "" if s.default in (None, (), {}) else f"`{s.default}`".replace("`False`", "`false`")
+        commands = ", ".join(s.commands) if s.commands else ""
+        values = f" One of: {', '.join(s.choices)}." if s.choices else ""
+        rows.append(f"| `{s.key}` | {flag} | {default} | {commands} | {s.help}{values} |")
+    return "\n".join(rows)
 
 
 def find_root(cwd: Path) -> Path:
@@ -93,22 +282,51 @@ def _kubebuilder_defaults(root: Path) -> dict[str, Any]:
     return out
 
 
-def _validate(cfg: Config) -> Config:
-    if cfg.union_format not in UNION_FORMATS:
-        raise ConfigError(
-            f"union-format must be one of {', '.join(UNION_FORMATS)}, not {cfg.union_format!r}"
-        )
-    if cfg.naming not in NAMINGS:
-        raise ConfigError(f"naming must be one of {', '.join(NAMINGS)}, not {cfg.naming!r}")
-    for key, value in cfg.semantics.items():
-        if value not in SEMANTICS:
-            raise ConfigError(
-                f"semantics for {key!r} must be one of {', '.join(SEMANTICS)}, not {value!r}"
-            )
-    return cfg
+def coerce(s: Setting, value: Any, where: str) -> Any:
+    """A value from markergen.yaml or a flag, checked and converted to the setting's type.
+
+    A flag's value is a string (a bool flag gives True); a file's is whatever YAML read.
+    """
+    if s.kind == "bool":
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where}{s.key} must be true or false")
+        return value
+    if s.kind == "list":
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{where}{s.key} must be a list of strings")
+        return tuple(value)
+    if s.kind == "mapping":
+        if isinstance(value, str):
+            value = {"*": value}
+        if not isinstance(value, dict):
+            raise ConfigError(f"{where}{s.key} must be a name or a mapping")
+        mapping = {str(k): str(v) for k, v in value.items()}
+        for k, v in mapping.items():
+            if s.choices and v not in s.choices:
+                raise ConfigError(
+                    f"{where}{s.key} for {k!r} must be one of {', '.join(s.choices)}, not {v!r}"
+                )
+        return mapping
+    if value is None and s.kind == "optional-str":
+        return None
+    if not isinstance(value, str):
+        raise ConfigError(f"{where}{s.key} must be a string")
+    if s.kind == "choice" and value not in s.choices:
+        raise ConfigError(f"{where}{s.key} must be one of {', '.join(s.choices)}, not {value!r}")
+    return value
 
 
-def _from_file(path: Path) -> dict[str, Any]:
+def _apply(cfg: Config, values: Mapping[Setting, Any]) -> Config:
+    direct = {s.attr: v for s, v in values.items() if s.attr != "output_paths"}
+    paths = {s.key: v for s, v in values.items() if s.attr == "output_paths" and v is not None}
+    if paths:
+        direct["output_paths"] = {**cfg.output_paths, **paths}
+    return replace(cfg, **direct)
+
+
+def _from_file(path: Path) -> dict[Setting, Any]:
     import yaml
 
     try:
@@ -125,47 +343,33 @@ def _from_file(path: Path) -> dict[str, Any]:
         return {}
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping of keys to values")
-    out: dict[str, Any] = {}
-    types = {f.name: f.type for f in fields(Config)}
+    known = {s.key: s for s in settings() if s.in_file}
+    out: dict[Setting, Any] = {}
     for key, value in data.items():
-        attr = _KEYS.get(str(key))
-        if attr is None:
-            raise ConfigError(
-                f"{path}: unknown key {key!r}; known keys: {', '.join(sorted(_KEYS))}"
-            )
-        if attr == "inputs":
-            if isinstance(value, str):
-                value = [value]
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise ConfigError(f"{path}: inputs must be a list of patterns")
-            value = tuple(value)
-        elif attr == "semantics":
-            if isinstance(value, str):
-                value = {"*": value}
-            if not isinstance(value, dict):
-                raise ConfigError(f"{path}: semantics must be a name or a mapping")
-            value = {str(k): str(v) for k, v in value.items()}
-        elif attr == "include_generated":
-            if not isinstance(value, bool):
-                raise ConfigError(f"{path}: include-generated must be true or false")
-        elif value is not None and not isinstance(value, str):
-            raise ConfigError(f"{path}: {key} must be a string ({types[attr]})")
-        out[attr] = value
+        s = known.get(str(key))
+        if s is None:
+            raise ConfigError(f"{path}: unknown key {key!r}; known keys: {', '.join(sorted(known))}")
+        out[s] = coerce(s, value, f"{path}: ")
     return out
 
 
-def load_config(cwd: Path, overrides: Mapping[str, Any] | None = None) -> Config:
+def load_config(cwd: Path, flags: Mapping[str, Any] | None = None) -> Config:
     """The effective configuration for a run started in `cwd`.
 
-    `overrides` holds the flags the user gave (None values are ignored).
+    `flags` maps setting keys (as in markergen.yaml) to the values given on the command
+    line; None means "not given".
     """
     root = find_root(cwd.resolve())
-    cfg = Config(root=root)
-    cfg = replace(cfg, **_kubebuilder_defaults(root))
+    cfg = replace(Config(root=root), **_kubebuilder_defaults(root))
     config_file = root / CONFIG_NAME
     if config_file.is_file():
-        cfg = replace(cfg, source=config_file, **_from_file(config_file))
-    if overrides:
-        given = {k: v for k, v in overrides.items() if v is not None and v != ()}
-        cfg = replace(cfg, **given)
-    return _validate(cfg)
+        cfg = replace(_apply(cfg, _from_file(config_file)), source=config_file)
+    if flags:
+        by_key = {s.key: s for s in settings()}
+        given: dict[Setting, Any] = {}
+        for key, value in flags.items():
+            if value is None or value is False or value == ():
+                continue
+            given[by_key[key]] = coerce(by_key[key], value, "--")
+        cfg = _apply(cfg, given)
+    return cfg

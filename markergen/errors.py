@@ -1,12 +1,10 @@
 """How a failure reaches the user: one line for every error that is the input's, the
 configuration's or the file system's fault (exit code 2), and None for a bug.
 
-Both entry paths (the typer commands and the fast path) ask this one function, so a
-user error reads the same whichever path ran, and the fast path never has to run a
-command a second time just to word its failure. The error classes are looked up in
-`sys.modules` rather than imported: an error can only be of a class whose module was
-loaded, and checking stays free of the imports (typer, yaml, the runtime) it would
-otherwise pull in.
+The command line asks this one function, so every user error reads the same way. The
+error classes are looked up in `sys.modules` rather than imported: an error can only be
+of a class whose module was loaded, and checking stays free of the imports (yaml, the
+runtime, the CRD patcher) it would otherwise pull in.
 """
 
 from __future__ import annotations
@@ -18,10 +16,6 @@ from typing import Any
 
 def _kept(error: Any) -> str:
     return str(error)
-
-
-def _template(error: Any) -> str:
-    return f"template error: {error}; no output was changed"
 
 
 def _output(error: Any) -> str:
@@ -37,7 +31,6 @@ _USER_ERRORS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
     ("markergen.explain", "ExplainError", _kept),
     ("markergen.crd.patch", "CrdError", _kept),
     ("markergen.diff.errors", "DiffInputError", _kept),
-    ("markergen.emit.render", "RenderError", _template),
     ("markergen.emit.writer", "OutputError", _output),
 )
 

@@ -93,3 +93,28 @@ def examples(section: str, lang: str = "go") -> tuple[str, str]:
     if len(blocks) < 2:
         raise ExplainError(f"section has fewer than two {lang} examples")
     return blocks[0], blocks[1]
+
+
+_LINK = re.compile(r"\[([^\]]+)\]\(([^)]+)\)")
+_BOLD = re.compile(r"\*\*([^*]+)\*\*")
+
+
+def to_plain_text(markdown: str) -> str:
+    """A section of rules.md as a terminal shows it best: headings underlined, code blocks
+    indented by four spaces, no emphasis markers, links as `text (address)`."""
+    out: list[str] = []
+    in_code = False
+    for line in markdown.splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+            continue
+        if in_code:
+            out.append(("    " + line).rstrip())
+            continue
+        heading = re.match(r"^#{1,6} (.*)$", line)
+        if heading:
+            title = _BOLD.sub(r"\1", heading.group(1))
+            out += [title, "=" * len(title)]
+            continue
+        out.append(_LINK.sub(r"\1 (\2)", _BOLD.sub(r"\1", line)))
+    return "\n".join(out).rstrip("\n") + "\n"

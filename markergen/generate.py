@@ -7,21 +7,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from markergen.config import Config
+from markergen.config import Config, output_settings
 from markergen.diagnostics import Diagnostic, Severity
+from markergen.emit.outputs import OUTPUTS
 from markergen.model import Model
 
 if TYPE_CHECKING:
     from markergen.progress import Progress
-
-# output name (emit.outputs) → Config attribute naming its path
-_OUTPUT_ATTRS = {
-    "openapi-v2.json": "v2",
-    "openapi-v3.json": "v3",
-    "unions_table.json": "table_json",
-    "unions_table.py": "table_py",
-}
-
 
 @dataclass(frozen=True)
 class GenerateResult:
@@ -48,10 +40,9 @@ def run_and_report(
     out: TextIO,
     err: TextIO,
 ) -> int:
-    """`markergen generate` as both entry paths run it (the fast path and the typer
-    command): a progress line on a terminal, the run, then diagnostics and the summary
-    on `err`, a --verify diff on `out`. Returns the exit code; raises what generate
-    raises (input, configuration, template and output errors)."""
+    """`markergen generate` as the command line runs it: a progress line on a terminal,
+    the run, then diagnostics and the summary on `err`, a --verify diff on `out`. Returns the exit code; raises what generate
+    raises (input, configuration and output errors)."""
     from markergen.progress import Progress
 
     progress = Progress(err)
@@ -86,9 +77,7 @@ def generate(
     unchanged reuses the last run's results from `cache_dir` (default: `cache.cache_dir`:
     `$MARKERGEN_CACHE_DIR` or `.markergen-cache/` at the module root). `progress` shows
     the reading of packages (see markergen.progress)."""
-    result = _generate(
-        cfg, patterns, cwd, verify, cache_dir, use_cache, cached_only=False, progress=progress
-    )
+    result = _generate(cfg, patterns, cwd, verify, cache_dir, use_cache, progress)
     assert result is not None  # only a cached_only run can miss
     return result
 
@@ -97,7 +86,7 @@ def generate_cached(
     cfg: Config, patterns: Sequence[str], cwd: Path, *, verify: bool, cache_dir: Path | None = None
 ) -> GenerateResult | None:
     """`generate` when the cache holds this run's results, else None (nothing done)."""
-    return _generate(cfg, patterns, cwd, verify, cache_dir, True, cached_only=True)
+    return _generate(cfg, patterns, cwd, verify, cache_dir, True, None, cached_only=True)
 
 
 def _generate(
@@ -107,13 +96,12 @@ def _generate(
     verify: bool,
     cache_dir: Path | None,
     use_cache: bool,
+    progress: Progress | None,
     *,
-    cached_only: bool,
-    progress: Progress | None = None,
+    cached_only: bool = False,
 ) -> GenerateResult | None:
     from markergen.emit.writer import verify_outputs, write_outputs
 
-    template_dir = (cfg.root / cfg.templates) if cfg.templates else None
     cache = None
     if use_cache:
         from markergen.cache import OutputCache
@@ -123,8 +111,7 @@ def _generate(
             cache_dir or default_cache_dir(cfg.root),
             patterns,
             cwd,
-            _emit_settings(cfg),
-            template_dir,
+            output_settings(cfg),
         )
     cached = cache.lookup() if cache else None
     if cached is None and cached_only:
@@ -132,11 +119,11 @@ def _generate(
     if cached is not None:
         diags, texts = cached.diagnostics, cached.outputs
     else:
-        computed = _compute(cfg, patterns, cwd, template_dir, progress)
+        computed = _compute(cfg, patterns, cwd, progress)
         if isinstance(computed, GenerateResult):
             return computed
         diags, texts = computed
-    outputs = {cfg.output_path(_OUTPUT_ATTRS[name]): text for name, text in texts.items()}
+    outputs = {cfg.output_path(o.key): texts[o.filename] for o in OUTPUTS if o.filename in texts}
     if verify:
         diffs = verify_outputs(outputs)
         if diffs:
@@ -160,23 +147,10 @@ def _generate(
     return result
 
 
-def _emit_settings(cfg: Config) -> dict[str, object]:
-    """Every setting that reaches the model, the checker or the renderers (cache key)."""
-    return {
-        "include_generated": cfg.include_generated,
-        "union_format": cfg.union_format,
-        "naming": cfg.naming,
-        "title": cfg.title,
-        "version": cfg.version,
-        "semantics": dict(cfg.semantics),
-    }
-
-
 def _compute(
     cfg: Config,
     patterns: Sequence[str],
     cwd: Path,
-    template_dir: Path | None,
     progress: Progress | None,
 ) -> tuple[tuple[Diagnostic, ...], dict[str, str]] | GenerateResult:
     """Diagnostics and output texts, or the failed result when there are errors."""
@@ -191,20 +165,18 @@ def _compute(
         diags = tuple(check_model(model))
         if any(d.severity is Severity.ERROR for d in diags):
             return GenerateResult(1, diags, "", "markergen: errors found; no output was written")
-        return diags, _render(cfg, model, template_dir)
+        return diags, _render(cfg, model)
 
 
-def _render(cfg: Config, model: Model, template_dir: Path | None) -> dict[str, str]:
+def _render(cfg: Config, model: Model) -> dict[str, str]:
     from markergen.emit.options import EmitOptions
     from markergen.emit.outputs import render_outputs
-    from markergen.emit.render import make_environment
 
     options = EmitOptions(
-        union_format=cfg.union_format,  # type: ignore[arg-type]  # validated by config
-        naming=cfg.naming,  # type: ignore[arg-type]
+        union_format=cfg.union_format,
+        naming=cfg.naming,
         title=cfg.title,
         version=cfg.version,
-        semantics=dict(cfg.semantics),  # type: ignore[arg-type]
+        semantics=dict(cfg.semantics),
     )
-    env = make_environment(template_dir)
-    return render_outputs(model, options, env)
+    return render_outputs(model, options)

@@ -1,4 +1,4 @@
-"""Output formats of `markergen check` (DESIGN sections 5 and 10).
+"""Output formats of `markergen check`.
 
 text   `path:line:col: error MG303: message` and an indented `hint:` line (compiler style)
 json   one JSON array of {code, severity, message, file, line, column[, hint]}
@@ -182,10 +182,30 @@ _FORMATTERS: dict[str, Callable[[Iterable[Diagnostic], Path], str]] = {
 }
 
 
-def render(diags: Sequence[Diagnostic], fmt: str, cwd: Path | None = None) -> str:
-    """The diagnostics in one of FORMATS; ValueError names the known formats."""
+def render(
+    diags: Sequence[Diagnostic], fmt: str, cwd: Path | None = None, *, color: bool = False
+) -> str:
+    """The diagnostics in one of FORMATS; ValueError names the known formats. `color`
+    (text only) marks severities with ANSI colours, for a terminal."""
     try:
         formatter = _FORMATTERS[fmt]
     except KeyError:
         raise ValueError(f"unknown format {fmt!r}; use one of: {', '.join(FORMATS)}") from None
-    return formatter(diags, cwd if cwd is not None else Path.cwd())
+    text = formatter(diags, cwd if cwd is not None else Path.cwd())
+    return _colored(text) if color and fmt == "text" else text
+
+
+# Bold red errors, bold yellow warnings, cyan notes: what compilers print on a terminal.
+_COLORS = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[36m"}
+
+
+def _colored(text: str) -> str:
+    out = []
+    for line in text.splitlines(keepends=True):
+        for word, code in _COLORS.items():
+            marker = f": {word} MG"
+            if marker in line:
+                line = line.replace(marker, f": {code}{word}\x1b[0m MG", 1)
+                break
+        out.append(line)
+    return "".join(out)

@@ -57,3 +57,36 @@ def test_unknown_revision_is_exit_2_naming_the_side(tmp_path: Path) -> None:
 def test_bad_options_are_usage_errors(tmp_path: Path) -> None:
     res = run_cli(["diff", ".", ".", "--fail-on", "sometimes"], tmp_path)
     assert res.code == 2 and "sometimes" in res.stderr
+
+
+def _repo_with_head(tmp_path: Path, head: str) -> Path:
+    repo = tmp_path / "repo"
+    shutil.copytree(DIFF / "base", repo)
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    shutil.rmtree(repo / "api")
+    shutil.copytree(DIFF / "heads" / head / "api", repo / "api")
+    return repo
+
+
+def test_patterns_after_base_narrow_both_sides(tmp_path: Path) -> None:
+    repo = _repo_with_head(tmp_path, "member-renamed")
+    # `./api/...` is a pattern (it has `...`), not HEAD: the working tree is the head.
+    res = run_cli(["diff", "HEAD", "./api/...", "--format", "json"], repo)
+    assert res.code == 0, res.stderr
+    assert any(c["kind"] == "member-renamed" for c in json.loads(res.stdout)["changes"])
+    # A pattern naming nothing on either side is an error, not an empty report.
+    res = run_cli(["diff", "HEAD", "./nothing/...", "--format", "json"], repo)
+    assert res.code == 2 and "nothing" in res.stderr
+
+
+def test_github_format_and_breaking_any_stage_through_the_cli(tmp_path: Path) -> None:
+    repo = _repo_with_head(tmp_path, "member-renamed")
+    res = run_cli(["diff", "HEAD", "--format", "github", "--fail-on", "breaking-any-stage"], repo)
+    assert res.code == 1, res.stderr
+    lines = res.stdout.splitlines()
+    assert any(line.startswith(("::error file=", "::warning file=")) for line in lines), lines
+    # Workflow commands, then one summary line for the log.
+    assert all(line.startswith("::") for line in lines[:-1]), lines
+    assert "breaking" in lines[-1]

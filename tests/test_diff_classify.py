@@ -54,8 +54,10 @@ CASES: dict[str, set[Row]] = {
     },
     "discriminator-renamed": {("breaking", "discriminator-renamed", "Payment", "kind")},
     "discriminator-removed": {("breaking", "discriminator-removed", "Payment", "type")},
+    # +k8s:zeroOrOneOfMember over existing fields: declarative validation declares what
+    # hand-written validation checked (the breaking kep/004 case is in test_diff_rules).
     "union-added-removed": {
-        ("breaking", "union-added", "Order", None),
+        ("compatible", "union-declared", "Order", None),
         ("compatible", "union-removed", "Payment", "type"),
     },
     # Types moved to other files, a file renamed, fields and constants reordered, and
@@ -97,11 +99,10 @@ def test_reversed_changes(case: str) -> None:
     assert rows(head(case), DIFF / "base") == REVERSED[case]
 
 
-def test_union_added_message_says_ratcheting_is_not_available() -> None:
+def test_union_messages_say_what_clients_lose_and_gain() -> None:
     result = run_diff(str(DIFF / "base"), str(head("union-added-removed")), DIFF)
-    added = next(c for c in result.changes if c.kind == "union-added")
-    assert "ratcheting" in added.message and "kep/004" in added.message
-    assert '"gift", "note"' in added.message
+    declared = next(c for c in result.changes if c.kind == "union-declared")
+    assert '"gift", "note"' in declared.message and "hand-written" in declared.message
     removed = next(c for c in result.changes if c.kind == "union-removed")
     assert "lose normalization" in removed.message
 
@@ -151,7 +152,11 @@ def test_output_is_sorted_breaking_first_and_deterministic() -> None:
     a = run_diff(str(DIFF / "base"), str(head("union-added-removed")), DIFF, "json")
     b = run_diff(str(DIFF / "base"), str(head("union-added-removed")), DIFF, "json")
     assert a.text == b.text
-    assert [c.classification for c in a.changes] == ["breaking", "compatible"]
+    assert [c.kind for c in a.changes] == ["union-declared", "union-removed"]
+    mixed = run_diff(str(DIFF / "base"), str(head("requiredness")), DIFF, "json")
+    classes = [c.classification for c in mixed.changes]
+    assert classes == sorted(classes, key=["breaking", "compatible", "not-compared"].index)
+    assert "breaking" in classes and "compatible" in classes
 
 
 def _module(root: Path, source: str) -> Path:
@@ -210,4 +215,7 @@ def test_type_gone_without_a_rename_is_reported(tmp_path: Path) -> None:
             'Name string `json:"name"`', 'Title string `json:"title"`'
         ),
     )
-    assert rows(base, head) == {("breaking", "type-removed", "Outer", None)}
+    assert rows(base, head) == {
+        ("breaking", "type-removed", "Outer", None),
+        ("compatible", "type-added", "Wrapper", None),
+    }

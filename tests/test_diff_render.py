@@ -14,27 +14,49 @@ from markergen.diff.render import COMMENT_TAG, render
 
 DIFF = TESTDATA / "diff"
 BASE = str(DIFF / "base")
-ADDED_REMOVED = str(DIFF / "heads" / "union-added-removed")
+MIXED = str(DIFF / "heads" / "requiredness")
 
 SCHEMA = {
     "type": "object",
-    "required": ["changes", "breaking", "compatible"],
+    "required": ["changes", "breaking", "breaking_at_ga", "compatible", "not_compared"],
     "additionalProperties": False,
     "properties": {
         "breaking": {"type": "integer"},
+        "breaking_at_ga": {"type": "integer"},
         "compatible": {"type": "integer"},
+        "not_compared": {"type": "integer"},
         "changes": {
             "type": "array",
             "items": {
                 "type": "object",
                 "additionalProperties": False,
-                "required": ["class", "kind", "type", "field", "message"],
+                "required": [
+                    "class",
+                    "kind",
+                    "type",
+                    "field",
+                    "message",
+                    "go_package",
+                    "go_type",
+                    "go_field",
+                    "file",
+                    "line",
+                    "stage",
+                    "gate",
+                ],
                 "properties": {
-                    "class": {"enum": ["breaking", "compatible"]},
+                    "class": {"enum": ["breaking", "compatible", "not-compared"]},
                     "kind": {"type": "string", "pattern": "^[a-z]+(-[a-z0-9]+)*$"},
                     "type": {"type": "string"},
                     "field": {"type": ["string", "null"]},
                     "message": {"type": "string", "minLength": 1},
+                    "go_package": {"type": "string"},
+                    "go_type": {"type": "string"},
+                    "go_field": {"type": ["string", "null"]},
+                    "file": {"type": ["string", "null"]},
+                    "line": {"type": ["integer", "null"]},
+                    "stage": {"enum": ["alpha", "beta", "ga"]},
+                    "gate": {"type": ["string", "null"]},
                 },
             },
         },
@@ -43,41 +65,61 @@ SCHEMA = {
 
 
 def test_json_has_designs_shape() -> None:
-    result = run_diff(BASE, ADDED_REMOVED, DIFF, "json")
+    result = run_diff(BASE, MIXED, DIFF, "json")
     doc = json.loads(result.text)
     jsonschema.validate(doc, SCHEMA)
-    assert (doc["breaking"], doc["compatible"]) == (1, 1)
-    assert [c["kind"] for c in doc["changes"]] == ["union-added", "union-removed"]
-    assert doc["changes"][0]["field"] is None  # an undiscriminated union
+    assert (doc["breaking"], doc["breaking_at_ga"], doc["compatible"]) == (1, 1, 1)
+    assert [c["kind"] for c in doc["changes"]] == [
+        "member-optional-to-required",
+        "member-required-to-optional",
+    ]
+    # The HEAD side's Go position: the line of the member's field.
+    first = doc["changes"][0]
+    assert first["file"] == "heads/requiredness/api/v1/types.go"
+    lines = (DIFF / first["file"]).read_text().splitlines()
+    assert 'json:"cash,omitempty"' in lines[first["line"] - 1]
+    assert (first["go_type"], first["go_field"]) == ("Payment", "Cash")
+    assert (first["go_package"], first["stage"]) == ("example.com/shop/api/v1", "ga")
+    # An undiscriminated union's change names no field; it sits at its founding marker.
+    declared = json.loads(
+        run_diff(BASE, str(DIFF / "heads" / "union-added-removed"), DIFF, "json").text
+    )["changes"][0]
+    assert declared["field"] is None and declared["go_type"] == "Order"
+    lines = (DIFF / declared["file"]).read_text().splitlines()
+    assert "+k8s:zeroOrOneOfMember" in lines[declared["line"] - 1]
     assert result.text.endswith("}\n")
 
 
-def test_markdown_is_a_summary_line_then_a_table() -> None:
-    text = run_diff(BASE, ADDED_REMOVED, DIFF, "markdown").text
+def test_markdown_groups_by_type_under_class_sections() -> None:
+    text = run_diff(BASE, MIXED, DIFF, "markdown").text
     lines = text.splitlines()
-    assert lines[0] == "**markergen**: 1 breaking, 1 compatible changes to unions and enums"
-    assert lines[2] == "| | Type | Field | Change |"
-    rows = [line for line in lines[4:] if line.startswith("|")]
+    assert lines[0] == (
+        "**markergen**: 1 breaking (1 at GA, ungated), 1 compatible changes to unions and enums"
+    )
+    assert "### Breaking (1)" in lines
+    assert "<details><summary>Compatible (1)</summary>" in lines
+    assert lines.count("#### `Payment (example.com/shop/api)`") == 2  # once per section
+    rows = [line for line in lines if line.startswith("| :")]
     assert len(rows) == 2
-    assert rows[0].startswith("| :x: breaking | `com.example.shop.api.v1.Order` |  | ")
-    assert "**union-added**" in rows[0]
-    assert rows[1].startswith("| :white_check_mark: compatible |")
+    assert rows[0].startswith("| :x: | `cash` (Cash) | v1 | **member-optional-to-required**")
+    assert rows[0].endswith("| `heads/requiredness/api/v1/types.go:35` |")
+    assert rows[1].startswith("| :white_check_mark: | `card` (Card) | v1 |")
     assert COMMENT_TAG in lines
 
 
 def test_markdown_escapes_pipes_and_newlines() -> None:
     change = Change("breaking", "member-removed", "T", "a|b", "bad | value\nnext")
-    row = render([change], "markdown").splitlines()[4]
-    # Exactly the four column separators plus the row's edges remain unescaped.
+    row = next(r for r in render([change], "markdown").splitlines() if r.startswith("| :x:"))
+    # Exactly the five column separators plus the row's edges remain unescaped.
     unescaped = row.replace("\\|", "")
-    assert unescaped.count("|") == 5
+    assert unescaped.count("|") == 6
     assert "next" in row
 
 
 def test_no_changes() -> None:
     result = run_diff(BASE, str(DIFF / "heads" / "unchanged"), DIFF, "markdown")
     assert result.text.splitlines()[0] == "**markergen**: no changes to unions and enums"
-    assert "| Type |" not in result.text
+    assert "| Field |" not in result.text
     text = run_diff(BASE, str(DIFF / "heads" / "unchanged"), DIFF, "text").text
     assert text == "no changes to unions and enums\n"
 
@@ -87,9 +129,12 @@ def test_text_is_one_line_per_change_and_a_summary() -> None:
     lines = text.splitlines()
     assert len(lines) == 4
     assert lines[0].startswith(
-        "breaking: com.example.shop.api.v1.Order.priority: enum-value-removed: "
+        "heads/removed/api/v1/types.go:40: breaking: com.example.shop.api.v1.Order.priority "
+        "(Order.Priority): enum-value-removed: "
     )
-    assert lines[-1] == "3 breaking, 0 compatible changes to unions and enums"
+    # A removed member exists only on the BASE side: its position is there.
+    assert lines[1].startswith("base/api/v1/types.go:35: breaking: ")
+    assert lines[-1] == "3 breaking (3 at GA, ungated), 0 compatible changes to unions and enums"
 
 
 def test_fail_on() -> None:

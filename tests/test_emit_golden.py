@@ -20,7 +20,6 @@ from openapi_spec_validator import OpenAPIV2SpecValidator, OpenAPIV30SpecValidat
 
 from markergen.emit.options import EmitOptions
 from markergen.emit.outputs import OUTPUT_NAMES, render_outputs
-from markergen.emit.render import make_environment
 from markergen.emit.writer import verify_outputs, write_outputs
 from markergen.pipeline import load_model
 
@@ -32,16 +31,15 @@ import json, sys
 from pathlib import Path
 from markergen.emit.options import EmitOptions
 from markergen.emit.outputs import render_outputs
-from markergen.emit.render import make_environment
 from markergen.pipeline import load_model
 m = load_model(["./..."], Path(sys.argv[1]))
-json.dump(render_outputs(m, EmitOptions(), make_environment()), sys.stdout)
+json.dump(render_outputs(m, EmitOptions()), sys.stdout)
 """
 
 
 @pytest.fixture(scope="module")
 def outputs() -> dict[str, str]:
-    return render_outputs(load_model(["./..."], KEP), EmitOptions(), make_environment())
+    return render_outputs(load_model(["./..."], KEP), EmitOptions())
 
 
 def test_outputs_match_golden_files(outputs: dict[str, str]) -> None:

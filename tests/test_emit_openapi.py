@@ -34,7 +34,6 @@ from test_emit_models import (
 from markergen.emit.openapi import build_document
 from markergen.emit.options import EmitOptions
 from markergen.emit.outputs import render_outputs
-from markergen.emit.render import make_environment
 from markergen.model import Model
 
 DEF = "com.example.kep.kep000."
@@ -42,7 +41,7 @@ DEF4 = "com.example.kep.kep004."
 
 
 def docs(m: Model, options: EmitOptions | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
-    out = render_outputs(m, options or EmitOptions(), make_environment())
+    out = render_outputs(m, options or EmitOptions())
     return json.loads(out["openapi-v2.json"]), json.loads(out["openapi-v3.json"])
 
 
@@ -288,18 +287,18 @@ def test_documents_pass_openapi_spec_validator(build: Any) -> None:
 
 def test_deterministic_whatever_the_model_order() -> None:
     m = types_model()
-    base = render_outputs(m, EmitOptions(), make_environment())
+    base = render_outputs(m, EmitOptions())
     rng = random.Random(7)
     for _ in range(3):
         items = list(m.structs.values())
         rng.shuffle(items)
         shuffled = Model(m.packages, {s.key: s for s in items}, dict(reversed(m.types.items())),
                          m.enums)
-        assert render_outputs(shuffled, EmitOptions(), make_environment()) == base
+        assert render_outputs(shuffled, EmitOptions()) == base
 
 
 def test_documents_are_canonical_json_text() -> None:
-    for text in render_outputs(kep000_model(), EmitOptions(), make_environment()).values():
+    for text in render_outputs(kep000_model(), EmitOptions()).values():
         if text.startswith("{"):
             canonical = json.dumps(json.loads(text), sort_keys=True, indent=2,
                                    ensure_ascii=False) + "\n"

@@ -22,7 +22,6 @@ from test_emit_models import (
 
 from markergen.emit.options import EmitOptions
 from markergen.emit.outputs import render_outputs
-from markergen.emit.render import make_environment
 from markergen.emit.table import build_table
 from markergen.model import Model
 
@@ -31,7 +30,7 @@ DEF4 = "com.example.kep.kep004."
 
 
 def tables(m: Model, options: EmitOptions | None = None) -> tuple[Any, Any]:
-    out = render_outputs(m, options or EmitOptions(), make_environment())
+    out = render_outputs(m, options or EmitOptions())
     return json.loads(out["unions_table.json"]), ast.literal_eval(
         out["unions_table.py"].split("TABLE = ", 1)[1])
 

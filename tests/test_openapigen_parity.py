@@ -32,7 +32,6 @@ from helpers import REPO, TESTDATA, run_cli
 
 from markergen.emit.options import EmitOptions
 from markergen.emit.outputs import render_outputs
-from markergen.emit.render import make_environment
 from markergen.pipeline import load_model
 
 # Go module roots compared (their go.mod names the import path prefix).
@@ -266,8 +265,7 @@ def theirs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 def ours() -> dict[str, Any]:
     definitions: dict[str, Any] = {}
     for root in ROOTS:
-        text = render_outputs(load_model(["./..."], root), EmitOptions(),
-                              make_environment())["openapi-v2.json"]
+        text = render_outputs(load_model(["./..."], root), EmitOptions())["openapi-v2.json"]
         definitions.update(json.loads(text)["definitions"])
     return definitions
 

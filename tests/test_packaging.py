@@ -1,7 +1,7 @@
-"""The wheel is what users install: it must carry the templates and the rule docs.
+"""The wheel is what users install: it must carry the rule docs and work on its own.
 
 The test builds a real wheel, installs it (not editable) into a fresh virtual
-environment and renders a template from the installed copy. Third-party
+environment and renders the outputs from the installed copy. Third-party
 dependencies come from this test run's own environment through PYTHONPATH, because
 tests never touch the network; markergen itself must come from the new venv.
 """
@@ -21,15 +21,16 @@ from helpers import REPO
 PROBE = r"""
 import json, sys
 import markergen
-from markergen.emit.render import make_environment, render
+from markergen.emit.options import EmitOptions
+from markergen.emit.outputs import render_outputs
 from markergen.explain import explain
-env = make_environment(None)
-text = render(env, "unions_table.json.j2", table={"version": 1, "types": {}})
+from markergen.model import Model
+text = render_outputs(Model(packages=()), EmitOptions())["unions_table.json"]
 print(json.dumps({"file": markergen.__file__, "rendered": text, "explain": explain("MG303")}))
 """
 
 
-def test_wheel_ships_templates_and_rule_docs(tmp_path: Path) -> None:
+def test_wheel_renders_outputs_and_ships_rule_docs(tmp_path: Path) -> None:
     wheels = tmp_path / "wheels"
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",

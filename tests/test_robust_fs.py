@@ -155,7 +155,7 @@ def test_named_type_chains_ten_thousand_deep_generate(tmp_path: Path) -> None:
     parts.append(f'type I{m} struct {{\n\tX string `json:"x"`\n}}\n')
     (tmp_path / "v1" / "types.go").write_text("\n".join(parts))
     out = tmp_path / "out"
-    cfg = load_config(tmp_path, {"out_dir": str(out)})
+    cfg = load_config(tmp_path, {"out-dir": str(out)})
     result = generate(cfg, ["./..."], tmp_path, verify=False)
     assert result.exit_code == 0, [str(d) for d in result.diagnostics][:5]
     assert sorted(p.name for p in out.iterdir()) == [

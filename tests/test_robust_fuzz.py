@@ -166,7 +166,7 @@ def test_generate_writes_valid_outputs_or_nothing(
         out = root / "out"
         out.mkdir()
         (out / "openapi-v2.json").write_text("old\n")  # a previous run's output
-        cfg = load_config(root, {"out_dir": str(out)})
+        cfg = load_config(root, {"out-dir": str(out)})
         try:
             result = generate(cfg, ["./api/..."], root, verify=False)
         except InputError:

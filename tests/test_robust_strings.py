@@ -113,7 +113,7 @@ def _strings(value: Any) -> set[str]:
 def _generated(tmp_path: Path) -> dict[str, str]:
     _project(tmp_path)
     out = tmp_path / "out"
-    cfg = load_config(tmp_path, {"out_dir": str(out)})
+    cfg = load_config(tmp_path, {"out-dir": str(out)})
     result = generate(cfg, ["./api/..."], tmp_path, verify=False)
     assert result.exit_code == 0, [str(d) for d in result.diagnostics]
     return {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()}

@@ -9,39 +9,67 @@ working, although clients may need to learn something new (the message says what
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from markergen.diff.surface import (
     Fact,
     MemberSurface,
+    Stage,
     Surface,
     TypeSurface,
     UnionSurface,
+    Where,
     family_of,
 )
 
-ChangeClass = Literal["breaking", "compatible"]
+ChangeClass = Literal["breaking", "compatible", "not-compared"]
 RATCHETING = (
     "kep/004's ratcheting validation is not available, so a stored object that violates "
     "the union fails its next update until it is made valid"
 )
 
 
-@dataclass(frozen=True)
+# Declarative validation (+k8s: tags, validation-gen) replaces hand-written validation of
+# built-in types field by field, with tests that both accept the same objects.
+DECLARED = (
+    "declarative validation takes over what the hand-written validation of this built-in "
+    "type already checked, so nothing that worked starts failing; it is a break only if "
+    "no such validation existed"
+)
+
+
+@dataclass(frozen=True, slots=True)
 class Change:
     classification: ChangeClass
     kind: str
-    type: str
-    field: str | None
+    type: str  # the OpenAPI definition name
+    field: str | None  # JSON name
     message: str
+    go_type: str = ""
+    go_field: str = ""
+    package: str = ""  # Go import path of the type (documents: the definition's prefix)
+    file: str = ""  # HEAD side, else BASE side; "" when the side is a generated document
+    line: int = 0
+    stage: Stage = "ga"  # of the type's API version
+    gate: str = ""  # marker_gate of the field, union or type
 
     @property
     def breaking(self) -> bool:
         return self.classification == "breaking"
 
+    @property
+    def breaking_at_ga(self) -> bool:
+        """What `--fail-on breaking` counts: a break of a GA version that no gate hides."""
+        return self.breaking and self.stage == "ga" and not self.gate
+
+    @property
+    def version(self) -> str:
+        return self.package.rpartition("/")[2].rpartition(".")[2]
+
     def sort_key(self) -> tuple[int, str, str, str, str]:
-        return (0 if self.breaking else 1, self.type, self.field or "", self.kind, self.message)
+        rank = {"breaking": 0, "compatible": 1, "not-compared": 2}[self.classification]
+        return (rank, self.type, self.field or "", self.kind, self.message)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -50,25 +78,51 @@ class Change:
             "type": self.type,
             "field": self.field,
             "message": self.message,
+            "go_package": self.package,
+            "go_type": self.go_type,
+            "go_field": self.go_field or None,
+            "file": self.file or None,
+            "line": self.line or None,
+            "stage": self.stage,
+            "gate": self.gate or None,
         }
 
 
 def _q(values: Iterable[str]) -> str:
-    return ", ".join(f'"{v}"' for v in values)
+    """Quoted names for a message; never an empty list."""
+    listed = list(values)
+    if not listed:
+        return "(none)"
+    return ", ".join(f'"{v}"' for v in listed)
 
 
-def _package(name: str) -> str:
-    return name.rpartition(".")[0]
+def _json_list(values: Iterable[str]) -> str:
+    """Enum values, already JSON texts; never an empty list."""
+    return ", ".join(values) or "(no values)"
 
 
-def _short(name: str) -> str:
-    return name.rpartition(".")[2]
+def _members(u: UnionSurface) -> str:
+    names = [m.field for m in u.members]
+    return f"members {_q(names)}" if names else "no marked members"
+
+
+def _feature_gate(gate: str) -> str:
+    """A gate of the field itself; a stage prefix comes with the marker it wraps, whose
+    own change is reported (or listed as not compared) already."""
+    return "" if gate.startswith(("k8s:alpha", "k8s:beta")) else gate
+
+
+def _union_text(u: UnionSurface) -> str:
+    """The union and its members, each said once."""
+    if u.discriminator is None:
+        return u.describe()
+    return f"{u.describe()} ({_members(u)})"
 
 
 def _pair_renamed(base: Surface, head: Surface) -> dict[str, str]:
-    """Definitions that disappeared and reappeared under another name with the same
-    properties (a Go type renamed, or moved to another package). Only unambiguous
-    candidates pair; everything else stays removed or added."""
+    """Definitions that disappeared and reappeared in the same Go package under another
+    name with the same properties (a Go type renamed). Only unambiguous candidates pair;
+    a definition that left its package is a removal, whatever its namesakes elsewhere."""
     removed = sorted(set(base.types) - set(head.types))
     added = sorted(set(head.types) - set(base.types))
     pairs: dict[str, str] = {}
@@ -82,7 +136,7 @@ def _pair_renamed(base: Surface, head: Surface) -> dict[str, str]:
             for a in added
             if a not in taken
             and head.types[a].fields == b.fields
-            and (_package(a) == _package(r) or _short(a) == _short(r))
+            and head.types[a].group == b.group
         ]
         if len(candidates) == 1:
             pairs[r] = candidates[0]
@@ -90,46 +144,149 @@ def _pair_renamed(base: Surface, head: Surface) -> dict[str, str]:
     return pairs
 
 
+def _packages(s: Surface) -> set[str]:
+    return {t.group for t in s.types.values()}
+
+
 def compare(base: Surface, head: Surface) -> list[Change]:
     facts = base.carries & head.carries
     out: list[Change] = []
     renamed = _pair_renamed(base, head)
+    gone_packages = _packages(base) - _packages(head)
+    new_packages = _packages(head) - _packages(base)
     for name in sorted(base.types):
         b = base.types[name]
         if name in head.types:
             out += _TypeDiff(b, head.types[name], name, facts).run()
         elif name in renamed:
             out += _TypeDiff(b, head.types[renamed[name]], renamed[name], facts).run()
-        elif b.unions or (b.enums and "enums" in facts):
-            out.append(_type_removed(b))
+        elif b.group not in gone_packages and _compared(b, facts):
+            out.append(_whole_type("removed", b, _namesake(b, head)))
+    renamed_to = set(renamed.values())
+    for name in sorted(head.types):
+        h = head.types[name]
+        if name in base.types or name in renamed_to or h.group in new_packages:
+            continue
+        if _compared(h, facts):
+            out.append(_whole_type("added", h))
+    out += _whole_packages("removed", base, gone_packages, facts)
+    out += _whole_packages("added", head, new_packages, facts)
     return sorted(out, key=Change.sort_key)
 
 
-def _type_removed(b: TypeSurface) -> Change:
+def _compared(t: TypeSurface, facts: frozenset[Fact]) -> bool:
+    return bool(t.unions or (t.enums and "enums" in facts))
+
+
+def _contents(t: TypeSurface) -> str:
     parts = []
-    if b.unions:
-        parts.append(f"{len(b.unions)} union(s)")
-    if b.enums:
-        parts.append(f"enum properties {_q(sorted(b.enums))}")
+    if t.unions:
+        parts.append("1 union" if len(t.unions) == 1 else f"{len(t.unions)} unions")
+    if t.enums:
+        parts.append(f"enum properties {_q(sorted(t.enums))}")
+    return " and ".join(parts)
+
+
+def _locate(t: TypeSurface, kind: str, cls: ChangeClass, message: str) -> Change:
     return Change(
-        "breaking",
-        "type-removed",
-        b.name,
+        cls,
+        kind,
+        t.name,
         None,
-        f"definition {b.name} with {' and '.join(parts)} is gone (no definition with the "
-        "same properties replaces it)",
+        message,
+        go_type=t.go_name,
+        package=t.package,
+        file=t.pos.file if t.pos else "",
+        line=t.pos.line if t.pos else 0,
+        stage=t.stage,
+        gate=t.gate,
     )
 
 
+def _namesake(b: TypeSurface, head: Surface) -> str:
+    """Where a removed type lives on, for the reader: a type of the same name and the
+    same properties in another package (never used to hide the removal)."""
+    for t in head.types.values():
+        if t.go_name == b.go_name and t.fields == b.fields and t.group != b.group:
+            return t.package
+    return ""
+
+
+def _whole_type(how: str, t: TypeSurface, namesake: str = "") -> Change:
+    if how == "removed":
+        also = (
+            f"; a type {t.go_name} with the same properties exists in {namesake}: if this "
+            "version now uses it, the wire format is unchanged, but Go clients of this "
+            "package break"
+            if namesake
+            else ""
+        )
+        return _locate(
+            t,
+            "type-removed",
+            "breaking",
+            f"type {t.go_name} with {_contents(t)} is gone from its package (no type of the "
+            "same package with the same properties replaces it): clients and stored objects "
+            f"that use it break{also}",
+        )
+    return _locate(t, "type-added", "compatible", f"new type {t.go_name} with {_contents(t)}")
+
+
+def _whole_packages(
+    how: str, side: Surface, packages: set[str], facts: frozenset[Fact]
+) -> list[Change]:
+    """A package version that disappeared (or appeared) is one entry listing its types."""
+    out = []
+    for group in sorted(packages):
+        types = sorted(
+            (t for t in side.types.values() if t.group == group and _compared(t, facts)),
+            key=lambda t: t.go_name,
+        )
+        if not types:
+            continue
+        package = types[0].package
+        first = min(types, key=lambda t: (t.pos.file, t.pos.line) if t.pos else ("", 0))
+        names = ", ".join(t.go_name for t in types)
+        if how == "removed":
+            change = _locate(
+                first,
+                "package-removed",
+                "breaking",
+                f"package {package} is gone with {len(types)} type(s) that carry unions or "
+                f"enums: {names}",
+            )
+        else:
+            change = _locate(
+                first,
+                "package-added",
+                "compatible",
+                f"new package {package} with {len(types)} type(s) that carry unions or "
+                f"enums: {names}",
+            )
+        # Reported under the definitions' common prefix (`type` is a definition name).
+        out.append(replace(change, type=group, go_type="", gate=""))
+    return out
+
+
+def _union_score(b: UnionSurface, h: UnionSurface) -> int:
+    shared = len({m.field for m in b.members} & {m.field for m in h.members})
+    if b.discriminator is not None and h.discriminator is not None:
+        shared += len(set(b.discriminator.values) & set(h.discriminator.values))
+    return shared
+
+
 def _pair_unions(
-    base: tuple[UnionSurface, ...], head: tuple[UnionSurface, ...]
+    base: TypeSurface, head: TypeSurface
 ) -> tuple[list[tuple[UnionSurface, UnionSurface]], list[UnionSurface], list[UnionSurface]]:
     """Unions pair by identity (discriminator JSON name, else member set); the rest pair
-    by the members they share, which recognises a renamed discriminator, a discriminator
-    added to or removed from a union, and members added to undiscriminated unions."""
+    by the members and discriminator values they share, which recognises a renamed
+    discriminator (also of a union whose members are not marked), a discriminator added
+    to or removed from a union, and members added to undiscriminated unions. A last
+    discriminated union whose discriminator field is gone pairs with a last one whose
+    discriminator field is new: that is a rename too."""
     pairs: list[tuple[UnionSurface, UnionSurface]] = []
-    left = list(base)
-    right = list(head)
+    left = list(base.unions)
+    right = list(head.unions)
     for b in list(left):
         match = next((h for h in right if h.identity == b.identity), None)
         if match is not None:
@@ -137,11 +294,7 @@ def _pair_unions(
             left.remove(b)
             right.remove(match)
     scored = sorted(
-        (
-            (-len({m.field for m in b.members} & {m.field for m in h.members}), i, j)
-            for i, b in enumerate(left)
-            for j, h in enumerate(right)
-        )
+        (-_union_score(b, h), i, j) for i, b in enumerate(left) for j, h in enumerate(right)
     )
     used_l: set[int] = set()
     used_r: set[int] = set()
@@ -151,11 +304,19 @@ def _pair_unions(
         pairs.append((left[i], right[j]))
         used_l.add(i)
         used_r.add(j)
-    return (
-        pairs,
-        [u for i, u in enumerate(left) if i not in used_l],
-        [u for j, u in enumerate(right) if j not in used_r],
-    )
+    rest_l = [u for i, u in enumerate(left) if i not in used_l]
+    rest_r = [u for j, u in enumerate(right) if j not in used_r]
+    if len(rest_l) == 1 and len(rest_r) == 1:
+        bd, hd = rest_l[0].discriminator, rest_r[0].discriminator
+        if (
+            bd is not None
+            and hd is not None
+            and bd.field not in head.fields
+            and hd.field not in base.fields
+        ):
+            pairs.append((rest_l[0], rest_r[0]))
+            rest_l, rest_r = [], []
+    return pairs, rest_l, rest_r
 
 
 def _dialect_message(b: UnionSurface, h: UnionSurface) -> str:
@@ -196,30 +357,133 @@ class _TypeDiff:
         self.facts = facts
         self.out: list[Change] = []
 
+        self.union_gate = ""
+        self.union_pos: Where | None = None
+
     def add(self, cls: ChangeClass, kind: str, field: str | None, message: str) -> None:
-        self.out.append(Change(cls, kind, self.name, field, message))
+        """Records a change where a reviewer looks for it: the field on the HEAD side,
+        else on the BASE side, else the union's marker, else the type."""
+        detail = None
+        if field is not None:
+            detail = self.h.details.get(field) or self.b.details.get(field)
+        pos = detail.pos if detail is not None and detail.pos else None
+        pos = pos or self.union_pos or self.h.pos or self.b.pos
+        gate = (detail.gate if detail is not None else "") or self.union_gate or self.h.gate
+        self.out.append(
+            Change(
+                cls,
+                kind,
+                self.name,
+                field,
+                message,
+                go_type=self.h.go_name,
+                go_field=detail.go_name if detail is not None else "",
+                package=self.h.package,
+                file=pos.file if pos else "",
+                line=pos.line if pos else 0,
+                stage=self.h.stage,
+                gate=gate,
+            )
+        )
+
+    def in_union(self, *unions: UnionSurface) -> None:
+        self.union_gate = next((u.gate for u in unions if u.gate), "")
+        self.union_pos = next((u.pos for u in unions if u.pos), None)
 
     def run(self) -> list[Change]:
-        pairs, removed, added = _pair_unions(self.b.unions, self.h.unions)
+        pairs, removed, added = _pair_unions(self.b, self.h)
         for bu, hu in pairs:
+            self.in_union(hu, bu)
             self.union(bu, hu)
         for u in removed:
+            self.in_union(u)
             self.union_removed(u)
         for u in added:
+            self.in_union(u)
             self.union_added(u)
+        self.in_union()
         if "enums" in self.facts:
             self.enums()
+        if "markers" in self.facts:
+            self.markers()
         return self.out
+
+    @staticmethod
+    def _involved(t: TypeSurface) -> set[str]:
+        """Properties that take part in a union or carry an enum."""
+        out: set[str] = set(t.enums)
+        for u in t.unions:
+            out.update(m.field for m in u.members)
+            if u.discriminator is not None:
+                out.add(u.discriminator.field)
+        return out
+
+    def markers(self) -> None:
+        """Union and enum markers the model does not read, and gates that change on a
+        union or enum property, are listed, never dropped."""
+        # On both sides: a gate that comes with a new union or enum is part of that change.
+        involved = self._involved(self.b) & self._involved(self.h)
+        for prop in sorted(self.b.details.keys() & self.h.details.keys()):
+            old_gate = _feature_gate(self.b.details[prop].gate)
+            new_gate = _feature_gate(self.h.details[prop].gate)
+            if prop in involved and old_gate != new_gate:
+                self.add(
+                    "not-compared",
+                    "gate-changed",
+                    prop,
+                    f'the gate of "{prop}" changes from {old_gate or "none"} to '
+                    f"{new_gate or 'none'}: markergen does not classify a feature gate "
+                    "added or removed (a feature graduating, or one put behind a gate); "
+                    "review it by hand",
+                )
+            before = dict(self.b.details[prop].unmodelled)
+            after = dict(self.h.details[prop].unmodelled)
+            for text in sorted(before.keys() ^ after.keys()):
+                where = after.get(text) or before[text]
+                verb = "added" if text in after else "removed"
+                self.out.append(
+                    Change(
+                        "not-compared",
+                        "marker-not-compared",
+                        self.name,
+                        prop,
+                        f"marker {text} {verb}: markergen does not model it, so this change "
+                        "is not classified; review it by hand",
+                        go_type=self.h.go_name,
+                        go_field=self.h.details[prop].go_name,
+                        package=self.h.package,
+                        file=where.file,
+                        line=where.line,
+                        stage=self.h.stage,
+                        gate=self.h.details[prop].gate,
+                    )
+                )
 
     # whole unions
 
     def union_removed(self, u: UnionSurface) -> None:
-        field = u.discriminator.field if u.discriminator else None
+        d = u.discriminator
+        field = d.field if d else None
+        gone = sorted(
+            f
+            for f in ([d.field] if d else []) + [m.field for m in u.members]
+            if "fields" in self.facts and f not in self.h.fields
+        )
+        if gone:
+            self.add(
+                "breaking",
+                "union-removed",
+                field,
+                f"{_union_text(u)} was removed together with its field(s) "
+                f"{_q(gone)}: clients that set them send fields the schema no longer has, "
+                "and stored values are dropped",
+            )
+            return
         self.add(
             "compatible",
             "union-removed",
             field,
-            f"{u.describe()} (members {_q(m.field for m in u.members)}) was removed: stored "
+            f"{_union_text(u)} was removed, its fields stay: stored "
             "objects stay valid, but clients lose normalization and validation: the server "
             "no longer clears the other members when the selection changes, nor rejects "
             "objects with several members set",
@@ -237,8 +501,16 @@ class _TypeDiff:
                 "compatible",
                 "union-added",
                 field,
-                f"new {u.describe()} over new fields {_q(m.field for m in u.members)}: no "
-                "stored object sets them",
+                f"new {_union_text(u)} over new fields: no stored object sets them",
+            )
+            return
+        if u.dialect == "k8s" and existing:
+            self.add(
+                "compatible",
+                "union-declared",
+                field,
+                f"existing fields {_q(existing)} are declared a {u.describe()} with "
+                f"+k8s: tags: {DECLARED}",
             )
             return
         self.add(
@@ -273,20 +545,30 @@ class _TypeDiff:
                     + (": objects with no member set become invalid" if stricter else ""),
                 )
         elif bd is not None and hd is None:
-            self.add(
-                "breaking",
-                "discriminator-removed",
-                bd.field,
-                f'discriminator "{bd.field}" of {b.describe()} was removed: clients that set '
-                "it to select a member send a field the schema no longer has",
-            )
+            if "fields" in self.facts and bd.field in self.h.fields:
+                self.add(
+                    "compatible",
+                    "discriminator-removed",
+                    bd.field,
+                    f'field "{bd.field}" stays but no longer discriminates the union of '
+                    f"{_members(h)}: the server stops checking that it matches the member "
+                    "set and stops clearing members when it changes (validation relaxed)",
+                )
+            else:
+                self.add(
+                    "breaking",
+                    "discriminator-removed",
+                    bd.field,
+                    f'discriminator "{bd.field}" of {b.describe()} was removed: clients that '
+                    "set it to select a member send a field the schema no longer has",
+                )
         elif bd is None and hd is not None:
             strict = hd.required and hd.default is None
             self.add(
                 "breaking" if strict else "compatible",
                 "discriminator-added",
                 hd.field,
-                f'the union of {_q(m.field for m in h.members)} gains discriminator "{hd.field}"'
+                f'the {h.describe()} gains discriminator "{hd.field}"'
                 + (
                     ": it is required, so stored objects and clients that omit it fail"
                     if strict
@@ -306,8 +588,8 @@ class _TypeDiff:
                 "breaking",
                 "discriminator-renamed",
                 hd.field,
-                f"discriminator of the union of {_q(m.field for m in h.members)} renamed from "
-                f'"{bd.field}" to "{hd.field}"',
+                f'discriminator "{bd.field}" renamed to "{hd.field}" ({_members(h)}): '
+                f'clients that send "{bd.field}" send a field the schema no longer has',
             )
         if not bd.required and hd.required:
             self.add(
@@ -479,26 +761,48 @@ class _TypeDiff:
                         "breaking",
                         "enum-value-removed",
                         prop,
-                        f'"{prop}" no longer accepts "{v}"',
+                        f'"{prop}" no longer accepts {v}: stored objects and clients that use '
+                        "it fail validation",
                     )
                 for v in sorted(set(new) - set(old)):
                     self.add(
                         "compatible",
                         "enum-value-added",
                         prop,
-                        f'"{prop}" accepts the new value "{v}"',
+                        f'"{prop}" accepts the new value {v}; clients that assume they know '
+                        "every value must handle it",
                     )
             elif new is not None and prop in self.b.fields:
-                self.add(
-                    "breaking",
-                    "enum-added",
-                    prop,
-                    f'existing field "{prop}" now only accepts {_q(new)}',
-                )
+                source = self.h.enum_sources.get(prop, "")
+                if source == "enum":
+                    self.add(
+                        "compatible",
+                        "enum-declared",
+                        prop,
+                        f'existing field "{prop}" documents its values {_json_list(new)} with '
+                        "+enum, which only openapi-gen reads: the API server does not "
+                        "enforce it, so no request that worked starts failing",
+                    )
+                elif source == "k8s:enum":
+                    self.add(
+                        "compatible",
+                        "enum-declared",
+                        prop,
+                        f'existing field "{prop}" declares its values {_json_list(new)} with '
+                        f"+k8s:enum: {DECLARED}",
+                    )
+                else:
+                    self.add(
+                        "breaking",
+                        "enum-added",
+                        prop,
+                        f'existing field "{prop}" now only accepts {_json_list(new)}: values '
+                        "that were accepted before fail validation",
+                    )
             elif old is not None and prop in self.h.fields:
                 self.add(
                     "compatible",
                     "enum-removed",
                     prop,
-                    f'"{prop}" no longer restricts its values (was {_q(old)})',
+                    f'"{prop}" no longer restricts its values (was {_json_list(old)})',
                 )

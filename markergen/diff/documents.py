@@ -9,6 +9,7 @@ the `fieldMembers` form wins because it is the richer one.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,6 +20,7 @@ from markergen.diff.surface import (
     Surface,
     TypeSurface,
     UnionSurface,
+    json_value,
     make_union,
 )
 
@@ -51,8 +53,15 @@ def _enum_of(prop: dict[str, Any]) -> tuple[str, ...] | None:
     """`enum` of a property, its array items or its map values, as emitted for enums."""
     for candidate in (prop, prop.get("items"), prop.get("additionalProperties")):
         if isinstance(candidate, dict) and isinstance(candidate.get("enum"), list):
-            return tuple(sorted({str(v) for v in candidate["enum"] if v is not None}))
+            return tuple(sorted({json_value(v) for v in candidate["enum"] if v is not None}))
     return None
+
+
+def _plain(values: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """Discriminator values as the strings they are (enum values are kept as JSON)."""
+    if values is None:
+        return None
+    return tuple(sorted(str(json.loads(v)) for v in values))
 
 
 def _field_members_union(
@@ -67,7 +76,7 @@ def _field_members_union(
         e = _obj(entry, f"{where}.{UNIONS_KEY}.fieldMembers.{value}")
         name = _str(e.get("name"), f"{where}.{UNIONS_KEY}.fieldMembers.{value}.name")
         members.append(MemberSurface(name, value, bool(e.get("optional", False))))
-    values = _enum_of(prop) or ()
+    values = _plain(_enum_of(prop)) or ()
     default = prop.get("default")
     disc = DiscriminatorSurface(
         field=disc_name,
@@ -99,7 +108,7 @@ def _list_union(
         return make_union(None, members, "at-most-one", None)
     disc_name = _str(disc_name, f"{where}.discriminator")
     prop = properties.get(disc_name)
-    values = _enum_of(prop) if isinstance(prop, dict) else None
+    values = _plain(_enum_of(prop)) if isinstance(prop, dict) else None
     default = prop.get("default") if isinstance(prop, dict) else None
     disc = DiscriminatorSurface(
         field=disc_name,
@@ -139,7 +148,10 @@ def _openapi_type(name: str, schema: dict[str, Any]) -> TypeSurface:
     for u in unions:
         if u.discriminator is not None:
             enums.pop(u.discriminator.field, None)
-    return TypeSurface(name, frozenset(properties), tuple(unions), enums)
+    package, _, short = name.rpartition(".")
+    return TypeSurface(
+        name, frozenset(properties), tuple(unions), enums, package=package, go_name=short
+    )
 
 
 def surface_from_openapi(doc: Mapping[str, Any], origin: str) -> Surface:
@@ -197,10 +209,13 @@ def surface_from_table(doc: Mapping[str, Any], origin: str) -> Surface:
         unions = t.get("unions", [])
         if not isinstance(unions, list):
             raise DocumentError(f"types.{name}.unions: expected a list")
+        package, _, short = name.rpartition(".")
         types[name] = TypeSurface(
             name,
             frozenset(fields),
             tuple(_table_union(u, f"types.{name}.unions[{i}]") for i, u in enumerate(unions)),
+            package=package,
+            go_name=short,
         )
     carries: frozenset[Fact] = frozenset({"dialect", "mode", "fields"})
     return Surface(types=types, carries=carries, origin=origin)

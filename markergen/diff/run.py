@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from markergen.diff.classify import Change, compare
+from markergen.diff.errors import DiffInputError
 from markergen.diff.render import FORMATS, render
-from markergen.diff.sources import read_side
+from markergen.diff.sources import git_prefix, read_side
 
-FAIL_ON = ("breaking", "any", "none")
+# breaking: a breaking change of a GA version that no gate hides (the Kubernetes
+# conventions allow alpha and gated changes to break); breaking-any-stage: any breaking
+# change; any: any change at all, "not compared" ones included.
+FAIL_ON = ("breaking", "breaking-any-stage", "any", "none")
 
 
 @dataclass(frozen=True)
@@ -23,8 +28,16 @@ class DiffResult:
         return sum(1 for c in self.changes if c.breaking)
 
     @property
+    def breaking_at_ga(self) -> int:
+        return sum(1 for c in self.changes if c.breaking_at_ga)
+
+    @property
     def compatible(self) -> int:
-        return len(self.changes) - self.breaking
+        return sum(1 for c in self.changes if c.classification == "compatible")
+
+    @property
+    def not_compared(self) -> int:
+        return sum(1 for c in self.changes if c.classification == "not-compared")
 
     def fails(self, fail_on: str) -> bool:
         """Whether `--fail-on <fail_on>` makes the command exit 1."""
@@ -33,23 +46,43 @@ class DiffResult:
                 f"unknown --fail-on {fail_on!r} (expected one of {', '.join(FAIL_ON)})"
             )
         if fail_on == "breaking":
+            return self.breaking_at_ga > 0
+        if fail_on == "breaking-any-stage":
             return self.breaking > 0
         if fail_on == "any":
             return bool(self.changes)
         return False
 
 
-def run_diff(base: str, head: str | None, cwd: Path, fmt: str = "text") -> DiffResult:
+def run_diff(
+    base: str,
+    head: str | None,
+    cwd: Path,
+    fmt: str = "text",
+    patterns: Sequence[str] = (),
+) -> DiffResult:
     """Compare the unions and enums of `base` and `head` (None: the working tree at cwd).
 
     Each side is a file (openapi-v3.json / openapi-v2.json / unions_table.json), a
-    directory of Go packages, `REV:PATH` of such a file, or a git revision. Raises
+    directory of Go packages, `REV:PATH` of such a file, or a git revision. `patterns`
+    (as `check` takes them, relative to each side's directory) narrow the Go sides; a
+    pattern that names nothing on one side contributes nothing there (its types are
+    added or removed), and one that names nothing on either side is an error. Raises
     DiffInputError (message names the side) for a side that cannot be read and ValueError
     for an unknown format.
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
-    before = read_side("base", base, cwd)
-    after = read_side("head", head, cwd)
-    changes = tuple(compare(before, after))
-    return DiffResult(changes=changes, text=render(changes, fmt), format=fmt)
+    found: set[str] = set()
+    before = read_side("base", base, cwd, patterns, found)
+    after = read_side("head", head, cwd, patterns, found)
+    missing = [p for p in patterns if p not in found]
+    if missing and before.origin_kind == after.origin_kind == "go":
+        raise DiffInputError(
+            "base and head",
+            " ".join(missing),
+            "the pattern(s) name no Go package on either side",
+        )
+    changes = tuple(compare(before.surface, after.surface))
+    root_prefix = git_prefix(cwd) if fmt == "github" else ""
+    return DiffResult(changes=changes, text=render(changes, fmt, root_prefix), format=fmt)

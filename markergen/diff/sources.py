@@ -8,15 +8,18 @@ directory, so the working tree, the index and the checked-out branch are never t
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import tarfile
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from markergen.diff.documents import DocumentError, surface_from_document
 from markergen.diff.errors import DiffInputError
-from markergen.diff.surface import Surface, surface_from_model
+from markergen.diff.surface import ALL_FACTS, Surface, surface_from_model
 
 
 def _git(cwd: Path, args: Sequence[str]) -> subprocess.CompletedProcess[bytes]:
@@ -35,35 +38,70 @@ def _git_out(cwd: Path, args: Sequence[str]) -> str | None:
     return proc.stdout.decode("utf-8", errors="replace").strip()
 
 
-def _document(side: str, spec: str, data: bytes) -> Surface:
+def git_prefix(cwd: Path) -> str:
+    """The path of `cwd` from its repository's top ("" at the top or outside git)."""
+    try:
+        return _git_out(cwd, ["rev-parse", "--show-prefix"]) or ""
+    except OSError:
+        return ""
+
+
+def _document(side: str, spec: str, data: bytes) -> Side:
     try:
         doc = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as e:
         raise DiffInputError(side, spec, f"not a JSON document: {e}") from None
     try:
-        return surface_from_document(doc, spec)
+        return Side(surface_from_document(doc, spec), "document")
     except DocumentError as e:
         raise DiffInputError(side, spec, str(e)) from None
 
 
-def _from_directory(side: str, spec: str, directory: Path) -> Surface:
-    """The Go packages the configuration names (`inputs` of markergen.yaml, kubebuilder's
-    defaults), else everything below the directory."""
+@dataclass(frozen=True)
+class Side:
+    surface: Surface
+    origin_kind: Literal["go", "document"]
+
+
+def _from_directory(
+    side: str,
+    spec: str,
+    directory: Path,
+    shown_from: Path,
+    patterns: Sequence[str],
+    found: set[str],
+) -> Side:
+    """The Go packages `patterns` name (relative to the directory), else those the
+    configuration names (`inputs` of markergen.yaml, kubebuilder's defaults), else
+    everything below the directory. A pattern that names nothing here contributes
+    nothing (the other side may have it). Positions are shown relative to `shown_from`,
+    the place the user runs the command from."""
     from markergen.config import ConfigError, load_config
     from markergen.emit.naming import NAMINGS, Naming
+    from markergen.golang.packages import load_packages
+    from markergen.model.builder import build_model
     from markergen.pipeline import InputError, load_model
 
     try:
         cfg = load_config(directory)
     except ConfigError as e:
         raise DiffInputError(side, spec, f"bad configuration: {e}") from None
-    patterns, base = (list(cfg.inputs), cfg.root) if cfg.inputs else (["./..."], directory)
     naming: Naming = next((n for n in NAMINGS if n == cfg.naming), "openapi-gen")
-    try:
-        model = load_model(patterns, base, include_generated=cfg.include_generated)
-    except InputError as e:
-        raise DiffInputError(side, spec, f"cannot read Go inputs: {e}") from None
-    return surface_from_model(model, naming, spec)
+    if patterns:
+        root = directory
+        loaded = load_packages(list(patterns), root, include_generated=cfg.include_generated)
+        missing = {e.pattern for e in loaded.errors}
+        found.update(p for p in patterns if p not in missing)
+        model = build_model(loaded.packages)
+    else:
+        wanted, root = (list(cfg.inputs), cfg.root) if cfg.inputs else (["./..."], directory)
+        try:
+            model = load_model(wanted, root, include_generated=cfg.include_generated)
+        except InputError as e:
+            raise DiffInputError(side, spec, f"cannot read Go inputs: {e}") from None
+    prefix = Path(os.path.relpath(os.path.abspath(root), os.path.abspath(shown_from)))
+    shown = "" if str(prefix) == "." else prefix.as_posix() + "/"
+    return Side(surface_from_model(model, naming, spec, shown), "go")
 
 
 def _module_dir(cwd: Path, commit: str, prefix: str) -> str:
@@ -106,7 +144,9 @@ def _is_revision(cwd: Path, spec: str) -> bool:
         return False
 
 
-def _from_revision(side: str, spec: str, cwd: Path) -> Surface:
+def _from_revision(
+    side: str, spec: str, cwd: Path, patterns: Sequence[str], found: set[str]
+) -> Side:
     commit = _git_out(cwd, ["rev-parse", "--verify", "--quiet", f"{spec}^{{commit}}"])
     if not commit:
         raise DiffInputError(
@@ -123,11 +163,14 @@ def _from_revision(side: str, spec: str, cwd: Path) -> Surface:
         _extract(top, side, spec, commit, module, root)
         directory = root / prefix
         if not directory.is_dir():
+            if patterns:
+                # The whole directory is new on this side: everything there is added.
+                return Side(Surface(types={}, carries=ALL_FACTS, origin=spec), "go")
             raise DiffInputError(side, spec, f"directory {prefix or '.'} does not exist there")
-        return _from_directory(side, spec, directory)
+        return _from_directory(side, spec, directory, directory, patterns, found)
 
 
-def _from_blob(side: str, spec: str, cwd: Path) -> Surface | None:
+def _from_blob(side: str, spec: str, cwd: Path) -> Side | None:
     """`REV:PATH`, git's own syntax for a file of a revision."""
     if ":" not in spec:
         return None
@@ -137,10 +180,18 @@ def _from_blob(side: str, spec: str, cwd: Path) -> Surface | None:
     return _document(side, spec, proc.stdout)
 
 
-def read_side(side: str, spec: str | None, cwd: Path) -> Surface:
-    """The surface of one side; `spec` None is the working tree at `cwd`."""
+def read_side(
+    side: str,
+    spec: str | None,
+    cwd: Path,
+    patterns: Sequence[str] = (),
+    found: set[str] | None = None,
+) -> Side:
+    """The surface of one side; `spec` None is the working tree at `cwd`. The patterns
+    that name something on this side are added to `found`."""
+    found = set() if found is None else found
     if spec is None:
-        return _from_directory(side, "working tree", cwd)
+        return _from_directory(side, "working tree", cwd, cwd, patterns, found)
     if not spec:
         raise DiffInputError(side, spec, "empty")
     path = Path(spec) if Path(spec).is_absolute() else cwd / spec
@@ -161,10 +212,10 @@ def read_side(side: str, spec: str | None, cwd: Path) -> Surface:
                 raise DiffInputError(side, spec, f"cannot read: {e.strerror or e}") from None
             return _document(side, spec, data)
         if path.is_dir():
-            return _from_directory(side, spec, path)
+            return _from_directory(side, spec, path, cwd, patterns, found)
         blob = _from_blob(side, spec, cwd)
         if blob is not None:
             return blob
-        return _from_revision(side, spec, cwd)
+        return _from_revision(side, spec, cwd, patterns, found)
     except OSError as e:
         raise DiffInputError(side, spec, str(e)) from None

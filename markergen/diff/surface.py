@@ -1,29 +1,38 @@
 """The comparable "API surface" of unions and enums (DESIGN section 8).
 
-One `TypeSurface` per definition name: the JSON properties of the type, its unions (with
-those of inlined embedded structs, as the schema lists them) and the enum values of its
-non-discriminator properties. The three sources (a Go model, an OpenAPI document, the
-runtime table) carry different amounts of detail; `Surface.carries` says which optional
-facts a source knows, so the comparison never reports a difference that is only a
-difference of sources.
+One `TypeSurface` per definition: its identity (Go package path and type name, which
+also give the OpenAPI definition name), the JSON properties of the type with their Go
+names and source positions, its unions (with those of inlined embedded structs, as the
+schema lists them) and the enum values of its non-discriminator properties. The three
+sources (a Go model, an OpenAPI document, the runtime table) carry different amounts of
+detail; `Surface.carries` says which optional facts a source knows, so the comparison
+never reports a difference that is only a difference of sources.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
 from markergen.emit.naming import Naming, key_definition_name
+from markergen.markers import Marker
 from markergen.model import Field, Model, Struct, TypeRef, Union
 
 # Optional facts a source may carry.
-Fact = Literal["enums", "defaults", "dialect", "mode", "fields"]
-ALL_FACTS: frozenset[Fact] = frozenset({"enums", "defaults", "dialect", "mode", "fields"})
+Fact = Literal["enums", "defaults", "dialect", "mode", "fields", "markers"]
+ALL_FACTS: frozenset[Fact] = frozenset(
+    {"enums", "defaults", "dialect", "mode", "fields", "markers"}
+)
 
 # kep2022, kep1027 and k8s unions share kep/004's run-time behaviour; only the 2019
 # design behaves differently for clients, so dialects are compared by family.
 SemanticFamily = Literal["kep2019", "kep1027"]
+Stage = Literal["alpha", "beta", "ga"]
+
+_VERSION = re.compile(r"^v\d+(?:(alpha|beta)\d*)?$")
 
 
 def family_of(dialect: str | None) -> SemanticFamily | None:
@@ -41,14 +50,94 @@ def type_name(type_key: str, naming: Naming = "openapi-gen") -> str:
     return key_definition_name(type_key, naming)
 
 
-@dataclass(frozen=True)
+def version_stage(package: str) -> Stage:
+    """The stage of an API version from the last element of its package path
+    (`.../v1alpha2` alpha, `.../v2beta1` beta); anything else counts as GA, the
+    conservative choice (a GA change is held to the strictest rules)."""
+    last = re.split(r"[./]", package)[-1]
+    m = _VERSION.match(last)
+    if m is None or m.group(1) is None:
+        return "ga"
+    return "alpha" if m.group(1) == "alpha" else "beta"
+
+
+# Markers that take part in unions and enums; `marker_gate` and `unmodelled_markers`
+# are the two places that read markers, so a change of the marker syntax is made there.
+_MODELLED = frozenset(
+    {
+        "enum",
+        "union",
+        "unionDeprecated",
+        "unionDiscriminatedBy",
+        "unionDiscriminator",
+        "unionMember",
+        "k8s:enum",
+        "k8s:unionDiscriminator",
+        "k8s:unionMember",
+        "k8s:zeroOrOneOfMember",
+        "kubebuilder:validation:Enum",
+    }
+)
+_UNION_OR_ENUM = re.compile(r"union|enum|discriminator|member|mode|oneof", re.IGNORECASE)
+_GATED_FACTS = _MODELLED | {"k8s:required", "k8s:optional", "k8s:default"}
+
+
+def marker_gate(markers: Iterable[Marker]) -> str:
+    """How a field (or type) is gated, "" when it is not: a `+featureGate=`, a
+    `+k8s:ifEnabled(Gate)=` prefix, or a `+k8s:alpha`/`+k8s:beta` stage prefix on one of
+    the union, enum or requiredness markers the diff compares."""
+    for m in markers:
+        if m.name == "featureGate" and m.value:
+            return f"featureGate={m.value}"
+        if m.gate and not m.gate_disabled:
+            return f"k8s:ifEnabled({m.gate})"
+    for m in markers:
+        if m.stage and m.name in _GATED_FACTS:
+            return f"k8s:{m.stage}"
+    return ""
+
+
+def unmodelled_markers(markers: Iterable[Marker]) -> tuple[tuple[str, Where], ...]:
+    """Union- and enum-related markers the model does not read (`+k8s:modeDiscriminator`,
+    `+k8s:ifMode`, a future tag), as (text, position): the diff lists their changes as
+    "not compared" instead of dropping them."""
+    out = []
+    for m in markers:
+        if m.name in _MODELLED or not _UNION_OR_ENUM.search(m.name):
+            continue
+        out.append((m.raw.strip(), Where(m.pos.file, m.pos.line)))
+    return tuple(sorted(set(out), key=lambda t: t[0]))
+
+
+def json_value(value: object) -> str:
+    """An enum value as JSON text (`"Card"`, `true`, `3`): values are compared and shown
+    with their JSON type, whatever Go type declared them."""
+    return json.dumps(value, sort_keys=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    file: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSurface:
+    json_name: str
+    go_name: str  # "" when the source has no Go names (documents)
+    pos: Where | None
+    gate: str  # marker_gate of the field
+    unmodelled: tuple[tuple[str, Where], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class MemberSurface:
     field: str  # JSON name
     value: str  # discriminator value selecting it (kep2019: the Go field name)
     optional: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DiscriminatorSurface:
     field: str  # JSON name
     required: bool
@@ -56,12 +145,14 @@ class DiscriminatorSurface:
     default: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class UnionSurface:
     discriminator: DiscriminatorSurface | None
     members: tuple[MemberSurface, ...]  # sorted by field
     mode: str  # exactly-one / at-most-one (meaningful without a discriminator)
     dialect: str | None  # None when the source cannot tell
+    pos: Where | None = None  # the marker that founded the union
+    gate: str = ""  # stage or feature gate of that marker
 
     @property
     def identity(self) -> str:
@@ -86,18 +177,42 @@ class UnionSurface:
     def describe(self) -> str:
         if self.discriminator is not None:
             return f'union discriminated by "{self.discriminator.field}"'
+        if not self.members:
+            return "union with no members"
         return "union of " + ", ".join(f'"{m.field}"' for m in self.members)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TypeSurface:
-    name: str
+    name: str  # the OpenAPI definition name
     fields: frozenset[str]  # JSON property names
     unions: tuple[UnionSurface, ...]
-    enums: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # property → values
+    enums: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # property → JSON values
+    package: str = ""  # Go import path; the definition's prefix for documents
+    go_name: str = ""  # Go type name; the definition's last element for documents
+    pos: Where | None = None
+    details: Mapping[str, FieldSurface] = field(default_factory=dict)  # by JSON name
+    gate: str = ""
+    # property → the marker that declared its enum: "enum", "k8s:enum" or "kubebuilder"
+    enum_sources: Mapping[str, str] = field(default_factory=dict)
 
     def discriminators(self) -> frozenset[str]:
         return frozenset(u.discriminator.field for u in self.unions if u.discriminator)
+
+    @property
+    def group(self) -> str:
+        """The package as every source names it (the definition name's prefix), which
+        is what identity compares: a Go tree and its generated document agree on it."""
+        return self.name.rpartition(".")[0]
+
+    @property
+    def stage(self) -> Stage:
+        return version_stage(self.package)
+
+    @property
+    def carries_api(self) -> bool:
+        """Whether the definition has something this diff compares."""
+        return bool(self.unions or self.enums)
 
 
 @dataclass(frozen=True)
@@ -112,16 +227,25 @@ def make_union(
     members: list[MemberSurface],
     mode: str,
     dialect: str | None,
+    pos: Where | None = None,
+    gate: str = "",
 ) -> UnionSurface:
     return UnionSurface(
         discriminator=discriminator,
         members=tuple(sorted(members, key=lambda m: (m.field, m.value))),
         mode=mode,
         dialect=dialect,
+        pos=pos,
+        gate=gate,
     )
 
 
-def _union(u: Union) -> UnionSurface:
+def _where(pos: object, prefix: str) -> Where:
+    file = getattr(pos, "file", "")
+    return Where(f"{prefix}{file}" if prefix else file, int(getattr(pos, "line", 0)))
+
+
+def _union(u: Union, prefix: str) -> UnionSurface:
     d = u.discriminator
     disc = (
         DiscriminatorSurface(
@@ -134,7 +258,10 @@ def _union(u: Union) -> UnionSurface:
         else None
     )
     members = [MemberSurface(m.json_name, m.value, m.optional) for m in u.members]
-    return make_union(disc, members, u.mode, u.dialect)
+    gate = u.gate and f"k8s:ifEnabled({u.gate})"
+    if not gate and u.stage:
+        gate = f"k8s:{u.stage}"
+    return make_union(disc, members, u.mode, u.dialect, _where(u.pos, prefix), gate)
 
 
 def _inlined_struct(model: Model, f: Field) -> Struct | None:
@@ -146,11 +273,49 @@ def _inlined_struct(model: Model, f: Field) -> Struct | None:
     return None
 
 
-def _enum_values(model: Model, f: Field) -> tuple[str, ...] | None:
-    """The enum of a property, looked up as OpenAPI attaches it: through pointers,
-    aliases, array items and map values."""
+_INTS = frozenset(
+    {"int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64"}
+)
+
+
+def _builtin_of(model: Model, ref: TypeRef | None) -> str:
+    """The Go builtin behind pointers, containers and named types ("" when none)."""
+    seen: set[str] = set()
+    while ref is not None:
+        if ref.kind == "builtin":
+            return ref.name
+        if ref.kind in ("pointer", "slice", "array", "map"):
+            ref = ref.elem
+        elif ref.kind == "named" and ref.type_key not in seen:
+            seen.add(ref.type_key)
+            named = model.types.get(ref.type_key)
+            ref = named.underlying if named is not None else None
+        else:
+            return ""
+    return ""
+
+
+def _typed(value: object, builtin: str) -> object:
+    """A value written as text (`+kubebuilder:validation:Enum=301;302`) with the JSON type
+    of the Go type it constrains, so `301` on an int field is the number 301."""
+    if not isinstance(value, str):
+        return value
+    if builtin == "bool" and value in ("true", "false"):
+        return value == "true"
+    if builtin in _INTS and re.fullmatch(r"[+-]?\d+", value):
+        return int(value)
+    if builtin in ("float32", "float64") and re.fullmatch(r"[+-]?\d+(\.\d+)?", value):
+        return float(value)
+    return value
+
+
+def _enum_values(model: Model, f: Field) -> tuple[tuple[str, ...], str] | None:
+    """The enum of a property (as JSON texts) and the marker that declared it, looked up
+    as OpenAPI attaches it: through pointers, aliases, array items and map values."""
+    builtin = _builtin_of(model, f.type)
     if f.enum_values:
-        return tuple(sorted(set(f.enum_values)))
+        values = {json_value(_typed(v, builtin)) for v in f.enum_values}
+        return tuple(sorted(values)), "kubebuilder"
     ref: TypeRef | None = f.type
     seen: set[str] = set()
     in_container = False
@@ -164,7 +329,9 @@ def _enum_values(model: Model, f: Field) -> tuple[str, ...] | None:
             key = ref.type_key
             seen.add(key)
             if key in model.enums:
-                return model.enums[key].value_set
+                enum = model.enums[key]
+                values = {json_value(_typed(v.value, builtin)) for v in enum.values}
+                return tuple(sorted(values)), enum.source
             named = model.types.get(key)
             ref = named.underlying if named is not None else None
         else:
@@ -172,40 +339,78 @@ def _enum_values(model: Model, f: Field) -> tuple[str, ...] | None:
     return None
 
 
+@dataclass
+class _Collected:
+    """What one struct contributes, with its inlined structs (mutable while collecting)."""
+
+    fields: set[str] = field(default_factory=set)
+    unions: list[UnionSurface] = field(default_factory=list)
+    enums: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    details: dict[str, FieldSurface] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)
+
+
 def _collect(
-    model: Model,
-    struct: Struct,
-    seen: frozenset[str],
-    fields: set[str],
-    unions: list[UnionSurface],
-    enums: dict[str, tuple[str, ...]],
+    model: Model, struct: Struct, seen: frozenset[str], out: _Collected, prefix: str
 ) -> None:
     seen = seen | {struct.key}
-    unions.extend(_union(u) for u in struct.unions)
+    out.unions.extend(_union(u, prefix) for u in struct.unions)
     for f in struct.fields:
         if not f.exported or f.json.skip:
             continue
         inner = _inlined_struct(model, f)
         if inner is not None:
             if inner.key not in seen:
-                _collect(model, inner, seen, fields, unions, enums)
+                _collect(model, inner, seen, out, prefix)
             continue
         if not f.json_name:
             continue
-        fields.add(f.json_name)
-        values = _enum_values(model, f)
-        if values is not None:
-            enums.setdefault(f.json_name, values)
+        out.fields.add(f.json_name)
+        out.details.setdefault(
+            f.json_name,
+            FieldSurface(
+                f.json_name,
+                f.go_name,
+                _where(f.pos, prefix),
+                marker_gate(f.markers),
+                unmodelled_markers(f.markers),
+            ),
+        )
+        found = _enum_values(model, f)
+        if found is not None:
+            out.enums.setdefault(f.json_name, found[0])
+            out.sources.setdefault(f.json_name, found[1])
 
 
-def surface_from_model(model: Model, naming: Naming = "openapi-gen", origin: str = "") -> Surface:
+def surface_from_model(
+    model: Model, naming: Naming = "openapi-gen", origin: str = "", prefix: str = ""
+) -> Surface:
+    """`prefix` is put before every file name, so positions read from where the user
+    runs the command."""
     types: dict[str, TypeSurface] = {}
-    for key in sorted(model.structs):
-        struct = model.structs[key]
-        fields: set[str] = set()
-        unions: list[UnionSurface] = []
-        enums: dict[str, tuple[str, ...]] = {}
-        _collect(model, struct, frozenset(), fields, unions, enums)
+    declared: list[tuple[str, Struct, object, tuple[Marker, ...]]] = [
+        (key, s, s.pos, s.markers) for key, s in model.structs.items()
+    ]
+    for key, named in model.types.items():
+        # `type GRPCRoute v1.GRPCRoute` (or an alias): the version keeps a definition
+        # with the other type's properties, so it is neither removed nor empty.
+        target = named.underlying
+        if target.kind == "named" and target.type_key in model.structs:
+            declared.append((key, model.structs[target.type_key], named.pos, named.markers))
+    for key, struct, pos, markers in sorted(declared, key=lambda d: d[0]):
+        got = _Collected()
+        _collect(model, struct, frozenset(), got, prefix)
         name = type_name(key, naming)
-        types[name] = TypeSurface(name, frozenset(fields), tuple(unions), enums)
+        types[name] = TypeSurface(
+            name,
+            frozenset(got.fields),
+            tuple(got.unions),
+            got.enums,
+            package=key.rpartition(".")[0],
+            go_name=key.rpartition(".")[2],
+            pos=_where(pos, prefix),
+            details=got.details,
+            gate=marker_gate(markers),
+            enum_sources=got.sources,
+        )
     return Surface(types=types, carries=ALL_FACTS, origin=origin)

@@ -15,6 +15,24 @@ from markergen.golang.syntax import JSONTag, Position
 from markergen.markers import Marker
 
 TypeKey = str
+
+# Well-known types whose JSON is not their Go shape (custom marshalling in
+# k8s.io/apimachinery and apiextensions), opaque even when their source is not loaded:
+# `metav1.Duration` is "30s", `resource.Quantity` is 1048576 or "1Mi".
+OPAQUE_TYPES: frozenset[TypeKey] = frozenset(
+    {
+        "k8s.io/apimachinery/pkg/apis/meta/v1.Time",
+        "k8s.io/apimachinery/pkg/apis/meta/v1.MicroTime",
+        "k8s.io/apimachinery/pkg/apis/meta/v1.Duration",
+        "k8s.io/apimachinery/pkg/apis/meta/v1.Fields",
+        "k8s.io/apimachinery/pkg/apis/meta/v1.FieldsV1",
+        "k8s.io/apimachinery/pkg/api/resource.Quantity",
+        "k8s.io/apimachinery/pkg/util/intstr.IntOrString",
+        "k8s.io/apimachinery/pkg/runtime.RawExtension",
+        "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1.JSON",
+        "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1.JSON",
+    }
+)
 Dialect = Literal["kep2019", "kep2022", "kep1027", "k8s"]
 Semantics = Literal["kep1027", "kep2019", "smd"]
 Mode = Literal["exactly-one", "at-most-one"]
@@ -206,3 +224,9 @@ class Model:
     types: dict[TypeKey, NamedType] = field(default_factory=dict)
     enums: dict[TypeKey, Enum] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()  # from reading and building (MG001-MG005, ...)
+    # Types whose JSON is their own (custom MarshalJSON/UnmarshalJSON/MarshalText, or
+    # one of OPAQUE_TYPES): nothing may assume their Go shape.
+    opaque: frozenset[TypeKey] = frozenset()
+
+    def is_opaque(self, key: TypeKey) -> bool:
+        return key in self.opaque or key in OPAQUE_TYPES

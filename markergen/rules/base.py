@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from markergen.diagnostics import Diagnostic
+from markergen.diagnostics import CATALOG, Diagnostic
 from markergen.model import Model, Struct, TypeRef, Union
 
 Check = Callable[[Model], Iterable[Diagnostic]]
@@ -24,11 +24,17 @@ DISCRIMINATOR_MARKERS = frozenset({"unionDiscriminator", "k8s:unionDiscriminator
 UNION_FIELD_MARKERS = MEMBER_MARKERS | DISCRIMINATOR_MARKERS
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Rule:
+    """A checker rule: the catalog code it reports, and the check that finds it. What
+    the code means (severity, title, docs) is the catalog's, never repeated here."""
+
     code: str
-    summary: str
     check: Check
+
+    def __post_init__(self) -> None:
+        if self.code not in CATALOG:
+            raise ValueError(f"rule {self.code} is not in markergen.diagnostics.CATALOG")
 
 
 def unions(model: Model) -> Iterator[tuple[Struct, Union]]:

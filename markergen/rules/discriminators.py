@@ -183,9 +183,9 @@ def check_default_value(model: Model) -> Iterator[Diagnostic]:
 
 
 RULES = (
-    Rule("MG201", "discriminator type", check_discriminator_type),
-    Rule("MG202", "kep1027 discriminator requiredness", check_discriminator_requiredness),
-    Rule("MG204", "discriminator is also a member", check_discriminator_is_member),
-    Rule("MG205", "discriminator without members", check_discriminator_without_members),
-    Rule("MG206", "discriminator default not an enum value", check_default_value),
+    Rule("MG201", check_discriminator_type),
+    Rule("MG202", check_discriminator_requiredness),
+    Rule("MG204", check_discriminator_is_member),
+    Rule("MG205", check_discriminator_without_members),
+    Rule("MG206", check_default_value),
 )

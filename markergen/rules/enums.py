@@ -68,6 +68,6 @@ def check_enum_without_values(model: Model) -> Iterator[Diagnostic]:
 
 
 RULES = (
-    Rule("MG101", "enum marker on a non-string type", check_enum_not_string),
-    Rule("MG102", "enum type with no constants", check_enum_without_values),
+    Rule("MG101", check_enum_not_string),
+    Rule("MG102", check_enum_without_values),
 )

@@ -82,9 +82,7 @@ def check_deprecated_pointer_omitempty(model: Model) -> Iterator[Diagnostic]:
 
 
 RULES = (
-    Rule("MG401", "+union struct with an inlined field", check_union_struct_inline),
-    Rule("MG402", "+union struct with +unionDeprecated members", check_union_struct_deprecated),
-    Rule(
-        "MG403", "+unionDeprecated member not pointer+omitempty", check_deprecated_pointer_omitempty
-    ),
+    Rule("MG401", check_union_struct_inline),
+    Rule("MG402", check_union_struct_deprecated),
+    Rule("MG403", check_deprecated_pointer_omitempty),
 )

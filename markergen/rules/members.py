@@ -210,10 +210,10 @@ def check_member_not_serialized(model: Model) -> Iterator[Diagnostic]:
 
 
 RULES = (
-    Rule("MG301", "member not optional", check_member_optional),
-    Rule("MG302", "member cannot be told unset", check_member_unset),
-    Rule("MG303", "member value not in the enum", check_member_value_in_enum),
-    Rule("MG304", "duplicate member value", check_duplicate_values),
-    Rule("MG305", "memberName does not match the JSON name", check_member_name_matches_json),
-    Rule("MG308", "member or discriminator not serialized", check_member_not_serialized),
+    Rule("MG301", check_member_optional),
+    Rule("MG302", check_member_unset),
+    Rule("MG303", check_member_value_in_enum),
+    Rule("MG304", check_duplicate_values),
+    Rule("MG305", check_member_name_matches_json),
+    Rule("MG308", check_member_not_serialized),
 )

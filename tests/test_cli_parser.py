@@ -1,0 +1,276 @@
+"""The command line (markergen.cli): one argparse parser built from the command and
+settings declarations, its help, streams, exit codes and completion scripts, and the TTY
+progress display (markergen.progress). Behaviour only, no timing."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import run_cli
+
+from markergen import __version__
+from markergen.cli import COMMANDS, build_parser, command_args, main, use_color
+from markergen.config import settings, settings_of
+from markergen.progress import Progress
+
+TYPES_GO = """package v1
+
+// +enum
+type Kind string
+
+const (
+\t// KindA selects a.
+\tKindA Kind = "A"
+)
+
+type Thing struct {
+\t// +unionDiscriminator
+\t// +required
+\tKind Kind `json:"kind"`
+\t// +unionMember=A
+\t// +optional
+\tA *string `json:"a,omitempty"`
+\t// +optional
+\tUnrelated int32 `json:"unrelated,omitempty"`
+}
+
+// +enum
+type Empty string
+"""
+
+
+@pytest.fixture
+def module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "go.mod").write_text("module example.com/fast\n")
+    (tmp_path / "api").mkdir()
+    (tmp_path / "api" / "types.go").write_text(TYPES_GO)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MARKERGEN_CACHE_DIR", raising=False)
+    return tmp_path
+
+
+
+def test_version() -> None:
+    res = run_cli(["--version"], Path.cwd())
+    assert (res.code, res.stdout, res.stderr) == (0, f"markergen {__version__}\n", "")
+
+
+def test_version_and_help_import_neither_the_model_nor_yaml() -> None:
+    # What keeps `--version` and `--help` quick: nothing heavy is imported for them.
+    code = (
+        "import sys\n"
+        "from markergen.cli import main\n"
+        "rc = main(sys.argv[1:])\n"
+        "heavy = [m for m in ('yaml', 'tree_sitter', 'jinja2', 'markergen.model') if m in sys.modules]\n"
+        "print(rc, heavy, file=sys.stderr)\n"
+    )
+    for args in (["--version"], ["--help"]):
+        proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True,
+                              text=True, timeout=120, check=False)
+        assert proc.stderr.strip().splitlines()[-1] == "0 []", proc.stderr
+
+
+def test_no_arguments_print_help_on_stderr_and_exit_2() -> None:
+    res = run_cli([], Path.cwd())
+    assert res.code == 2 and res.stdout == ""
+    assert "usage: markergen" in res.stderr and "generate" in res.stderr
+
+
+@pytest.mark.parametrize("command", [c.name for c in COMMANDS])
+@pytest.mark.parametrize("flag", ["-h", "--help"])
+def test_every_command_has_complete_help(command: str, flag: str) -> None:
+    res = run_cli([command, flag], Path.cwd(), env={"COLUMNS": "80"})
+    assert res.code == 0 and res.stderr == ""
+    text = res.stdout
+    assert text.startswith(f"usage: markergen {command}")
+    # No Python type names, nothing cut off, every option with its help.
+    assert "<list" not in text and "[str]" not in text and "..." not in text.split("\n")[0][-3:]
+    assert all(len(line) <= 80 or " > " in line for line in text.splitlines()), text
+    for arg in command_args(next(c for c in COMMANDS if c.name == command)):
+        assert arg.names[0] in text
+        first_words = " ".join(arg.help.split()[:3])
+        assert first_words in " ".join(text.split()), (arg.names, first_words)
+
+
+def test_every_setting_of_a_command_is_a_flag_of_it() -> None:
+    parser = build_parser()
+    for command in COMMANDS:
+        sub = parser._subparsers._group_actions[0].choices[command.name]  # type: ignore[union-attr]
+        flags = {s for a in sub._actions for s in a.option_strings}
+        for s in settings_of(command.name) if command.settings else ():
+            assert s.flag in flags, (command.name, s.flag)
+
+
+def test_every_file_setting_is_a_config_key_with_its_type(tmp_path: Path) -> None:
+    from markergen.config import ConfigError, load_config
+
+    (tmp_path / "go.mod").write_text("module example.com/x\n")
+    for s in settings():
+        if not s.in_file:
+            continue
+        bad = 3.5
+        (tmp_path / "markergen.yaml").write_text(f"{s.key}: {bad}\n")
+        with pytest.raises(ConfigError, match=s.key):
+            load_config(tmp_path)
+
+
+def test_usage_error_exits_2_with_one_message() -> None:
+    res = run_cli(["check", "--format", "xml"], Path.cwd())
+    assert res.code == 2 and res.stdout == ""
+    assert "invalid choice: 'xml'" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_interrupt_exits_130(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import markergen.cli as cli
+
+    def interrupted(args: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_run_dump", interrupted)
+    monkeypatch.setattr(cli, "COMMANDS", tuple(
+        c if c.name != "dump" else type(c)(c.name, c.summary, c.description, c.args, interrupted)
+        for c in cli.COMMANDS
+    ))
+    assert main(["dump"]) == 130
+    assert "interrupted" in capsys.readouterr().err
+
+
+def test_no_color_and_pipes_get_plain_text() -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    assert use_color(Tty(), {}) is True
+    assert use_color(Tty(), {"NO_COLOR": "1"}) is False
+    assert use_color(Tty(), {"TERM": "dumb"}) is False
+    assert use_color(io.StringIO(), {}) is False
+
+
+def test_check_colours_severities_only_when_asked() -> None:
+    from markergen.diagnostics import Diagnostic, Severity
+    from markergen.golang.syntax import Position
+    from markergen.report import render
+
+    d = Diagnostic(Position("a.go", 1, 2), "MG205", Severity.WARNING, "m")
+    assert "\x1b[" not in render([d], "text", Path.cwd())
+    assert "\x1b[1;33mwarning\x1b[0m MG205" in render([d], "text", Path.cwd(), color=True)
+
+
+def test_explain_is_plain_text_unless_markdown_is_asked() -> None:
+    plain = run_cli(["explain", "MG205"], Path.cwd())
+    md = run_cli(["explain", "MG205", "--format", "markdown"], Path.cwd())
+    assert plain.code == md.code == 0
+    assert md.stdout.startswith("## MG205") and "```go" in md.stdout
+    assert plain.stdout.startswith("MG205: ") and "```" not in plain.stdout
+    assert "**" not in plain.stdout and "    package v1" in plain.stdout
+
+
+def test_bash_completion_completes_commands_options_and_values(tmp_path: Path) -> None:
+    script = run_cli(["completion", "bash"], Path.cwd()).stdout
+    (tmp_path / "c.bash").write_text(script)
+
+    def complete(*words: str) -> list[str]:
+        line = " ".join(words)
+        program = (
+            f"source {tmp_path / 'c.bash'}\n"
+            f"COMP_WORDS=({line}); COMP_CWORD={len(words) - 1}\n"
+            "_markergen; printf '%s\\n' \"${COMPREPLY[@]}\"\n"
+        )
+        proc = subprocess.run(["bash", "-c", program], capture_output=True, text=True,
+                              cwd=tmp_path, check=True, timeout=60)
+        return proc.stdout.split()
+
+    assert complete("markergen", "ge") == ["generate"]
+    assert "--union-format" in complete("markergen", "generate", "--un")
+    assert complete("markergen", "generate", "--union-format", "l") == ["list"]
+    assert complete("markergen", "explain", "MG30") == [f"MG30{i}" for i in range(1, 10)]
+    assert complete("markergen", "check", "--format", "") == ["text", "json", "github", "sarif"]
+
+
+@pytest.mark.parametrize("shell", ["zsh", "fish"])
+def test_zsh_and_fish_scripts_load_in_their_shell(shell: str, tmp_path: Path) -> None:
+    if shutil.which(shell) is None:
+        pytest.skip(f"{shell} is not installed (Debian package {shell}; .ci/run installs it)")
+    script = run_cli(["completion", shell], Path.cwd()).stdout
+    path = tmp_path / f"c.{shell}"
+    path.write_text(script)
+    if shell == "zsh":
+        program = f"autoload -U compinit && compinit -u && source {path} && print ok"
+    else:
+        program = f"source {path}; and complete -C 'markergen ge'"
+    proc = subprocess.run([shell, "-c", program], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=60, check=False,
+                          env=dict(os.environ, HOME=str(tmp_path)))
+    assert proc.returncode == 0, proc.stderr
+    if shell == "fish":
+        assert proc.stdout.split("\t")[0].strip() == "generate", proc.stdout
+    else:
+        assert proc.stdout.strip().endswith("ok") and proc.stderr == "", proc.stderr
+
+
+class FakeTTY(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_appears_only_after_a_second_on_a_terminal() -> None:
+    now = [0.0]
+    stream = FakeTTY()
+    progress = Progress(stream, clock=lambda: now[0])
+    progress.stage("reading packages", 3)
+    progress.advance()
+    assert stream.getvalue() == ""  # quick runs never show anything
+    now[0] = 1.5
+    progress.advance()
+    assert stream.getvalue().endswith("markergen: reading packages 2/3")
+    progress.finish()
+    assert stream.getvalue().endswith("\r\x1b[K")
+
+
+def test_progress_never_writes_to_a_pipe() -> None:
+    now = [0.0]
+    stream = io.StringIO()
+    progress = Progress(stream, clock=lambda: now[0])
+    progress.stage("reading packages", 2)
+    now[0] = 5.0
+    progress.advance()
+    progress.advance()
+    progress.finish()
+    assert stream.getvalue() == ""
+
+
+def test_generate_drives_the_progress_display(module: Path) -> None:
+    from markergen.config import load_config
+    from markergen.generate import generate
+
+    now = [0.0]
+    stream = FakeTTY()
+
+    def clock() -> float:
+        now[0] += 2.0  # every reading of the clock is two seconds later
+        return now[0]
+
+    progress = Progress(stream, clock=clock)
+    result = generate(load_config(module), ["./api/..."], module, verify=False,
+                      use_cache=False, progress=progress)
+    assert result.exit_code == 0
+    text = stream.getvalue()
+    assert "markergen: reading packages 1/1" in text and text.endswith("\r\x1b[K")
+
+
+
+
+def test_the_settings_table_of_the_docs_is_the_registry() -> None:
+    from helpers import REPO
+
+    from markergen.config import settings_markdown
+
+    doc = (REPO / "docs" / "configuration.md").read_text(encoding="utf-8")
+    table = doc.split("<!-- settings:start -->\n")[1].split("\n<!-- settings:end -->")[0]
+    assert table == settings_markdown()
