@@ -303,11 +303,18 @@ class _Patcher:
             union, rules, list(props), required, schema_enum, self.evaluator, hand
         )
         label = union_label(union, site.struct.name)
+        documentation = _as_documentation(union, proof.problems)
         for p in proof.problems:
-            self.diag("MG506", site.path, f"union {label} at {where}: {p}; no rules written")
+            self.diag(
+                "MG506",
+                site.path,
+                f"union {label} at {where}: {p}; no rules written{documentation}",
+            )
         for c in proof.contradictions:
             self.diag("MG508", site.path, f"union {label} at {where}: {c}")
         if proof.problems:
+            # not written anyway; the objects they would reject still tell the author why
+            self._not_rejecting(list(rules), site, objects, label)
             return
         if proof.covered:
             self.diag(
@@ -456,6 +463,23 @@ class _Patcher:
                     self.edits.insert(line, self._key_text(k, name, value, offset))
                     return
         self.edits.insert(last_line(node), self._key_text(first_key, name, value, offset))
+
+
+def _as_documentation(union: Union, problems: Sequence[str]) -> str:
+    """A hint for a 2019 `+union` struct most of whose optional fields select no value:
+    openapi-gen makes every one of them a member, though they are shared settings."""
+    if union.origin != "struct" or not union.members:
+        return ""
+    off = sum(
+        1 for m in union.members if any(f"member {m.json_name} selects" in p for p in problems)
+    )
+    if off * 2 <= len(union.members):
+        return ""
+    return (
+        f" ({off} of {len(union.members)} members select no discriminator value: if they are "
+        "settings shared by every variant, `+union` is documentation here; mark the real "
+        "members with `+unionMember` or drop `+union`)"
+    )
 
 
 def _variant_enum(
