@@ -56,6 +56,8 @@ CRD_API_VERSION = "apiextensions.k8s.io/v1"
 VALIDATIONS = "x-kubernetes-validations"
 # the tail of every message markergen writes: how a later run knows its own rules
 OURS = re.compile(r" \(union [^()]*\)$")
+# a CRD's `spec.group` line, to pick the sample files worth parsing before parsing any
+_GROUP = re.compile(r"^  group: ['\"]?([A-Za-z0-9.-]+)", re.MULTILINE)
 
 
 class CrdError(Exception):
@@ -191,6 +193,7 @@ class _Patcher:
     evaluator: CelEvaluator
     context: PatchContext
     memo: RunMemo
+    path: Path | None = None  # the CRD file on disk, when there is one
     wanted: dict[PathKey, list[dict[str, str]]] = field(default_factory=dict)
     enums: dict[PathKey, list[str]] = field(default_factory=dict)
     costs: list[int] = field(default_factory=list)
@@ -231,8 +234,10 @@ class _Patcher:
             return
         group, kind = str(spec.get("group", "")), str((spec.get("names") or {}).get("kind", ""))
         name = str(version.get("name", ""))
+        if not (group and kind and name):
+            return  # a fragment (openshift's manual-override files), not a whole CRD
         vpath: PathKey = ("spec", "versions", i)
-        root = root_type(self.model, group, kind, name)
+        root = root_type(self.model, group, kind, name, self.path)
         if root is None:
             why = describe_missing(self.model, group, kind, name)
             self.diag(
@@ -533,6 +538,7 @@ def patch_document(
     evaluator: CelEvaluator,
     context: PatchContext,
     memo: RunMemo,
+    path: Path | None = None,
 ) -> list[Diagnostic]:
     """Record in `edits` the lines one YAML document needs (none when it is not a CRD)."""
     value = doc.value
@@ -550,7 +556,7 @@ def patch_document(
             )
         )
         return diagnostics
-    _Patcher(model, doc, file, lines, edits, diagnostics, evaluator, context, memo).run()
+    _Patcher(model, doc, file, lines, edits, diagnostics, evaluator, context, memo, path).run()
     return diagnostics
 
 
@@ -561,6 +567,7 @@ def patch_text(
     evaluator: CelEvaluator | None = None,
     context: PatchContext | None = None,
     memo: RunMemo | None = None,
+    path: Path | None = None,
 ) -> tuple[str, list[Diagnostic]]:
     """The patched file text; raises YamlError for a file that is not YAML.
 
@@ -584,7 +591,15 @@ def patch_text(
     for doc in docs:
         diagnostics.extend(
             patch_document(
-                model, doc, file, lines, edits, cel, context or PatchContext(), memo or RunMemo()
+                model,
+                doc,
+                file,
+                lines,
+                edits,
+                cel,
+                context or PatchContext(),
+                memo or RunMemo(),
+                path,
             )
         )
     if not edits:
@@ -658,22 +673,24 @@ def patch_files(
     """The new text of every file that changes, and the diagnostics; writes nothing."""
     diagnostics: list[Diagnostic] = []
     outputs: dict[Path, str] = {}
+    texts: dict[Path, str] = {}
+    for path in files:
+        try:
+            texts[path] = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            diagnostics.append(diag("MG504", Position(_display(path), 1, 1), f"cannot read: {e}"))
+    groups = sorted({g for text in texts.values() for g in _GROUP.findall(text)})
     evaluator = CelEvaluator()
     memo = RunMemo()
     context = PatchContext(
-        samples=tuple(_samples(model, root, samples_include, samples_exclude)),
+        samples=tuple(_samples(groups, root, samples_include, samples_exclude)),
         check_errors=tuple(d for d in all_diagnostics(model) if d.severity is Severity.ERROR),
         strict=strict,
     )
-    for path in files:
+    for path, text in texts.items():
         shown = _display(path)
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            diagnostics.append(diag("MG504", Position(shown, 1, 1), f"cannot read: {e}"))
-            continue
-        try:
-            new, found = patch_text(model, text, shown, evaluator, context, memo)
+            new, found = patch_text(model, text, shown, evaluator, context, memo, path)
         except YamlError as e:
             diagnostics.append(
                 diag("MG504", Position(shown, e.line, e.column), f"not valid YAML: {e.message}")
@@ -704,12 +721,11 @@ def finish(
 
 
 def _samples(
-    model: Model, root: Path | None, include: Sequence[str], exclude: Sequence[str]
+    groups: Sequence[str], root: Path | None, include: Sequence[str], exclude: Sequence[str]
 ) -> list[SampleObject]:
-    if root is None:
+    if root is None or not groups:
         return []
-    groups = sorted({p.group_name for p in model.packages if p.group_name})
-    return load_samples(root, groups, include, exclude) if groups else []
+    return load_samples(root, groups, include, exclude)
 
 
 def sample_findings(
