@@ -57,6 +57,9 @@ def test_no_argument_crd_patches_both_outputs_and_rejects_no_kept_object(tmp_pat
     named = [d for d in run.result.diagnostics if d.code == "MG510"]
     assert named and all("examples/arena-fleet.yaml:" in d.message for d in named)
     assert {d.pos.file for d in named} == {"api/v1/fleet_types.go", "api/v1/healthcheck_types.go"}
+    # the +union-as-documentation structs get the hint that says what to do
+    documented = [d for d in run.result.diagnostics if d.code == "MG506"]
+    assert documented and all("`+union` is documentation here" in d.message for d in documented)
     # every rule written accepts every object the project keeps (evaluated with CEL)
     cel = CelEvaluator()
     objects = load_samples(root, ["games.example.com"])

@@ -30,10 +30,16 @@ class CelEvaluator:
     """Compiles each rule once; `engine` is "cel" or "celpy" (None: the fastest installed)."""
 
     def __init__(self, engine: str | None = None) -> None:
-        self.engine = engine or _engine_name()
-        self._mod: Any = importlib.import_module(self.engine)
-        self._env: Any = self._mod.Environment() if self.engine == "celpy" else None
+        self._engine = engine
+        self._mod: Any = None  # imported on first use: a run without unions never pays it
+        self._env: Any = None
         self._programs: dict[str, Program] = {}
+
+    @property
+    def engine(self) -> str:
+        if self._engine is None:
+            self._engine = _engine_name()
+        return self._engine
 
     def program(self, rule: str) -> Program:
         found = self._programs.get(rule)
@@ -43,6 +49,9 @@ class CelEvaluator:
         return found
 
     def _compile(self, rule: str) -> Program:
+        if self._mod is None:
+            self._mod = importlib.import_module(self.engine)
+            self._env = self._mod.Environment() if self.engine == "celpy" else None
         mod = self._mod
         try:
             if self.engine == "cel":
