@@ -228,3 +228,26 @@ def test_templating_inside_a_document_skips_the_file_with_one_note(tmp_path: Pat
     (note,) = diags
     assert note.code == "MG507"
     assert note.pos.line == text.splitlines().index("  scope: {{ .Values.scope }}") + 1
+
+
+def test_when_every_rule_at_a_node_is_stale_the_list_is_replaced_whole(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    crd = project / MANIFESTS / TECH
+    run_crd([crd], load_model(["./..."], project), verify=False)
+    types = project / "ingress" / "v1" / "types.go"
+    source = types.read_text(encoding="utf-8")
+    renamed = source.replace("LoadBalancerService", "LB").replace("NodePortService", "NP")
+    types.write_text(renamed, encoding="utf-8")
+    text = crd.read_text(encoding="utf-8")
+    crd.write_text(
+        text.replace("- LoadBalancerService\n", "- LB\n").replace("- NodePortService\n", "- NP\n"),
+        encoding="utf-8",
+    )
+    model = load_model(["./..."], project)
+    run_crd([crd], model, verify=False)
+    after = crd.read_text(encoding="utf-8")
+    assert after.count("x-kubernetes-validations:") == text.count("x-kubernetes-validations:")
+    rules = _node(after, *SPEC, "publishing")["x-kubernetes-validations"]
+    assert len(rules) == 4
+    assert all('"LB"' in r["message"] or '"NP"' in r["message"] for r in rules)
+    assert run_crd([crd], model, verify=False).changed == ()
