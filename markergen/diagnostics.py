@@ -85,6 +85,13 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo("MG503", W, "a CRD's discriminator enum differs from the Go enum"),
         RuleInfo("MG504", E, "a CRD file cannot be read or is not valid YAML"),
         RuleInfo("MG505", W, "a CustomResourceDefinition that is not apiextensions.k8s.io/v1"),
+        RuleInfo("MG506", W, "a union's CRD rules could not be satisfied; none are written"),
+        RuleInfo("MG507", Severity.INFO, "a CRD file templated inside a YAML document is left alone"),
+        RuleInfo("MG508", W, "a hand-written CRD rule rejects an object the union allows"),
+        RuleInfo("MG509", Severity.INFO, "hand-written CRD rules already enforce a union"),
+        RuleInfo("MG510", W, "a union's CRD rule would reject an object the project keeps"),
+        RuleInfo("MG511", W, "check: a union's CRD rule would reject an object the project keeps"),
+        RuleInfo("MG512", W, "a union's CRD rule is over the API server's CEL cost limit"),
     )
 }
 

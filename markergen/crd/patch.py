@@ -1,43 +1,63 @@
 """`markergen crd`: patch union CEL rules and discriminator enums into controller-gen CRDs.
 
-What markergen adds is recognisable: the CRD's annotations list a short hash of every
-rule (`markergen.dev/rules`) and of every enum (`markergen.dev/enums`, hash of the
-schema path and the values) it wrote. On the next run exactly those are taken out and
-the current ones put back, so an unchanged API changes nothing, a changed API replaces
-stale rules, and rules or enums written by hand (or by `+kubebuilder:validation`
-markers) are kept. New keys go where controller-gen's alphabetical order puts them.
+The file is never re-emitted: markergen inserts whole lines at the marks libyaml gives
+(`markergen.crd.yamlio`), so a patched file differs from the input only by added lines.
+Nothing is stored in the object to recognise what markergen wrote: its rules are known by
+their message, which always ends with ` (union <Struct>.<field>)`. On the next run such a
+rule that is no longer wanted is removed (its lines only), a wanted one already present is
+left alone, so an unchanged API changes nothing and rules written by hand (or from
+`+kubebuilder:validation:XValidation`) are kept. New keys go where controller-gen's
+alphabetical order puts them.
 """
 
 from __future__ import annotations
 
-import copy
-import hashlib
 import json
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from markergen.crd.cel import Rule, union_rules
+import yaml
+
+from markergen.crd.cel import Rule, escape_property, union_label, union_rules
+from markergen.crd.celeval import CelError, CelEvaluator
+from markergen.crd.cost import (
+    STATIC_ESTIMATED_COST_LIMIT,
+    STATIC_ESTIMATED_CRD_COST_LIMIT,
+    call_cost,
+    cardinality,
+)
+from markergen.crd.edit import LineEdits
+from markergen.crd.helm import mask_templates
 from markergen.crd.locate import describe_missing, root_type
+from markergen.crd.prove import Proof, prove_union
+from markergen.crd.samples import SampleObject, load_samples, values_at
 from markergen.crd.walk import UnionSite, union_sites
 from markergen.crd.yamlio import (
     Document,
     PathKey,
     YamlError,
-    dump_documents,
+    last_line,
     load_documents,
-    walk_paths,
+    mapping_item,
+    render_block,
+    split_lines,
+    to_value,
 )
 from markergen.diagnostics import Diagnostic, Severity, diag
 from markergen.emit.writer import OutputError, verify_outputs, write_outputs
 from markergen.golang.syntax import Position
-from markergen.model import Model
+from markergen.model import Model, Union
+from markergen.rules import all_diagnostics
 
-RULES_ANNOTATION = "markergen.dev/rules"
-ENUMS_ANNOTATION = "markergen.dev/enums"
 CRD_API_VERSION = "apiextensions.k8s.io/v1"
 VALIDATIONS = "x-kubernetes-validations"
+# the tail of every message markergen writes: how a later run knows its own rules
+OURS = re.compile(r" \(union [^()]*\)$")
+# a CRD's `spec.group` line, to pick the sample files worth parsing before parsing any
+_GROUP = re.compile(r"^  group: ['\"]?([A-Za-z0-9.-]+)", re.MULTILINE)
 
 
 class CrdError(Exception):
@@ -56,33 +76,110 @@ class CrdResult:
         return any(d.severity is Severity.ERROR for d in self.diagnostics)
 
 
-def rule_hash(rule: dict[str, Any]) -> str:
-    text = json.dumps(rule, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+Shape = tuple[tuple[str, Any], ...]
 
 
-def enum_hash(path: PathKey, values: list[Any]) -> str:
-    text = json.dumps([list(path), values], separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+class RunMemo:
+    """What one run computes once for many files (feature-set variants, copies in a Helm
+    chart repeat the same unions): rendered blocks, the sample objects' shapes at a schema
+    path, and rule verdicts on those shapes."""
+
+    def __init__(self) -> None:
+        self._blocks: dict[tuple[str, int], str] = {}
+        self._shapes: dict[PathKey, list[tuple[Shape, SampleObject]]] = {}
+        self._verdicts: dict[tuple[str, Shape], bool] = {}
+        self._proofs: dict[tuple[Any, ...], Proof] = {}
+
+    def render(self, value: list[Any], indent: int) -> str:
+        key = (json.dumps(value, sort_keys=False, ensure_ascii=False), indent)
+        found = self._blocks.get(key)
+        if found is None:
+            found = render_block(value, indent)
+            self._blocks[key] = found
+        return found
+
+    def shapes(
+        self, kind: tuple[str, str, str], objects: Sequence[SampleObject], below: PathKey
+    ) -> list[tuple[Shape, SampleObject]]:
+        """The distinct shapes of the objects' parts at `below`, each with the first object
+        that has it. A shape keeps a part's keys and scalar values; nested values become
+        `()` (`{}` to CEL), since union rules test only presence and the discriminator's value."""
+        key = (*kind, *below)
+        found = self._shapes.get(key)
+        if found is None:
+            seen: dict[Shape, SampleObject] = {}
+            for o in objects:
+                for part in values_at(o.value, below):
+                    if isinstance(part, dict):
+                        shape: Shape = tuple(
+                            sorted(
+                                (
+                                    escape_property(str(k)) or str(k),
+                                    v if isinstance(v, (str, int, float, bool)) else (),
+                                )
+                                for k, v in part.items()
+                                if v is not None
+                            )
+                        )
+                        seen.setdefault(shape, o)
+            found = list(seen.items())
+            self._shapes[key] = found
+        return found
+
+    def proof(
+        self,
+        union: Union,
+        rules: Sequence[Rule],
+        properties: Sequence[str],
+        required: Sequence[str],
+        enum: Sequence[Any] | None,
+        evaluator: CelEvaluator,
+        hand: Sequence[str],
+    ) -> Proof:
+        """`prove_union`, once per distinct union and schema node."""
+        key = (
+            union,
+            tuple(rules),
+            tuple(properties),
+            tuple(required),
+            None if enum is None else tuple(map(str, enum)),
+            tuple(hand),
+        )
+        found = self._proofs.get(key)
+        if found is None:
+            found = prove_union(union, rules, properties, required, enum, evaluator, hand)
+            self._proofs[key] = found
+        return found
+
+    def verdict(self, evaluator: CelEvaluator, rule: str, shape: Shape) -> bool:
+        """True unless the rule rejects the shape (no verdict counts as accepting)."""
+        key = (rule, shape)
+        found = self._verdicts.get(key)
+        if found is None:
+            try:
+                found = evaluator.passes(rule, {k: {} if v == () else v for k, v in shape})
+            except CelError:
+                found = True
+            self._verdicts[key] = found
+        return found
 
 
-def _insert_sorted(mapping: dict[str, Any], key: str, value: Any) -> None:
-    """Set `key`, placing a new key before the first existing key that sorts after it."""
-    if key in mapping:
-        mapping[key] = value
-        return
-    items = list(mapping.items())
-    at = next((i for i, (k, _) in enumerate(items) if k > key), len(items))
-    items.insert(at, (key, value))
-    mapping.clear()
-    mapping.update(items)
+@dataclass(frozen=True)
+class PatchContext:
+    """What a run knows besides the model: the project's objects and `check`'s errors."""
+
+    samples: tuple[SampleObject, ...] = ()
+    check_errors: tuple[Diagnostic, ...] = ()
+    strict: bool = False  # a rule that would reject a project's object is an error
 
 
-def _owned(annotations: Any, key: str) -> set[str]:
-    if not isinstance(annotations, dict):
-        return set()
-    value = annotations.get(key)
-    return set(value.split()) if isinstance(value, str) else set()
+def is_ours(rule: Any) -> bool:
+    """A rule entry markergen wrote (its message ends with the union's label)."""
+    return (
+        isinstance(rule, dict)
+        and isinstance(rule.get("message"), str)
+        and bool(OURS.search(rule["message"]))
+    )
 
 
 @dataclass
@@ -90,47 +187,46 @@ class _Patcher:
     model: Model
     doc: Document
     file: str
-    crd: dict[str, Any]
+    lines: list[str]
+    edits: LineEdits
     diagnostics: list[Diagnostic]
+    evaluator: CelEvaluator
+    context: PatchContext
+    memo: RunMemo
+    path: Path | None = None  # the CRD file on disk, when there is one
+    wanted: dict[PathKey, list[dict[str, str]]] = field(default_factory=dict)
+    enums: dict[PathKey, list[str]] = field(default_factory=dict)
+    costs: list[int] = field(default_factory=list)
+    kind: tuple[str, str, str] = ("", "", "")  # group, version, kind being patched
 
     def diag(self, code: str, path: PathKey, message: str) -> None:
         line, col = self.doc.position(path)
         self.diagnostics.append(diag(code, Position(self.file, line, col), message))
 
     def run(self) -> None:
-        meta = self.crd.get("metadata")
-        annotations = meta.get("annotations") if isinstance(meta, dict) else None
-        owned_rules = _owned(annotations, RULES_ANNOTATION)
-        owned_enums = _owned(annotations, ENUMS_ANNOTATION)
-        self._remove_owned(owned_rules, owned_enums)
-        new_rules: set[str] = set()
-        new_enums: set[str] = set()
-        spec = self.crd.get("spec")
+        spec = self.doc.value.get("spec")
         if isinstance(spec, dict):
             for i, version in enumerate(spec.get("versions") or []):
-                self._version(spec, i, version, new_rules, new_enums)
-        self._annotate(new_rules, new_enums)
+                self._version(spec, i, version)
+        total = sum(self.costs)
+        if total > STATIC_ESTIMATED_CRD_COST_LIMIT:
+            self.diag(
+                "MG512",
+                ("spec", "versions"),
+                f"the union rules of this CRD have an estimated total cost of {total:,}, over "
+                f"the API server's limit of {STATIC_ESTIMATED_CRD_COST_LIMIT:,} per CRD; none "
+                "are written. Bound the lists and maps that hold unions "
+                "(+kubebuilder:validation:MaxItems, MaxProperties)",
+            )
+            self.wanted = {p: [] for p in self.wanted}
+            self.enums = {}
+        self._write_rules()
+        for path, values in self.enums.items():
+            node = self.doc.node_at(path)
+            if node is not None:
+                self._insert_key(node, "enum", values)
 
-    def _remove_owned(self, owned_rules: set[str], owned_enums: set[str]) -> None:
-        for path, node in list(walk_paths(self.crd)):
-            if not isinstance(node, dict):
-                continue
-            rules = node.get(VALIDATIONS)
-            if isinstance(rules, list) and owned_rules:
-                kept = [
-                    r for r in rules if not (isinstance(r, dict) and rule_hash(r) in owned_rules)
-                ]
-                if kept:
-                    node[VALIDATIONS] = kept
-                else:
-                    del node[VALIDATIONS]
-            enum = node.get("enum")
-            if isinstance(enum, list) and enum_hash(path, enum) in owned_enums:
-                del node["enum"]
-
-    def _version(
-        self, spec: dict[str, Any], i: int, version: Any, rules: set[str], enums: set[str]
-    ) -> None:
+    def _version(self, spec: dict[str, Any], i: int, version: Any) -> None:
         if not isinstance(version, dict):
             return
         schema = (version.get("schema") or {}).get("openAPIV3Schema")
@@ -138,8 +234,10 @@ class _Patcher:
             return
         group, kind = str(spec.get("group", "")), str((spec.get("names") or {}).get("kind", ""))
         name = str(version.get("name", ""))
+        if not (group and kind and name):
+            return  # a fragment (openshift's manual-override files), not a whole CRD
         vpath: PathKey = ("spec", "versions", i)
-        root = root_type(self.model, group, kind, name)
+        root = root_type(self.model, group, kind, name, self.path)
         if root is None:
             why = describe_missing(self.model, group, kind, name)
             self.diag(
@@ -149,10 +247,14 @@ class _Patcher:
             )
             return
         base: PathKey = (*vpath, "schema", "openAPIV3Schema")
+        self.kind = (group, name, kind)
+        objects = [
+            o for o in self.context.samples if (o.group, o.version, o.kind) == (group, name, kind)
+        ]
         for site in union_sites(self.model, root, schema, base):
-            self._site(site, rules, enums)
+            self._site(site, objects, schema)
 
-    def _site(self, site: UnionSite, rule_hashes: set[str], enum_hashes: set[str]) -> None:
+    def _site(self, site: UnionSite, objects: Sequence[SampleObject], schema: Any) -> None:
         node, union = site.node, site.union
         props = node.get("properties")
         props = props if isinstance(props, dict) else {}
@@ -167,64 +269,282 @@ class _Patcher:
                 f"union {site.struct.name} field {s.field} {s.reason} at {where}; "
                 "the union's rules leave it out",
             )
-        self._add_rules(node, rules, rule_hashes)
-        disc = union.discriminator
-        if disc is None or not disc.values or not rules:
-            return
-        prop = props.get(disc.json_name)
-        if not isinstance(prop, dict):
-            return
-        ppath: PathKey = (*site.path, "properties", disc.json_name)
-        values = list(disc.values)
-        if "enum" not in prop:
-            _insert_sorted(prop, "enum", values)
-            enum_hashes.add(enum_hash(ppath, values))
-        elif sorted(map(str, prop["enum"])) != sorted(values):
-            self.diag(
-                "MG503",
-                (*ppath, "enum"),
-                f"enum of discriminator {disc.json_name} at {where} is "
-                f"{prop['enum']!r} in the CRD but {values!r} in Go; kept as written",
-            )
-
-    def _add_rules(self, node: dict[str, Any], rules: Sequence[Rule], hashes: set[str]) -> None:
         if not rules:
             return
-        existing = node.get(VALIDATIONS)
-        current: list[Any] = list(existing) if isinstance(existing, list) else []
+        blocked = self._check_error(union)
+        if blocked is not None:
+            self.diag(
+                "MG506",
+                site.path,
+                f"union {union_label(union, site.struct.name)} at {where}: `markergen check` "
+                f"reports {blocked.code} at {blocked.pos}: {blocked.message}; no rules written",
+            )
+            return
+        disc = union.discriminator
+        prop = props.get(disc.json_name) if disc is not None else None
+        enum = prop.get("enum") if isinstance(prop, dict) else None
+        go_values = list(disc.values) if disc is not None else []
+        add_enum = bool(go_values) and isinstance(prop, dict) and "enum" not in prop
+        schema_enum = go_values if add_enum else enum if isinstance(enum, list) else None
+        if (
+            disc is not None
+            and isinstance(enum, list)
+            and go_values
+            and sorted(map(str, enum)) != sorted(go_values)
+            and not _variant_enum(enum, go_values, union, props)
+        ):
+            self.diag(
+                "MG503",
+                (*site.path, "properties", disc.json_name, "enum"),
+                f"enum of discriminator {disc.json_name} at {where} is "
+                f"{enum!r} in the CRD but {go_values!r} in Go; kept as written",
+            )
+        hand = [
+            str(r["rule"])
+            for r in (node.get(VALIDATIONS) or [])
+            if isinstance(r, dict) and "rule" in r and not is_ours(r)
+        ]
+        proof = self.memo.proof(
+            union, rules, list(props), required, schema_enum, self.evaluator, hand
+        )
+        label = union_label(union, site.struct.name)
+        documentation = _as_documentation(union, proof.problems)
+        for p in proof.problems:
+            self.diag(
+                "MG506",
+                site.path,
+                f"union {label} at {where}: {p}; no rules written{documentation}",
+            )
+        for c in proof.contradictions:
+            self.diag("MG508", site.path, f"union {label} at {where}: {c}")
+        if proof.problems:
+            # not written anyway; the objects they would reject still tell the author why
+            self._not_rejecting(list(rules), site, objects, label)
+            return
+        if proof.covered:
+            self.diag(
+                "MG509",
+                site.path,
+                f"union {label} at {where}: the hand-written rules already enforce it; "
+                "nothing added",
+            )
+        rules = self._not_rejecting(list(proof.rules), site, objects, label)
+        rules = self._affordable(rules, site, schema, label)
+        current = self.wanted.setdefault(site.path, [])
         for r in rules:
             d = r.as_dict()
-            if d in current:
-                continue  # already there: written by hand or by an earlier site
-            current.append(d)
-            hashes.add(rule_hash(d))
-        _insert_sorted(node, VALIDATIONS, current)
+            if d not in current:
+                current.append(d)
+        if add_enum and disc is not None:
+            self.enums[(*site.path, "properties", disc.json_name)] = go_values
 
-    def _annotate(self, rules: set[str], enums: set[str]) -> None:
-        meta = self.crd.setdefault("metadata", {})
-        if not isinstance(meta, dict):
+    def _check_error(self, union: Union) -> Diagnostic | None:
+        places = {(union.pos.file, union.pos.line)}
+        places.update((m.pos.file, m.pos.line) for m in union.members)
+        if union.discriminator is not None:
+            places.add((union.discriminator.pos.file, union.discriminator.pos.line))
+        for d in self.context.check_errors:
+            if (d.pos.file, d.pos.line) in places:
+                return d
+        return None
+
+    def _not_rejecting(
+        self, rules: list[Rule], site: UnionSite, objects: Sequence[SampleObject], label: str
+    ) -> list[Rule]:
+        """The rules that accept every object the project keeps (issue 22: never enforce
+        what was never enforced); each rejection is reported at the union's marker."""
+        if not objects or not rules:
+            return rules
+        below = site.path[5:]  # under spec.versions[i].schema.openAPIV3Schema
+        shapes = self.memo.shapes(self.kind, objects, below)
+        keep: list[Rule] = []
+        for r in rules:
+            rejected = None
+            for shape, first in shapes:
+                if not self.memo.verdict(self.evaluator, r.rule, shape):
+                    rejected = first
+                    break
+            if rejected is None:
+                keep.append(r)
+                continue
+            self.diagnostics.append(
+                diag(
+                    "MG510",
+                    site.union.pos,
+                    f"union {label}: the rule `{r.message}` would reject "
+                    f"{rejected.kind} at {rejected.file}:{rejected.line}; not written",
+                    severity=Severity.ERROR if self.context.strict else None,
+                )
+            )
+        return keep
+
+    def _affordable(
+        self, rules: list[Rule], site: UnionSite, schema: Any, label: str
+    ) -> list[Rule]:
+        """The rules whose estimated cost the API server accepts (see markergen.crd.cost)."""
+        below = site.path[5:]
+        times = cardinality(schema, below)
+        keep: list[Rule] = []
+        for r in rules:
+            cost = call_cost(r.rule) * times
+            self.costs.append(cost)
+            if cost <= STATIC_ESTIMATED_COST_LIMIT:
+                keep.append(r)
+                continue
+            self.diag(
+                "MG512",
+                site.path,
+                f"union {label}: the rule `{r.message}` has an estimated cost of {cost:,} "
+                f"({call_cost(r.rule)} per call x {times:,} possible nodes), over the API "
+                f"server's per-rule limit of {STATIC_ESTIMATED_COST_LIMIT:,}; not written. "
+                "Bound the enclosing lists and maps (+kubebuilder:validation:MaxItems, "
+                "MaxProperties)",
+            )
+        return keep
+
+    def _write_rules(self) -> None:
+        nodes: dict[PathKey, yaml.Node] = {}
+        if "(union " in "".join(self.lines[self._first_line() : self._end_line()]):
+            _validation_nodes(self.doc.node, (), nodes)
+        for path in self.wanted:
+            if path not in nodes:
+                found = self.doc.node_at(path)
+                if found is not None:
+                    nodes[path] = found
+        for path, node in nodes.items():
+            self._rules_at(node, self.wanted.get(path, []))
+
+    def _first_line(self) -> int:
+        return int(self.doc.node.start_mark.line)
+
+    def _end_line(self) -> int:
+        return last_line(self.doc.node)
+
+    def _rules_at(self, node: yaml.Node, wanted: list[dict[str, str]]) -> None:
+        item = mapping_item(node, VALIDATIONS)
+        if item is None:
+            if wanted:
+                self._insert_key(node, VALIDATIONS, wanted)
             return
-        annotations = meta.get("annotations")
-        if not isinstance(annotations, dict):
-            if not rules and not enums:
-                return
-            annotations = {}
-            _insert_sorted(meta, "annotations", annotations)
-        for key, hashes in ((RULES_ANNOTATION, rules), (ENUMS_ANNOTATION, enums)):
-            if hashes:
-                _insert_sorted(annotations, key, "\n".join(sorted(hashes)))
+        key, seq = item
+        if not isinstance(seq, yaml.SequenceNode) or seq.flow_style:
+            return  # a flow-style list is someone else's layout: leave it
+        existing = [to_value(x) for x in seq.value]
+        stale = [i for i, e in enumerate(existing) if is_ours(e) and e not in wanted]
+        add = [w for w in wanted if w not in existing]
+        if stale and len(stale) == len(existing):
+            self.edits.delete(int(key.start_mark.line), last_line(seq))
+            if add:
+                offset = int(seq.start_mark.column - key.start_mark.column)
+                self.edits.insert(
+                    int(key.start_mark.line), self._key_text(key, VALIDATIONS, add, offset)
+                )
+            return
+        for i in stale:
+            start = int(seq.value[i].start_mark.line)
+            end = (
+                int(seq.value[i + 1].start_mark.line)
+                if i + 1 < len(seq.value)
+                else last_line(seq.value[i])
+            )
+            self.edits.delete(start, end)
+        if add:
+            self.edits.insert(last_line(seq), self.memo.render(add, int(seq.start_mark.column)))
+
+    def _key_text(self, key: yaml.Node, name: str, value: list[Any], offset: int) -> str:
+        col = int(key.start_mark.column)
+        return " " * col + name + ":\n" + self.memo.render(value, col + offset)
+
+    def _insert_key(self, node: yaml.Node, name: str, value: list[Any]) -> None:
+        """Add `name: value` to a block mapping, before the first key that sorts after it."""
+        if not isinstance(node, yaml.MappingNode) or node.flow_style or not node.value:
+            return
+        first_key = node.value[0][0]
+        offset = _sequence_offset(node, self.doc.node)
+        for k, _ in node.value:
+            if isinstance(k, yaml.ScalarNode) and str(k.value) > name:
+                line = int(k.start_mark.line)
+                if self.lines[line][: k.start_mark.column].strip() == "":
+                    self.edits.insert(line, self._key_text(k, name, value, offset))
+                    return
+        self.edits.insert(last_line(node), self._key_text(first_key, name, value, offset))
+
+
+def _as_documentation(union: Union, problems: Sequence[str]) -> str:
+    """A hint for a 2019 `+union` struct most of whose optional fields select no value:
+    openapi-gen makes every one of them a member, though they are shared settings."""
+    if union.origin != "struct" or not union.members:
+        return ""
+    off = sum(
+        1 for m in union.members if any(f"member {m.json_name} selects" in p for p in problems)
+    )
+    if off * 2 <= len(union.members):
+        return ""
+    return (
+        f" ({off} of {len(union.members)} members select no discriminator value: if they are "
+        "settings shared by every variant, `+union` is documentation here; mark the real "
+        "members with `+unionMember` or drop `+union`)"
+    )
+
+
+def _variant_enum(
+    enum: list[Any], go_values: list[str], union: Union, props: dict[str, Any]
+) -> bool:
+    """True when the CRD's enum lacks only the values of members absent from this schema:
+    a feature-set variant without a gated member (openshift), not a disagreement."""
+    crd = {str(e) for e in enum}
+    absent = {m.value for m in union.members if m.json_name not in props}
+    return crd <= set(go_values) and set(go_values) - crd <= absent
+
+
+def _validation_nodes(node: yaml.Node, path: PathKey, out: dict[PathKey, yaml.Node]) -> None:
+    """Every mapping below `node` that has an `x-kubernetes-validations` key, by path."""
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if not isinstance(k, yaml.ScalarNode):
+                continue
+            if k.value == VALIDATIONS:
+                out[path] = node
             else:
-                annotations.pop(key, None)
-        if not annotations:
-            del meta["annotations"]
+                _validation_nodes(v, (*path, str(k.value)), out)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, v in enumerate(node.value):
+            _validation_nodes(v, (*path, i), out)
 
 
-def patch_document(model: Model, doc: Document, file: str) -> tuple[Any, list[Diagnostic]]:
-    """The patched copy of one YAML document (unchanged when it is not a CRD)."""
+def _sequence_offset(node: yaml.MappingNode, root: yaml.Node) -> int:
+    """How far this file indents a block list below its key (controller-gen: 0): as a list
+    of the same mapping does, else as the document's first list does."""
+    for k, v in node.value:
+        if isinstance(v, yaml.SequenceNode) and not v.flow_style and v.value:
+            return max(0, int(v.start_mark.column - k.start_mark.column))
+    stack = [root]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, yaml.MappingNode):
+            for k, v in current.value:
+                if isinstance(v, yaml.SequenceNode) and not v.flow_style and v.value:
+                    return max(0, int(v.start_mark.column - k.start_mark.column))
+            stack.extend(reversed([v for _, v in current.value]))
+    return 0
+
+
+def patch_document(
+    model: Model,
+    doc: Document,
+    file: str,
+    lines: list[str],
+    edits: LineEdits,
+    evaluator: CelEvaluator,
+    context: PatchContext,
+    memo: RunMemo,
+    path: Path | None = None,
+) -> list[Diagnostic]:
+    """Record in `edits` the lines one YAML document needs (none when it is not a CRD)."""
     value = doc.value
     diagnostics: list[Diagnostic] = []
     if not isinstance(value, dict) or value.get("kind") != "CustomResourceDefinition":
-        return value, diagnostics
+        return diagnostics
     if value.get("apiVersion") != CRD_API_VERSION:
         line, col = doc.position(("apiVersion",))
         diagnostics.append(
@@ -235,34 +555,56 @@ def patch_document(model: Model, doc: Document, file: str) -> tuple[Any, list[Di
                 "left untouched",
             )
         )
-        return value, diagnostics
-    crd = copy.deepcopy(value)
-    _Patcher(model, doc, file, crd, diagnostics).run()
-    return crd, diagnostics
+        return diagnostics
+    _Patcher(model, doc, file, lines, edits, diagnostics, evaluator, context, memo, path).run()
+    return diagnostics
 
 
-def patch_text(model: Model, text: str, file: str) -> tuple[str, list[Diagnostic]]:
+def patch_text(
+    model: Model,
+    text: str,
+    file: str,
+    evaluator: CelEvaluator | None = None,
+    context: PatchContext | None = None,
+    memo: RunMemo | None = None,
+    path: Path | None = None,
+) -> tuple[str, list[Diagnostic]]:
     """The patched file text; raises YamlError for a file that is not YAML.
 
-    The text is returned unchanged when no document changed, so files that are not
-    CRDs, or CRDs with nothing to do, keep their exact bytes (comments included).
+    The result differs from `text` only by inserted lines (and by the lines of rules
+    markergen wrote earlier that are now stale); unchanged when there is nothing to do.
     """
-    docs = load_documents(text)
+    masked = mask_templates(text)
+    if masked.inside_line:
+        return text, [
+            diag(
+                "MG507",
+                Position(file, masked.inside_line, 1),
+                "templating inside a YAML document; the file is left alone",
+            )
+        ]
+    docs = load_documents(masked.text)
+    lines = split_lines(text)
+    edits = LineEdits()
     diagnostics: list[Diagnostic] = []
-    values: list[Any] = []
-    changed = False
+    cel = evaluator if evaluator is not None else CelEvaluator()
     for doc in docs:
-        value, found = patch_document(model, doc, file)
-        diagnostics.extend(found)
-        values.append(value)
-        changed = changed or value != doc.value
-    if not changed:
+        diagnostics.extend(
+            patch_document(
+                model,
+                doc,
+                file,
+                lines,
+                edits,
+                cel,
+                context or PatchContext(),
+                memo or RunMemo(),
+                path,
+            )
+        )
+    if not edits:
         return text, diagnostics
-    out = dump_documents(values)
-    # Never write what would not read back as the same documents.
-    if [d.value for d in load_documents(out)] != values:  # pragma: no cover - guard
-        raise YamlError("patched CRD does not round-trip through YAML", 1, 1)
-    return out, diagnostics
+    return edits.apply(lines), diagnostics
 
 
 def crd_files(paths: Sequence[Path]) -> list[Path]:
@@ -288,38 +630,83 @@ def _display(path: Path) -> str:
         return path.as_posix()
 
 
-def run_crd(paths: Sequence[Path], model: Model, verify: bool) -> CrdResult:
+def run_crd(
+    paths: Sequence[Path],
+    model: Model,
+    verify: bool,
+    *,
+    root: Path | None = None,
+    samples_include: Sequence[str] = (),
+    samples_exclude: Sequence[str] = (),
+    strict: bool = False,
+) -> CrdResult:
     """Patch every CRD under `paths` in place (all files or none), or with `verify` write
     nothing and return the diffs of stale files. Raises CrdError for a missing path or a
     failed write; a file that is not YAML is an MG504 error diagnostic and nothing is
-    written."""
+    written.
+
+    With `root` (the project root), each union's rules are first evaluated on the objects
+    the project keeps (`markergen.crd.samples`, plus `samples_include` globs, minus
+    `samples_exclude`); a rule that rejects one is not written (MG510, an error with
+    `strict`). A union with a `markergen check` error gets no rules (MG506)."""
     files = crd_files(paths)
+    outputs, diagnostics = patch_files(
+        files,
+        model,
+        root=root,
+        samples_include=samples_include,
+        samples_exclude=samples_exclude,
+        strict=strict,
+    )
+    return finish(files, outputs, diagnostics, verify)
+
+
+def patch_files(
+    files: Sequence[Path],
+    model: Model,
+    *,
+    root: Path | None = None,
+    samples_include: Sequence[str] = (),
+    samples_exclude: Sequence[str] = (),
+    strict: bool = False,
+) -> tuple[dict[Path, str], list[Diagnostic]]:
+    """The new text of every file that changes, and the diagnostics; writes nothing."""
     diagnostics: list[Diagnostic] = []
     outputs: dict[Path, str] = {}
+    texts: dict[Path, str] = {}
     for path in files:
+        try:
+            texts[path] = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            diagnostics.append(diag("MG504", Position(_display(path), 1, 1), f"cannot read: {e}"))
+    groups = sorted({g for text in texts.values() for g in _GROUP.findall(text)})
+    evaluator = CelEvaluator()
+    memo = RunMemo()
+    context = PatchContext(
+        samples=tuple(_samples(groups, root, samples_include, samples_exclude)),
+        check_errors=tuple(d for d in all_diagnostics(model) if d.severity is Severity.ERROR),
+        strict=strict,
+    )
+    for path, text in texts.items():
         shown = _display(path)
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            diagnostics.append(
-                diag("MG504", Position(shown, 1, 1), f"cannot read: {e}")
-            )
-            continue
-        try:
-            new, found = patch_text(model, text, shown)
+            new, found = patch_text(model, text, shown, evaluator, context, memo, path)
         except YamlError as e:
             diagnostics.append(
-                diag(
-                    "MG504",
-                    Position(shown, e.line, e.column),
-                    f"not valid YAML: {e.message}",
-                )
+                diag("MG504", Position(shown, e.line, e.column), f"not valid YAML: {e.message}")
             )
             continue
         diagnostics.extend(found)
         if new != text:
             outputs[path] = new
-    diagnostics.sort(key=Diagnostic.sort_key)
+    return outputs, sorted(set(diagnostics), key=Diagnostic.sort_key)
+
+
+def finish(
+    files: Sequence[Path], outputs: dict[Path, str], diagnostics: Sequence[Diagnostic], verify: bool
+) -> CrdResult:
+    """Write the outputs (all or nothing, none when there is an error), or with `verify`
+    return their diffs."""
     stale = tuple(sorted(outputs, key=str))
     if verify:
         diffs = tuple(verify_outputs(outputs))
@@ -331,3 +718,40 @@ def run_crd(paths: Sequence[Path], model: Model, verify: bool) -> CrdResult:
     except OutputError as e:
         raise CrdError(str(e)) from e
     return CrdResult(tuple(files), report.written, (), tuple(diagnostics))
+
+
+def _samples(
+    groups: Sequence[str], root: Path | None, include: Sequence[str], exclude: Sequence[str]
+) -> list[SampleObject]:
+    if root is None or not groups:
+        return []
+    return load_samples(root, groups, include, exclude)
+
+
+def sample_findings(
+    paths: Sequence[Path],
+    model: Model,
+    root: Path,
+    *,
+    samples_include: Sequence[str] = (),
+    samples_exclude: Sequence[str] = (),
+) -> list[Diagnostic]:
+    """For `markergen check`: the union rules `markergen crd` would not write because they
+    reject an object the project keeps, as MG511 warnings (nothing is written)."""
+    result = run_crd(
+        paths,
+        model,
+        verify=True,
+        root=root,
+        samples_include=samples_include,
+        samples_exclude=samples_exclude,
+    )
+    return [
+        diag(
+            "MG511",
+            d.pos,
+            d.message.replace("; not written", "; `markergen crd` will not write it"),
+        )
+        for d in result.diagnostics
+        if d.code == "MG510"
+    ]

@@ -1,23 +1,35 @@
-"""CRD YAML in controller-gen's layout: read with positions, write the way controller-gen does.
+"""CRD YAML read with positions (libyaml), and the text markergen inserts into it.
 
-controller-gen marshals through sigs.k8s.io/yaml (go-yaml v2): block style, two-space
-indent, sequences not indented below their key, `---` before every document, strings that
-would read back as another type in double quotes, multi-line strings as `|-` literals,
-other strings plain when YAML allows it (else single-quoted), lines folded at 80 columns.
-We read keys in document order and write them back in that order, so a file that
-controller-gen wrote comes back byte-identical and a patched one differs only where it
-was patched.
+A CRD file is never re-emitted: markergen parses it with libyaml's composer (nodes keep
+their start and end marks) and inserts whole lines at those marks, so a patched file
+differs from the input only by the lines markergen adds (or, on a later run, the stale
+lines it added before and now removes). The inserted text is rendered the way
+controller-gen writes YAML (go-yaml v2 through sigs.k8s.io/yaml): block style, two-space
+indent, sequences not indented below their key, strings that would read back as another
+type in double quotes, multi-line strings as `|-` literals, other strings plain when YAML
+allows it (else single-quoted), lines folded at 80 columns.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import yaml
 
 PathKey = tuple[str | int, ...]
+
+# libyaml when PyYAML was built with it (the pure-Python composer is ~30x slower)
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_STR = "tag:yaml.org,2002:str"
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+# where libyaml starts a new line (YAML 1.1 line breaks)
+_LINE_START = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")
+# characters where str.splitlines and libyaml disagree, or that libyaml also breaks at
+_OTHER_BREAKS = re.compile(r"[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 class YamlError(Exception):
@@ -30,54 +42,115 @@ class YamlError(Exception):
         super().__init__(f"{line}:{column}: {message}")
 
 
+class _Constructor(yaml.constructor.SafeConstructor):
+    pass
+
+
+def to_value(node: yaml.Node, other: _Constructor | None = None) -> Any:
+    """The plain value of a composed node (str/int/bool/None/float, dict, list).
+
+    Strings, mappings and sequences are built directly (they are nearly all of a CRD);
+    other scalar tags go through PyYAML's safe constructor for YAML 1.1's exact rules.
+    """
+    tag = node.tag
+    if tag == _STR:
+        return node.value
+    if tag == _MAP:
+        return {to_value(k, other): to_value(v, other) for k, v in node.value}
+    if tag == _SEQ:
+        return [to_value(v, other) for v in node.value]
+    c = other if other is not None else _Constructor()
+    return c.construct_object(node, deep=True)
+
+
 @dataclass(frozen=True)
 class Document:
     value: Any
-    # 1-based (line, column) where the value at each path starts
-    positions: dict[PathKey, tuple[int, int]] = field(default_factory=dict)
+    node: yaml.Node
+
+    def node_at(self, path: PathKey) -> yaml.Node | None:
+        """The node at `path`, or None when the path leaves the document."""
+        node: yaml.Node = self.node
+        for key in path:
+            if isinstance(key, int):
+                if not isinstance(node, yaml.SequenceNode) or key >= len(node.value):
+                    return None
+                node = node.value[key]
+            else:
+                found = mapping_item(node, key)
+                if found is None:
+                    return None
+                node = found[1]
+        return node
 
     def position(self, path: PathKey) -> tuple[int, int]:
-        """Where `path` (or its nearest ancestor that has a position) starts."""
+        """1-based (line, column) where `path` (or its nearest present ancestor) starts."""
         p = path
-        while p not in self.positions and p:
+        while p:
+            node = self.node_at(p)
+            if node is not None:
+                return node.start_mark.line + 1, node.start_mark.column + 1
             p = p[:-1]
-        return self.positions.get(p, (1, 1))
+        return self.node.start_mark.line + 1, self.node.start_mark.column + 1
 
 
-def _record(node: yaml.Node, path: PathKey, out: dict[PathKey, tuple[int, int]]) -> None:
-    out[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
-    if isinstance(node, yaml.MappingNode):
-        for key_node, value_node in node.value:
-            if isinstance(key_node, yaml.ScalarNode):
-                _record(value_node, (*path, str(key_node.value)), out)
-    elif isinstance(node, yaml.SequenceNode):
-        for i, item in enumerate(node.value):
-            _record(item, (*path, i), out)
+def mapping_item(node: yaml.Node, key: str) -> tuple[yaml.Node, yaml.Node] | None:
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    for k, v in node.value:
+        if isinstance(k, yaml.ScalarNode) and k.value == key:
+            return k, v
+    return None
 
 
 def load_documents(text: str) -> list[Document]:
-    """Every non-empty document of a YAML stream, with the positions of its values."""
-    loader = yaml.SafeLoader(text)
+    """Every non-empty document of a YAML stream, with its composed node tree."""
     docs: list[Document] = []
+    constructor = _Constructor()
     try:
-        while loader.check_node():
-            node = loader.get_node()
+        for node in yaml.compose_all(text, Loader=_Loader):
             if node is None:
                 continue
-            positions: dict[PathKey, tuple[int, int]] = {}
-            _record(node, (), positions)
-            value = loader.construct_document(node)
+            value = to_value(node, constructor)
             if value is not None:
-                docs.append(Document(value, positions))
+                docs.append(Document(value, node))
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         raise YamlError(e.problem or str(e), line, col) from None
     except yaml.YAMLError as e:
         raise YamlError(str(e), 1, 1) from None
-    finally:
-        loader.dispose()
+    except (ValueError, TypeError) as e:  # a constructor on a malformed scalar
+        raise YamlError(str(e), 1, 1) from None
     return docs
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of `text` as libyaml numbers them, each with its line break."""
+    if not _OTHER_BREAKS.search(text):
+        return text.splitlines(keepends=True)  # only "\n": str's splitter agrees with libyaml
+    out: list[str] = []
+    start = 0
+    for m in _LINE_START.finditer(text):
+        out.append(text[start : m.end()])
+        start = m.end()
+    if start < len(text):
+        out.append(text[start:])
+    return out
+
+
+def last_line(node: yaml.Node) -> int:
+    """The 0-based index of the line after the last line that holds `node`'s text."""
+    while True:
+        if isinstance(node, yaml.MappingNode) and node.value and not node.flow_style:
+            node = node.value[-1][1]
+        elif isinstance(node, yaml.SequenceNode) and node.value and not node.flow_style:
+            node = node.value[-1]
+        else:
+            break
+    end = node.end_mark
+    line: int = end.line
+    return line if end.column == 0 else line + 1
 
 
 class _Dumper(yaml.SafeDumper):
@@ -87,7 +160,7 @@ class _Dumper(yaml.SafeDumper):
 def _resolves_to_str(dumper: _Dumper, value: str) -> bool:
     resolver: Any = dumper  # PyYAML's resolver methods are untyped
     tag = resolver.resolve(yaml.ScalarNode, value, (True, False))
-    return bool(tag == "tag:yaml.org,2002:str")
+    return bool(tag == _STR)
 
 
 def _represent_str(dumper: _Dumper, value: str) -> yaml.ScalarNode:
@@ -98,32 +171,40 @@ def _represent_str(dumper: _Dumper, value: str) -> yaml.ScalarNode:
         # NEL is a line break to YAML 1.1 readers: only the double-quoted style escapes
         # it (as \N), any other style would change the string when read back.
         style = '"'
-
     elif "\n" in value:
         style = "|"
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+    return dumper.represent_scalar(_STR, value, style=style)
 
 
 _Dumper.add_representer(str, _represent_str)
 
 
+def _dump(value: Any, width: int) -> str:
+    return yaml.dump(
+        value,
+        Dumper=_Dumper,
+        default_flow_style=False,
+        sort_keys=False,
+        indent=2,
+        width=width,
+        allow_unicode=True,
+    )
+
+
+def render_block(value: Any, indent: int) -> str:
+    """`value` as block YAML starting at column `indent`, folded as if written there.
+
+    Both go-yaml and PyYAML fold at an absolute column, so rendering at column 0 with
+    the width reduced by the indent folds at the same places.
+    """
+    text = _dump(value, max(80 - indent, 20))
+    pad = " " * indent
+    return "".join(pad + line if line.strip("\n") else line for line in split_lines(text))
+
+
 def dump_documents(values: list[Any]) -> str:
-    """The YAML text of the documents, each starting with `---`."""
-    parts: list[str] = []
-    for value in values:
-        parts.append(
-            yaml.dump(
-                value,
-                Dumper=_Dumper,
-                explicit_start=True,
-                default_flow_style=False,
-                sort_keys=False,
-                indent=2,
-                width=80,
-                allow_unicode=True,
-            )
-        )
-    return "".join(parts)
+    """The YAML text of whole documents, each starting with `---` (tests build inputs so)."""
+    return "".join("---\n" + _dump(v, 80) for v in values)
 
 
 def walk_paths(value: Any, path: PathKey = ()) -> Iterator[tuple[PathKey, Any]]:

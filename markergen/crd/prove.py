@@ -1,0 +1,195 @@
+"""Satisfiable by construction: a union's rules are evaluated before they are written.
+
+The union's markers define a family of small objects, each allowed or forbidden: for every
+discriminator value, the object that sets exactly that value's members (allowed), the
+same object with a member of another value set (forbidden), without a required member
+(forbidden); for unions without a discriminator, each member alone (allowed) and two
+members together (forbidden). The API server's verdict on each object — the schema's
+`required` list for the union's fields, the discriminator's `enum`, and the rules,
+evaluated by a real CEL engine — must match. The same family tells which of the rules a
+node's hand-written rules already enforce, and which hand-written rule contradicts the
+markers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from markergen.crd.cel import Rule, escape_property
+from markergen.crd.celeval import CelError, CelEvaluator
+from markergen.model import Member, Union
+
+_SET: dict[str, Any] = {}  # a member's value does not matter to the rules, only presence
+
+
+@dataclass(frozen=True)
+class Probe:
+    obj: dict[str, Any]  # JSON names
+    allowed: bool
+    about: str  # the member (or discriminator) the object tests
+    why: str  # how to read the object, for messages
+
+
+@dataclass(frozen=True)
+class Proof:
+    problems: tuple[str, ...]  # why the rules cannot be written (empty: they can)
+    rules: tuple[Rule, ...]  # the rules to write: those not already enforced by hand
+    covered: bool  # hand-written rules enforce the whole union already
+    contradictions: tuple[str, ...]  # hand-written rules that reject an allowed object
+
+
+def family(union: Union, members: Sequence[Member], enum: Sequence[Any] | None) -> list[Probe]:
+    disc = union.discriminator
+    out: list[Probe] = []
+    if disc is not None and union.semantics == "kep1027":
+        values = sorted({m.value for m in members} | set(union.empty_values))
+        if enum:
+            values = list(dict.fromkeys([*map(str, enum), *values]))
+        for v in values:
+            base: dict[str, Any] = {disc.json_name: v}
+            own = [m for m in members if m.value == v]
+            obj = {**base, **{m.json_name: _SET for m in own}}
+            what = f'{disc.json_name}="{v}"'
+            names = ", ".join(m.json_name for m in own) or "no member"
+            out.append(Probe(obj, True, own[0].json_name if own else "", f"{what} with {names}"))
+            for m in own:
+                without = {k: x for k, x in obj.items() if k != m.json_name}
+                out.append(Probe(without, m.optional, m.json_name, f"{what} without {m.json_name}"))
+            for m in members:
+                if m.value != v:
+                    out.append(
+                        Probe(
+                            {**obj, m.json_name: _SET},
+                            False,
+                            m.json_name,
+                            f"{what} with {m.json_name}",
+                        )
+                    )
+        if not disc.required:
+            own = [m for m in members if m.value == ""]
+            out.append(Probe({m.json_name: _SET for m in own}, True, "", "no discriminator"))
+        return out
+    for m in members:
+        alone: dict[str, Any] = {m.json_name: _SET}
+        if disc is not None:
+            alone[disc.json_name] = m.value
+        out.append(Probe(alone, True, m.json_name, f"{m.json_name} alone"))
+    for i, a in enumerate(members):
+        for b in members[i + 1 :]:
+            out.append(
+                Probe(
+                    {a.json_name: _SET, b.json_name: _SET},
+                    False,
+                    b.json_name,
+                    f"{a.json_name} and {b.json_name} together",
+                )
+            )
+    return out
+
+
+def _cel_obj(obj: dict[str, Any]) -> dict[str, Any]:
+    return {escape_property(k) or k: v for k, v in obj.items()}
+
+
+def prove_union(
+    union: Union,
+    rules: Sequence[Rule],
+    properties: Iterable[str],
+    required: Iterable[str],
+    enum: Sequence[Any] | None,
+    evaluator: CelEvaluator,
+    existing: Sequence[str] = (),
+) -> Proof:
+    """Check `rules` (with the schema) on the union's family of objects; `existing` are the
+    node's hand-written rule texts."""
+    present = set(properties)
+    members = [m for m in union.members if m.json_name in present and escape_property(m.json_name)]
+    disc = union.discriminator
+    fields = {m.json_name for m in members} | ({disc.json_name} if disc else set())
+    req = [r for r in required if r in fields]
+    probes = family(union, members, enum)
+    names = [escape_property(f) or f for f in fields]
+    # only hand-written rules about this union's fields can enforce or contradict it
+    existing = [t for t in existing if any(f"self.{n}" in t for n in names)]
+
+    def schema_ok(obj: dict[str, Any]) -> bool:
+        if any(r not in obj for r in req):
+            return False
+        return not (
+            disc is not None
+            and enum is not None
+            and disc.json_name in obj
+            and obj[disc.json_name] not in [str(e) for e in enum]
+        )
+
+    def hand_verdict(obj: dict[str, Any]) -> bool:
+        """False when some hand-written rule rejects `obj` (rules that cannot be evaluated
+        on these small objects, e.g. transition rules, give no verdict)."""
+        for text in existing:
+            try:
+                if not evaluator.passes(text, _cel_obj(obj)):
+                    return False
+            except CelError:
+                continue
+        return True
+
+    problems: list[str] = []
+    try:
+        verdicts = {
+            id(p): schema_ok(p.obj)
+            and all(evaluator.passes(r.rule, _cel_obj(p.obj)) for r in rules)
+            for p in probes
+        }
+    except CelError as e:
+        return Proof((f"a rule does not evaluate ({e})",), (), False, ())
+    for p in probes:
+        if verdicts[id(p)] == p.allowed:
+            continue
+        if p.allowed:
+            problems.append(_why_rejected(p, union, members, req, enum))
+        else:
+            problems.append(f"{p.why} is accepted, though the union forbids it")
+    if problems:
+        return Proof(tuple(dict.fromkeys(problems)), (), False, ())
+    contradictions = tuple(
+        f"a hand-written rule rejects {p.why}, which the union allows"
+        for p in probes
+        if p.allowed and not hand_verdict(p.obj)
+    )
+    if not existing:
+        return Proof((), tuple(rules), False, contradictions)
+    keep: list[Rule] = []
+    for r in rules:
+        rejected = [p for p in probes if not evaluator.passes(r.rule, _cel_obj(p.obj))]
+        if any(hand_verdict(p.obj) for p in rejected):
+            keep.append(r)
+    return Proof((), tuple(keep), not keep, contradictions)
+
+
+def _why_rejected(
+    p: Probe,
+    union: Union,
+    members: Sequence[Member],
+    req: Sequence[str],
+    enum: Sequence[Any] | None,
+) -> str:
+    disc = union.discriminator
+    for m in members:
+        if m.json_name not in p.obj:
+            continue
+        if disc is not None and enum is not None and m.value not in [str(e) for e in enum]:
+            shown = ", ".join(f'"{e}"' for e in enum)
+            return (
+                f'member {m.json_name} selects {disc.json_name}="{m.value}", which is not an '
+                f"allowed value ({shown}), so it could never be set; fix: give the member the "
+                f'enum\'s spelling with `+unionMember=<value>`, or add "{m.value}" to the enum'
+            )
+    missing = [r for r in req if r not in p.obj]
+    if missing:
+        return (
+            f"{p.why} is rejected: the schema requires {', '.join(missing)} always; fix: make "
+            "the member optional (`+optional`, `omitempty`)"
+        )
+    return f"{p.why} is rejected by the rules"

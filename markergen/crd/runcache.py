@@ -1,0 +1,101 @@
+"""A content-keyed cache of whole `markergen crd` runs, for `make generate`.
+
+controller-gen writes fresh CRDs on every run; when they, the Go sources, the sample
+objects, the Makefile and markergen itself are byte-identical to an earlier run, the
+patched texts and diagnostics of that run are reused and no YAML is parsed. Entries live
+in markergen's cache directory (`markergen.cache.cache_dir`), one JSON file per key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from markergen.cache import cache_dir, code_fingerprint
+from markergen.diagnostics import Diagnostic, Severity
+from markergen.golang.syntax import Position
+
+_SKIP = frozenset({"vendor", "node_modules", "testdata"})
+SUBDIR = "crd"
+
+
+def _go_files(root: Path) -> Iterable[Path]:
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP)
+        for name in sorted(filenames):
+            if name.endswith(".go") or name in ("go.mod", "markergen.yaml"):
+                yield Path(dirpath) / name
+
+
+def run_key(
+    root: Path, crd_files: Sequence[Path], other_files: Sequence[Path], options: Any
+) -> str:
+    """The hash of everything a run reads: markergen's code, the options, every Go file of
+    the project (a superset of the packages read), the CRDs and the other inputs."""
+    digest = hashlib.sha256()
+    digest.update(code_fingerprint().encode())
+    digest.update(json.dumps(options, sort_keys=True, default=str).encode())
+    for group in (list(_go_files(root)), list(crd_files), list(other_files)):
+        digest.update(b"\1")
+        for path in group:
+            digest.update(str(path).encode() + b"\0")
+            try:
+                digest.update(hashlib.sha256(path.read_bytes()).digest())
+            except OSError:
+                digest.update(b"\2missing")
+    return digest.hexdigest()
+
+
+def _entry(root: Path, key: str) -> Path:
+    return cache_dir(root) / SUBDIR / f"{key}.json"
+
+
+def load(root: Path, key: str) -> tuple[dict[Path, str], list[Diagnostic]] | None:
+    try:
+        raw = json.loads(_entry(root, key).read_text(encoding="utf-8"))
+        outputs = {Path(p): str(t) for p, t in raw["outputs"].items()}
+        diagnostics = [
+            Diagnostic(
+                pos=Position(str(d["file"]), int(d["line"]), int(d["column"])),
+                code=str(d["code"]),
+                severity=Severity(d["severity"]),
+                message=str(d["message"]),
+                hint=None if d["hint"] is None else str(d["hint"]),
+            )
+            for d in raw["diagnostics"]
+        ]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # absent or damaged: recompute
+    return outputs, diagnostics
+
+
+def store(
+    root: Path, key: str, outputs: dict[Path, str], diagnostics: Sequence[Diagnostic]
+) -> None:
+    data = {
+        "outputs": {str(p): t for p, t in outputs.items()},
+        "diagnostics": [
+            {
+                "file": d.pos.file,
+                "line": d.pos.line,
+                "column": d.pos.column,
+                "code": d.code,
+                "severity": d.severity.value,
+                "message": d.message,
+                "hint": d.hint,
+            }
+            for d in diagnostics
+        ],
+    }
+    target = _entry(root, key)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        os.replace(tmp, target)
+    except OSError:
+        pass  # a read-only cache directory only costs speed

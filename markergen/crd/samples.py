@@ -1,0 +1,138 @@
+"""The objects a project keeps of its own kinds (samples, examples, e2e data): the proof
+that a union rule never rejects what the project already applies to API servers.
+
+Sources: kubebuilder's `config/samples`, by convention YAML under `examples/`, `samples/`,
+`docs/` and e2e test data (`test/e2e`, `tests/e2e`, `e2e`), plus the `samples` include
+globs of the config, minus its exclude globs. vendor/ and hidden directories are skipped;
+a file is read only when its text names one of the CRDs' groups; a file that does not
+parse as YAML (templated) is skipped.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from markergen.crd.yamlio import PathKey, YamlError, load_documents
+
+CONVENTIONAL = ("config/samples", "examples", "samples", "docs", "test/e2e", "tests/e2e", "e2e")
+SKIP_DIRS = frozenset({"vendor", "node_modules"})
+
+
+@dataclass(frozen=True)
+class SampleObject:
+    file: str  # posix path relative to the project root
+    line: int  # 1-based line where the document starts
+    group: str
+    version: str
+    kind: str
+    value: dict[str, Any]
+
+
+def _yaml_files(root: Path, top: Path) -> Iterator[Path]:
+    for dirpath, dirnames, filenames in os.walk(top):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS)
+        for name in sorted(filenames):
+            if name.endswith((".yaml", ".yml")) and not name.startswith("."):
+                yield Path(dirpath) / name
+
+
+def _matches(rel: str, patterns: Sequence[str]) -> bool:
+    return any(
+        fnmatch.fnmatchcase(rel, p) or fnmatch.fnmatchcase(rel, p.rstrip("/") + "/*")
+        for p in patterns
+    )
+
+
+def sample_files(
+    root: Path, include: Sequence[str] = (), exclude: Sequence[str] = ()
+) -> list[Path]:
+    """The candidate files, sorted; `include`/`exclude` are globs relative to `root`
+    (`*` crosses directories, as in fnmatch)."""
+    found: dict[Path, None] = {}
+    for top in CONVENTIONAL:
+        if (root / top).is_dir():
+            found.update(dict.fromkeys(_yaml_files(root, root / top)))
+    if include:
+        for path in _yaml_files(root, root):
+            if _matches(path.relative_to(root).as_posix(), include):
+                found[path] = None
+    return sorted(
+        (p for p in found if not _matches(p.relative_to(root).as_posix(), exclude)), key=str
+    )
+
+
+def load_samples(
+    root: Path,
+    groups: Sequence[str],
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+) -> list[SampleObject]:
+    """Every object of one of `groups` in the project's sample files."""
+    out: list[SampleObject] = []
+    wanted = set(groups)
+    for path in sample_files(root, include, exclude):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if not any(g in text for g in wanted):
+            continue  # cheaper than parsing: most YAML in docs/ is not ours
+        try:
+            docs = load_documents(text)
+        except YamlError:
+            continue  # templated or broken: not an object the project applies as is
+        rel = path.relative_to(root).as_posix()
+        for doc in docs:
+            for value, line in _objects(doc.value, doc.node):
+                api = value.get("apiVersion")
+                kind = value.get("kind")
+                if not isinstance(api, str) or "/" not in api or not isinstance(kind, str):
+                    continue
+                group, version = api.split("/", 1)
+                if group in wanted:
+                    out.append(SampleObject(rel, line, group, version, kind, value))
+    return out
+
+
+def _objects(value: Any, node: yaml.Node) -> Iterator[tuple[dict[str, Any], int]]:
+    """The document's object, or the items of a `kind: List`."""
+    if not isinstance(value, dict):
+        return
+    items = value.get("items")
+    if (
+        value.get("kind") == "List"
+        and isinstance(items, list)
+        and isinstance(node, yaml.MappingNode)
+    ):
+        item_node = next((v for k, v in node.value if k.value == "items"), None)
+        for i, item in enumerate(items):
+            if isinstance(item, dict) and isinstance(item_node, yaml.SequenceNode):
+                yield item, item_node.value[i].start_mark.line + 1
+        return
+    yield value, node.start_mark.line + 1
+
+
+def values_at(obj: Any, schema_path: PathKey) -> Iterator[Any]:
+    """The parts of `obj` that the schema node at `schema_path` (below openAPIV3Schema)
+    describes: `properties.x` → key x, `items` → every element, `additionalProperties`
+    → every value."""
+    if not schema_path:
+        yield obj
+        return
+    head, *rest = schema_path
+    if head == "properties" and rest:
+        if isinstance(obj, dict) and str(rest[0]) in obj:
+            yield from values_at(obj[str(rest[0])], tuple(rest[1:]))
+    elif head == "items" and isinstance(obj, list):
+        for item in obj:
+            yield from values_at(item, tuple(rest))
+    elif head == "additionalProperties" and isinstance(obj, dict):
+        for item in obj.values():
+            yield from values_at(item, tuple(rest))

@@ -1,0 +1,3 @@
+module example.com/osapi
+
+go 1.22

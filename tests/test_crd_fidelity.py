@@ -1,0 +1,253 @@
+"""`markergen crd` on CRDs shaped like openshift/api's (feature-set variants in
+`*/*/zz_generated.crd-manifests/`, hand-written union rules, members whose Go name is not
+the enum value) and on Helm-wrapped files: the diff holds only inserted lines, nothing is
+stored in the object, rules are proven with a real CEL engine before they are written."""
+
+from __future__ import annotations
+
+import difflib
+import importlib.util
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from helpers import TESTDATA
+
+from markergen.crd import run_crd
+from markergen.crd.celeval import CelEvaluator
+from markergen.crd.patch import patch_text
+from markergen.pipeline import load_model
+
+OPENSHIFT = TESTDATA / "crd" / "openshift"
+MANIFESTS = Path("ingress/v1/zz_generated.crd-manifests")
+DEFAULT = "widgets-Default.crd.yaml"
+TECH = "widgets-TechPreviewNoUpgrade.crd.yaml"
+ENGINES = ["celpy"] + (["cel"] if importlib.util.find_spec("cel") else [])
+
+
+def _project(tmp_path: Path) -> Path:
+    target = tmp_path / "openshift"
+    shutil.copytree(OPENSHIFT, target)
+    return target
+
+
+def _ops(before: str, after: str) -> set[str]:
+    matcher = difflib.SequenceMatcher(None, before.splitlines(), after.splitlines(), autojunk=False)
+    return {tag for tag, *_ in matcher.get_opcodes()}
+
+
+def _node(text: str, *path: str | int) -> Any:
+    value: Any = yaml.safe_load(text)
+    for p in path:
+        value = value[p]
+    return value
+
+
+SPEC = ("spec", "versions", 0, "schema", "openAPIV3Schema", "properties", "spec", "properties")
+
+
+def test_openshift_variants_get_only_inserted_lines_and_are_idempotent(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    model = load_model(["./..."], project)
+    manifests = project / MANIFESTS
+    before = {p.name: p.read_text(encoding="utf-8") for p in manifests.glob("*.yaml")}
+    result = run_crd([manifests], model, verify=False)
+    assert {p.name for p in result.changed} == {DEFAULT, TECH}
+    for name, old in before.items():
+        new = (manifests / name).read_text(encoding="utf-8")
+        assert _ops(old, new) == {"equal", "insert"}, name
+        assert new.startswith("apiVersion: ")  # no document separator added
+        assert _node(new, "metadata") == _node(old, "metadata")  # no annotation added
+    # a second run changes nothing
+    again = run_crd([manifests], model, verify=False)
+    assert again.changed == ()
+    assert run_crd([manifests], model, verify=True).diffs == ()
+
+
+def test_member_not_in_the_enum_gets_no_rule_and_names_member_value_and_fix(
+    tmp_path: Path,
+) -> None:
+    project = _project(tmp_path)
+    manifests = project / MANIFESTS
+    result = run_crd([manifests / TECH], load_model(["./..."], project), verify=False)
+    mg506 = [d for d in result.diagnostics if d.code == "MG506"]
+    assert len(mg506) == 2
+    classic = next(d for d in mg506 if "classicLoadBalancer" in d.message)
+    assert 'type="ClassicLoadBalancerParameters"' in classic.message
+    assert '"Classic", "NLB"' in classic.message
+    assert "+unionMember=<value>" in classic.message
+    text = (manifests / TECH).read_text(encoding="utf-8")
+    balancer = _node(text, *SPEC, "balancer")
+    assert "x-kubernetes-validations" not in balancer
+    # the line points at the balancer schema
+    assert text.splitlines()[classic.pos.line - 1].strip().startswith("description: balancer")
+
+
+def test_feature_gated_member_absent_from_a_variant(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    manifests = project / MANIFESTS
+    model = load_model(["./..."], project)
+    result = run_crd([manifests], model, verify=False)
+    default_warnings = [d for d in result.diagnostics if d.pos.file.endswith(DEFAULT)]
+    assert [d.code for d in default_warnings if "nodePort" in d.message] == ["MG501"]
+    # the enum lacks only the gated member's value: not a disagreement (no MG503)
+    assert not any(d.code == "MG503" for d in result.diagnostics)
+    default_rules = _node((manifests / DEFAULT).read_text(encoding="utf-8"), *SPEC, "publishing")[
+        "x-kubernetes-validations"
+    ]
+    assert default_rules and not any("nodePort" in r["rule"] for r in default_rules)
+    tech_rules = _node((manifests / TECH).read_text(encoding="utf-8"), *SPEC, "publishing")[
+        "x-kubernetes-validations"
+    ]
+    assert any("nodePort" in r["rule"] for r in tech_rules)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_written_rules_accept_each_value_with_its_members_and_reject_a_wrong_one(
+    tmp_path: Path, engine: str
+) -> None:
+    project = _project(tmp_path)
+    manifests = project / MANIFESTS
+    run_crd([manifests / TECH], load_model(["./..."], project), verify=False)
+    rules = _node((manifests / TECH).read_text(encoding="utf-8"), *SPEC, "publishing")[
+        "x-kubernetes-validations"
+    ]
+    cel = CelEvaluator(engine)
+
+    def ok(obj: dict[str, Any]) -> bool:
+        return all(cel.passes(r["rule"], obj) for r in rules)
+
+    assert ok({"type": "LoadBalancerService", "loadBalancer": {}})
+    assert ok({"type": "NodePortService", "nodePort": {}})
+    assert ok({"type": "Private"})
+    assert not ok({"type": "Private", "loadBalancer": {}})
+    assert not ok({"type": "NodePortService", "nodePort": {}, "loadBalancer": {}})
+    assert not ok({"type": "NodePortService"})
+
+
+def test_union_enforced_by_hand_gets_nothing_and_an_info(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    manifests = project / MANIFESTS
+    result = run_crd([manifests / TECH], load_model(["./..."], project), verify=False)
+    assert any(d.code == "MG509" and "Policy.type" in d.message for d in result.diagnostics)
+    policy = _node((manifests / TECH).read_text(encoding="utf-8"), *SPEC, "policy")
+    assert len(policy["x-kubernetes-validations"]) == 1  # the hand-written one only
+
+
+def test_hand_rule_that_contradicts_the_markers_is_reported(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    crd = project / MANIFESTS / TECH
+    text = crd.read_text(encoding="utf-8")
+    hand = "                - message: deny is never allowed\n                  rule: '!has(self.deny)'\n"
+    anchor = "                - message: deny is required when type is Deny"
+    crd.write_text(text.replace(anchor, hand + anchor), encoding="utf-8")
+    result = run_crd([crd], load_model(["./..."], project), verify=True)
+    (mg508,) = [d for d in result.diagnostics if d.code == "MG508"]
+    assert 'type="Deny" with deny' in mg508.message
+
+
+def test_stale_rules_are_found_by_their_message_and_only_their_lines_removed(
+    tmp_path: Path,
+) -> None:
+    project = _project(tmp_path)
+    crd = project / MANIFESTS / TECH
+    model = load_model(["./..."], project)
+    run_crd([crd], model, verify=False)
+    patched = crd.read_text(encoding="utf-8")
+    # the API renames the node port value: the nodePort rules are stale
+    types = project / "ingress" / "v1" / "types.go"
+    source = types.read_text(encoding="utf-8")
+    types.write_text(source.replace("NodePortService", "NodePort"), encoding="utf-8")
+    crd.write_text(patched.replace("- NodePortService\n", "- NodePort\n"), encoding="utf-8")
+    edited = crd.read_text(encoding="utf-8")
+    run_crd([crd], load_model(["./..."], project), verify=False)
+    after = crd.read_text(encoding="utf-8")
+    rules = _node(after, *SPEC, "publishing")["x-kubernetes-validations"]
+    messages = [r["message"] for r in rules]
+    assert not any('"NodePortService"' in m for m in messages)
+    assert sum('"NodePort"' in m for m in messages) == 2
+    assert sum("loadBalancer" in m for m in messages) == 2
+    # the hand-written policy rule is untouched
+    assert _node(after, *SPEC, "policy") == _node(edited, *SPEC, "policy")
+
+
+def test_other_generators_layout_is_kept(tmp_path: Path) -> None:
+    """Indented lists, comments and unfolded long lines stay; new lists follow the file."""
+    project = _project(tmp_path)
+    crd = project / MANIFESTS / TECH
+    text = crd.read_text(encoding="utf-8")
+    text = "# a comment kept as is\n" + text.replace(
+        "                required:\n                - type\n",
+        "                required:\n                  - type   # the discriminator\n",
+    )
+    out, _ = patch_text(load_model(["./..."], project), text, "crd.yaml")
+    assert _ops(text, out) == {"equal", "insert"}
+    assert "                  - type   # the discriminator\n" in out
+    added = [line for tag, line in _added(text, out)]
+    assert "                x-kubernetes-validations:" in added
+    # the first such list in the file is indented by two below its key, so ours is too
+    i = added.index("                x-kubernetes-validations:")
+    assert added[i + 1].startswith("                  - fieldPath: ")
+
+
+def _added(old: str, new: str) -> list[tuple[str, str]]:
+    return [
+        ("+", line[1:])
+        for line in difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=0)
+        if line.startswith("+") and not line.startswith("+++")
+    ]
+
+
+def test_helm_wrapped_file_keeps_its_template_lines(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    crd = project / MANIFESTS / TECH
+    text = (
+        "{{- if .Values.crds.enabled }}\n---\n" + crd.read_text(encoding="utf-8") + "{{- end }}\n"
+    )
+    out, diags = patch_text(load_model(["./..."], project), text, "chart.yaml")
+    assert not any(d.code == "MG507" for d in diags)
+    assert out.startswith("{{- if .Values.crds.enabled }}\n---\napiVersion:")
+    assert out.endswith("{{- end }}\n")
+    assert _ops(text, out) == {"equal", "insert"}
+    assert "x-kubernetes-validations" in out.split("publishing:")[1]
+
+
+def test_templating_inside_a_document_skips_the_file_with_one_note(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    crd = project / MANIFESTS / TECH
+    text = crd.read_text(encoding="utf-8")
+    text = (
+        "{{- if .Values.crds.enabled }}\n"
+        + text.replace("  scope: Cluster\n", "  scope: {{ .Values.scope }}\n")
+        + "{{- end }}\n"
+    )
+    out, diags = patch_text(load_model(["./..."], project), text, "chart.yaml")
+    assert out == text
+    (note,) = diags
+    assert note.code == "MG507"
+    assert note.pos.line == text.splitlines().index("  scope: {{ .Values.scope }}") + 1
+
+
+def test_when_every_rule_at_a_node_is_stale_the_list_is_replaced_whole(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    crd = project / MANIFESTS / TECH
+    run_crd([crd], load_model(["./..."], project), verify=False)
+    types = project / "ingress" / "v1" / "types.go"
+    source = types.read_text(encoding="utf-8")
+    renamed = source.replace("LoadBalancerService", "LB").replace("NodePortService", "NP")
+    types.write_text(renamed, encoding="utf-8")
+    text = crd.read_text(encoding="utf-8")
+    crd.write_text(
+        text.replace("- LoadBalancerService\n", "- LB\n").replace("- NodePortService\n", "- NP\n"),
+        encoding="utf-8",
+    )
+    model = load_model(["./..."], project)
+    run_crd([crd], model, verify=False)
+    after = crd.read_text(encoding="utf-8")
+    assert after.count("x-kubernetes-validations:") == text.count("x-kubernetes-validations:")
+    rules = _node(after, *SPEC, "publishing")["x-kubernetes-validations"]
+    assert len(rules) == 4
+    assert all('"LB"' in r["message"] or '"NP"' in r["message"] for r in rules)
+    assert run_crd([crd], model, verify=False).changed == ()

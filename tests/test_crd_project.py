@@ -1,0 +1,50 @@
+"""`run_project`: the no-argument `markergen crd` (CRDs from the Makefile, types from
+`paths=`), and its content-keyed cache of whole runs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from crd_support import CRD_NAME, copy_example
+
+from markergen.crd.project import run_project
+from markergen.crd.runcache import SUBDIR
+
+
+def test_no_argument_run_uses_the_makefile_outputs_and_patches(tmp_path: Path) -> None:
+    project = copy_example(tmp_path)
+    run = run_project(project, use_cache=False)
+    assert run.targets.dirs == (Path("config/crd/bases"),)
+    assert run.targets.outputs[0].source == "Makefile:18"
+    assert run.types == ("./...",)
+    crd = project / "config" / "crd" / "bases" / CRD_NAME
+    assert run.result.changed == (crd.resolve(),)
+    assert "x-kubernetes-validations" in crd.read_text(encoding="utf-8")
+
+
+def test_unchanged_inputs_reuse_the_cached_run_and_a_changed_input_does_not(
+    tmp_path: Path,
+) -> None:
+    project = copy_example(tmp_path)
+    crd = project / "config" / "crd" / "bases" / CRD_NAME
+    fresh = crd.read_bytes()
+    first = run_project(project)
+    patched = crd.read_text(encoding="utf-8")
+    (entry,) = (project / ".markergen-cache" / SUBDIR).glob("*.json")
+    # mark the cached output, to see whether the next run takes it from the cache
+    data = json.loads(entry.read_text(encoding="utf-8"))
+    (key,) = data["outputs"]
+    data["outputs"][key] = patched + "# from the cache\n"
+    entry.write_text(json.dumps(data), encoding="utf-8")
+
+    crd.write_bytes(fresh)  # controller-gen writes the CRD again
+    second = run_project(project)
+    assert crd.read_text(encoding="utf-8").endswith("# from the cache\n")
+    assert second.result.diagnostics == first.result.diagnostics
+
+    crd.write_bytes(fresh)
+    types = project / "api" / "v1" / "union_types.go"
+    types.write_text(types.read_text(encoding="utf-8") + "\n// edited\n", encoding="utf-8")
+    run_project(project)
+    assert crd.read_text(encoding="utf-8") == patched
