@@ -104,12 +104,34 @@ def _run_check(args: argparse.Namespace) -> int:
 
     cfg = _config(args, "check")
     model = load_model(_patterns(args.patterns, cfg), Path.cwd(), cfg.include_generated)
-    diags = check_model(model)
+    diags = check_model(model) + _sample_findings(cfg, model)
     color = args.format == "text" and use_color(sys.stdout)
     sys.stdout.write(render(diags, args.format, Path.cwd(), color=color))
     if args.format == "text" and diags:
         sys.stderr.write(_summary(diags) + "\n")
+    if cfg.strict and any(d.code == "MG511" for d in diags):
+        return 1
     return 1 if any(d.severity.value == "error" for d in diags) else 0
+
+
+def _sample_findings(cfg: Config, model: Any) -> list[Any]:
+    """In a project whose CRDs markergen patches: the union rules `markergen crd` would
+    not write because they reject an object the project keeps (MG511)."""
+    from markergen.crd.outputs import find_crd_outputs
+
+    dirs = [cfg.root / d for d in find_crd_outputs(cfg.root).dirs]
+    dirs = [d for d in dirs if d.is_dir()]
+    if not dirs:
+        return []
+    from markergen.crd.patch import sample_findings
+
+    return sample_findings(
+        dirs,
+        model,
+        cfg.root,
+        samples_include=cfg.samples.get("include", ()),
+        samples_exclude=cfg.samples.get("exclude", ()),
+    )
 
 
 def _run_generate(args: argparse.Namespace) -> int:
@@ -127,22 +149,44 @@ def _run_generate(args: argparse.Namespace) -> int:
     )
 
 
+def _rebase(patterns: Sequence[str], root: Path) -> list[str]:
+    """Patterns given relative to the working directory, made relative to `root`."""
+    out = []
+    for p in patterns:
+        tail = "/..." if p == "..." or p.endswith("/...") else ""
+        base = (p[: -len("...")].rstrip("/") or ".") if tail else p
+        rel = os.path.relpath(Path.cwd() / base, root)
+        out.append(("./" + rel if not rel.startswith(("..", "/")) else rel) + tail)
+    return out
+
+
 def _run_crd(args: argparse.Namespace) -> int:
-    from markergen.crd import run_crd
-    from markergen.pipeline import InputError, load_model
+    from markergen.crd.project import run_project
     from markergen.report import render
 
     cfg = _config(args, "crd")
-    targets = list(args.paths)
-    if not targets:
-        if not cfg.crd_dir:
-            raise InputError(
-                "no CRD files given: pass files or directories, or set `crd-dir:` in "
-                "markergen.yaml"
-            )
-        targets = [os.path.relpath(cfg.root / cfg.crd_dir, Path.cwd())]
-    model = load_model(_patterns(args.types or [], cfg), Path.cwd(), cfg.include_generated)
-    result = run_crd([Path(t) for t in targets], model, args.verify)
+    paths = [Path(p).resolve() for p in args.paths]
+    if not paths and cfg.crd_dir:
+        paths = [cfg.root / cfg.crd_dir]
+    types = _rebase(args.types, cfg.root) if args.types else list(cfg.inputs)
+    run = run_project(
+        cfg.root,
+        paths=paths,
+        types=types,
+        verify=args.verify,
+        include_generated=cfg.include_generated,
+        samples_include=cfg.samples.get("include", ()),
+        samples_exclude=cfg.samples.get("exclude", ()),
+        strict=cfg.strict,
+        use_cache=not args.no_cache,
+    )
+    if not args.paths and not cfg.crd_dir:
+        for out in run.targets.outputs:
+            where = os.path.relpath(cfg.root / out.directory, Path.cwd())
+            sys.stderr.write(f"markergen: using {where} (from {out.source})\n")
+        for note in run.targets.notes:
+            sys.stderr.write(f"markergen: note: {note}\n")
+    result = run.result
     if result.diagnostics:
         sys.stderr.write(render(list(result.diagnostics), "text", Path.cwd()))
     if args.verify:
@@ -323,21 +367,30 @@ COMMANDS: tuple[Command, ...] = (
         (
             Arg(
                 ("PATHS",),
-                "CRD files or directories (default: the config's crd-dir, or "
-                "config/crd/bases in a kubebuilder project).",
+                "CRD files or directories (default: the config's crd-dir, else every "
+                "directory the Makefile's controller-gen runs write CRDs to, else "
+                "config/crd/bases).",
                 "paths",
                 action="positionals",
                 complete="file",
             ),
             Arg(
                 ("--types",),
-                "A Go package pattern of the API types (repeatable; default: as check).",
+                "A Go package pattern of the API types (repeatable; default: the config's "
+                "inputs, else the Makefile's controller-gen paths=, else ./api/...).",
                 "types",
                 metavar="PATTERN",
                 action="append",
+                default=[],
                 complete="dir",
             ),
             _VERIFY,
+            Arg(
+                ("--no-cache",),
+                "Recompute everything; do not read or write the cache.",
+                "no_cache",
+                action="store_true",
+            ),
         ),
         _run_crd,
     ),

@@ -33,7 +33,11 @@ from markergen.model import Semantics
 CONFIG_NAME = "markergen.yaml"
 _SPEC = "markergen.setting"
 
-Kind = Literal["bool", "str", "optional-str", "choice", "list", "mapping"]
+Kind = Literal["bool", "str", "optional-str", "choice", "list", "mapping", "globs"]
+
+# `samples:` in markergen.yaml: {include: [glob, ...], exclude: [glob, ...]}.
+Globs = Mapping[str, tuple[str, ...]]
+GLOB_KEYS = ("include", "exclude")
 
 
 class ConfigError(Exception):
@@ -138,6 +142,18 @@ class Config:
         commands=_READERS,
         affects_outputs=True,
     )
+    samples: Globs = setting(
+        {},
+        help="YAML objects the project keeps besides config/samples, examples/, samples/, "
+        "docs/ and e2e data, that `crd` proves its rules against and `check` reports on: "
+        "`include` and `exclude` lists of globs relative to the module root.",
+    )
+    strict: bool = setting(
+        False,
+        help="Exit 1 when a union rule would reject an object the project keeps (its "
+        "samples, examples, docs and e2e data).",
+        commands=("check", "crd"),
+    )
     title: str = setting(
         "markergen",
         help="info.title of the OpenAPI documents.",
@@ -177,6 +193,8 @@ def _kind(hint: Any) -> tuple[Kind, tuple[str, ...]]:
         return "list", ()
     if origin is Mapping:
         _, value = get_args(hint)
+        if get_origin(value) is tuple:
+            return "globs", GLOB_KEYS
         return "mapping", tuple(str(a) for a in get_args(value))
     raise TypeError(f"unsupported setting type {hint!r}")
 
@@ -256,7 +274,7 @@ def settings_markdown() -> str:
         flag = f"`{s.flag}`" if s.commands else "(file only)"
         default = "" if s.default in (None, (), {}) else f"`{s.default}`".replace("`False`", "`false`")
         commands = ", ".join(s.commands) if s.commands else ""
-        values = f" One of: {', '.join(s.choices)}." if s.choices else ""
+        values = f" One of: {', '.join(s.choices)}." if s.choices and s.kind != "globs" else ""
         rows.append(f"| `{s.key}` | {flag} | {default} | {commands} | {s.help}{values} |")
     return "\n".join(rows)
 
@@ -277,8 +295,8 @@ def _kubebuilder_defaults(root: Path) -> dict[str, Any]:
         if (root / candidate).is_dir():
             out["inputs"] = (f"./{candidate}/...",)
             break
-    if (root / "config" / "crd" / "bases").is_dir():
-        out["crd_dir"] = "config/crd/bases"
+    # No crd-dir default: `markergen crd` finds the CRDs where the Makefile's
+    # controller-gen runs write them, else in config/crd/bases (markergen.crd.outputs).
     return out
 
 
@@ -297,6 +315,16 @@ def coerce(s: Setting, value: Any, where: str) -> Any:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{where}{s.key} must be a list of strings")
         return tuple(value)
+    if s.kind == "globs":
+        if not isinstance(value, dict) or not set(map(str, value)) <= set(GLOB_KEYS):
+            raise ConfigError(f"{where}{s.key} must be a mapping with {' and/or '.join(GLOB_KEYS)}")
+        globs: dict[str, tuple[str, ...]] = {}
+        for k, v in value.items():
+            items = [v] if isinstance(v, str) else v
+            if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
+                raise ConfigError(f"{where}{s.key}.{k} must be a list of globs")
+            globs[str(k)] = tuple(items)
+        return globs
     if s.kind == "mapping":
         if isinstance(value, str):
             value = {"*": value}

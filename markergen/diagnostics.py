@@ -118,3 +118,11 @@ def diag(
         message=message,
         hint=hint,
     )
+
+
+def severity_markdown() -> str:
+    """The table of every code's default severity, for docs/rules.md."""
+    rows = ["| code | severity | what |", "|---|---|---|"]
+    for code, info in sorted(CATALOG.items()):
+        rows.append(f"| [{code}](#{code.lower()}) | {info.severity.value} | {info.title} |")
+    return "\n".join(rows)

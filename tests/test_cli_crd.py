@@ -3,10 +3,12 @@ discovery without arguments, and the CRD warnings MG503 and MG505 (bad and good)
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 from crd_support import CRD_NAME, copy_example
-from helpers import run_cli
+from helpers import TESTDATA, run_cli
 
 CRD_DIR = Path("config") / "crd" / "bases"
 METHOD = (
@@ -79,3 +81,31 @@ def test_mg505_near_miss_v1_crd_is_patched(tmp_path: Path) -> None:
     project = copy_example(tmp_path)
     res = run_cli(["crd"], project)
     assert res.code == 0 and "MG505" not in res.stderr
+
+
+def test_crd_without_arguments_patches_where_the_makefile_writes(tmp_path: Path) -> None:
+    """The issue-22 project: controller-gen writes the CRDs twice (an included .mk file),
+    the second copy Helm-wrapped. `markergen crd` names the directories, patches both
+    copies (the template lines byte for byte), and writes no rule that rejects the
+    project's own example."""
+    project = tmp_path / "gameserver"
+    shutil.copytree(TESTDATA / "projects" / "gameserver", project)
+    helm = sorted((project / "charts" / "gameserver" / "templates" / "crds").glob("*.yaml"))
+    assert helm
+    before = {p: p.read_text() for p in helm}
+    res = run_cli(["crd"], project)
+    assert res.code == 0, res.stderr
+    assert "using config/crd/bases (from tools/make/gen.mk:" in res.stderr
+    assert "using charts/gameserver/templates/crds (from tools/make/gen.mk:" in res.stderr
+    assert "examples/arena-fleet.yaml:" in res.stderr  # the proof names the example
+    for path, text in before.items():
+        after = path.read_text()
+        first, last = text.splitlines()[0], text.splitlines()[-1]
+        assert first.startswith("{{") and last.startswith("{{")
+        assert after.splitlines()[0] == first and after.splitlines()[-1] == last
+    assert any(p.read_text() != text for p, text in before.items())  # the Helm copy too
+    # check runs the same proof as a warning; --strict makes it fail the run
+    res = run_cli(["check", "--format", "json"], project)
+    assert res.code == 0, res.stderr
+    assert any(d["code"] == "MG511" for d in json.loads(res.stdout))
+    assert run_cli(["check", "--strict"], project).code == 1

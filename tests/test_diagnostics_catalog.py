@@ -10,7 +10,7 @@ import re
 import pytest
 from helpers import REPO
 
-from markergen.diagnostics import CATALOG, diag
+from markergen.diagnostics import CATALOG, diag, severity_markdown
 from markergen.explain import sections
 from markergen.golang.syntax import Position
 
@@ -55,17 +55,11 @@ def test_raising_an_undeclared_code_fails_loudly() -> None:
     assert diag("MG205", Position("x.go", 1, 1), "m").severity is CATALOG["MG205"].severity
 
 
-def severity_table() -> str:
-    rows = ["| code | severity | what |", "|---|---|---|"]
-    for code, info in sorted(CATALOG.items()):
-        rows.append(f"| [{code}](#{code.lower()}) | {info.severity.value} | {info.title} |")
-    return "\n".join(rows)
-
-
 def test_the_severity_table_of_the_docs_is_the_catalog() -> None:
     doc = (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
     table = doc.split("<!-- severities:start -->\n")[1].split("\n<!-- severities:end -->")[0]
-    assert table == severity_table()
+    # Regenerate: python -c 'import markergen.diagnostics as d; print(d.severity_markdown())'
+    assert table == severity_markdown()
 
 
 def test_every_diagnostic_without_a_call_site_hint_gets_the_catalogs(monkeypatch: pytest.MonkeyPatch) -> None:
