@@ -76,6 +76,7 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo("MG308", E, "union member or discriminator has json:\"-\" or is unexported"),
         RuleInfo("MG309", E, "field is a member of two unions"),
         RuleInfo("MG310", W, "kep2022 form +unionMember=<discriminator>"),
+        RuleInfo("MG360", W, "+union struct whose fields mostly match no discriminator value"),
         RuleInfo("MG401", E, "+union struct has an embedded (inlined) field"),
         RuleInfo("MG402", E, "+union struct has +unionDeprecated members"),
         RuleInfo("MG403", W, "+unionDeprecated member is not a pointer with omitempty"),

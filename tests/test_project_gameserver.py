@@ -146,11 +146,5 @@ def test_validate_cli_accepts_each_sample_document(
         assert (result.code, result.stdout) == (0, ""), result.stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="waits on issue 22 item 2: `+union` structs used as documentation (shared "
-    "settings such as timeout/interval/http) are still enforced as kep2019 unions",
-)
 def test_validate_accepts_the_examples(project: Path, table: Path) -> None:
     assert [errors_of(table, o) for o in objects(project, EXAMPLES)] == [[], []]

@@ -114,7 +114,8 @@ class TableBuilder:
         seen: frozenset[str],
     ) -> None:
         seen = seen | {struct.key}
-        own = [u for u in struct.unions if u.origin != "deprecated"]
+        # A documentation `+union` (MG360) is not enforced by anyone: not by the runtime.
+        own = [u for u in struct.unions if u.origin != "deprecated" and not u.documentation]
         unions += [self.union_entry(u, def_name) for u in own]
         for f in struct.fields:
             if not f.exported or f.json.skip:

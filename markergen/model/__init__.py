@@ -187,6 +187,9 @@ class Union:
     pos: Position  # the marker that founded the union
     stage: str = ""
     gate: str = ""
+    # A `+union` struct whose fields are mostly settings, not alternatives (MG360): what
+    # openapi-gen writes keeps it, but nothing enforces it (runtime table, CRD rules).
+    documentation: bool = False
 
     @property
     def traits(self) -> DialectTraits:

@@ -8,7 +8,7 @@ reported here; rules about unions that were formed live in markergen/rules/.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from markergen.diagnostics import Diagnostic, diag
 from markergen.golang.syntax import Position
@@ -235,11 +235,48 @@ def _kep2019(ctx: _Ctx, struct_union: Marker | None, deprecated: list[Field]) ->
             for f in ctx.struct.fields
             if f is not disc_field and f.json_name and not f.inline
         ]
-        out.append(make("struct", members, struct_union.pos, struct_union))
+        union = make("struct", members, struct_union.pos, struct_union)
+        if disc is not None and _documentation(ctx, disc, members, struct_union):
+            union = replace(union, documentation=True)
+        out.append(union)
     if deprecated:
         first = _marker_of(deprecated[0], KEP2019_FIELD)
         out.append(make("deprecated", deprecated, first.pos if first else deprecated[0].pos, first))
     return out
+
+
+def _documentation(
+    ctx: _Ctx, disc: Discriminator, members: list[Field], marker: Marker
+) -> bool:
+    """A `+union` struct whose fields mostly match no discriminator value: usually
+    settings shared by every variant (a health check's timeout beside its http), or
+    alternatives named unlike their values; either way `+union` cannot say which value
+    selects which field. openapi-gen makes every field a member; enforcing that would
+    reject objects the API server accepts (controller-gen ignores `+union`). Reported
+    once (MG360) and never enforced."""
+    if not disc.values or len(members) < 2:
+        return False
+    if any(_marker_of(f, PLAIN_MEMBER) is not None for f in members):
+        return False  # members are marked: the author said which fields are alternatives
+    values = {v.casefold() for v in disc.values}
+    alternatives = [f for f in members if {f.go_name.casefold(), f.json_name.casefold()} & values]
+    if 2 * len(alternatives) >= len(members):
+        return False
+    unmatched = [f.json_name for f in members if f not in alternatives]
+    ctx.diagnostics.append(
+        diag(
+            "MG360",
+            marker.pos,
+            f"+union on struct {ctx.struct.name}: {len(unmatched)} of its {len(members)} fields "
+            f"({', '.join(unmatched)}) match no value of {disc.go_name} "
+            f"({', '.join(repr(v) for v in disc.values)}), so markergen cannot tell which "
+            "fields are alternatives and which are settings; the union is not enforced "
+            "(no runtime validation, no CRD rule)",
+            hint=f"mark each alternative with `// +unionMember=<its value of {disc.go_name}>`, "
+            "or remove `// +union` if the fields are settings shared by every value",
+        )
+    )
+    return True
 
 
 def _discriminated(ctx: _Ctx, plain: list[Field]) -> list[Union]:
