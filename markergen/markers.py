@@ -471,6 +471,8 @@ def split_list(value: str) -> tuple[str, ...]:
             end = len(value) if end < 0 else end
             item = value[i:end].strip()
             i = end
+            if item == "" and i >= len(value) and items:
+                return tuple(items)  # a trailing `;`, which controller-gen ignores
             if item == "":
                 raise _ParseError(
                     'empty item in list (write "" for the empty string)', base + start
@@ -500,6 +502,11 @@ class _LineParser:
         """Parse the marker whose `+` is at s[i]; the marker runs to the end of `s`."""
         s = self.s
         end = _scan_name(s, i + 1)
+        if s[end - 1 : end + 1] == ":=":
+            # controller-gen also accepts `+name:=value` (openshift/api writes
+            # `+kubebuilder:validation:Enum:=A;B`): the `:` belongs to no name.
+            end -= 1
+            s = self.s = s[:end] + s[end + 1 :]
         name = s[i + 1 : end]
         d = self.registry.get(name)
         if d is None:

@@ -148,6 +148,9 @@ class Union:
     pos: Position  # the marker that founded the union
     stage: str = ""
     gate: str = ""
+    # Members whose discriminator value is no value of the discriminator (MG340): kept
+    # for messages, left out of `members` so that no output builds a rule from them.
+    unmatched: tuple[Member, ...] = ()
 
 
 @dataclass(frozen=True)

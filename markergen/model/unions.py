@@ -7,6 +7,7 @@ reported here; rules about unions that were formed live in markergen/rules/.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -162,7 +163,12 @@ def build_unions(
     deprecated = _member_fields(ctx, "kep2019")
     plain = _member_fields(ctx, "plain")
     unions: list[Union] = []
-    if struct_union is not None or deprecated:
+    if struct_union is not None and plain and not deprecated:
+        # openshift/api's house style: `+union` on the struct with explicit
+        # `+unionMember[,optional]` fields is one discriminated union whose members are
+        # exactly the marked fields (the other fields are settings every variant shares).
+        unions.extend(_discriminated(ctx, plain, house=True))
+    elif struct_union is not None or deprecated:
         for f in plain:
             ctx.diagnostics.append(
                 diag(
@@ -232,10 +238,27 @@ def _kep2019(ctx: _Ctx, struct_union: Marker | None, deprecated: list[Field]) ->
     return out
 
 
-def _discriminated(ctx: _Ctx, plain: list[Field]) -> list[Union]:
+def _closest(value: str, values: Sequence[str]) -> str | None:
+    """The enum value a member's Go name was most likely meant to be."""
+    for v in values:
+        if v.casefold() == value.casefold():
+            return v
+    close = difflib.get_close_matches(value, [v for v in values if v], n=1, cutoff=0.5)
+    if close:
+        return close[0]
+    prefixed = [v for v in values if v and (v.startswith(value) or value.startswith(v))]
+    return prefixed[0] if prefixed else None
+
+
+def _discriminated(ctx: _Ctx, plain: list[Field], house: bool = False) -> list[Union]:
+    """`house`: openshift/api's `+union` struct with `+unionMember` fields, where a
+    member's implicit value (its Go name) that is no discriminator value is a warning
+    (MG340) and the member is kept out of the union, so no output builds a rule that
+    no object could satisfy."""
     discs = _plain_discriminators(ctx)
     built = {d.go_name: _discriminator(d, ctx) for d in discs}
     assigned: dict[str, list[Member]] = {d.go_name: [] for d in discs}
+    implicit: set[str] = set()  # members whose value is their Go name, unwritten
 
     def find(name: str) -> Field | None:
         for d in discs:
@@ -329,11 +352,21 @@ def _discriminated(ctx: _Ctx, plain: list[Field]) -> list[Union]:
                 )
             continue
         optional = um.has_flag("optional") if um is not None else False
+        if value == f.go_name and not (um is not None and um.value):
+            implicit.add(f.go_name)
         assigned[chosen.go_name].append(Member(f.go_name, f.json_name, value, optional, f.pos))
     out = []
     for d in discs:
         disc = built[d.go_name]
         chosen_members = tuple(assigned[d.go_name])
+        unmatched: tuple[Member, ...] = ()
+        if house and disc.values:
+            unmatched = tuple(
+                m for m in chosen_members if m.value not in disc.values and m.go_name in implicit
+            )
+            chosen_members = tuple(m for m in chosen_members if m not in unmatched)
+            for m in unmatched:
+                ctx.diagnostics.append(_unmatched_member(ctx, m, disc))
         dialect: Dialect = "kep1027" if disc.values else "kep2022"
         marker = _marker_of(d, PLAIN_DISCRIMINATOR)
         out.append(
@@ -350,9 +383,31 @@ def _discriminated(ctx: _Ctx, plain: list[Field]) -> list[Union]:
                 pos=marker.pos if marker else d.pos,
                 stage=marker.stage if marker else "",
                 gate=marker.gate if marker else "",
+                unmatched=unmatched,
             )
         )
     return out
+
+
+def _unmatched_member(ctx: _Ctx, m: Member, disc: Discriminator) -> Diagnostic:
+    f = next(x for x in ctx.struct.fields if x.go_name == m.go_name)
+    marker = _marker_of(f, PLAIN_MEMBER)
+    close = _closest(m.value, disc.values)
+    flags = ",optional" if m.optional else ""
+    if close is not None:
+        hint = f"write `// +unionMember={close}{flags}` (the discriminator value that selects it)"
+    else:
+        hint = (
+            f"write `// +unionMember=<value>{flags}` with one of {', '.join(disc.values)}"
+        )
+    return diag(
+        "MG340",
+        marker.pos if marker else m.pos,
+        f"member {ctx.subject(f)} takes its Go name {m.value!r} as discriminator value, "
+        f"which is not a value of {disc.go_name} ({', '.join(disc.values)}); no rule is "
+        "built for this member",
+        hint=hint,
+    )
 
 
 def _known(discs: Sequence[Field]) -> str:

@@ -60,6 +60,8 @@ def check_member_unset(model: Model) -> Iterator[Diagnostic]:
         target = underlying(model, field.type)
         if target.kind in NILLABLE or target.kind in ("external", "unknown"):
             continue
+        if field.json.omitzero:
+            continue  # Go 1.24: the zero value, a zero struct included, is not written
         label = union_label(struct, union)
         if is_struct(model, field.type):
             yield diag(

@@ -138,9 +138,10 @@ type TwoUnions struct {
 	// +unionDiscriminator
 	// +required
 	Shape ShapeType `json:"shape"`
+	// want "MG205"
 	// +unionDiscriminator
 	// +required
-	Outline OutlineType `json:"outline"` // want "MG205"
+	Outline OutlineType `json:"outline"`
 
 	// +unionMember
 	// +unionDiscriminatedBy=Shape
