@@ -72,6 +72,7 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo("MG309", E, "field is a member of two unions"),
         RuleInfo("MG310", W, "kep2022 form +unionMember=<discriminator>"),
         RuleInfo("MG340", W, "union member's implicit value is not a discriminator value"),
+        RuleInfo("MG341", E, "controller-gen union marker names no field of the struct"),
         RuleInfo("MG401", E, "+union struct has an embedded (inlined) field"),
         RuleInfo("MG402", E, "+union struct has +unionDeprecated members"),
         RuleInfo("MG403", W, "+unionDeprecated member is not a pointer with omitempty"),

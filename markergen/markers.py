@@ -301,6 +301,10 @@ def default_registry() -> Registry:
                 value_required=True,
             ),
             MarkerDef("kubebuilder:default", _F, RAW, value_required=True),
+            # controller-gen's own unions on a struct, over JSON field names
+            MarkerDef("kubebuilder:validation:ExactlyOneOf", _T, LIST, True, value_required=True),
+            MarkerDef("kubebuilder:validation:AtMostOneOf", _T, LIST, True, value_required=True),
+            MarkerDef("kubebuilder:validation:AtLeastOneOf", _T, LIST, True, value_required=True),
             MarkerDef("default", _F, RAW, value_required=True),
             MarkerDef("listType", _F, VF, value_required=True),
             MarkerDef("listMapKey", _F, VF, value_required=True),

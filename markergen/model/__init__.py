@@ -15,9 +15,9 @@ from markergen.golang.syntax import JSONTag, Position
 from markergen.markers import Marker
 
 TypeKey = str
-Dialect = Literal["kep2019", "kep2022", "kep1027", "k8s"]
+Dialect = Literal["kep2019", "kep2022", "kep1027", "k8s", "kubebuilder"]
 Semantics = Literal["kep1027", "kep2019", "smd"]
-Mode = Literal["exactly-one", "at-most-one"]
+Mode = Literal["exactly-one", "at-most-one", "at-least-one"]
 
 
 RefKind = Literal[
@@ -151,6 +151,9 @@ class Union:
     # Members whose discriminator value is no value of the discriminator (MG340): kept
     # for messages, left out of `members` so that no output builds a rule from them.
     unmatched: tuple[Member, ...] = ()
+    # The tool that already writes this union's CRD validation ("controller-gen" for
+    # `+kubebuilder:validation:ExactlyOneOf` and kin); `markergen crd` adds no rule then.
+    enforced_by: str = ""
 
 
 @dataclass(frozen=True)

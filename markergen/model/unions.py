@@ -8,6 +8,8 @@ reported here; rules about unions that were formed live in markergen/rules/.
 from __future__ import annotations
 
 import difflib
+import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -106,6 +108,24 @@ def _enum_of(ref: TypeRef, ctx: _Ctx) -> tuple[TypeKey | None, tuple[str, ...]]:
     return None, ()
 
 
+_REF = re.compile(r"^\s*ref\(\s*(?:[\w./-]+\.)?(\w+)\s*\)\s*$")
+
+
+def _default(text: str | None, enum: Enum | None) -> str | None:
+    """openapi-gen's `+default=ref(Const)` names a constant: the default is its value,
+    written as JSON like any other `+default=` (a constant the model does not know is
+    kept as written)."""
+    if text is None or enum is None:
+        return text
+    match = _REF.match(text)
+    if match is None:
+        return text
+    for v in enum.values:
+        if v.name == match.group(1):
+            return json.dumps(v.value)
+    return text
+
+
 def _discriminator(f: Field, ctx: _Ctx) -> Discriminator:
     enum_key, values = _enum_of(f.type, ctx)
     if enum_key is None and f.enum_values:
@@ -129,7 +149,7 @@ def _discriminator(f: Field, ctx: _Ctx) -> Discriminator:
         values=values,
         required=not f.optional,
         omitempty=f.json.omitempty,
-        default=f.default,
+        default=_default(f.default, ctx.enums.get(enum_key) if enum_key else None),
         pos=f.pos,
     )
 
@@ -184,7 +204,59 @@ def build_unions(
     else:
         unions.extend(_discriminated(ctx, plain))
     unions.extend(_k8s(ctx, _member_fields(ctx, "k8s")))
+    unions.extend(_controller_gen(ctx))
     return tuple(unions), ctx.diagnostics
+
+
+CONTROLLER_GEN_UNIONS: dict[str, Mode] = {
+    "kubebuilder:validation:ExactlyOneOf": "exactly-one",
+    "kubebuilder:validation:AtMostOneOf": "at-most-one",
+    "kubebuilder:validation:AtLeastOneOf": "at-least-one",
+}
+
+
+def _controller_gen(ctx: _Ctx) -> list[Union]:
+    """controller-gen's `+kubebuilder:validation:ExactlyOneOf=a;b` (and AtMostOneOf,
+    AtLeastOneOf) on a struct: a union without discriminator over the JSON fields it
+    names. controller-gen writes its CRD rule itself (`enforced_by`)."""
+    out: list[Union] = []
+    by_json = {f.json_name: f for f in ctx.struct.fields if f.json_name}
+    for m in ctx.struct.markers:
+        mode = CONTROLLER_GEN_UNIONS.get(m.name)
+        if mode is None:
+            continue
+        members: list[Member] = []
+        for name in m.values:
+            f = by_json.get(name)
+            if f is None:
+                ctx.diagnostics.append(
+                    diag(
+                        "MG341",
+                        m.pos,
+                        f"+{m.name} on {ctx.struct.name} names {name!r}, which is no JSON "
+                        f"field of {ctx.struct.name}",
+                        hint="name the fields by their JSON names: "
+                        + ";".join(sorted(by_json)),
+                    )
+                )
+                continue
+            members.append(Member(f.go_name, f.json_name, f.go_name, False, f.pos))
+        out.append(
+            Union(
+                struct=ctx.struct.key,
+                dialect="kubebuilder",
+                origin="discriminated",
+                name=m.name.rpartition(":")[2],
+                discriminator=None,
+                members=tuple(members),
+                empty_values=(),
+                mode=mode,
+                semantics="kep1027",
+                pos=m.pos,
+                enforced_by="controller-gen",
+            )
+        )
+    return out
 
 
 def _plain_discriminators(ctx: _Ctx) -> list[Field]:

@@ -125,6 +125,10 @@ def _undiscriminated(union: Union, path: Path, obj: dict[str, JSON]) -> list[Fie
     names = _names(list(union.fields))
     if not now and union.mode == "exactly-one":
         return [FieldError(path.render(), "Required", f"exactly one of {names} must be set")]
+    if union.mode == "at-least-one":
+        if now:
+            return []
+        return [FieldError(path.render(), "Required", f"at least one of {names} must be set")]
     return [
         FieldError(
             path.field(f).render(),
