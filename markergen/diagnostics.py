@@ -1,4 +1,4 @@
-"""The fixed catalog of checker codes (DESIGN section 5).
+"""The fixed catalog of checker codes.
 
 Codes are a fixed interface: never renumber. New rules take free numbers in the right
 hundred. The long explanation of each code (with a bad and a good example) lives in
@@ -45,7 +45,7 @@ class RuleInfo:
 CATALOG: dict[str, RuleInfo] = {
     r.code: r
     for r in (
-        RuleInfo("MG001", W, "Go syntax error in a file"),
+        RuleInfo("MG001", E, "Go syntax error in a declaration markergen reads"),
         RuleInfo("MG002", E, "file cannot be read or decoded"),
         RuleInfo("MG003", W, "unknown marker close to a known one"),
         RuleInfo("MG004", E, "malformed marker value or arguments"),

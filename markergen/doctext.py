@@ -20,7 +20,7 @@ Deliberate differences from openapi-gen:
 - A line whose first non-white-space character is `+` is dropped whatever the white
   space before it (openapi-gen looks past spaces only, so a tab-indented `+marker`
   would stay in its description). This keeps descriptions consistent with what
-  `markergen.markers` reads as a marker (DESIGN section 3).
+  `markergen.markers` reads as a marker.
 - `/* */` comments are not distinguished from `//` lines (the syntax records do not
   say which a line came from); every line is treated as a `//` line.
 """

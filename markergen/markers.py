@@ -40,6 +40,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
 from types import MappingProxyType
+from typing import Final
 
 from markergen.golang.literals import LiteralError, unquote
 from markergen.golang.syntax import CommentGroup, Position
@@ -141,6 +142,23 @@ _FT = frozenset({Target.FIELD, Target.TYPE})
 _ALL = frozenset(Target)
 _MEMBER_ARGS = frozenset({"union", "memberName"})
 
+# The names of the union and enum markers, declared here once with their definitions in
+# default_registry(); the dialects (markergen/model/dialects/) and the rules use these.
+UNION: Final = "union"
+UNION_DEPRECATED: Final = "unionDeprecated"
+UNION_DISCRIMINATOR: Final = "unionDiscriminator"
+UNION_MEMBER: Final = "unionMember"
+UNION_DISCRIMINATED_BY: Final = "unionDiscriminatedBy"
+ENUM: Final = "enum"
+K8S_UNION_DISCRIMINATOR: Final = "k8s:unionDiscriminator"
+K8S_UNION_MEMBER: Final = "k8s:unionMember"
+K8S_ZERO_OR_ONE_OF_MEMBER: Final = "k8s:zeroOrOneOfMember"
+K8S_ENUM: Final = "k8s:enum"
+KUBEBUILDER_ENUM: Final = "kubebuilder:validation:Enum"
+KUBEBUILDER_EXACTLY_ONE_OF: Final = "kubebuilder:validation:ExactlyOneOf"
+KUBEBUILDER_AT_MOST_ONE_OF: Final = "kubebuilder:validation:AtMostOneOf"
+KUBEBUILDER_AT_LEAST_ONE_OF: Final = "kubebuilder:validation:AtLeastOneOf"
+
 
 @dataclass(frozen=True)
 class Registry:
@@ -212,12 +230,12 @@ def default_registry() -> Registry:
     return Registry.of(
         [
             # kep2019 (kep/000, kep/003)
-            MarkerDef("union", _T, N, True, "struct is a union (kep2019)"),
-            MarkerDef("unionDeprecated", _F, N, True, "member of the deprecated union"),
+            MarkerDef(UNION, _T, N, True, "struct is a union (kep2019)"),
+            MarkerDef(UNION_DEPRECATED, _F, N, True, "member of the deprecated union"),
             # kep2019 / kep2022 / kep1027
-            MarkerDef("unionDiscriminator", _F, N, True, "the union's discriminator field"),
+            MarkerDef(UNION_DISCRIMINATOR, _F, N, True, "the union's discriminator field"),
             MarkerDef(
-                "unionMember",
+                UNION_MEMBER,
                 _F,
                 VF,
                 True,
@@ -225,17 +243,17 @@ def default_registry() -> Registry:
                 flags=frozenset({"optional"}),
             ),
             MarkerDef(
-                "unionDiscriminatedBy",
+                UNION_DISCRIMINATED_BY,
                 _F,
                 VF,
                 True,
                 "member's discriminator when a struct has several unions",
                 value_required=True,
             ),
-            MarkerDef("enum", _T, N, True, "string type whose constants are its values"),
+            MarkerDef(ENUM, _T, N, True, "string type whose constants are its values"),
             # k8s declarative validation
             MarkerDef(
-                "k8s:unionDiscriminator",
+                K8S_UNION_DISCRIMINATOR,
                 _F,
                 ARGS,
                 True,
@@ -244,7 +262,7 @@ def default_registry() -> Registry:
                 positional=0,
             ),
             MarkerDef(
-                "k8s:unionMember",
+                K8S_UNION_MEMBER,
                 _F,
                 ARGS,
                 True,
@@ -253,7 +271,7 @@ def default_registry() -> Registry:
                 positional=0,
             ),
             MarkerDef(
-                "k8s:zeroOrOneOfMember",
+                K8S_ZERO_OR_ONE_OF_MEMBER,
                 _F,
                 ARGS,
                 True,
@@ -261,7 +279,7 @@ def default_registry() -> Registry:
                 arg_names=_MEMBER_ARGS,
                 positional=0,
             ),
-            MarkerDef("k8s:enum", _T, ARGS, True, "enum type", arg_names=frozenset(), positional=0),
+            MarkerDef(K8S_ENUM, _T, ARGS, True, "enum type", arg_names=frozenset(), positional=0),
             MarkerDef("k8s:optional", _F, ARGS, arg_names=frozenset(), positional=0),
             MarkerDef("k8s:required", _F, ARGS, arg_names=frozenset(), positional=0),
             # stability and feature-gate prefixes: the payload is another marker
@@ -293,7 +311,7 @@ def default_registry() -> Registry:
             MarkerDef("kubebuilder:validation:Optional", _ALL, N),
             MarkerDef("kubebuilder:validation:Required", _ALL, N),
             MarkerDef(
-                "kubebuilder:validation:Enum",
+                KUBEBUILDER_ENUM,
                 _FT,
                 LIST,
                 True,
@@ -302,9 +320,9 @@ def default_registry() -> Registry:
             ),
             MarkerDef("kubebuilder:default", _F, RAW, value_required=True),
             # controller-gen's own unions on a struct, over JSON field names
-            MarkerDef("kubebuilder:validation:ExactlyOneOf", _T, LIST, True, value_required=True),
-            MarkerDef("kubebuilder:validation:AtMostOneOf", _T, LIST, True, value_required=True),
-            MarkerDef("kubebuilder:validation:AtLeastOneOf", _T, LIST, True, value_required=True),
+            MarkerDef(KUBEBUILDER_EXACTLY_ONE_OF, _T, LIST, True, value_required=True),
+            MarkerDef(KUBEBUILDER_AT_MOST_ONE_OF, _T, LIST, True, value_required=True),
+            MarkerDef(KUBEBUILDER_AT_LEAST_ONE_OF, _T, LIST, True, value_required=True),
             MarkerDef("default", _F, RAW, value_required=True),
             MarkerDef("listType", _F, VF, value_required=True),
             MarkerDef("listMapKey", _F, VF, value_required=True),

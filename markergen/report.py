@@ -1,4 +1,4 @@
-"""Output formats of `markergen check` (DESIGN sections 5 and 10).
+"""Output formats of `markergen check`.
 
 text   `path:line:col: error MG303: message` and an indented `hint:` line (compiler style)
 json   one JSON array of {code, severity, message, file, line, column[, hint]}

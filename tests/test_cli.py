@@ -71,7 +71,7 @@ def test_non_utf8_file_is_mg002_and_the_run_goes_on(tmp_path: Path) -> None:
     assert "example.com/x.T" in dump["enums"]
 
 
-def test_syntax_error_is_mg001_warning_and_other_declarations_are_read(tmp_path: Path) -> None:
+def test_syntax_error_is_mg001_error_and_other_declarations_are_read(tmp_path: Path) -> None:
     (tmp_path / "go.mod").write_text("module example.com/x\n")
     (tmp_path / "a.go").write_text(
         "package x\n\ntype Broken struct {\n\tA int `json:\"a\"`\n\tB ][\n}\n\n"
@@ -79,7 +79,10 @@ def test_syntax_error_is_mg001_warning_and_other_declarations_are_read(tmp_path:
     )
     res = run_cli(["check", "--format", "json", "."], tmp_path)
     diags = json.loads(res.stdout)
-    assert any(d["code"] == "MG001" and d["severity"] == "warning" for d in diags)
+    assert res.code == 1
+    mg001 = [d for d in diags if d["code"] == "MG001"]
+    assert mg001 and all(d["severity"] == "error" for d in mg001)
+    assert all("in type Broken" in d["message"] and d["line"] == 5 for d in mg001), mg001
     dump = json.loads(run_cli(["dump", "."], tmp_path).stdout)
     assert "example.com/x.Fine" in dump["structs"]
 

@@ -53,3 +53,16 @@ def test_raising_an_undeclared_code_fails_loudly() -> None:
     with pytest.raises(KeyError):
         diag("MG999", Position("x.go", 1, 1), "no such code")
     assert diag("MG205", Position("x.go", 1, 1), "m").severity is CATALOG["MG205"].severity
+
+
+def severity_table() -> str:
+    rows = ["| code | severity | what |", "|---|---|---|"]
+    for code, info in sorted(CATALOG.items()):
+        rows.append(f"| [{code}](#{code.lower()}) | {info.severity.value} | {info.title} |")
+    return "\n".join(rows)
+
+
+def test_the_severity_table_of_the_docs_is_the_catalog() -> None:
+    doc = (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
+    table = doc.split("<!-- severities:start -->\n")[1].split("\n<!-- severities:end -->")[0]
+    assert table == severity_table()

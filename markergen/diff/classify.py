@@ -22,6 +22,7 @@ from markergen.diff.surface import (
     Where,
     family_of,
 )
+from markergen.markers import K8S_ENUM
 
 ChangeClass = Literal["breaking", "compatible", "not-compared"]
 RATCHETING = (
@@ -783,7 +784,7 @@ class _TypeDiff:
                         "+enum, which only openapi-gen reads: the API server does not "
                         "enforce it, so no request that worked starts failing",
                     )
-                elif source == "k8s:enum":
+                elif source == K8S_ENUM:
                     self.add(
                         "compatible",
                         "enum-declared",

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from markergen import markers as names
 from markergen.emit.naming import Naming, key_definition_name
 from markergen.markers import Marker
 from markergen.model import Field, Model, Struct, TypeRef, Union
@@ -65,17 +66,17 @@ def version_stage(package: str) -> Stage:
 # are the two places that read markers, so a change of the marker syntax is made there.
 _MODELLED = frozenset(
     {
-        "enum",
-        "union",
-        "unionDeprecated",
-        "unionDiscriminatedBy",
-        "unionDiscriminator",
-        "unionMember",
-        "k8s:enum",
-        "k8s:unionDiscriminator",
-        "k8s:unionMember",
-        "k8s:zeroOrOneOfMember",
-        "kubebuilder:validation:Enum",
+        names.ENUM,
+        names.UNION,
+        names.UNION_DEPRECATED,
+        names.UNION_DISCRIMINATED_BY,
+        names.UNION_DISCRIMINATOR,
+        names.UNION_MEMBER,
+        names.K8S_ENUM,
+        names.K8S_UNION_DISCRIMINATOR,
+        names.K8S_UNION_MEMBER,
+        names.K8S_ZERO_OR_ONE_OF_MEMBER,
+        names.KUBEBUILDER_ENUM,
     }
 )
 _UNION_OR_ENUM = re.compile(r"union|enum|discriminator|member|mode|oneof", re.IGNORECASE)

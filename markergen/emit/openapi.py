@@ -94,7 +94,7 @@ def well_known(ref: TypeRef) -> tuple[Schema, Schema] | None:
 def fieldmembers_union(union: Union, options: EmitOptions) -> bool:
     """Whether the union is written as kep/004's fieldMembers on its discriminator."""
     return (
-        union.dialect != "kep2019"
+        not union.traits.list_form_only
         and union.discriminator is not None
         and options.union_format != "list"
     )
@@ -102,9 +102,9 @@ def fieldmembers_union(union: Union, options: EmitOptions) -> bool:
 
 def listed_union(union: Union, options: EmitOptions) -> bool:
     """Whether the union appears in openapi-gen's list on the struct."""
-    if union.dialect == "kubebuilder":
+    if not union.traits.in_openapi:
         return False  # controller-gen's markers: openapi-gen writes nothing for them
-    if union.dialect == "kep2019" or union.discriminator is None:
+    if union.traits.list_form_only or union.discriminator is None:
         return True
     return options.union_format in ("list", "both")
 

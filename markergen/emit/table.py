@@ -26,13 +26,37 @@ class TableBuilder:
     def def_name(self, type_key: str) -> str:
         return key_definition_name(type_key, self.options.naming)
 
+    def _opaque(self, ref: TypeRef) -> bool:
+        """Whether the value's JSON is a type's own (custom marshalling): any JSON value
+        is then valid for it, and the runtime must not look inside."""
+        seen: set[str] = set()
+        while ref.kind in ("pointer", "named", "external"):
+            if ref.kind == "pointer":
+                if ref.elem is None:
+                    return False
+                ref = ref.elem
+                continue
+            key = ref.type_key
+            if self.model.is_opaque(key):
+                return True
+            named = self.model.types.get(key)
+            if ref.kind == "external" or named is None or key in seen:
+                return False
+            seen.add(key)
+            ref = named.underlying
+        return False
+
     def _struct_name(self, ref: TypeRef) -> str | None:
+        if self._opaque(ref):
+            return None
         target, _ = unwrap(self.model, ref)
         if target.kind == "named" and target.type_key in self.model.structs:
             return self.def_name(target.type_key)
         return None
 
     def field_entry(self, f: Field) -> dict[str, Any]:
+        if self._opaque(f.type):
+            return {"kind": "scalar"}
         target, _ = unwrap(self.model, f.type)
         entry: dict[str, Any]
         if target.kind == "named" and target.type_key in self.model.structs:

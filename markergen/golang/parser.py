@@ -9,6 +9,8 @@ trailing comment. See DESIGN section 2.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import tree_sitter_go
 from tree_sitter import Language, Node, Parser
 
@@ -64,6 +66,7 @@ class _FileReader:
     def __init__(self, src: Source) -> None:
         self.src = src
         self.too_deep: list[SyntaxError_] = []
+        self.ignored_errors = 0  # syntax errors outside what markergen reads
 
     # ----------------------------------------------------------------- positions
 
@@ -93,6 +96,7 @@ class _FileReader:
         imports: list[ImportSpec] = []
         types: list[TypeDecl] = []
         consts: list[ConstSpec] = []
+        marshalers: list[str] = []
         for index, item in enumerate(items):
             if isinstance(item, comments.Group):
                 if not header_done:
@@ -121,6 +125,11 @@ class _FileReader:
             elif kind == "const_declaration":
                 header_done = True
                 consts.extend(self.const_decls(items, index))
+            elif kind == "method_declaration":
+                header_done = True
+                receiver = self.marshaler_receiver(item)
+                if receiver:
+                    marshalers.append(receiver)
             elif kind != "ERROR":
                 header_done = True
         constraint = go_build or plus_build_expr(plus_build)
@@ -134,6 +143,7 @@ class _FileReader:
             errors=self.errors(root),
             build_constraint=constraint,
             generated=generated,
+            marshalers=tuple(sorted(set(marshalers))),
         )
 
     # ------------------------------------------------------------------- imports
@@ -410,12 +420,56 @@ class _FileReader:
         except ValueError:
             return None
 
+    def marshaler_receiver(self, node: Node) -> str:
+        """The receiver's type name when `node` is a custom JSON or text marshalling
+        method (`func (d *Duration) UnmarshalJSON(...)`), else ""."""
+        name = node.child_by_field_name("name")
+        if name is None or self.text(name) not in _MARSHALERS:
+            return ""
+        receiver = node.child_by_field_name("receiver")
+        stack = [receiver] if receiver is not None else []
+        while stack:
+            n = stack.pop(0)
+            if n.type == "type_identifier":
+                return self.text(n)
+            stack.extend(n.named_children)
+        return ""
+
     # -------------------------------------------------------------------- errors
 
     def errors(self, root: Node) -> tuple[SyntaxError_, ...]:
+        """The syntax errors of the declarations markergen reads, each naming its
+        declaration.
+
+        tree-sitter's Go grammar lags the language (Go 1.26's `new(expr)` is an error to
+        tree-sitter-go 0.25), and markergen reads only the package clause, imports, type
+        and const declarations. An ERROR or MISSING node inside a function, a method or a
+        var declaration, or a stray top-level region that does not start a declaration
+        markergen reads, cannot change any output: it is not reported (`ignored_errors`
+        counts them for --debug). Valid Go is never an error.
+        """
+        out: list[SyntaxError_] = []
+        self.ignored_errors = 0
+        for child in root.children if root.has_error else ():
+            if not (child.has_error or child.is_missing):
+                continue
+            label = _read_declaration(child, self.text)
+            found = self._error_nodes(child)
+            if label is None:
+                self.ignored_errors += len(found)
+                continue
+            out.extend(
+                SyntaxError_(e.pos, e.end, f"{e.message} in {label}; markergen cannot read it")
+                for e in found
+            )
+        out.extend(self.too_deep)
+        out.sort(key=lambda e: (e.pos.line, e.pos.column))
+        return tuple(out)
+
+    def _error_nodes(self, top: Node) -> list[SyntaxError_]:
         """ERROR and MISSING nodes, found by following only subtrees that hold one."""
         out: list[SyntaxError_] = []
-        stack = [root] if root.has_error else []
+        stack = [top]
         while stack:
             node = stack.pop()
             if node.is_missing:
@@ -431,10 +485,8 @@ class _FileReader:
                     SyntaxError_(self.pos(node), self.end_pos(node), self.error_message(node))
                 )
                 continue
-            stack.extend(c for c in node.children if c.has_error)
-        out.extend(self.too_deep)
-        out.sort(key=lambda e: (e.pos.line, e.pos.column))
-        return tuple(out)
+            stack.extend(c for c in node.children if c.has_error or c.is_missing)
+        return out
 
     def error_message(self, node: Node) -> str:
         text = self.text(node).strip()
@@ -462,3 +514,45 @@ def _cut_short(seq: list[comments.Item], index: int) -> bool:
         and nxt.type == "ERROR"
         and nxt.start_point.row == node.end_point.row
     )
+
+
+_MARSHALERS = frozenset({"MarshalJSON", "UnmarshalJSON", "MarshalText", "UnmarshalText"})
+
+# Top-level declarations markergen reads, by tree-sitter node type → how a message names it.
+_READ = {
+    "package_clause": "the package clause",
+    "import_declaration": "an import declaration",
+    "type_declaration": "type",
+    "const_declaration": "const",
+}
+_READ_KEYWORDS = {"package": "the package clause", "import": "an import declaration",
+                  "type": "type", "const": "const"}  # fmt: skip
+
+
+def _read_declaration(node: Node, text: Callable[[Node], str]) -> str | None:
+    """How a message names the top-level `node` when markergen reads it, else None.
+
+    A top-level ERROR region counts when it starts with the keyword of a declaration
+    markergen reads: that is a type or const declaration tree-sitter could not parse.
+    """
+    kind = _READ.get(node.type)
+    if kind is None and node.type == "ERROR" and node.children:
+        kind = _READ_KEYWORDS.get(node.children[0].type)
+    if kind is None:
+        return None
+    if kind in ("type", "const"):
+        name = _first_name(node, text)
+        return f"{kind} {name}" if name else f"a {kind} declaration"
+    return kind
+
+
+def _first_name(node: Node, text: Callable[[Node], str]) -> str:
+    stack = [node]
+    while stack:
+        n = stack.pop(0)
+        if n.type in ("type_identifier", "identifier") and n.parent is not None and n.parent.type in (
+            "type_spec", "type_alias", "const_spec", "ERROR", "type_declaration", "const_declaration"
+        ):
+            return text(n)
+        stack.extend(n.children)
+    return ""

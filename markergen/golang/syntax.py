@@ -183,6 +183,9 @@ class GoFile:
     errors: tuple[SyntaxError_, ...]
     build_constraint: str = ""  # the `//go:build` expression, "" if none
     generated: bool = False  # has the standard `// Code generated ... DO NOT EDIT.` header
+    # Receiver type names of MarshalJSON/UnmarshalJSON/MarshalText/UnmarshalText methods:
+    # their JSON is whatever those methods make it, not the Go type's shape.
+    marshalers: tuple[str, ...] = ()
 
     def import_path(self, name: str) -> str | None:
         for imp in self.imports:

@@ -15,6 +15,24 @@ from markergen.golang.syntax import JSONTag, Position
 from markergen.markers import Marker
 
 TypeKey = str
+
+# Well-known types whose JSON is not their Go shape (custom marshalling in
+# k8s.io/apimachinery and apiextensions), opaque even when their source is not loaded:
+# `metav1.Duration` is "30s", `resource.Quantity` is 1048576 or "1Mi".
+OPAQUE_TYPES: frozenset[TypeKey] = frozenset(
+    {
+        "k8s.io/apimachinery/pkg/apis/meta/v1.Time",
+        "k8s.io/apimachinery/pkg/apis/meta/v1.MicroTime",
+        "k8s.io/apimachinery/pkg/apis/meta/v1.Duration",
+        "k8s.io/apimachinery/pkg/apis/meta/v1.Fields",
+        "k8s.io/apimachinery/pkg/apis/meta/v1.FieldsV1",
+        "k8s.io/apimachinery/pkg/api/resource.Quantity",
+        "k8s.io/apimachinery/pkg/util/intstr.IntOrString",
+        "k8s.io/apimachinery/pkg/runtime.RawExtension",
+        "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1.JSON",
+        "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1.JSON",
+    }
+)
 Dialect = Literal["kep2019", "kep2022", "kep1027", "k8s", "kubebuilder"]
 Semantics = Literal["kep1027", "kep2019", "smd"]
 Mode = Literal["exactly-one", "at-most-one", "at-least-one"]
@@ -132,6 +150,31 @@ class Member:
     pos: Position
 
 
+@dataclass(frozen=True, slots=True)
+class DialectTraits:
+    """What a union's dialect means for everything that reads the model: the rules, the
+    renderers, the CRD patcher and the diff ask these, never the dialect's name. Each
+    dialect module of markergen/model/dialects/ declares its traits once."""
+
+    name: Dialect
+    # A member's discriminator value is its Go field name by definition (the 2019 KEP).
+    values_are_field_names: bool = False
+    # OpenAPI: only openapi-gen's list on the struct, never fieldMembers.
+    list_form_only: bool = False
+    # The current KEP's discriminator requiredness and omitempty rules apply (MG202).
+    discriminator_musts: bool = False
+    # A discriminator without enum values is this dialect's mark (MG201 warns of it).
+    untyped_discriminator: bool = False
+    # The marker (and its argument; "" for the marker's value) that names a member's
+    # discriminator value explicitly, if the dialect has one.
+    member_name_marker: str = ""
+    member_name_arg: str = ""
+    # openapi-gen writes the union (its list on the struct, or fieldMembers).
+    in_openapi: bool = True
+    # The tool that writes the union's CRD rule itself; `markergen crd` adds none.
+    enforced_by: str = ""
+
+
 @dataclass(frozen=True)
 class Union:
     struct: TypeKey
@@ -151,9 +194,18 @@ class Union:
     # Members whose discriminator value is no value of the discriminator (MG340): kept
     # for messages, left out of `members` so that no output builds a rule from them.
     unmatched: tuple[Member, ...] = ()
-    # The tool that already writes this union's CRD validation ("controller-gen" for
-    # `+kubebuilder:validation:ExactlyOneOf` and kin); `markergen crd` adds no rule then.
-    enforced_by: str = ""
+
+    @property
+    def traits(self) -> DialectTraits:
+        from markergen.model.dialects import traits_of
+
+        return traits_of(self.dialect)
+
+    @property
+    def enforced_by(self) -> str:
+        """The tool that already writes this union's CRD validation ("controller-gen"
+        for `+kubebuilder:validation:ExactlyOneOf` and kin); `markergen crd` adds none."""
+        return self.traits.enforced_by
 
 
 @dataclass(frozen=True)
@@ -212,3 +264,9 @@ class Model:
     types: dict[TypeKey, NamedType] = field(default_factory=dict)
     enums: dict[TypeKey, Enum] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()  # from reading and building (MG001-MG005, ...)
+    # Types whose JSON is their own (custom MarshalJSON/UnmarshalJSON/MarshalText, or
+    # one of OPAQUE_TYPES): nothing may assume their Go shape.
+    opaque: frozenset[TypeKey] = frozenset()
+
+    def is_opaque(self, key: TypeKey) -> bool:
+        return key in self.opaque or key in OPAQUE_TYPES

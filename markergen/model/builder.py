@@ -106,6 +106,12 @@ def build_model(packages: Sequence[GoPackage], registry: Registry = REGISTRY) ->
         types=dict(sorted(types.items())),
         enums=enums,
         diagnostics=tuple(unique),
+        opaque=frozenset(
+            f"{pkg.import_path}.{name}"
+            for pkg in packages
+            for file in pkg.files
+            for name in file.marshalers
+        ),
     )
 
 

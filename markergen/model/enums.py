@@ -12,9 +12,10 @@ from markergen.diagnostics import Diagnostic, diag
 from markergen.doctext import description
 from markergen.golang.literals import unquote
 from markergen.golang.syntax import ConstSpec, GoFile, Position
+from markergen.markers import ENUM, K8S_ENUM, KUBEBUILDER_ENUM
 from markergen.model import Enum, EnumValue, NamedType, TypeKey, TypeRef
 
-ENUM_MARKERS = ("enum", "k8s:enum", "kubebuilder:validation:Enum")
+ENUM_MARKERS = (ENUM, K8S_ENUM, KUBEBUILDER_ENUM)
 
 
 @dataclass(frozen=True)
@@ -161,7 +162,7 @@ def build_enums(
     for key, named in sorted(candidates.items()):
         found = list(values.get(_canonical(key, types), ()))
         for m in named.markers:
-            if m.name == "kubebuilder:validation:Enum":
+            if m.name == KUBEBUILDER_ENUM:
                 found.extend(EnumValue("", v, "", m.pos) for v in m.values)
         seen: set[str] = set()
         unique: list[EnumValue] = []
@@ -175,8 +176,8 @@ def build_enums(
             name=named.name,
             package=named.package,
             values=tuple(unique),
-            source="kubebuilder" if source == "kubebuilder:validation:Enum" else
-            ("k8s:enum" if source == "k8s:enum" else "enum"),
+            source="kubebuilder" if source == KUBEBUILDER_ENUM else
+            (K8S_ENUM if source == K8S_ENUM else ENUM),
             pos=named.pos,
         )
     return enums, diagnostics

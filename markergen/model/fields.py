@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from markergen.doctext import description
 from markergen.golang.syntax import FieldDecl
-from markergen.markers import Marker, Target
+from markergen.markers import KUBEBUILDER_ENUM, Marker, Target
 from markergen.model import Field
 from markergen.model.markerread import MarkerReader
 from markergen.model.resolve import Resolver
@@ -46,7 +46,7 @@ def make_field(
     json_name = "" if decl.json.skip or inline else decl.json.name or decl.name
     enum_values: tuple[str, ...] = ()
     for m in markers:
-        if m.name == "kubebuilder:validation:Enum":
+        if m.name == KUBEBUILDER_ENUM:
             enum_values = m.values
     return Field(
         go_name=decl.name,

@@ -15,7 +15,20 @@ from dataclasses import dataclass, field
 
 from markergen.diagnostics import Diagnostic, diag
 from markergen.golang.syntax import Position
-from markergen.markers import Marker
+from markergen.markers import (
+    K8S_UNION_DISCRIMINATOR,
+    K8S_UNION_MEMBER,
+    K8S_ZERO_OR_ONE_OF_MEMBER,
+    KUBEBUILDER_AT_LEAST_ONE_OF,
+    KUBEBUILDER_AT_MOST_ONE_OF,
+    KUBEBUILDER_EXACTLY_ONE_OF,
+    UNION,
+    UNION_DEPRECATED,
+    UNION_DISCRIMINATED_BY,
+    UNION_DISCRIMINATOR,
+    UNION_MEMBER,
+    Marker,
+)
 from markergen.model import (
     Dialect,
     Discriminator,
@@ -29,13 +42,13 @@ from markergen.model import (
     Union,
 )
 
-KEP2019_FIELD = "unionDeprecated"
-PLAIN_DISCRIMINATOR = "unionDiscriminator"
-PLAIN_MEMBER = "unionMember"
-DISCRIMINATED_BY = "unionDiscriminatedBy"
-K8S_DISCRIMINATOR = "k8s:unionDiscriminator"
-K8S_MEMBER = "k8s:unionMember"
-K8S_ZERO_OR_ONE = "k8s:zeroOrOneOfMember"
+KEP2019_FIELD = UNION_DEPRECATED
+PLAIN_DISCRIMINATOR = UNION_DISCRIMINATOR
+PLAIN_MEMBER = UNION_MEMBER
+DISCRIMINATED_BY = UNION_DISCRIMINATED_BY
+K8S_DISCRIMINATOR = K8S_UNION_DISCRIMINATOR
+K8S_MEMBER = K8S_UNION_MEMBER
+K8S_ZERO_OR_ONE = K8S_ZERO_OR_ONE_OF_MEMBER
 
 _FAMILY_MARKERS = {
     "kep2019": (KEP2019_FIELD,),
@@ -179,7 +192,7 @@ def build_unions(
                     + f"; it is read as {_FAMILY_NAMES[fams[0]]} only",
                 )
             )
-    struct_union = next((m for m in struct.markers if m.name == "union"), None)
+    struct_union = next((m for m in struct.markers if m.name == UNION), None)
     deprecated = _member_fields(ctx, "kep2019")
     plain = _member_fields(ctx, "plain")
     unions: list[Union] = []
@@ -209,9 +222,9 @@ def build_unions(
 
 
 CONTROLLER_GEN_UNIONS: dict[str, Mode] = {
-    "kubebuilder:validation:ExactlyOneOf": "exactly-one",
-    "kubebuilder:validation:AtMostOneOf": "at-most-one",
-    "kubebuilder:validation:AtLeastOneOf": "at-least-one",
+    KUBEBUILDER_EXACTLY_ONE_OF: "exactly-one",
+    KUBEBUILDER_AT_MOST_ONE_OF: "at-most-one",
+    KUBEBUILDER_AT_LEAST_ONE_OF: "at-least-one",
 }
 
 
@@ -253,7 +266,6 @@ def _controller_gen(ctx: _Ctx) -> list[Union]:
                 mode=mode,
                 semantics="kep1027",
                 pos=m.pos,
-                enforced_by="controller-gen",
             )
         )
     return out

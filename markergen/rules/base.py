@@ -12,15 +12,23 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from markergen.diagnostics import CATALOG, Diagnostic
+from markergen.markers import (
+    K8S_UNION_DISCRIMINATOR,
+    K8S_UNION_MEMBER,
+    K8S_ZERO_OR_ONE_OF_MEMBER,
+    UNION_DEPRECATED,
+    UNION_DISCRIMINATOR,
+    UNION_MEMBER,
+)
 from markergen.model import Model, Struct, TypeRef, Union
 
 Check = Callable[[Model], Iterable[Diagnostic]]
 
 # Markers that make a field take part in a union, in any dialect.
 MEMBER_MARKERS = frozenset(
-    {"unionMember", "unionDeprecated", "k8s:unionMember", "k8s:zeroOrOneOfMember"}
+    {UNION_MEMBER, UNION_DEPRECATED, K8S_UNION_MEMBER, K8S_ZERO_OR_ONE_OF_MEMBER}
 )
-DISCRIMINATOR_MARKERS = frozenset({"unionDiscriminator", "k8s:unionDiscriminator"})
+DISCRIMINATOR_MARKERS = frozenset({UNION_DISCRIMINATOR, K8S_UNION_DISCRIMINATOR})
 UNION_FIELD_MARKERS = MEMBER_MARKERS | DISCRIMINATOR_MARKERS
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from markergen.diagnostics import Diagnostic, Severity, diag
-from markergen.markers import default_string
+from markergen.markers import K8S_UNION_DISCRIMINATOR, UNION, UNION_DISCRIMINATOR, default_string
 from markergen.model import Discriminator, Model, Struct, Union
 from markergen.rules.base import (
     MEMBER_MARKERS,
@@ -55,7 +55,7 @@ def check_discriminator_type(model: Model) -> Iterator[Diagnostic]:
                 f"{d.type.text or target.name or target.kind}, which is not a string",
                 hint="a discriminator must be a string type; kep/004 wants a +enum string type",
             )
-        elif union.dialect == "kep2022" and not d.values:
+        elif union.traits.untyped_discriminator and not d.values:
             yield diag(
                 "MG201",
                 d.pos,
@@ -71,7 +71,7 @@ def check_discriminator_requiredness(model: Model) -> Iterator[Diagnostic]:
     """MG202, kep1027 only (see the module doc for "default option")."""
     for struct, union in unions(model):
         d = union.discriminator
-        if d is None or union.dialect != "kep1027":
+        if d is None or not union.traits.discriminator_musts:
             continue
         label = union_label(struct, union)
         name = f"discriminator {d.go_name} of union {label}"
@@ -82,12 +82,20 @@ def check_discriminator_requiredness(model: Model) -> Iterator[Diagnostic]:
                 what for what, ok in (("+optional", optional), ("omitempty", d.omitempty)) if not ok
             ]
             if missing:
+                # The current KEP's MUST is broken, but the API server defaults the field
+                # and the documents are right: what goes wrong is on the client side.
+                consequence = (
+                    'a Go client that leaves it unset sends "", which the enum rejects'
+                    if not d.omitempty and "" not in d.values
+                    else "clients cannot leave it unset to get the default"
+                )
                 yield diag(
                     "MG202",
                     d.pos,
-                    f"{name} has +default={d.default}, so it must be optional and omitempty; "
-                    f"it lacks {' and '.join(missing)}",
+                    f"{name} has +default={d.default} but lacks {' and '.join(missing)}: "
+                    f"{consequence}",
                     hint=f'add `// +optional` and `json:"{d.json_name},omitempty"`',
+                    severity=Severity.WARNING,
                 )
         elif "" in d.values:
             if not d.omitempty:
@@ -155,7 +163,7 @@ def check_discriminator_without_members(model: Model) -> Iterator[Diagnostic]:
             hint = "to make them members, add " + "; ".join(
                 f"`// +unionMember={value}` above {go_name}" for go_name, value in similar
             )
-        elif any(m.name == "union" for m in struct.markers):
+        elif any(m.name == UNION for m in struct.markers):
             hint = (
                 f"if no value needs a member, remove `// +union` from {struct.name} and "
                 f"`// +unionDiscriminator` from {d.go_name}"
@@ -165,7 +173,7 @@ def check_discriminator_without_members(model: Model) -> Iterator[Diagnostic]:
         field = struct.field(d.go_name)
         marker = None
         if field is not None:
-            marker = field.marker("unionDiscriminator") or field.marker("k8s:unionDiscriminator")
+            marker = field.marker(UNION_DISCRIMINATOR) or field.marker(K8S_UNION_DISCRIMINATOR)
         yield diag(
             "MG205",
             marker.pos if marker is not None else d.pos,

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from markergen.diagnostics import Diagnostic, diag
+from markergen.markers import ENUM, K8S_ENUM
 from markergen.model import Model
 from markergen.rules.base import Rule, underlying
 
-ENUM_TYPE_MARKERS = ("enum", "k8s:enum")
+ENUM_TYPE_MARKERS = (ENUM, K8S_ENUM)
 
 
 def check_enum_not_string(model: Model) -> Iterator[Diagnostic]:

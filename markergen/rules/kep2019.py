@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from markergen.diagnostics import Diagnostic, diag
+from markergen.markers import UNION, UNION_DEPRECATED
 from markergen.model import Model
 from markergen.rules.base import Rule
 
 
 def _union_structs(model: Model) -> Iterator[str]:
     for key in sorted(model.structs):
-        if any(m.name == "union" for m in model.structs[key].markers):
+        if any(m.name == UNION for m in model.structs[key].markers):
             yield key
 
 
@@ -43,7 +44,7 @@ def check_union_struct_deprecated(model: Model) -> Iterator[Diagnostic]:
     for key in _union_structs(model):
         struct = model.structs[key]
         for field in struct.fields:
-            m = field.marker("unionDeprecated")
+            m = field.marker(UNION_DEPRECATED)
             if m is None:
                 continue
             yield diag(
@@ -60,7 +61,7 @@ def check_deprecated_pointer_omitempty(model: Model) -> Iterator[Diagnostic]:
     for key in sorted(model.structs):
         struct = model.structs[key]
         for field in struct.fields:
-            if field.marker("unionDeprecated") is None:
+            if field.marker(UNION_DEPRECATED) is None:
                 continue
             missing = [
                 what

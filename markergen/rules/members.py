@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from markergen.diagnostics import Diagnostic, diag
+from markergen.markers import UNION_DEPRECATED
 from markergen.model import Field, Member, Model, Struct, Union
 from markergen.rules.base import (
     UNION_FIELD_MARKERS,
@@ -55,7 +56,7 @@ def check_member_unset(model: Model) -> Iterator[Diagnostic]:
     which asks for exactly the fix (pointer and omitempty).
     """
     for struct, union, member, field in _members(model):
-        if field is None or field.marker("unionDeprecated") is not None:
+        if field is None or field.marker(UNION_DEPRECATED) is not None:
             continue
         target = underlying(model, field.type)
         if target.kind in NILLABLE or target.kind in ("external", "unknown"):
@@ -94,7 +95,7 @@ def check_member_value_in_enum(model: Model) -> Iterator[Diagnostic]:
     """
     for struct, union, member, _ in _members(model):
         d = union.discriminator
-        if union.dialect == "kep2019":
+        if union.traits.values_are_field_names:
             continue
         if d is None or not d.values or member.value in d.values:
             continue
@@ -125,8 +126,8 @@ def check_member_value_in_enum(model: Model) -> Iterator[Diagnostic]:
 def check_duplicate_values(model: Model) -> Iterator[Diagnostic]:
     """MG304."""
     for struct, union in unions(model):
-        if union.dialect == "kep2019":
-            continue  # values are Go field names there: unique by construction
+        if union.traits.values_are_field_names:
+            continue  # unique by construction
         first: dict[str, Member] = {}
         for member in union.members:
             prev = first.setdefault(member.value, member)
@@ -144,16 +145,15 @@ def check_duplicate_values(model: Model) -> Iterator[Diagnostic]:
 
 def explicit_member_name(union: Union, member: Member, field: Field) -> str | None:
     """The memberName the author wrote, if any (not the kep2022 `=<discriminator>`)."""
-    if union.dialect == "kep1027":
-        m = field.marker("unionMember")
-        if m is not None and m.value and m.value == member.value:
-            return m.value
-    elif union.dialect == "k8s":
-        for m in field.markers:
-            if m.name == "k8s:unionMember":
-                name = m.arg("memberName")
-                if name is not None and name == member.value:
-                    return name
+    traits = union.traits
+    if not traits.member_name_marker:
+        return None
+    for m in field.markers:
+        if m.name != traits.member_name_marker:
+            continue
+        name = m.arg(traits.member_name_arg) if traits.member_name_arg else m.value
+        if name and name == member.value:
+            return name
     return None
 
 

@@ -97,7 +97,7 @@ type DefaultButRequired struct {
 	// +unionDiscriminator
 	// +required
 	// +default="Circle"
-	Type ShapeType `json:"type"` // want "MG202" "lacks \\+optional and omitempty"
+	Type ShapeType `json:"type"` // want "MG202" "lacks \\+optional and omitempty: a Go client that leaves it unset sends \"\", which the enum rejects"
 
 	// +unionMember
 	// +optional

@@ -1,0 +1,36 @@
+"""The union dialects: one module each, declaring its markers and its traits.
+
+A *dialect* is one way of writing unions in Go markers (docs/concepts.md, "The four
+dialects"). Each module here declares, once:
+
+- `MARKERS`: the names of the markers that make a field or struct part of one of its
+  unions (the names and their shapes are defined in markergen.markers' registry);
+- `TRAITS`: a `DialectTraits` record saying what its unions mean downstream (member
+  values are Go field names, written only in openapi-gen's list form, the current KEP's
+  discriminator rules apply, ...). The rules, the renderers and the CRD patcher ask
+  `union.traits`, never the dialect's name.
+
+To add a dialect: write a module with `MARKERS` and `TRAITS`, add its name to
+`markergen.model.Dialect`, list it in `DIALECTS` below, and teach the union builder
+(markergen/model/unions.py) to recognise its markers. Nothing else needs to change to
+give its unions the right checks and outputs; a new trait is one new field of
+`DialectTraits` with a default.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from markergen.model import DialectTraits
+from markergen.model.dialects import k8s, kep1027, kep2019, kep2022, kubebuilder
+
+DIALECTS: tuple[ModuleType, ...] = (kep2019, kep2022, kep1027, k8s, kubebuilder)
+_TRAITS: dict[str, DialectTraits] = {m.TRAITS.name: m.TRAITS for m in DIALECTS}
+
+
+def traits_of(name: str) -> DialectTraits:
+    """The traits of the dialect called `name`."""
+    return _TRAITS[name]
+
+
+__all__ = ["DIALECTS", "traits_of"]

@@ -1,0 +1,3 @@
+module example.com/newsyntax
+
+go 1.26
