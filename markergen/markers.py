@@ -155,6 +155,10 @@ K8S_UNION_MEMBER: Final = "k8s:unionMember"
 K8S_ZERO_OR_ONE_OF_MEMBER: Final = "k8s:zeroOrOneOfMember"
 K8S_ENUM: Final = "k8s:enum"
 KUBEBUILDER_ENUM: Final = "kubebuilder:validation:Enum"
+# openshift/api: `+openshift:validation:FeatureGateAwareEnum:featureGate=G,enum=a;b`, one
+# line per gate; the type's values are every line's values (not a registered marker:
+# controller-gen's `name:arg=value` form is kept whole as an unknown marker).
+OPENSHIFT_FEATURE_GATE_AWARE_ENUM: Final = "openshift:validation:FeatureGateAwareEnum"
 KUBEBUILDER_EXACTLY_ONE_OF: Final = "kubebuilder:validation:ExactlyOneOf"
 KUBEBUILDER_AT_MOST_ONE_OF: Final = "kubebuilder:validation:AtMostOneOf"
 KUBEBUILDER_AT_LEAST_ONE_OF: Final = "kubebuilder:validation:AtLeastOneOf"

@@ -102,3 +102,12 @@ def test_several_api_versions_in_one_project(tmp_path: Path) -> None:
     ]
     assert {p.group_name for p in model.packages} == {"shapes.example.com", None}
     assert len([k for k in model.structs if k.endswith(".Source")]) == 2
+
+
+def test_openshift_feature_gate_aware_enum_gives_every_gate_s_values(tmp_path: Path) -> None:
+    model = load_model(["./..."], _module(tmp_path, ("openshift", "openshift")))
+    union = model.structs["example.com/m/openshift.APIServerEncryption"].unions[0]
+    assert union.dialect == "kep1027"
+    assert union.discriminator is not None
+    assert union.discriminator.values == ("", "KMS", "aescbc", "identity")
+    assert [(m.go_name, m.value) for m in union.members] == [("KMS", "KMS")]

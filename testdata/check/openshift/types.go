@@ -95,3 +95,20 @@ type GCPMachineProviderSpec struct {
 	// +optional
 	OnHostMaintenance string `json:"onHostMaintenance,omitempty"`
 }
+
+// EncryptionType's values depend on feature gates: each gate's line lists them all.
+// +openshift:validation:FeatureGateAwareEnum:featureGate="",enum="";identity;aescbc
+// +openshift:validation:FeatureGateAwareEnum:featureGate=KMSEncryption,enum="";identity;aescbc;KMS
+type EncryptionType string
+
+// +union
+type APIServerEncryption struct {
+	// +unionDiscriminator
+	// +optional
+	Type EncryptionType `json:"type,omitempty"`
+
+	// +openshift:enable:FeatureGate=KMSEncryption
+	// +unionMember
+	// +optional
+	KMS *string `json:"kms,omitempty"`
+}
