@@ -51,6 +51,8 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo("MG004", E, "malformed marker value or arguments"),
         RuleInfo("MG005", E, "marker on the wrong kind of declaration"),
         RuleInfo("MG006", W, "package outside a Go module (no go.mod)"),
+        RuleInfo("MG010", W, "markergen:ignore comment silences nothing"),
+        RuleInfo("MG011", W, "malformed markergen:ignore comment"),
         RuleInfo("MG101", E, "+enum on a type whose underlying type is not string"),
         RuleInfo("MG102", W, "enum type with no constants"),
         RuleInfo("MG103", W, "untyped constant in a const block of an enum type"),

@@ -13,6 +13,7 @@ from typing import Literal
 from markergen.diagnostics import Diagnostic
 from markergen.golang.syntax import JSONTag, Position
 from markergen.markers import Marker
+from markergen.model.ignores import Ignore
 
 TypeKey = str
 
@@ -264,6 +265,7 @@ class Model:
     types: dict[TypeKey, NamedType] = field(default_factory=dict)
     enums: dict[TypeKey, Enum] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()  # from reading and building (MG001-MG005, ...)
+    ignores: tuple[Ignore, ...] = ()  # the `// markergen:ignore` comments of the inputs
     # Types whose JSON is their own (custom MarshalJSON/UnmarshalJSON/MarshalText, or
     # one of OPAQUE_TYPES): nothing may assume their Go shape.
     opaque: frozenset[TypeKey] = frozenset()
