@@ -37,11 +37,7 @@ def _insert_above(path: Path, line_text: str, go_field: str, after_line: int) ->
     """Insert `line_text` (indented like the field) above the field `go_field`'s marker
     block: right above its first comment line, after `after_line` (the diagnostic's)."""
     lines = path.read_text().split("\n")
-    at = next(
-        i
-        for i in range(after_line, len(lines))
-        if re.match(rf"\s*{go_field}\s", lines[i])
-    )
+    at = next(i for i in range(after_line, len(lines)) if re.match(rf"\s*{go_field}\s", lines[i]))
     start = at
     while start > 0 and lines[start - 1].strip().startswith("//"):
         start -= 1
@@ -116,3 +112,27 @@ def test_openshift_unions_are_one_consistent_union(tmp_path: Path) -> None:
     # omitzero makes a struct member optional, as omitempty does for a pointer
     replace = model.structs["example.com/m/openshift.RelabelActionConfig"].field("Replace")
     assert replace is not None and replace.optional
+
+
+def test_mg404_hint_makes_one_dialect(tmp_path: Path) -> None:
+    root = _module(tmp_path, "kep2019")
+    before = _check(root)
+    mixed = [d for d in before if d.code == "MG404"]
+    assert len(mixed) == 1 and mixed[0].hint is not None  # once, at the struct
+    match = re.match(
+        r"on (\w+), write `(// \+unionDeprecated)` instead of `(// \+unionMember)`", mixed[0].hint
+    )
+    assert match is not None
+    go_field, new, old = match.groups()
+    path = root / mixed[0].pos.file
+    lines = path.read_text().split("\n")
+    at = next(
+        i for i in range(mixed[0].pos.line, len(lines)) if re.match(rf"\s*{go_field}\s", lines[i])
+    )
+    start = next(i for i in range(at, 0, -1) if lines[i].strip() == old)
+    lines[start] = lines[start].replace(old, new)
+    path.write_text("\n".join(lines))
+    after = _check(root)
+    assert {(d.code, d.pos.line) for d in after} == {
+        (d.code, d.pos.line) for d in before if d.code != "MG404"
+    }

@@ -202,15 +202,17 @@ def build_unions(
         # exactly the marked fields (the other fields are settings every variant shares).
         unions.extend(_discriminated(ctx, plain, house=True))
     elif struct_union is not None or deprecated:
-        for f in plain:
+        if plain:
+            # One union, one report: at the struct's +union, else at the struct.
+            names = ", ".join(f.go_name for f in plain)
             ctx.diagnostics.append(
                 diag(
                     "MG404",
-                    _pos_of(f, PLAIN_MEMBER, DISCRIMINATED_BY),
-                    f"field {ctx.subject(f)} uses +unionMember in struct {struct.name}, which "
-                    "declares a kep2019 union (+union / +unionDeprecated); one union cannot mix "
-                    "dialects",
-                    hint="use either the 2019 markers or the current ones for the whole struct",
+                    struct_union.pos if struct_union is not None else struct.pos,
+                    f"struct {struct.name} declares a kep2019 union (+unionDeprecated) and "
+                    f"marks {names} +unionMember; one union cannot mix dialects",
+                    hint=f"on {names}, write `// +unionDeprecated` instead of "
+                    "`// +unionMember` (or use the current markers on every field)",
                 )
             )
         unions.extend(_kep2019(ctx, struct_union, deprecated))

@@ -79,11 +79,10 @@ type NotOptional struct {
 	Required *string `json:"required"` // want "MG301"
 }
 
-type Mixed struct {
+type Mixed struct { // want "MG404" "one union cannot mix"
 	// +unionDeprecated
 	// +optional
 	Value *string `json:"value,omitempty"`
-	// want "MG404" "one union cannot mix"
 	// +unionMember
 	// +optional
 	ValueFrom *string `json:"valueFrom,omitempty"`
