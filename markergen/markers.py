@@ -50,6 +50,7 @@ class Target(str, Enum):
     PACKAGE = "package"
     TYPE = "type"
     FIELD = "field"
+    CONST = "const"  # no marker belongs here: read to report union/enum markers (MG005)
 
 
 class Shape(str, Enum):
@@ -139,7 +140,7 @@ _F = frozenset({Target.FIELD})
 _T = frozenset({Target.TYPE})
 _P = frozenset({Target.PACKAGE})
 _FT = frozenset({Target.FIELD, Target.TYPE})
-_ALL = frozenset(Target)
+_ALL = frozenset({Target.PACKAGE, Target.TYPE, Target.FIELD})
 _MEMBER_ARGS = frozenset({"union", "memberName"})
 
 # The names of the union and enum markers, declared here once with their definitions in

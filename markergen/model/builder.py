@@ -57,6 +57,11 @@ def build_model(packages: Sequence[GoPackage], registry: Registry = REGISTRY) ->
         for file in pkg.files:
             resolver = Resolver(index, pkg.import_path, file)
             consts.append(PackageConsts(pkg.import_path, file, file.consts))
+            for spec in file.consts:
+                if spec.doc is not None:
+                    # no marker takes effect on a constant: this reports the union and
+                    # enum markers written there by mistake (MG005)
+                    reader.read((spec.doc,), Target.CONST, f"constant {spec.name}")
             file_igs, ignore_problems = file_ignores(file)
             ignores += file_igs
             diagnostics += ignore_problems
