@@ -94,3 +94,13 @@ type PointerValues struct {
 	// +optional
 	File *string `json:"file,omitempty"`
 }
+
+// MG308 in the kep2019 dialect: a +unionDeprecated member that never appears in JSON.
+type HiddenDeprecated struct {
+	// +unionDeprecated
+	// +optional
+	Shown *string `json:"shown,omitempty"`
+	// +unionDeprecated
+	// +optional
+	Hidden *string `json:"-"` // want "MG308" "json:\"-\""
+}

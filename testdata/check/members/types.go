@@ -165,3 +165,20 @@ type OldForm struct {
 	// +optional
 	Circle *int32 `json:"circle,omitempty"`
 }
+
+// MG308 in openshift/api's house style.
+// +kubebuilder:validation:Enum=Basic;Token
+type HiddenAuthType string
+
+// +union
+type HiddenOpenShift struct {
+	// +unionDiscriminator
+	// +required
+	Type HiddenAuthType `json:"type"`
+	// +unionMember
+	// +optional
+	Token *string `json:"token,omitempty"`
+	// +unionMember
+	// +optional
+	Basic *string `json:"-"` // want "MG308" "json:\"-\""
+}
