@@ -55,14 +55,19 @@ def test_runtime_validates_controller_gen_unions(tmp_path: Path) -> None:
     none = [str(e) for e in validate(table, name, {})]
     assert any("exactly one of configMap, secret must be set" in d for d in none)
     assert any("at least one of configMap, secret, inline must be set" in d for d in none)
-    two_sources = [str(e) for e in validate(table, name, {"secret": "a", "inline": "x", "url": "y"})]
+    two_sources = [
+        str(e) for e in validate(table, name, {"secret": "a", "inline": "x", "url": "y"})
+    ]
     assert any("only one of inline, url" in d for d in two_sources)
 
 
 def test_crd_leaves_controller_gen_unions_to_controller_gen(tmp_path: Path) -> None:
     model = _kubebuilder(tmp_path)
     source = model.structs[f"{KB}.Source"]
-    schema = {"type": "object", "properties": {f.json_name: {"type": "string"} for f in source.fields}}
+    schema = {
+        "type": "object",
+        "properties": {f.json_name: {"type": "string"} for f in source.fields},
+    }
     assert union_sites(model, source, schema, ()) == []
 
 
@@ -111,3 +116,33 @@ def test_openshift_feature_gate_aware_enum_gives_every_gate_s_values(tmp_path: P
     assert union.discriminator is not None
     assert union.discriminator.values == ("", "KMS", "aescbc", "identity")
     assert [(m.go_name, m.value) for m in union.members] == [("KMS", "KMS")]
+
+
+def test_member_named_by_no_enum_value_is_not_rejected(tmp_path: Path) -> None:
+    """openshift's EndpointPublishingStrategy: `{type: LoadBalancerService, loadBalancer:
+    ...}` is valid; neither the runtime nor the CRD rule may reject it."""
+    import celpy
+
+    from markergen.crd.cel import union_rules
+
+    model = load_model(["./..."], _module(tmp_path, ("openshift", "openshift")))
+    table = Table.from_dict(json.loads(json.dumps(build_table(model, EmitOptions()))))
+    name = next(n for n in table.types if n.endswith("EndpointPublishingStrategy"))
+    valid = {"type": "LoadBalancerService", "loadBalancer": "x"}
+    assert validate(table, name, valid) == []
+    wrong = [str(e) for e in validate(table, name, {"type": "Private", "hostNetwork": "x"})]
+    assert any("does not match the member that is set" in e for e in wrong)
+
+    union = model.structs["example.com/m/openshift.EndpointPublishingStrategy"].unions[0]
+    rules, _ = union_rules(
+        union, "EndpointPublishingStrategy", ["type", "loadBalancer", "hostNetwork"], ["type"]
+    )
+    env = celpy.Environment()
+
+    def ok(obj: dict[str, str]) -> bool:
+        act = {"self": celpy.json_to_cel(obj)}
+        return all(bool(env.program(env.compile(r.rule)).evaluate(act)) for r in rules)
+
+    assert ok(valid)
+    assert ok({"type": "HostNetwork", "hostNetwork": "x"})
+    assert not ok({"type": "Private", "hostNetwork": "x"})

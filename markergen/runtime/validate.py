@@ -152,7 +152,9 @@ def _at_most_one_with_discriminator(
     now = set_members(obj, union)
     if value and len(now) == 1:
         member = union.member_for_field(now[0])
-        if member is not None and member.value != value:
+        # a member whose value is no enum value can never be named: not checked
+        nameable = member is not None and (not union.values or member.value in union.values)
+        if member is not None and nameable and member.value != value:
             errors.append(
                 FieldError(
                     path.field(union.discriminator).render(),

@@ -112,3 +112,22 @@ type APIServerEncryption struct {
 	// +optional
 	KMS *string `json:"kms,omitempty"`
 }
+
+// +kubebuilder:validation:Enum=LoadBalancerService;HostNetwork;Private
+type EndpointPublishingStrategyType string
+
+// EndpointPublishingStrategy is an implicit kep2019 union (every field but the
+// discriminator is a member, valued by its Go name): `LoadBalancer` is selected by the
+// enum value `LoadBalancerService`, a value no member name matches.
+// +union
+type EndpointPublishingStrategy struct {
+	// +unionDiscriminator
+	// +required
+	Type EndpointPublishingStrategyType `json:"type"`
+
+	// +optional
+	LoadBalancer *string `json:"loadBalancer,omitempty"`
+
+	// +optional
+	HostNetwork *string `json:"hostNetwork,omitempty"`
+}
