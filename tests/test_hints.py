@@ -136,3 +136,21 @@ def test_mg404_hint_makes_one_dialect(tmp_path: Path) -> None:
     assert {(d.code, d.pos.line) for d in after} == {
         (d.code, d.pos.line) for d in before if d.code != "MG404"
     }
+
+
+def test_mg341_hint_writes_the_json_names(tmp_path: Path) -> None:
+    root = _module(tmp_path, "kubebuilder")
+    before = _check(root)
+    bad = [d for d in before if d.code == "MG341"]
+    assert len(bad) == 1 and bad[0].hint is not None
+    match = re.search(r"`(\+kubebuilder:validation:ExactlyOneOf=[^`]+)`", bad[0].hint)
+    assert (
+        match is not None
+        and match.group(1) == "+kubebuilder:validation:ExactlyOneOf=configMap;secret"
+    )
+    path = root / bad[0].pos.file
+    lines = path.read_text().split("\n")
+    line = lines[bad[0].pos.line - 1]
+    lines[bad[0].pos.line - 1] = line[: line.index("+")] + match.group(1)
+    path.write_text("\n".join(lines))
+    assert _check(root) == []

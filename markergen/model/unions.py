@@ -230,6 +230,16 @@ CONTROLLER_GEN_UNIONS: dict[str, Mode] = {
 }
 
 
+def _json_name_of(ctx: _Ctx, name: str, by_json: Mapping[str, Field]) -> str:
+    """The JSON name a controller-gen union item probably meant (its Go name, or the
+    closest JSON name)."""
+    for f in ctx.struct.fields:
+        if f.go_name == name and f.json_name:
+            return f.json_name
+    close = difflib.get_close_matches(name, list(by_json), n=1, cutoff=0.5)
+    return close[0] if close else name
+
+
 def _controller_gen(ctx: _Ctx) -> list[Union]:
     """controller-gen's `+kubebuilder:validation:ExactlyOneOf=a;b` (and AtMostOneOf,
     AtLeastOneOf) on a struct: a union without discriminator over the JSON fields it
@@ -250,8 +260,14 @@ def _controller_gen(ctx: _Ctx) -> list[Union]:
                         m.pos,
                         f"+{m.name} on {ctx.struct.name} names {name!r}, which is no JSON "
                         f"field of {ctx.struct.name}",
-                        hint="name the fields by their JSON names: "
-                        + ";".join(sorted(by_json)),
+                        hint="write the JSON names: `+"
+                        + m.name
+                        + "="
+                        + ";".join(
+                            by_json[n].json_name if n in by_json else _json_name_of(ctx, n, by_json)
+                            for n in m.values
+                        )
+                        + "`",
                     )
                 )
                 continue

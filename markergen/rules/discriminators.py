@@ -15,6 +15,8 @@ option); otherwise there is no default option and the field must be required.
 
 from __future__ import annotations
 
+import difflib
+import json
 from collections.abc import Iterator
 
 from markergen.diagnostics import Diagnostic, Severity, diag
@@ -197,7 +199,20 @@ def check_default_value(model: Model) -> Iterator[Diagnostic]:
             f"discriminator {d.go_name} of union {union_label(struct, union)} defaults to "
             f"{quoted([value]) if value is not None else d.default}, which is not a value of {_enum_name(model, d)} "
             f"({quoted(d.values)})",
+            hint=f"write `// +default={json.dumps(_closest_value(value, d.values))}`",
         )
+
+
+def _closest_value(value: str | None, values: tuple[str, ...]) -> str:
+    """The enum value a wrong default most likely meant (the first value otherwise)."""
+    if value is not None:
+        for v in values:
+            if v.casefold() == value.casefold():
+                return v
+        close = difflib.get_close_matches(value, list(values), n=1, cutoff=0.5)
+        if close:
+            return close[0]
+    return values[0]
 
 
 RULES = (
