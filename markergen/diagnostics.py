@@ -32,6 +32,7 @@ class Diagnostic:
 
 E = Severity.ERROR
 W = Severity.WARNING
+INFO = Severity.INFO
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,15 +57,17 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo("MG004", E, "malformed marker value or arguments"),
         RuleInfo("MG005", E, "marker on the wrong kind of declaration"),
         RuleInfo("MG006", W, "package outside a Go module (no go.mod)"),
+        RuleInfo("MG010", W, "markergen:ignore comment silences nothing"),
+        RuleInfo("MG011", W, "malformed markergen:ignore comment"),
         RuleInfo("MG101", E, "+enum on a type whose underlying type is not string"),
         RuleInfo("MG102", W, "enum type with no constants"),
         RuleInfo("MG103", W, "untyped constant in a const block of an enum type"),
         RuleInfo("MG104", E, "discriminator's enum type cannot be resolved"),
         RuleInfo("MG201", E, "discriminator is not a string / has no enum values"),
-        RuleInfo("MG202", E, "kep1027 discriminator requiredness"),
+        RuleInfo("MG202", W, "kep1027 discriminator requiredness"),
         RuleInfo("MG203", E, "several discriminators and a member does not say which union"),
         RuleInfo("MG204", E, "field is both discriminator and member"),
-        RuleInfo("MG205", W, "discriminator without any member"),
+        RuleInfo("MG205", INFO, "discriminator without any member"),
         RuleInfo("MG206", E, "+default of a discriminator is not one of its enum values"),
         RuleInfo("MG301", E, "union member not optional"),
         RuleInfo("MG302", W, "union member cannot be told unset in JSON"),
@@ -76,6 +79,8 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo("MG308", E, "union member or discriminator has json:\"-\" or is unexported"),
         RuleInfo("MG309", E, "field is a member of two unions"),
         RuleInfo("MG310", W, "kep2022 form +unionMember=<discriminator>"),
+        RuleInfo("MG340", W, "union member's implicit value is not a discriminator value"),
+        RuleInfo("MG341", E, "controller-gen union marker names no field of the struct"),
         RuleInfo("MG360", W, "+union struct whose fields mostly match no discriminator value"),
         RuleInfo("MG401", E, "+union struct has an embedded (inlined) field"),
         RuleInfo("MG402", E, "+union struct has +unionDeprecated members"),

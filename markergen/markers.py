@@ -50,6 +50,7 @@ class Target(str, Enum):
     PACKAGE = "package"
     TYPE = "type"
     FIELD = "field"
+    CONST = "const"  # no marker belongs here: read to report union/enum markers (MG005)
 
 
 class Shape(str, Enum):
@@ -139,7 +140,7 @@ _F = frozenset({Target.FIELD})
 _T = frozenset({Target.TYPE})
 _P = frozenset({Target.PACKAGE})
 _FT = frozenset({Target.FIELD, Target.TYPE})
-_ALL = frozenset(Target)
+_ALL = frozenset({Target.PACKAGE, Target.TYPE, Target.FIELD})
 _MEMBER_ARGS = frozenset({"union", "memberName"})
 
 # The names of the union and enum markers, declared here once with their definitions in
@@ -155,6 +156,13 @@ K8S_UNION_MEMBER: Final = "k8s:unionMember"
 K8S_ZERO_OR_ONE_OF_MEMBER: Final = "k8s:zeroOrOneOfMember"
 K8S_ENUM: Final = "k8s:enum"
 KUBEBUILDER_ENUM: Final = "kubebuilder:validation:Enum"
+# openshift/api: `+openshift:validation:FeatureGateAwareEnum:featureGate=G,enum=a;b`, one
+# line per gate; the type's values are every line's values (not a registered marker:
+# controller-gen's `name:arg=value` form is kept whole as an unknown marker).
+OPENSHIFT_FEATURE_GATE_AWARE_ENUM: Final = "openshift:validation:FeatureGateAwareEnum"
+KUBEBUILDER_EXACTLY_ONE_OF: Final = "kubebuilder:validation:ExactlyOneOf"
+KUBEBUILDER_AT_MOST_ONE_OF: Final = "kubebuilder:validation:AtMostOneOf"
+KUBEBUILDER_AT_LEAST_ONE_OF: Final = "kubebuilder:validation:AtLeastOneOf"
 
 
 @dataclass(frozen=True)
@@ -316,6 +324,10 @@ def default_registry() -> Registry:
                 value_required=True,
             ),
             MarkerDef("kubebuilder:default", _F, RAW, value_required=True),
+            # controller-gen's own unions on a struct, over JSON field names
+            MarkerDef(KUBEBUILDER_EXACTLY_ONE_OF, _T, LIST, True, value_required=True),
+            MarkerDef(KUBEBUILDER_AT_MOST_ONE_OF, _T, LIST, True, value_required=True),
+            MarkerDef(KUBEBUILDER_AT_LEAST_ONE_OF, _T, LIST, True, value_required=True),
             MarkerDef("default", _F, RAW, value_required=True),
             MarkerDef("listType", _F, VF, value_required=True),
             MarkerDef("listMapKey", _F, VF, value_required=True),
@@ -486,6 +498,8 @@ def split_list(value: str) -> tuple[str, ...]:
             end = len(value) if end < 0 else end
             item = value[i:end].strip()
             i = end
+            if item == "" and i >= len(value) and items:
+                return tuple(items)  # a trailing `;`, which controller-gen ignores
             if item == "":
                 raise _ParseError(
                     'empty item in list (write "" for the empty string)', base + start
@@ -515,6 +529,11 @@ class _LineParser:
         """Parse the marker whose `+` is at s[i]; the marker runs to the end of `s`."""
         s = self.s
         end = _scan_name(s, i + 1)
+        if s[end - 1 : end + 1] == ":=":
+            # controller-gen also accepts `+name:=value` (openshift/api writes
+            # `+kubebuilder:validation:Enum:=A;B`): the `:` belongs to no name.
+            end -= 1
+            s = self.s = s[:end] + s[end + 1 :]
         name = s[i + 1 : end]
         d = self.registry.get(name)
         if d is None:

@@ -15,6 +15,7 @@ from markergen.diagnostics import Diagnostic
 from markergen.model import Model
 
 if TYPE_CHECKING:
+    from markergen.policy import Policy
     from markergen.progress import Progress
 
 
@@ -59,8 +60,14 @@ def load_model(
         return build_model(result.packages)
 
 
-def check_model(model: Model) -> list[Diagnostic]:
-    """Every diagnostic: what building found, then every rule, sorted by position."""
+def check_model(model: Model, policy: Policy | None = None) -> list[Diagnostic]:
+    """Every diagnostic: what building found, then every rule, less what the source's
+    `// markergen:ignore` comments silence (plus MG010 for those that silence nothing),
+    with `policy`'s severities applied; sorted by position."""
+    from markergen.policy import apply_policy, suppress
     from markergen.rules import all_diagnostics
 
-    return all_diagnostics(model)
+    diags = suppress(all_diagnostics(model), model.ignores)
+    if policy is not None:
+        diags = apply_policy(diags, policy)
+    return sorted(diags, key=Diagnostic.sort_key)

@@ -26,8 +26,7 @@ from pathlib import Path
 import pytest
 
 from markergen.diagnostics import CATALOG, Diagnostic
-from markergen.pipeline import load_model
-from markergen.rules import all_diagnostics
+from markergen.pipeline import check_model, load_model
 
 ROOT = Path(__file__).resolve().parent.parent / "testdata" / "check"
 WANT = re.compile(r"//\s*want\s+(\".*)$")
@@ -118,7 +117,7 @@ def check_package(directory: Path, base: Path) -> list[str]:
         for w in parse_wants(f, f.relative_to(base).as_posix())
     ]
     model = load_model([f"./{directory.relative_to(base).as_posix()}"], base)
-    return compare(all_diagnostics(model), wants, base)
+    return compare(check_model(model), wants, base)
 
 
 @pytest.mark.parametrize("name", packages())

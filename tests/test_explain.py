@@ -13,8 +13,7 @@ from tree_sitter import Language, Parser
 
 from markergen.diagnostics import CATALOG
 from markergen.explain import ExplainError, examples, explain, sections, summary
-from markergen.pipeline import load_model
-from markergen.rules import all_diagnostics
+from markergen.pipeline import check_model, load_model
 
 DOCS = sections()
 CODES = sorted(CATALOG)
@@ -61,7 +60,7 @@ def _codes_of(example: str, tmp: Path, latin1: bool = False, go_mod: bool = True
     data = example.encode("latin-1" if latin1 else "utf-8")
     (pkg / "types.go").write_bytes(data)
     model = load_model(["./..."], tmp)
-    return {d.code for d in all_diagnostics(model)}
+    return {d.code for d in check_model(model)}
 
 
 @pytest.mark.parametrize("code", CRD_CODES)

@@ -90,9 +90,9 @@ def test_github_escaping() -> None:
 
 
 def test_github_property_escaping() -> None:
-    weird = diag("MG205", Position("/w/a,b:c%.go", 1, 1), "m")
+    weird = diag("MG302", Position("/w/a,b:c%.go", 1, 1), "m")
     assert render([weird], "github", Path("/w")) == (
-        "::warning file=a%2Cb%3Ac%25.go,line=1,col=1,title=MG205::m\n"
+        "::warning file=a%2Cb%3Ac%25.go,line=1,col=1,title=MG302::m\n"
     )
 
 

@@ -171,7 +171,7 @@ def union_rules(
             return rules, skipped
     rules.extend(_counted(union, members, label))
     if disc is not None and d is not None and members:
-        rules.append(_matches(d, disc.json_name, members, label))
+        rules.append(_matches(d, disc.json_name, members, label, disc.values))
     return rules, skipped
 
 
@@ -242,10 +242,26 @@ def _counted(union: Union, members: list[tuple[str, str, str, bool]], label: str
     return rules
 
 
-def _matches(d: str, disc_json: str, members: list[tuple[str, str, str, bool]], label: str) -> Rule:
-    """kep/000: a discriminator that is set must name the one member that is set."""
+def _matches(
+    d: str,
+    disc_json: str,
+    members: list[tuple[str, str, str, bool]],
+    label: str,
+    values: tuple[str, ...] = (),
+) -> Rule:
+    """kep/000: a discriminator that is set must name the one member that is set.
+
+    A member whose value (its Go name) is no value of the discriminator's enum can never
+    be named (openshift/api's `LoadBalancer` against `LoadBalancerService`): the rule
+    does not constrain the discriminator for it, or it would reject every object that
+    sets it."""
     count = _count(e for _, e, _, _ in members)
-    agree = " || ".join(f"(has(self.{e}) && self.{d} == {cel_string(v)})" for _, e, v, _ in members)
+    agree = " || ".join(
+        f"(has(self.{e}) && self.{d} == {cel_string(v)})"
+        if not values or v in values
+        else f"has(self.{e})"
+        for _, e, v, _ in members
+    )
     return Rule(
         f'has(self.{d}) ? (self.{d} == "" || {count} != 1 || {agree}) : true',
         f"{disc_json} must name the member that is set (union {label})",

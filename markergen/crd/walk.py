@@ -95,6 +95,8 @@ def _walk_struct(
         return  # not an object schema, or a recursive type (controller-gen cannot inline it)
     active = active | {struct.key}
     for owner, union in unions_at(model, struct):
+        if union.enforced_by:
+            continue  # controller-gen already wrote this union's rule into the CRD
         out.append(UnionSite(path, node, owner, union))
     props = node.get("properties")
     if not isinstance(props, dict):

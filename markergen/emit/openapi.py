@@ -102,6 +102,8 @@ def fieldmembers_union(union: Union, options: EmitOptions) -> bool:
 
 def listed_union(union: Union, options: EmitOptions) -> bool:
     """Whether the union appears in openapi-gen's list on the struct."""
+    if not union.traits.in_openapi:
+        return False  # controller-gen's markers: openapi-gen writes nothing for them
     if union.traits.list_form_only or union.discriminator is None:
         return True
     return options.union_format in ("list", "both")

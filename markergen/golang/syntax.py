@@ -123,6 +123,16 @@ class JSONTag:
     string: bool = False
     options: tuple[str, ...] = ()  # every option after the name, as written
 
+    @property
+    def omitzero(self) -> bool:
+        """Go 1.24's `omitzero`: the zero value (a zero struct too) is not written."""
+        return "omitzero" in self.options
+
+    @property
+    def omits_zero(self) -> bool:
+        """Whether some zero value is left out of the JSON (omitempty or omitzero)."""
+        return self.omitempty or "omitzero" in self.options
+
 
 @dataclass(frozen=True, slots=True)
 class FieldDecl:

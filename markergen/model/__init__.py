@@ -13,6 +13,7 @@ from typing import Literal
 from markergen.diagnostics import Diagnostic
 from markergen.golang.syntax import JSONTag, Position
 from markergen.markers import Marker
+from markergen.model.ignores import Ignore
 
 TypeKey = str
 
@@ -33,9 +34,9 @@ OPAQUE_TYPES: frozenset[TypeKey] = frozenset(
         "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1.JSON",
     }
 )
-Dialect = Literal["kep2019", "kep2022", "kep1027", "k8s"]
+Dialect = Literal["kep2019", "kep2022", "kep1027", "k8s", "kubebuilder"]
 Semantics = Literal["kep1027", "kep2019", "smd"]
-Mode = Literal["exactly-one", "at-most-one"]
+Mode = Literal["exactly-one", "at-most-one", "at-least-one"]
 
 
 RefKind = Literal[
@@ -169,6 +170,10 @@ class DialectTraits:
     # discriminator value explicitly, if the dialect has one.
     member_name_marker: str = ""
     member_name_arg: str = ""
+    # openapi-gen writes the union (its list on the struct, or fieldMembers).
+    in_openapi: bool = True
+    # The tool that writes the union's CRD rule itself; `markergen crd` adds none.
+    enforced_by: str = ""
 
 
 @dataclass(frozen=True)
@@ -190,12 +195,21 @@ class Union:
     # A `+union` struct whose fields are mostly settings, not alternatives (MG360): what
     # openapi-gen writes keeps it, but nothing enforces it (runtime table, CRD rules).
     documentation: bool = False
+    # Members whose discriminator value is no value of the discriminator (MG340): kept
+    # for messages, left out of `members` so that no output builds a rule from them.
+    unmatched: tuple[Member, ...] = ()
 
     @property
     def traits(self) -> DialectTraits:
         from markergen.model.dialects import traits_of
 
         return traits_of(self.dialect)
+
+    @property
+    def enforced_by(self) -> str:
+        """The tool that already writes this union's CRD validation ("controller-gen"
+        for `+kubebuilder:validation:ExactlyOneOf` and kin); `markergen crd` adds none."""
+        return self.traits.enforced_by
 
 
 @dataclass(frozen=True)
@@ -254,6 +268,7 @@ class Model:
     types: dict[TypeKey, NamedType] = field(default_factory=dict)
     enums: dict[TypeKey, Enum] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()  # from reading and building (MG001-MG005, ...)
+    ignores: tuple[Ignore, ...] = ()  # the `// markergen:ignore` comments of the inputs
     # Types whose JSON is their own (custom MarshalJSON/UnmarshalJSON/MarshalText, or
     # one of OPAQUE_TYPES): nothing may assume their Go shape.
     opaque: frozenset[TypeKey] = frozenset()

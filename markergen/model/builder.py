@@ -16,6 +16,7 @@ from markergen.markers import REGISTRY, Marker, Registry, Target
 from markergen.model import Model, NamedType, Package, Struct, TypeKey
 from markergen.model.enums import PackageConsts, build_enums
 from markergen.model.fields import make_field
+from markergen.model.ignores import Ignore, file_ignores
 from markergen.model.markerread import MarkerReader
 from markergen.model.resolve import Resolver, TypeIndex
 from markergen.model.unions import StructInput, build_unions
@@ -36,6 +37,7 @@ def build_model(packages: Sequence[GoPackage], registry: Registry = REGISTRY) ->
     struct_inputs: list[tuple[StructInput, str, str]] = []  # (input, package, description)
     types: dict[TypeKey, NamedType] = {}
     consts: list[PackageConsts] = []
+    ignores: list[Ignore] = []
     for pkg in packages:
         diagnostics.extend(_read_problems(pkg))
         pkg_markers = _package_markers(pkg, reader)
@@ -55,6 +57,14 @@ def build_model(packages: Sequence[GoPackage], registry: Registry = REGISTRY) ->
         for file in pkg.files:
             resolver = Resolver(index, pkg.import_path, file)
             consts.append(PackageConsts(pkg.import_path, file, file.consts))
+            for spec in file.consts:
+                if spec.doc is not None:
+                    # no marker takes effect on a constant: this reports the union and
+                    # enum markers written there by mistake (MG005)
+                    reader.read((spec.doc,), Target.CONST, f"constant {spec.name}")
+            file_igs, ignore_problems = file_ignores(file)
+            ignores += file_igs
+            diagnostics += ignore_problems
             for decl in file.types:
                 key = f"{pkg.import_path}.{decl.name}"
                 markers = reader.read((decl.doc_extra, decl.doc), Target.TYPE, f"type {decl.name}")
@@ -106,6 +116,7 @@ def build_model(packages: Sequence[GoPackage], registry: Registry = REGISTRY) ->
         types=dict(sorted(types.items())),
         enums=enums,
         diagnostics=tuple(unique),
+        ignores=tuple(ignores),
         opaque=frozenset(
             f"{pkg.import_path}.{name}"
             for pkg in packages

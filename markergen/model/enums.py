@@ -12,7 +12,14 @@ from markergen.diagnostics import Diagnostic, diag
 from markergen.doctext import description
 from markergen.golang.literals import unquote
 from markergen.golang.syntax import ConstSpec, GoFile, Position
-from markergen.markers import ENUM, K8S_ENUM, KUBEBUILDER_ENUM
+from markergen.markers import (
+    ENUM,
+    K8S_ENUM,
+    KUBEBUILDER_ENUM,
+    OPENSHIFT_FEATURE_GATE_AWARE_ENUM,
+    Marker,
+    split_list,
+)
 from markergen.model import Enum, EnumValue, NamedType, TypeKey, TypeRef
 
 ENUM_MARKERS = (ENUM, K8S_ENUM, KUBEBUILDER_ENUM)
@@ -29,7 +36,24 @@ def enum_marker(named: NamedType) -> str | None:
     for m in named.markers:
         if m.name in ENUM_MARKERS:
             return m.name
+        if _gate_aware(m):
+            return KUBEBUILDER_ENUM  # one kubebuilder Enum per feature gate
     return None
+
+
+def _gate_aware(m: Marker) -> bool:
+    return m.name.startswith(OPENSHIFT_FEATURE_GATE_AWARE_ENUM + ":")
+
+
+def gate_aware_values(m: Marker) -> tuple[str, ...]:
+    """The `enum=a;b` items of a FeatureGateAwareEnum line (() when there are none)."""
+    _, found, rest = m.raw.partition(",enum=")
+    if not found:
+        return ()
+    try:
+        return split_list(rest.strip())
+    except Exception:  # split_list's parse error is internal to markers: no values then
+        return ()
 
 
 def underlying_builtin(ref: TypeRef, types: Mapping[TypeKey, NamedType]) -> str | None:
@@ -162,6 +186,8 @@ def build_enums(
     for key, named in sorted(candidates.items()):
         found = list(values.get(_canonical(key, types), ()))
         for m in named.markers:
+            if _gate_aware(m):
+                found.extend(EnumValue("", v, "", m.pos) for v in gate_aware_values(m))
             if m.name == KUBEBUILDER_ENUM:
                 found.extend(EnumValue("", v, "", m.pos) for v in m.values)
         seen: set[str] = set()

@@ -41,7 +41,7 @@ def make_field(
     elif has_required:
         optional = False
     else:
-        optional = decl.json.omitempty or optional_by_default
+        optional = decl.json.omits_zero or optional_by_default
     inline = decl.embedded and (decl.json.inline or not decl.json.name)
     json_name = "" if decl.json.skip or inline else decl.json.name or decl.name
     enum_values: tuple[str, ...] = ()

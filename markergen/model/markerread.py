@@ -13,7 +13,12 @@ from markergen.diagnostics import Diagnostic, diag
 from markergen.golang.syntax import CommentGroup
 from markergen.markers import LineCache, Marker, MarkerError, Registry, Target, parse_group
 
-_TARGET_WORDS = {Target.PACKAGE: "a package", Target.TYPE: "a type", Target.FIELD: "a field"}
+_TARGET_WORDS = {
+    Target.PACKAGE: "a package",
+    Target.TYPE: "a type",
+    Target.FIELD: "a field",
+    Target.CONST: "a constant",
+}
 
 
 class MarkerReader:

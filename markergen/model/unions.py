@@ -7,6 +7,9 @@ reported here; rules about unions that were formed live in markergen/rules/.
 
 from __future__ import annotations
 
+import difflib
+import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -16,6 +19,9 @@ from markergen.markers import (
     K8S_UNION_DISCRIMINATOR,
     K8S_UNION_MEMBER,
     K8S_ZERO_OR_ONE_OF_MEMBER,
+    KUBEBUILDER_AT_LEAST_ONE_OF,
+    KUBEBUILDER_AT_MOST_ONE_OF,
+    KUBEBUILDER_EXACTLY_ONE_OF,
     UNION,
     UNION_DEPRECATED,
     UNION_DISCRIMINATED_BY,
@@ -115,6 +121,24 @@ def _enum_of(ref: TypeRef, ctx: _Ctx) -> tuple[TypeKey | None, tuple[str, ...]]:
     return None, ()
 
 
+_REF = re.compile(r"^\s*ref\(\s*(?:[\w./-]+\.)?(\w+)\s*\)\s*$")
+
+
+def _default(text: str | None, enum: Enum | None) -> str | None:
+    """openapi-gen's `+default=ref(Const)` names a constant: the default is its value,
+    written as JSON like any other `+default=` (a constant the model does not know is
+    kept as written)."""
+    if text is None or enum is None:
+        return text
+    match = _REF.match(text)
+    if match is None:
+        return text
+    for v in enum.values:
+        if v.name == match.group(1):
+            return json.dumps(v.value)
+    return text
+
+
 def _discriminator(f: Field, ctx: _Ctx) -> Discriminator:
     enum_key, values = _enum_of(f.type, ctx)
     if enum_key is None and f.enum_values:
@@ -138,7 +162,7 @@ def _discriminator(f: Field, ctx: _Ctx) -> Discriminator:
         values=values,
         required=not f.optional,
         omitempty=f.json.omitempty,
-        default=f.default,
+        default=_default(f.default, ctx.enums.get(enum_key) if enum_key else None),
         pos=f.pos,
     )
 
@@ -172,23 +196,97 @@ def build_unions(
     deprecated = _member_fields(ctx, "kep2019")
     plain = _member_fields(ctx, "plain")
     unions: list[Union] = []
-    if struct_union is not None or deprecated:
-        for f in plain:
+    if struct_union is not None and plain and not deprecated:
+        # openshift/api's house style: `+union` on the struct with explicit
+        # `+unionMember[,optional]` fields is one discriminated union whose members are
+        # exactly the marked fields (the other fields are settings every variant shares).
+        unions.extend(_discriminated(ctx, plain, house=True))
+    elif struct_union is not None or deprecated:
+        if plain:
+            # One union, one report: at the struct's +union, else at the struct.
+            names = ", ".join(f.go_name for f in plain)
             ctx.diagnostics.append(
                 diag(
                     "MG404",
-                    _pos_of(f, PLAIN_MEMBER, DISCRIMINATED_BY),
-                    f"field {ctx.subject(f)} uses +unionMember in struct {struct.name}, which "
-                    "declares a kep2019 union (+union / +unionDeprecated); one union cannot mix "
-                    "dialects",
-                    hint="use either the 2019 markers or the current ones for the whole struct",
+                    struct_union.pos if struct_union is not None else struct.pos,
+                    f"struct {struct.name} declares a kep2019 union (+unionDeprecated) and "
+                    f"marks {names} +unionMember; one union cannot mix dialects",
+                    hint=f"on {names}, write `// +unionDeprecated` instead of "
+                    "`// +unionMember` (or use the current markers on every field)",
                 )
             )
         unions.extend(_kep2019(ctx, struct_union, deprecated))
     else:
         unions.extend(_discriminated(ctx, plain))
     unions.extend(_k8s(ctx, _member_fields(ctx, "k8s")))
+    unions.extend(_controller_gen(ctx))
     return tuple(unions), ctx.diagnostics
+
+
+CONTROLLER_GEN_UNIONS: dict[str, Mode] = {
+    KUBEBUILDER_EXACTLY_ONE_OF: "exactly-one",
+    KUBEBUILDER_AT_MOST_ONE_OF: "at-most-one",
+    KUBEBUILDER_AT_LEAST_ONE_OF: "at-least-one",
+}
+
+
+def _json_name_of(ctx: _Ctx, name: str, by_json: Mapping[str, Field]) -> str:
+    """The JSON name a controller-gen union item probably meant (its Go name, or the
+    closest JSON name)."""
+    for f in ctx.struct.fields:
+        if f.go_name == name and f.json_name:
+            return f.json_name
+    close = difflib.get_close_matches(name, list(by_json), n=1, cutoff=0.5)
+    return close[0] if close else name
+
+
+def _controller_gen(ctx: _Ctx) -> list[Union]:
+    """controller-gen's `+kubebuilder:validation:ExactlyOneOf=a;b` (and AtMostOneOf,
+    AtLeastOneOf) on a struct: a union without discriminator over the JSON fields it
+    names. controller-gen writes its CRD rule itself (`enforced_by`)."""
+    out: list[Union] = []
+    by_json = {f.json_name: f for f in ctx.struct.fields if f.json_name}
+    for m in ctx.struct.markers:
+        mode = CONTROLLER_GEN_UNIONS.get(m.name)
+        if mode is None:
+            continue
+        members: list[Member] = []
+        for name in m.values:
+            f = by_json.get(name)
+            if f is None:
+                ctx.diagnostics.append(
+                    diag(
+                        "MG341",
+                        m.pos,
+                        f"+{m.name} on {ctx.struct.name} names {name!r}, which is no JSON "
+                        f"field of {ctx.struct.name}",
+                        hint="write the JSON names: `+"
+                        + m.name
+                        + "="
+                        + ";".join(
+                            by_json[n].json_name if n in by_json else _json_name_of(ctx, n, by_json)
+                            for n in m.values
+                        )
+                        + "`",
+                    )
+                )
+                continue
+            members.append(Member(f.go_name, f.json_name, f.go_name, False, f.pos))
+        out.append(
+            Union(
+                struct=ctx.struct.key,
+                dialect="kubebuilder",
+                origin="discriminated",
+                name=m.name.rpartition(":")[2],
+                discriminator=None,
+                members=tuple(members),
+                empty_values=(),
+                mode=mode,
+                semantics="kep1027",
+                pos=m.pos,
+            )
+        )
+    return out
 
 
 def _plain_discriminators(ctx: _Ctx) -> list[Field]:
@@ -279,10 +377,27 @@ def _documentation(
     return True
 
 
-def _discriminated(ctx: _Ctx, plain: list[Field]) -> list[Union]:
+def _closest(value: str, values: Sequence[str]) -> str | None:
+    """The enum value a member's Go name was most likely meant to be."""
+    for v in values:
+        if v.casefold() == value.casefold():
+            return v
+    close = difflib.get_close_matches(value, [v for v in values if v], n=1, cutoff=0.5)
+    if close:
+        return close[0]
+    prefixed = [v for v in values if v and (v.startswith(value) or value.startswith(v))]
+    return prefixed[0] if prefixed else None
+
+
+def _discriminated(ctx: _Ctx, plain: list[Field], house: bool = False) -> list[Union]:
+    """`house`: openshift/api's `+union` struct with `+unionMember` fields, where a
+    member's implicit value (its Go name) that is no discriminator value is a warning
+    (MG340) and the member is kept out of the union, so no output builds a rule that
+    no object could satisfy."""
     discs = _plain_discriminators(ctx)
     built = {d.go_name: _discriminator(d, ctx) for d in discs}
     assigned: dict[str, list[Member]] = {d.go_name: [] for d in discs}
+    implicit: set[str] = set()  # members whose value is their Go name, unwritten
 
     def find(name: str) -> Field | None:
         for d in discs:
@@ -376,11 +491,21 @@ def _discriminated(ctx: _Ctx, plain: list[Field]) -> list[Union]:
                 )
             continue
         optional = um.has_flag("optional") if um is not None else False
+        if value == f.go_name and not (um is not None and um.value):
+            implicit.add(f.go_name)
         assigned[chosen.go_name].append(Member(f.go_name, f.json_name, value, optional, f.pos))
     out = []
     for d in discs:
         disc = built[d.go_name]
         chosen_members = tuple(assigned[d.go_name])
+        unmatched: tuple[Member, ...] = ()
+        if house and disc.values:
+            unmatched = tuple(
+                m for m in chosen_members if m.value not in disc.values and m.go_name in implicit
+            )
+            chosen_members = tuple(m for m in chosen_members if m not in unmatched)
+            for m in unmatched:
+                ctx.diagnostics.append(_unmatched_member(ctx, m, disc))
         dialect: Dialect = "kep1027" if disc.values else "kep2022"
         marker = _marker_of(d, PLAIN_DISCRIMINATOR)
         out.append(
@@ -397,9 +522,31 @@ def _discriminated(ctx: _Ctx, plain: list[Field]) -> list[Union]:
                 pos=marker.pos if marker else d.pos,
                 stage=marker.stage if marker else "",
                 gate=marker.gate if marker else "",
+                unmatched=unmatched,
             )
         )
     return out
+
+
+def _unmatched_member(ctx: _Ctx, m: Member, disc: Discriminator) -> Diagnostic:
+    f = next(x for x in ctx.struct.fields if x.go_name == m.go_name)
+    marker = _marker_of(f, PLAIN_MEMBER)
+    close = _closest(m.value, disc.values)
+    flags = ",optional" if m.optional else ""
+    if close is not None:
+        hint = f"write `// +unionMember={close}{flags}` (the discriminator value that selects it)"
+    else:
+        hint = (
+            f"write `// +unionMember=<value>{flags}` with one of {', '.join(disc.values)}"
+        )
+    return diag(
+        "MG340",
+        marker.pos if marker else m.pos,
+        f"member {ctx.subject(f)} takes its Go name {m.value!r} as discriminator value, "
+        f"which is not a value of {disc.go_name} ({', '.join(disc.values)}); no rule is "
+        "built for this member",
+        hint=hint,
+    )
 
 
 def _known(discs: Sequence[Field]) -> str:

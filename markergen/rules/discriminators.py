@@ -15,10 +15,12 @@ option); otherwise there is no default option and the field must be required.
 
 from __future__ import annotations
 
+import difflib
+import json
 from collections.abc import Iterator
 
 from markergen.diagnostics import Diagnostic, Severity, diag
-from markergen.markers import default_string
+from markergen.markers import K8S_UNION_DISCRIMINATOR, UNION, UNION_DISCRIMINATOR, default_string
 from markergen.model import Discriminator, Model, Struct, Union
 from markergen.rules.base import (
     MEMBER_MARKERS,
@@ -137,36 +139,46 @@ def check_discriminator_is_member(model: Model) -> Iterator[Diagnostic]:
             )
 
 
-def _similar_fields(struct: Struct, union: Union) -> list[str]:
+def _similar_fields(struct: Struct, union: Union) -> list[tuple[str, str]]:
+    """(field, value) for each field whose Go or JSON name is a discriminator value,
+    compared case-insensitively."""
     assert union.discriminator is not None
-    wanted = {v.casefold() for v in union.discriminator.values if v}
+    wanted = {v.casefold(): v for v in union.discriminator.values if v}
     out = []
     for f in struct.fields:
-        if f.go_name == union.discriminator.go_name:
+        if f.go_name == union.discriminator.go_name or not f.json_name:
             continue
-        if f.go_name.casefold() in wanted or (f.json_name and f.json_name.casefold() in wanted):
-            out.append(f.go_name)
+        value = wanted.get(f.go_name.casefold()) or wanted.get(f.json_name.casefold())
+        if value is not None:
+            out.append((f.go_name, value))
     return out
 
 
 def check_discriminator_without_members(model: Model) -> Iterator[Diagnostic]:
-    """MG205."""
+    """MG205 (info: a discriminator whose values select nothing constrains nothing)."""
     for struct, union in unions(model):
         d = union.discriminator
-        if d is None or union.members:
+        if d is None or union.members or union.unmatched:
             continue
         similar = _similar_fields(struct, union)
         if similar:
+            hint = "to make them members, add " + "; ".join(
+                f"`// +unionMember={value}` above {go_name}" for go_name, value in similar
+            )
+        elif any(m.name == UNION for m in struct.markers):
             hint = (
-                "fields whose names match its values: "
-                + ", ".join(similar)
-                + "; mark them `// +unionMember`"
+                f"if no value needs a member, remove `// +union` from {struct.name} and "
+                f"`// +unionDiscriminator` from {d.go_name}"
             )
         else:
-            hint = "mark the member fields `// +unionMember`, or remove +unionDiscriminator"
+            hint = f"if no value needs a member, remove `// +unionDiscriminator` from {d.go_name}"
+        field = struct.field(d.go_name)
+        marker = None
+        if field is not None:
+            marker = field.marker(UNION_DISCRIMINATOR) or field.marker(K8S_UNION_DISCRIMINATOR)
         yield diag(
             "MG205",
-            d.pos,
+            marker.pos if marker is not None else d.pos,
             f"discriminator {d.go_name} of union {union_label(struct, union)} has no members",
             hint=hint,
         )
@@ -187,7 +199,20 @@ def check_default_value(model: Model) -> Iterator[Diagnostic]:
             f"discriminator {d.go_name} of union {union_label(struct, union)} defaults to "
             f"{quoted([value]) if value is not None else d.default}, which is not a value of {_enum_name(model, d)} "
             f"({quoted(d.values)})",
+            hint=f"write `// +default={json.dumps(_closest_value(value, d.values))}`",
         )
+
+
+def _closest_value(value: str | None, values: tuple[str, ...]) -> str:
+    """The enum value a wrong default most likely meant (the first value otherwise)."""
+    if value is not None:
+        for v in values:
+            if v.casefold() == value.casefold():
+                return v
+        close = difflib.get_close_matches(value, list(values), n=1, cutoff=0.5)
+        if close:
+            return close[0]
+    return values[0]
 
 
 RULES = (

@@ -61,8 +61,8 @@ def check_deprecated_pointer_omitempty(model: Model) -> Iterator[Diagnostic]:
     for key in sorted(model.structs):
         struct = model.structs[key]
         for field in struct.fields:
-            if field.marker(UNION_DEPRECATED) is None:
-                continue
+            if field.marker(UNION_DEPRECATED) is None or field.json.skip:
+                continue  # a json:"-" member is MG308's: it is not in the API at all
             missing = [
                 what
                 for what, ok in (

@@ -61,6 +61,8 @@ def check_member_unset(model: Model) -> Iterator[Diagnostic]:
         target = underlying(model, field.type)
         if target.kind in NILLABLE or target.kind in ("external", "unknown"):
             continue
+        if field.json.omitzero:
+            continue  # Go 1.24: the zero value, a zero struct included, is not written
         label = union_label(struct, union)
         if is_struct(model, field.type):
             yield diag(
@@ -69,7 +71,7 @@ def check_member_unset(model: Model) -> Iterator[Diagnostic]:
                 f"member {member.go_name} of union {label} is a struct value "
                 f"({field.type.text}): encoding/json always writes it, even with omitempty, "
                 "so it is never unset",
-                hint=f"make it a pointer: *{field.type.text}",
+                hint=f"make it a pointer, `*{field.type.text}`, or add `omitzero` to its json tag",
             )
         elif not field.json.omitempty:
             yield diag(
@@ -78,7 +80,7 @@ def check_member_unset(model: Model) -> Iterator[Diagnostic]:
                 f"member {member.go_name} of union {label} ({field.type.text}) is neither a "
                 "pointer, slice nor map and has no omitempty: its zero value is always "
                 "written, so it cannot be told unset",
-                hint=f"make it *{field.type.text} with omitempty",
+                hint=f"add `omitempty` to its json tag (or make it `*{field.type.text}`)",
             )
 
 

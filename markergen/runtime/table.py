@@ -17,11 +17,11 @@ from markergen.runtime.errors import TableError
 
 Kind = Literal["scalar", "object", "list", "map"]
 Semantics = Literal["kep1027", "kep2019", "smd"]
-Mode = Literal["exactly-one", "at-most-one"]
+Mode = Literal["exactly-one", "at-most-one", "at-least-one"]
 
 KINDS: tuple[Kind, ...] = ("scalar", "object", "list", "map")
 SEMANTICS: tuple[Semantics, ...] = ("kep1027", "kep2019", "smd")
-MODES: tuple[Mode, ...] = ("exactly-one", "at-most-one")
+MODES: tuple[Mode, ...] = ("exactly-one", "at-most-one", "at-least-one")
 TABLE_VERSION = 1
 
 

@@ -127,6 +127,10 @@ def _undiscriminated(union: Union, path: Path, obj: dict[str, JSON]) -> list[Fie
     names = _names(list(union.fields))
     if not now and union.mode == "exactly-one":
         return [FieldError(path.render(), "Required", f"exactly one of {names} must be set")]
+    if union.mode == "at-least-one":
+        if now:
+            return []
+        return [FieldError(path.render(), "Required", f"at least one of {names} must be set")]
     return [
         FieldError(
             path.field(f).render(),
@@ -150,7 +154,9 @@ def _at_most_one_with_discriminator(
     now = set_members(obj, union)
     if value and len(now) == 1:
         member = union.member_for_field(now[0])
-        if member is not None and member.value != value:
+        # a member whose value is no enum value can never be named: not checked
+        nameable = member is not None and (not union.values or member.value in union.values)
+        if member is not None and nameable and member.value != value:
             errors.append(
                 FieldError(
                     path.field(union.discriminator).render(),

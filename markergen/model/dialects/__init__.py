@@ -22,9 +22,9 @@ from __future__ import annotations
 from types import ModuleType
 
 from markergen.model import DialectTraits
-from markergen.model.dialects import k8s, kep1027, kep2019, kep2022
+from markergen.model.dialects import k8s, kep1027, kep2019, kep2022, kubebuilder
 
-DIALECTS: tuple[ModuleType, ...] = (kep2019, kep2022, kep1027, k8s)
+DIALECTS: tuple[ModuleType, ...] = (kep2019, kep2022, kep1027, k8s, kubebuilder)
 _TRAITS: dict[str, DialectTraits] = {m.TRAITS.name: m.TRAITS for m in DIALECTS}
 
 

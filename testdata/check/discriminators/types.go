@@ -139,18 +139,20 @@ type DiscriminatorIsMember struct {
 }
 
 type NoMembers struct {
+	// want "MG205" "has no members"
 	// +unionDiscriminator
 	// +required
-	Type ShapeType `json:"type"` // want "MG205" "has no members"
+	Type ShapeType `json:"type"`
 
 	// +optional
 	Circle *int32 `json:"circle,omitempty"`
 }
 
 type TwoDiscriminators struct {
+	// want "MG205"
 	// +unionDiscriminator
 	// +required
-	Shape ShapeType `json:"shape"` // want "MG205"
+	Shape ShapeType `json:"shape"`
 	// +unionDiscriminator
 	// +required
 	Mode ModeType `json:"mode"` // want "MG202"

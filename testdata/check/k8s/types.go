@@ -46,3 +46,13 @@ type Stages struct {
 	// +k8s:optional
 	Triangle *int32 `json:"triangle,omitempty"` // want "MG303" "Triangle"
 }
+
+// MG308 in the k8s dialect: a member that never appears in JSON.
+type HiddenK8sMember struct {
+	// +k8s:unionMember
+	// +k8s:optional
+	Visible *int32 `json:"visible,omitempty"`
+	// +k8s:unionMember
+	// +k8s:optional
+	Hidden *int32 `json:"-"` // want "MG308" "json:\"-\""
+}

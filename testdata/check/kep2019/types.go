@@ -79,11 +79,10 @@ type NotOptional struct {
 	Required *string `json:"required"` // want "MG301"
 }
 
-type Mixed struct {
+type Mixed struct { // want "MG404" "one union cannot mix"
 	// +unionDeprecated
 	// +optional
 	Value *string `json:"value,omitempty"`
-	// want "MG404" "one union cannot mix"
 	// +unionMember
 	// +optional
 	ValueFrom *string `json:"valueFrom,omitempty"`
@@ -94,4 +93,14 @@ type PointerValues struct {
 	// Near miss for MG403: MG403 is only about +unionDeprecated fields.
 	// +optional
 	File *string `json:"file,omitempty"`
+}
+
+// MG308 in the kep2019 dialect: a +unionDeprecated member that never appears in JSON.
+type HiddenDeprecated struct {
+	// +unionDeprecated
+	// +optional
+	Shown *string `json:"shown,omitempty"`
+	// +unionDeprecated
+	// +optional
+	Hidden *string `json:"-"` // want "MG308" "json:\"-\""
 }

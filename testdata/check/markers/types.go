@@ -43,3 +43,21 @@ type WrongPlace struct {
 // want "MG005"
 // +unionMember
 type WrongType string
+
+const (
+	// want "MG005" "on constant ShapeSquare has no effect: it belongs on a type"
+	// +enum
+	ShapeSquare ShapeType = "Square"
+)
+
+type MisspeltBy struct {
+	// +unionDiscriminator
+	// +required
+	Type ShapeType `json:"type"`
+
+	// want "MG003" "did you mean `\\+unionDiscriminatedBy`"
+	// +unionDiscrimnatedBy=Type
+	// +unionMember=Circle
+	// +optional
+	Circle *int32 `json:"circle,omitempty"`
+}

@@ -138,9 +138,10 @@ type TwoUnions struct {
 	// +unionDiscriminator
 	// +required
 	Shape ShapeType `json:"shape"`
+	// want "MG205"
 	// +unionDiscriminator
 	// +required
-	Outline OutlineType `json:"outline"` // want "MG205"
+	Outline OutlineType `json:"outline"`
 
 	// +unionMember
 	// +unionDiscriminatedBy=Shape
@@ -163,4 +164,21 @@ type OldForm struct {
 	// +unionMember=type
 	// +optional
 	Circle *int32 `json:"circle,omitempty"`
+}
+
+// MG308 in openshift/api's house style.
+// +kubebuilder:validation:Enum=Basic;Token
+type HiddenAuthType string
+
+// +union
+type HiddenOpenShift struct {
+	// +unionDiscriminator
+	// +required
+	Type HiddenAuthType `json:"type"`
+	// +unionMember
+	// +optional
+	Token *string `json:"token,omitempty"`
+	// +unionMember
+	// +optional
+	Basic *string `json:"-"` // want "MG308" "json:\"-\""
 }

@@ -1,0 +1,127 @@
+"""`// markergen:ignore MGnnn reason` comments: where each one applies.
+
+An ignore comment sits in the doc comment of a field or of a type:
+
+- above a field (on the line before one of its markers, or before the field): it covers
+  the lines below it down to the field's own line;
+- above a struct type: it covers the type line and every field of the struct.
+
+Several codes may be listed (`MG302,MG305` or `MG302 MG305`); the reason is required,
+as linters require one, so that the next reader knows why. Suppressing, and reporting
+an ignore that suppressed nothing, happen after every rule ran (markergen.policy).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from markergen.diagnostics import CATALOG, Diagnostic, diag
+from markergen.golang.syntax import CommentGroup, GoFile, Position
+
+DIRECTIVE = "markergen:ignore"
+_CODES = re.compile(r"MG\d{3}(?:\s*[,\s]\s*MG\d{3})*")
+
+
+@dataclass(frozen=True, slots=True)
+class Ignore:
+    """One ignore comment: the codes it silences on lines `first`..`last` of `pos.file`."""
+
+    codes: tuple[str, ...]
+    reason: str
+    pos: Position  # the comment's `markergen:ignore`
+    first: int
+    last: int
+
+    def covers(self, d: Diagnostic) -> bool:
+        return (
+            d.code in self.codes
+            and d.pos.file == self.pos.file
+            and self.first <= d.pos.line <= self.last
+        )
+
+
+def _read(group: CommentGroup | None, last: int) -> tuple[list[Ignore], list[Diagnostic]]:
+    found: list[Ignore] = []
+    problems: list[Diagnostic] = []
+    if group is None:
+        return found, problems
+    for line in group.lines:
+        if DIRECTIVE not in line.text:
+            continue  # nearly every line: one substring test
+        text = line.text.strip()
+        if not text.startswith(DIRECTIVE):
+            continue
+        offset = line.text.index(DIRECTIVE)
+        pos = Position(line.pos.file, line.pos.line, line.pos.column + offset)
+        rest = text[len(DIRECTIVE) :].strip()
+        match = _CODES.match(rest)
+        if match is None:
+            problems.append(
+                diag(
+                    "MG011",
+                    pos,
+                    f"`{text}` names no code: write `// {DIRECTIVE} MGnnn <reason>`",
+                    hint=f"write `// {DIRECTIVE} MGnnn <why this is fine here>`",
+                )
+            )
+            continue
+        codes = tuple(re.findall(r"MG\d{3}", match.group(0)))
+        reason = rest[match.end() :].strip()
+        unknown = [c for c in codes if c not in CATALOG]
+        if unknown or not reason:
+            why = (
+                f"unknown code {', '.join(unknown)}"
+                if unknown
+                else "no reason after the codes"
+            )
+            problems.append(
+                diag(
+                    "MG011",
+                    pos,
+                    f"`{text}`: {why}; the comment is not applied",
+                    hint=f"write `// {DIRECTIVE} {' '.join(c for c in codes if c in CATALOG) or 'MGnnn'}"
+                    " <why this is fine here>`",
+                )
+            )
+            continue
+        found.append(Ignore(codes, reason, pos, line.pos.line + 1, last))
+    return found, problems
+
+
+def file_ignores(file: GoFile) -> tuple[list[Ignore], list[Diagnostic]]:
+    """The ignore comments of one file's type and field doc comments."""
+    ignores: list[Ignore] = []
+    problems: list[Diagnostic] = []
+    for decl in file.types:
+        fields = decl.type.fields if decl.type.kind == "struct" else ()
+        end = max([decl.pos.line, *(f.pos.line for f in fields)])
+        for group in (decl.doc_extra, decl.doc):
+            got, bad = _read(group, end)
+            ignores += got
+            problems += bad
+        for f in fields:
+            got, bad = _read(f.doc, f.pos.line)
+            ignores += got
+            problems += bad
+    return ignores, problems
+
+
+def unused(ignores: Iterable[Ignore], used: set[tuple[Ignore, str]]) -> list[Diagnostic]:
+    """MG010 for each (comment, code) that silenced nothing."""
+    out = []
+    for ig in ignores:
+        for code in ig.codes:
+            if (ig, code) in used:
+                continue
+            out.append(
+                diag(
+                    "MG010",
+                    ig.pos,
+                    f"`// {DIRECTIVE} {code}` silences nothing: no {code} is reported on the "
+                    "lines it covers",
+                    hint=f"delete {code} from the comment (the whole comment if it lists no other code)",
+                )
+            )
+    return out
