@@ -104,7 +104,11 @@ def _run_check(args: argparse.Namespace) -> int:
 
     cfg = _config(args, "check")
     model = load_model(_patterns(args.patterns, cfg), Path.cwd(), cfg.include_generated)
-    diags = check_model(model) + _sample_findings(cfg, model)
+    from markergen.config import policy
+    from markergen.policy import apply_policy
+
+    rules = policy(cfg)
+    diags = check_model(model, rules) + apply_policy(_sample_findings(cfg, model), rules)
     color = args.format == "text" and use_color(sys.stdout)
     sys.stdout.write(render(diags, args.format, Path.cwd(), color=color))
     if args.format == "text" and diags:

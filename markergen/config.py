@@ -29,6 +29,7 @@ from markergen.emit.naming import Naming
 from markergen.emit.options import UnionFormat
 from markergen.emit.outputs import OUTPUTS
 from markergen.model import Semantics
+from markergen.policy import Level, Policy, make_policy
 
 CONFIG_NAME = "markergen.yaml"
 _SPEC = "markergen.setting"
@@ -44,7 +45,9 @@ class ConfigError(Exception):
     """A bad configuration file or value (exit code 2)."""
 
 
-@dataclass(frozen=True, slots=True)
+# Compared and hashed by identity: each setting is declared once, and its default may be
+# a mapping (unhashable).
+@dataclass(frozen=True, slots=True, eq=False)
 class Setting:
     """One option, as the user meets it."""
 
@@ -154,6 +157,19 @@ class Config:
         "samples, examples, docs and e2e data).",
         commands=("check", "crd"),
     )
+    severity: Mapping[str, Level] = setting(
+        {},
+        help="The severity of a diagnostic code, or off to drop it: a mapping such as "
+        "{MG205: off, MG302: error}.",
+        affects_outputs=True,
+    )
+    warnings_as_errors: bool = setting(
+        False,
+        help="Treat every warning as an error (infos stay infos): check exits 1 and "
+        "generate writes nothing.",
+        commands=("check", "generate"),
+        affects_outputs=True,
+    )
     title: str = setting(
         "markergen",
         help="info.title of the OpenAPI documents.",
@@ -257,6 +273,11 @@ def settings_of(command: str) -> tuple[Setting, ...]:
     return tuple(s for s in settings() if command in s.commands)
 
 
+def policy(cfg: Config) -> Policy:
+    """What the configuration says about diagnostics (markergen.policy)."""
+    return make_policy(severity=cfg.severity, warnings_as_errors=cfg.warnings_as_errors)
+
+
 def output_settings(cfg: Config) -> dict[str, object]:
     """Every setting that changes what `generate` writes, by key (its cache key)."""
     out: dict[str, object] = {}
@@ -330,7 +351,11 @@ def coerce(s: Setting, value: Any, where: str) -> Any:
             value = {"*": value}
         if not isinstance(value, dict):
             raise ConfigError(f"{where}{s.key} must be a name or a mapping")
-        mapping = {str(k): str(v) for k, v in value.items()}
+        # YAML 1.1 reads a bare `off` as false; `MG205: off` means the level "off".
+        mapping = {
+            str(k): "off" if v is False and "off" in s.choices else str(v)
+            for k, v in value.items()
+        }
         for k, v in mapping.items():
             if s.choices and v not in s.choices:
                 raise ConfigError(

@@ -26,6 +26,7 @@ def _output(error: Any) -> str:
 _USER_ERRORS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
     ("markergen.pipeline", "InputError", _kept),
     ("markergen.config", "ConfigError", _kept),
+    ("markergen.policy", "PolicyError", _kept),
     ("markergen.objects", "ObjectError", _kept),
     ("markergen.runtime.errors", "TableError", _kept),
     ("markergen.explain", "ExplainError", _kept),

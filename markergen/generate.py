@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from markergen.config import Config, output_settings
+from markergen.config import Config, output_settings, policy
 from markergen.diagnostics import Diagnostic, Severity
 from markergen.emit.outputs import OUTPUTS
 from markergen.model import Model
@@ -162,7 +162,7 @@ def _compute(
         finally:
             if progress is not None:
                 progress.finish()
-        diags = tuple(check_model(model))
+        diags = tuple(check_model(model, policy(cfg)))
         if any(d.severity is Severity.ERROR for d in diags):
             return GenerateResult(1, diags, "", "markergen: errors found; no output was written")
         return diags, _render(cfg, model)

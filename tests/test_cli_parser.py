@@ -274,3 +274,39 @@ def test_the_settings_table_of_the_docs_is_the_registry() -> None:
     doc = (REPO / "docs" / "configuration.md").read_text(encoding="utf-8")
     table = doc.split("<!-- settings:start -->\n")[1].split("\n<!-- settings:end -->")[0]
     assert table == settings_markdown()
+
+
+def test_severity_and_warnings_as_errors_from_config_and_flag(tmp_path: Path) -> None:
+    (tmp_path / "go.mod").write_text("module example.com/sev\n")
+    (tmp_path / "api").mkdir()
+    # MG205: a discriminator without members (info by default).
+    (tmp_path / "api" / "t.go").write_text(
+        "package v1\n\n// +enum\ntype K string\n\nconst (\n\tKA K = \"A\"\n)\n\n"
+        "type T struct {\n\t// +unionDiscriminator\n\t// +required\n\tKind K `json:\"kind\"`\n}\n"
+    )
+    plain = run_cli(["check", "--format", "json"], tmp_path)
+    codes = [(d["code"], d["severity"]) for d in __import__("json").loads(plain.stdout)]
+    assert plain.code == 0 and ("MG205", "info") in codes
+    (tmp_path / "markergen.yaml").write_text("severity:\n  mg205: warning\n")
+    res = run_cli(["check", "--format", "json"], tmp_path)
+    assert [d["severity"] for d in __import__("json").loads(res.stdout)] == ["warning"]
+    assert run_cli(["check", "--warnings-as-errors"], tmp_path).code == 1
+    (tmp_path / "markergen.yaml").write_text("severity:\n  MG205: off\nwarnings-as-errors: true\n")
+    res = run_cli(["check", "--format", "json"], tmp_path)
+    assert (res.code, res.stdout.strip()) == (0, "[]")
+    (tmp_path / "markergen.yaml").write_text("severity:\n  MG999: off\n")
+    res = run_cli(["check"], tmp_path)
+    assert res.code == 2 and "MG999" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_mapping_settings_load_from_the_file(tmp_path: Path) -> None:
+    from markergen.config import load_config
+
+    (tmp_path / "go.mod").write_text("module example.com/m\n")
+    (tmp_path / "markergen.yaml").write_text(
+        "semantics:\n  kep2019: smd\nsamples:\n  include: [a/*.yaml]\nseverity:\n  MG205: off\n"
+    )
+    cfg = load_config(tmp_path)
+    assert dict(cfg.semantics) == {"kep2019": "smd"}
+    assert dict(cfg.samples) == {"include": ("a/*.yaml",)}
+    assert dict(cfg.severity) == {"MG205": "off"}
