@@ -34,7 +34,9 @@ OPAQUE_TYPES: frozenset[TypeKey] = frozenset(
     }
 )
 Dialect = Literal["kep2019", "kep2022", "kep1027", "k8s"]
-Semantics = Literal["kep1027", "kep2019", "smd"]
+# "k8s": validation-gen's checks (markergen/runtime/k8s.py). Opt-in for the runtime table
+# only (setting `semantics: {k8s: k8s}`), until the CRD rules speak it too.
+Semantics = Literal["kep1027", "kep2019", "smd", "k8s"]
 Mode = Literal["exactly-one", "at-most-one"]
 
 
@@ -187,6 +189,7 @@ class Union:
     pos: Position  # the marker that founded the union
     stage: str = ""
     gate: str = ""
+    gate_disabled: bool = False  # `+k8s:ifDisabled(gate)=`, not `ifEnabled`
 
     @property
     def traits(self) -> DialectTraits:

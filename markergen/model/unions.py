@@ -433,6 +433,7 @@ def _k8s(ctx: _Ctx, fields: list[Field]) -> list[Union]:
                 pos=founding.pos if founding else ctx.struct.pos,
                 stage=founding.stage if founding else "",
                 gate=founding.gate if founding else "",
+                gate_disabled=founding.gate_disabled if founding else False,
             )
         )
     return out
