@@ -244,7 +244,7 @@ def _run_validate(args: argparse.Namespace) -> int:
     docs = load_objects(args.object)
     invalid = False
     for doc in docs:
-        errors = run_validate(table, name, doc.value, old=old)
+        errors = run_validate(table, name, doc.value, old=old, options=frozenset(args.option))
         # Several documents (a YAML stream, as kubectl applies it): each error says which.
         where = f"{args.object}:{doc.line}: " if len(docs) > 1 else ""
         sys.stdout.write("".join(f"{where}{err}\n" for err in errors))
@@ -319,7 +319,7 @@ _RUNTIME_SEMANTICS = Arg(
     ("--semantics",),
     "Apply one semantics to every union instead of each union's own.",
     "semantics",
-    choices=("kep1027", "kep2019", "smd"),
+    choices_from="markergen.runtime.table:SEMANTICS",
     complete="choice",
 )
 
@@ -416,6 +416,16 @@ COMMANDS: tuple[Command, ...] = (
             _OLD,
             _TABLE,
             _RUNTIME_SEMANTICS,
+            Arg(
+                ("--option",),
+                "Enable option (feature gate) NAME for unions wrapped in "
+                "+k8s:ifEnabled(NAME) / +k8s:ifDisabled(NAME); repeatable. Without it, "
+                "validation as with no option enabled.",
+                "option",
+                metavar="NAME",
+                action="append",
+                default=[],
+            ),
         ),
         _run_validate,
         settings=False,

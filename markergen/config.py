@@ -121,9 +121,9 @@ class Config:
     )
     semantics: Mapping[str, Semantics] = setting(
         {},
-        help="Runtime semantics of every union: kep1027, kep2019 or smd (default: each "
-        "union's own dialect). In markergen.yaml also a mapping from a type, union or "
-        "dialect to a semantics.",
+        help="Runtime semantics of every union: kep1027, kep2019, smd or k8s "
+        "(validation-gen's) (default: each union's own dialect). In markergen.yaml also a "
+        "mapping from a type, union or dialect to a semantics.",
         commands=("generate",),
         affects_outputs=True,
     )

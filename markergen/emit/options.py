@@ -36,7 +36,7 @@ class EmitOptions:
                 f"(expected one of {', '.join(UNION_FORMATS)})"
             )
         for key, value in self.semantics.items():
-            if value not in ("kep1027", "kep2019", "smd"):
+            if value not in ("kep1027", "kep2019", "smd", "k8s"):
                 raise ValueError(f"unknown semantics {value!r} for {key!r}")
 
     def semantics_for(self, union: Union, def_name: str) -> Semantics:

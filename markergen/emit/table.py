@@ -87,7 +87,7 @@ class TableBuilder:
     def union_entry(self, union: Union, def_name: str) -> dict[str, Any]:
         semantics = self.options.semantics_for(union, def_name)
         d = union.discriminator
-        return {
+        entry: dict[str, Any] = {
             "dialect": union.dialect,
             "semantics": semantics,
             "discriminator": d.json_name if d else None,
@@ -102,6 +102,11 @@ class TableBuilder:
                 semantics == "smd" and d is not None and self.options.deduce_invalid_discriminator
             ),
         }
+        if union.gate:
+            # only when wrapped, so that tables without gates stay as they were
+            entry["gate"] = union.gate
+            entry["gateDisabled"] = union.gate_disabled
+        return entry
 
     def _collect(
         self,

@@ -35,7 +35,9 @@ OPAQUE_TYPES: frozenset[TypeKey] = frozenset(
     }
 )
 Dialect = Literal["kep2019", "kep2022", "kep1027", "k8s", "kubebuilder"]
-Semantics = Literal["kep1027", "kep2019", "smd"]
+# "k8s": validation-gen's checks (markergen/runtime/k8s.py). Opt-in for the runtime table
+# only (setting `semantics: {k8s: k8s}`), until the CRD rules speak it too.
+Semantics = Literal["kep1027", "kep2019", "smd", "k8s"]
 Mode = Literal["exactly-one", "at-most-one", "at-least-one"]
 
 
@@ -198,6 +200,7 @@ class Union:
     # Members whose discriminator value is no value of the discriminator (MG340): kept
     # for messages, left out of `members` so that no output builds a rule from them.
     unmatched: tuple[Member, ...] = ()
+    gate_disabled: bool = False  # `+k8s:ifDisabled(gate)=`, not `ifEnabled`
 
     @property
     def traits(self) -> DialectTraits:

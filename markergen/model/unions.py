@@ -218,9 +218,24 @@ def build_unions(
         unions.extend(_kep2019(ctx, struct_union, deprecated))
     else:
         unions.extend(_discriminated(ctx, plain))
-    unions.extend(_k8s(ctx, _member_fields(ctx, "k8s")))
+    k8s = _k8s(ctx, _member_fields(ctx, "k8s"))
+    unions = _one_union_written_twice(unions, k8s)
     unions.extend(_controller_gen(ctx))
     return tuple(unions), ctx.diagnostics
+
+
+def _union_key(u: Union) -> tuple[str, frozenset[str]]:
+    d = u.discriminator.go_name if u.discriminator else ""
+    return d, frozenset(m.go_name for m in u.members)
+
+
+def _one_union_written_twice(others: list[Union], k8s: list[Union]) -> list[Union]:
+    """kubernetes/api marks some structs `+union` (2019) and their members
+    `+k8s:unionMember` too: one union, which the API server checks with validation-gen's
+    code, so the k8s spelling stands and the 2019 copy (same discriminator, same members)
+    goes."""
+    written = {_union_key(u) for u in k8s}
+    return [u for u in others if _union_key(u) not in written] + k8s
 
 
 CONTROLLER_GEN_UNIONS: dict[str, Mode] = {
@@ -617,6 +632,7 @@ def _k8s(ctx: _Ctx, fields: list[Field]) -> list[Union]:
                 pos=founding.pos if founding else ctx.struct.pos,
                 stage=founding.stage if founding else "",
                 gate=founding.gate if founding else "",
+                gate_disabled=founding.gate_disabled if founding else False,
             )
         )
     return out

@@ -30,6 +30,10 @@ class FieldError:
     path: str
     type: ErrorType
     message: str
+    # validation-gen's `WithOrigin(...)` ("union", "zeroOrOneOf"); empty for the other
+    # semantics, whose errors are hand-written validation's. Not part of `str()`, as in
+    # Kubernetes, where the origin is metadata of the error, not its text.
+    origin: str = ""
 
     def __str__(self) -> str:
         body = _LABELS[self.type]

@@ -42,6 +42,8 @@ def _normalize_object(v: Visit, errors: list[FieldError]) -> None:
     old_obj = v.old if isinstance(v.old, dict) else None
     for union in v.info.unions:
         semantics = union.semantics
+        if semantics == "k8s":
+            continue  # declarative validation only validates: it never clears a member
         if semantics == "kep1027":
             normalize_kep1027(union, old_obj, obj)
         elif semantics == "kep2019":
@@ -63,6 +65,8 @@ def normalize_apply(table: Table, type_name: str, applied: JSON, merged: JSON) -
             continue
         if isinstance(v.old, dict):
             for union in v.info.unions:
+                if union.semantics == "k8s":
+                    continue
                 if union.semantics == "kep1027":
                     normalize_apply_kep1027(union, v.old, v.new)
                 elif union.semantics == "kep2019":

@@ -16,11 +16,11 @@ from typing import Literal, cast
 from markergen.runtime.errors import TableError
 
 Kind = Literal["scalar", "object", "list", "map"]
-Semantics = Literal["kep1027", "kep2019", "smd"]
+Semantics = Literal["kep1027", "kep2019", "smd", "k8s"]
 Mode = Literal["exactly-one", "at-most-one", "at-least-one"]
 
 KINDS: tuple[Kind, ...] = ("scalar", "object", "list", "map")
-SEMANTICS: tuple[Semantics, ...] = ("kep1027", "kep2019", "smd")
+SEMANTICS: tuple[Semantics, ...] = ("kep1027", "kep2019", "smd", "k8s")
 MODES: tuple[Mode, ...] = ("exactly-one", "at-most-one", "at-least-one")
 TABLE_VERSION = 1
 
@@ -59,6 +59,11 @@ class Union:
     members: tuple[Member, ...]
     mode: Mode
     deduce_invalid_discriminator: bool
+    # validation-gen's `+k8s:ifEnabled(G)=` / `+k8s:ifDisabled(G)=` around the union's
+    # tags: the union applies only when option `gate` is enabled (disabled when
+    # `gate_disabled`). Empty: always.
+    gate: str = ""
+    gate_disabled: bool = False
     # Precompiled at load, so that the per-object work is plain tuple and dict look-ups.
     fields: tuple[str, ...] = field(init=False, repr=False, compare=False)
     _by_value: dict[str, Member] = field(init=False, repr=False, compare=False)
@@ -87,6 +92,12 @@ class Union:
         if self.values:
             return value in self.values
         return value == "" or self.member_for_value(value) is not None
+
+    def applies(self, options: frozenset[str]) -> bool:
+        """Whether the union is checked when the options (feature gates) in `options` are on."""
+        if not self.gate:
+            return True
+        return (self.gate in options) != self.gate_disabled
 
 
 @dataclass(frozen=True)
@@ -203,6 +214,8 @@ def _read_union(r: _Reader, raw: object, where: str, forced: Semantics | None) -
         deduce_invalid_discriminator=r.boolean(
             d.get("deduceInvalidDiscriminator", False), f"{where}.deduceInvalidDiscriminator"
         ),
+        gate=r.string(d.get("gate", ""), f"{where}.gate"),
+        gate_disabled=r.boolean(d.get("gateDisabled", False), f"{where}.gateDisabled"),
     )
 
 

@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 from markergen.runtime.errors import FieldError, quote
+from markergen.runtime.k8s import validate_k8s
 from markergen.runtime.semantics import discriminator_value, set_members
 from markergen.runtime.table import Table, Union
 from markergen.runtime.tree import JSON, ROOT, Path, Visit, children
 
 
-def validate(table: Table, type_name: str, obj: JSON, old: JSON = None) -> list[FieldError]:
+def validate(
+    table: Table,
+    type_name: str,
+    obj: JSON,
+    old: JSON = None,
+    options: frozenset[str] = frozenset(),
+) -> list[FieldError]:
     """Check `obj` (after normalization); `old` is the stored object on update, else None.
+
+    `options` are the enabled option names (feature gates) that decide the unions written
+    inside `+k8s:ifEnabled(G)=` / `+k8s:ifDisabled(G)=`; none enabled by default.
 
     Never raises for a bad object: every problem, including values of the wrong JSON type
     where the table expects an object or a list, is a FieldError.
@@ -31,7 +41,11 @@ def validate(table: Table, type_name: str, obj: JSON, old: JSON = None) -> list[
             continue
         old_obj = v.old if isinstance(v.old, dict) else None
         for union in v.info.unions:
-            if union.semantics == "kep1027":
+            if not union.applies(options):
+                continue
+            if union.semantics == "k8s":
+                errors.extend(validate_k8s(union, v.path, old_obj, v.new, v.info.fields))
+            elif union.semantics == "kep1027":
                 errors.extend(_kep1027(union, v.path, old_obj, v.new))
             else:
                 errors.extend(_at_most_one_with_discriminator(union, v.path, v.new))

@@ -23,4 +23,8 @@ MARKERS: tuple[str, ...] = (
     K8S_ENUM,
 )
 
-TRAITS = DialectTraits(name="k8s", member_name_marker=K8S_UNION_MEMBER, member_name_arg="memberName")
+TRAITS = DialectTraits(
+    name="k8s",
+    member_name_marker=K8S_UNION_MEMBER,
+    member_name_arg="memberName",
+)
