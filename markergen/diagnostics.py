@@ -56,6 +56,7 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo("MG004", E, "malformed marker value or arguments"),
         RuleInfo("MG005", E, "marker on the wrong kind of declaration"),
         RuleInfo("MG006", W, "package outside a Go module (no go.mod)"),
+        RuleInfo("MG020", E, "an enum constant's value comes from a package that cannot be found"),
         RuleInfo("MG101", E, "+enum on a type whose underlying type is not string"),
         RuleInfo("MG102", W, "enum type with no constants"),
         RuleInfo("MG103", W, "untyped constant in a const block of an enum type"),

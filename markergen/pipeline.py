@@ -6,6 +6,7 @@ The CLI and the tests call these; nothing here prints or exits.
 from __future__ import annotations
 
 import gc
+import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -47,6 +48,7 @@ def load_model(
     include_generated: bool = False,
     progress: Progress | None = None,
 ) -> Model:
+    from markergen.golang.imports import ImportedPackages
     from markergen.golang.packages import load_packages
     from markergen.model.builder import build_model
 
@@ -56,7 +58,7 @@ def load_model(
         )
         if result.errors:
             raise InputError("\n".join(f"{e.pattern}: {e.message}" for e in result.errors))
-        return build_model(result.packages)
+        return build_model(result.packages, imports=ImportedPackages(Path(os.path.abspath(cwd))))
 
 
 def check_model(model: Model) -> list[Diagnostic]:

@@ -14,14 +14,20 @@ from markergen.doctext import description
 from markergen.golang.syntax import GoPackage, Position
 from markergen.markers import REGISTRY, Marker, Registry, Target
 from markergen.model import Model, NamedType, Package, Struct, TypeKey
-from markergen.model.enums import PackageConsts, build_enums
+from markergen.model.enums import ImportSource, PackageConsts, build_enums
 from markergen.model.fields import make_field
 from markergen.model.markerread import MarkerReader
 from markergen.model.resolve import Resolver, TypeIndex
 from markergen.model.unions import StructInput, build_unions
 
 
-def build_model(packages: Sequence[GoPackage], registry: Registry = REGISTRY) -> Model:
+def build_model(
+    packages: Sequence[GoPackage],
+    registry: Registry = REGISTRY,
+    imports: ImportSource | None = None,
+) -> Model:
+    """`imports` (markergen.golang.imports.ImportedPackages) resolves constants the
+    inputs take from packages not on the command line; without it they stay unknown."""
     reader = MarkerReader(registry)
     diagnostics: list[Diagnostic] = []
     index = TypeIndex(
@@ -54,7 +60,7 @@ def build_model(packages: Sequence[GoPackage], registry: Registry = REGISTRY) ->
         )
         for file in pkg.files:
             resolver = Resolver(index, pkg.import_path, file)
-            consts.append(PackageConsts(pkg.import_path, file, file.consts))
+            consts.append(PackageConsts(pkg.import_path, file, file.consts, pkg.dir))
             for decl in file.types:
                 key = f"{pkg.import_path}.{decl.name}"
                 markers = reader.read((decl.doc_extra, decl.doc), Target.TYPE, f"type {decl.name}")
@@ -81,7 +87,7 @@ def build_model(packages: Sequence[GoPackage], registry: Registry = REGISTRY) ->
                         description=description(decl.doc),
                         pos=decl.pos,
                     )
-    enums, enum_diags = build_enums(types, consts)
+    enums, enum_diags = build_enums(types, consts, imports)
     diagnostics.extend(enum_diags)
     structs: dict[TypeKey, Struct] = {}
     for inp, package, desc in struct_inputs:
@@ -111,6 +117,13 @@ def build_model(packages: Sequence[GoPackage], registry: Registry = REGISTRY) ->
             for pkg in packages
             for file in pkg.files
             for name in file.marshalers
+        ),
+        files_read=tuple(
+            sorted(
+                {f.path for pkg in packages for f in pkg.files}
+                | {path for pkg in packages for path in pkg.skipped}
+                | set(imports.files_read if imports is not None else ())
+            )
         ),
     )
 
