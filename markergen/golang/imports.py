@@ -257,45 +257,63 @@ if TYPE_CHECKING:
 
 
 class ImportedPackages:
-    """Lazily parsed packages the inputs import (for their constants only)."""
+    """Imported packages, parsed lazily for the constants the inputs use.
+
+    Only the files of a package that mention a wanted name are parsed (its declaration
+    is in one of them); a package's files are read once, parsed at most once.
+    """
 
     def __init__(self, cwd: Path, env: Mapping[str, str] | None = None) -> None:
         self.cwd = cwd
         self.finder = ImportFinder(env)
         self._parser: GoParser | None = None
-        self._loaded: dict[str, tuple[tuple[GoFile, ...], Found]] = {}
+        self._found: dict[str, Found] = {}
+        self._unparsed: dict[Path, list[tuple[Path, bytes]]] = {}
 
     @property
     def files_read(self) -> tuple[str, ...]:
         return tuple(sorted(self.finder.files_read))
 
-    def load(self, import_path: str, from_dir: str) -> tuple[tuple[GoFile, ...], Found]:
-        """The parsed non-test Go files of `import_path` as imported from `from_dir`
-        (a directory shown relative to cwd or absolute), and where it was looked for."""
+    def find(self, import_path: str, from_dir: str) -> Found:
+        """Where `import_path` is, imported from `from_dir` (shown relative to cwd or
+        absolute). Standard library packages are not looked for (nothing searched)."""
         base = Path(os.path.normpath(self.cwd / from_dir))
         mod = self.finder.module_of(base)
         key = f"{import_path}\x00{mod.root if mod is not None else base}"
-        if key in self._loaded:
-            return self._loaded[key]
-        if is_standard(import_path):
-            result: tuple[tuple[GoFile, ...], Found] = ((), Found(None, ()))
-        else:
-            found = self.finder.find(import_path, base)
-            files = self._parse_dir(found.directory) if found.directory is not None else ()
-            result = (files, found)
-        self._loaded[key] = result
-        return result
+        if key not in self._found:
+            self._found[key] = (
+                Found(None, ()) if is_standard(import_path) else self.finder.find(import_path, base)
+            )
+        return self._found[key]
 
-    def _parse_dir(self, directory: Path) -> tuple[GoFile, ...]:
-        try:
-            names = sorted(os.listdir(directory))
-        except OSError:
-            return ()
+    def load(self, import_path: str, from_dir: str, name: str) -> tuple[tuple[GoFile, ...], Found]:
+        """The not yet returned files of `import_path` that mention `name`, parsed, and
+        where the package was found."""
+        found = self.find(import_path, from_dir)
+        if found.directory is None:
+            return (), found
+        pending = self._files(found.directory)
+        word = name.encode()
+        wanted = [(path, data) for path, data in pending if word in data]
+        if not wanted:
+            return (), found
+        pending[:] = [item for item in pending if word not in item[1]]
         if self._parser is None:
             from markergen.golang.parser import GoParser
 
             self._parser = GoParser()
-        out = []
+        parser = self._parser
+        return tuple(parser.parse_prepared(path.as_posix(), data) for path, data in wanted), found
+
+    def _files(self, directory: Path) -> list[tuple[Path, bytes]]:
+        """The package's non-test Go files (build constraint `ignore` excluded), read once."""
+        if directory in self._unparsed:
+            return self._unparsed[directory]
+        out: list[tuple[Path, bytes]] = []
+        try:
+            names = sorted(os.listdir(directory))
+        except OSError:
+            names = []
         for name in names:
             path = directory / name
             if not name.endswith(".go") or name.endswith("_test.go") or not path.is_file():
@@ -310,5 +328,6 @@ class ImportedPackages:
                 t.strip() == "ignore" for t in header.build_constraint.split("&&")
             ):
                 continue
-            out.append(self._parser.parse_prepared(path.as_posix(), data))
-        return tuple(out)
+            out.append((path, data))
+        self._unparsed[directory] = out
+        return out

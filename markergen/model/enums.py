@@ -34,7 +34,9 @@ class ImportSource(Protocol):
     @property
     def files_read(self) -> tuple[str, ...]: ...
 
-    def load(self, import_path: str, from_dir: str) -> tuple[tuple[GoFile, ...], Found]: ...
+    def load(
+        self, import_path: str, from_dir: str, name: str
+    ) -> tuple[tuple[GoFile, ...], Found]: ...
 
 
 def enum_marker(named: NamedType) -> str | None:
@@ -111,7 +113,7 @@ class _ConstValues:
         self._add(consts)
         self.inputs = {pc.import_path for pc in consts}
         self.imports = imports
-        self.requested: dict[str, Found] = {}
+        self.requested: dict[tuple[str, str], Found] = {}
         self.memo: dict[tuple[str, str], str | None] = {}
         # A constant whose value could not be known because a package is missing:
         # (the missing constant's (import path, name), the places searched).
@@ -147,7 +149,7 @@ class _ConstValues:
             return None
         target = self._lookup(ref, pc)
         if target is None:
-            where = self.requested.get(ref[0])
+            where = self.requested.get(ref)
             # Nothing searched: a standard library package, nothing to report.
             if where is not None and where.directory is None and where.searched:
                 self.missing[key] = (ref, where.searched)
@@ -165,10 +167,10 @@ class _ConstValues:
             ref not in self.index
             and self.imports is not None
             and path not in self.inputs
-            and path not in self.requested
+            and ref not in self.requested
         ):
-            files, found = self.imports.load(path, pc.dir)
-            self.requested[path] = found
+            files, found = self.imports.load(path, pc.dir, ref[1])
+            self.requested[ref] = found
             if found.directory is not None:
                 shown = found.directory.as_posix()
                 self._add([PackageConsts(path, f, f.consts, shown) for f in files])
