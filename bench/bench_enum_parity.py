@@ -35,7 +35,7 @@ def _key(name: str) -> str:
 def theirs(generated: str) -> dict[str, list[list[Any]]]:
     out: dict[str, list[list[Any]]] = {}
     starts = [(m.start(), m.group(1)) for m in FUNC.finditer(generated)]
-    for (start, name), (end, _) in zip(starts, [*starts[1:], (len(generated), "")]):
+    for (start, name), (end, _) in zip(starts, [*starts[1:], (len(generated), "")], strict=True):
         body = generated[start:end]
         # Deduplicated: the 2021 openapi-gen repeats a value per constant holding it
         # (docs/parity.md, "Version differences"); current openapi-gen does not.

@@ -7,6 +7,7 @@ environment is passed explicitly, so the developer's own GOPATH never leaks in.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from markergen.golang.imports import escape_module_path, parse_gomod
@@ -190,3 +191,42 @@ def test_gomod_parsing_and_escaping() -> None:
     assert mod.requires == (("a.io/x", "v1.0.0"), ("b.io/y", "v2.0.0"))
     assert mod.replaces == (("a.io/x", "", "./x", ""), ("b.io/y", "v2.0.0", "c.io/z", "v3.0.0"))
     assert escape_module_path("github.com/BurntSushi/toml") == "github.com/!burnt!sushi/toml"
+
+
+def test_incomplete_enum_in_openapi(tmp_path: Path) -> None:
+    from markergen.emit.options import EmitOptions
+    from markergen.emit.outputs import render_outputs
+
+    write(tmp_path / "go.mod", "module example.com/app\n\nrequire example.com/lib v1.0.0\n")
+    write(
+        tmp_path / "api/v1/types.go",
+        API.format(path="example.com/lib/shared")
+        + 'const ProtocolSCTP Protocol = "SCTP"\n\n'
+        + "type Port struct {\n\t// Protocol of the port.\n"
+        + '\tProtocol Protocol `json:"protocol"`\n}\n',
+    )
+    model = load(tmp_path, "./api/v1", GOMODCACHE=str(tmp_path / "cache"))
+    assert model.enums["example.com/app/api/v1.Protocol"].incomplete
+    outputs = render_outputs(model, EmitOptions())
+    for name in ("openapi-v2.json", "openapi-v3.json"):
+        text = outputs[name]
+        prop = json.loads(text)
+        found = [
+            s for s in _walk(prop) if isinstance(s, dict) and "Protocol of the port." in
+            str(s.get("description", ""))
+        ]
+        assert found, name
+        assert "enum" not in found[0], name
+        assert "incomplete enum" in found[0]["description"], name
+        assert '`"SCTP"`' in found[0]["description"], name
+
+
+def _walk(node: object) -> list[object]:
+    out = [node]
+    if isinstance(node, dict):
+        for v in node.values():
+            out.extend(_walk(v))
+    elif isinstance(node, list):
+        for v in node:
+            out.extend(_walk(v))
+    return out

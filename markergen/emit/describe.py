@@ -13,6 +13,12 @@ import re
 from markergen.model import Enum
 
 ENUM_HEADER = "Possible enum values:"
+# After the values of an enum some of whose constants could not be read (MG020): the
+# schema then has no `enum` list, and a reader of the description knows why.
+INCOMPLETE_NOTE = (
+    "(markergen: incomplete enum, some values are constants of a package that was not "
+    "found; see MG020)"
+)
 _WHITESPACE = re.compile(r"\s+")
 
 
@@ -62,12 +68,14 @@ def enum_value_line(name: str, value: str, comment: str) -> str:
 def enum_description_lines(enum: Enum) -> list[str]:
     """The lines openapi-gen appends to an enum property's comment (sorted as it does)."""
     if not enum.values:
-        return []
+        return ["", INCOMPLETE_NOTE] if enum.incomplete else []
     # The first constant of a value wins, as kube-openapi's addIfNotPresent keeps it.
     first: dict[str, tuple[str, str]] = {}
     for v in enum.values:
         first.setdefault(v.value, (v.name, v.description))
     lines = sorted(enum_value_line(n, value, d) for value, (n, d) in first.items())
+    if enum.incomplete:
+        return ["", ENUM_HEADER, *lines, "", INCOMPLETE_NOTE]
     return ["", ENUM_HEADER, *lines]
 
 

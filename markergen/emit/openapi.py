@@ -175,7 +175,9 @@ class SchemaBuilder:
             schema = {"type": tf[0]}
             if tf[1]:
                 schema["format"] = tf[1]
-            if enum is not None and tf[0] == "string":
+            # An incomplete enum (MG020) lists no `enum`: the known values alone would
+            # reject valid objects; its description says values are missing.
+            if enum is not None and tf[0] == "string" and not enum.incomplete:
                 schema["enum"] = enum_values_sorted([v.value for v in enum.values])
             return schema
         if target.kind == "named":
