@@ -82,3 +82,33 @@ def enum_description_lines(enum: Enum) -> list[str]:
 def enum_values_sorted(values: tuple[str, ...] | list[str]) -> list[str]:
     """Deduplicated values in openapi-gen's order (sorted by their Go-quoted form)."""
     return sorted(set(values), key=go_quote)
+
+
+def typed_enum_values(values: tuple[str, ...] | list[str], schema_type: object) -> list[object]:
+    """Enum values as JSON of the schema's type: `Enum=true;false` on a bool is
+    `[false, true]`, `Enum=1;2;4` on an int is `[1, 2, 4]` (sorted by value); strings
+    keep openapi-gen's order. A value that is not of the type is left out (the Go
+    compiler or controller-gen rejects it anyway)."""
+    if schema_type == "string":
+        return list(enum_values_sorted(values))
+    out: set[bool | int | float] = set()
+    for text in values:
+        value = _scalar(text.strip(), schema_type)
+        if value is not None:
+            out.add(value)
+    ordered: list[bool | int | float] = sorted(out, key=lambda v: (float(v), type(v).__name__))
+    return list(ordered)
+
+
+def _scalar(text: str, schema_type: object) -> bool | int | float | None:
+    if schema_type == "boolean":
+        return {"true": True, "false": False}.get(text)
+    try:
+        if schema_type == "integer":
+            return int(text, 0)
+        if schema_type == "number":
+            number = float(text)
+            return int(number) if number.is_integer() and "." not in text else number
+    except ValueError:
+        return None
+    return None

@@ -18,6 +18,13 @@ from markergen.markers import ENUM, K8S_ENUM, KUBEBUILDER_ENUM
 from markergen.model import Enum, EnumValue, NamedType, TypeKey, TypeRef
 
 ENUM_MARKERS = (ENUM, K8S_ENUM, KUBEBUILDER_ENUM)
+NON_STRING_SCALARS = frozenset(
+    {
+        "bool", "int", "int8", "int16", "int32", "int64",
+        "uint", "uint8", "uint16", "uint32", "uint64", "byte", "rune",
+        "float32", "float64",
+    }
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -196,7 +203,12 @@ def build_enums(
     candidates = {
         key: named
         for key, named in types.items()
-        if enum_marker(named) is not None and underlying_builtin(named.underlying, types) == "string"
+        if (marker := enum_marker(named)) is not None
+        and (
+            (builtin := underlying_builtin(named.underlying, types)) == "string"
+            # kubebuilder's Enum lists JSON values of any scalar type (`Enum=1;2;4`).
+            or (marker == KUBEBUILDER_ENUM and builtin in NON_STRING_SCALARS)
+        )
     }
     const_values = _ConstValues(consts, imports)
     wanted = {_canonical(key, types) for key in candidates}
