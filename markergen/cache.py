@@ -42,7 +42,7 @@ from markergen.golang.syntax import Position
 CACHE_DIR_NAME = ".markergen-cache"
 ENV_CACHE_DIR = "MARKERGEN_CACHE_DIR"
 # Bumped whenever the layout of a cache file changes; old files then read as misses.
-_FORMAT = 1
+_FORMAT = 2
 # Libraries whose version changes the bytes of the output (the parser).
 _LIBRARIES = ("tree_sitter", "tree_sitter_go")
 
@@ -58,6 +58,22 @@ def cache_dir(root: Path, environ: Mapping[str, str] | None = None) -> Path:
 class CachedRun:
     diagnostics: tuple[Diagnostic, ...]
     outputs: dict[str, str]  # output name (emit.outputs.OUTPUT_NAMES) → text
+    # Files the run read beyond the selected Go files (imported packages, go.mod and
+    # go.work files found while resolving imports), with the SHA-256 of their bytes: they
+    # are known only once a run has loaded its model, so a hit checks them afterwards.
+    extra: tuple[tuple[str, str], ...] = ()
+
+
+def file_digests(paths: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """(path, SHA-256) of each file; a file that cannot be read has the digest ""."""
+    out = []
+    for p in sorted(set(paths)):
+        try:
+            with open(p, "rb") as handle:
+                out.append((p, hashlib.sha256(handle.read()).hexdigest()))
+        except OSError:
+            out.append((p, ""))
+    return tuple(out)
 
 
 class OutputCache:
@@ -103,11 +119,15 @@ class OutputCache:
         return cls(directory, slot, digest.hexdigest())
 
     def lookup(self) -> CachedRun | None:
-        """The stored run for this key; None for a miss, a stale key or a corrupt file."""
+        """The stored run for this key; None for a miss, a stale key, a corrupt file, or
+        an imported file that changed since the run was stored."""
         try:
-            return _decode(self.path.read_bytes(), self.key)
+            run = _decode(self.path.read_bytes(), self.key)
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return None
+        if run is None or file_digests([p for p, _ in run.extra]) != run.extra:
+            return None
+        return run
 
     def store(self, run: CachedRun) -> bool:
         """Write the run atomically; False (and nothing left behind) when that fails."""
@@ -185,6 +205,7 @@ def _encode(run: CachedRun, key: str) -> bytes:
             for d in run.diagnostics
         ],
         "outputs": [[name, len(data)] for name, data in zip(names, bodies, strict=True)],
+        "extra": [list(pair) for pair in run.extra],
         "sha256": hashlib.sha256(body).hexdigest(),
     }
     # ensure_ascii keeps the header free of raw newlines and multi-byte characters.
@@ -223,7 +244,8 @@ def _decode(raw: bytes, key: str) -> CachedRun | None:
         offset = end
     if offset != len(body):
         return None
-    return CachedRun(tuple(diagnostics), outputs)
+    extra = tuple((_str(p), _str(h)) for p, h in header["extra"])
+    return CachedRun(tuple(diagnostics), outputs, extra)
 
 
 def _str(value: Any) -> str:

@@ -59,6 +59,7 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo("MG006", W, "package outside a Go module (no go.mod)"),
         RuleInfo("MG010", W, "markergen:ignore comment silences nothing"),
         RuleInfo("MG011", W, "malformed markergen:ignore comment"),
+        RuleInfo("MG020", E, "an enum constant's value comes from a package that cannot be found"),
         RuleInfo("MG101", E, "+enum on a type whose underlying type is not string"),
         RuleInfo("MG102", W, "enum type with no constants"),
         RuleInfo("MG103", W, "untyped constant in a const block of an enum type"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -114,6 +115,7 @@ def _generate(
             output_settings(cfg),
         )
     cached = cache.lookup() if cache else None
+    extra: list[str] = []
     if cached is None and cached_only:
         return None
     if cached is not None:
@@ -122,7 +124,7 @@ def _generate(
         computed = _compute(cfg, patterns, cwd, progress)
         if isinstance(computed, GenerateResult):
             return computed
-        diags, texts = computed
+        diags, texts, extra = computed
     outputs = {cfg.output_path(o.key): texts[o.filename] for o in OUTPUTS if o.filename in texts}
     if verify:
         diffs = verify_outputs(outputs)
@@ -141,9 +143,9 @@ def _generate(
     # Stored only once the run has succeeded: a run that fails (full disk, interrupt)
     # leaves the project exactly as it found it, cache included.
     if cache is not None and cached is None:
-        from markergen.cache import CachedRun
+        from markergen.cache import CachedRun, file_digests
 
-        cache.store(CachedRun(diags, texts))
+        cache.store(CachedRun(diags, texts, file_digests(extra)))
     return result
 
 
@@ -152,8 +154,9 @@ def _compute(
     patterns: Sequence[str],
     cwd: Path,
     progress: Progress | None,
-) -> tuple[tuple[Diagnostic, ...], dict[str, str]] | GenerateResult:
-    """Diagnostics and output texts, or the failed result when there are errors."""
+) -> tuple[tuple[Diagnostic, ...], dict[str, str], list[str]] | GenerateResult:
+    """Diagnostics, output texts and the files read beyond the selected ones (imports),
+    or the failed result when there are errors."""
     from markergen.pipeline import check_model, gc_paused, load_model
 
     with gc_paused():
@@ -165,7 +168,8 @@ def _compute(
         diags = tuple(check_model(model, policy(cfg)))
         if any(d.severity is Severity.ERROR for d in diags):
             return GenerateResult(1, diags, "", "markergen: errors found; no output was written")
-        return diags, _render(cfg, model)
+        extra = [p for p in model.files_read if os.path.isabs(p)]
+        return diags, _render(cfg, model), extra
 
 
 def _render(cfg: Config, model: Model) -> dict[str, str]:

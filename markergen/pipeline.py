@@ -6,7 +6,8 @@ The CLI and the tests call these; nothing here prints or exits.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator, Sequence
+import os
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -47,7 +48,11 @@ def load_model(
     cwd: Path,
     include_generated: bool = False,
     progress: Progress | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> Model:
+    """`env` (default os.environ) gives GOPATH, GOMODCACHE, GOWORK and HOME for
+    finding imported packages, as the go command reads them."""
+    from markergen.golang.imports import ImportedPackages
     from markergen.golang.packages import load_packages
     from markergen.model.builder import build_model
 
@@ -57,7 +62,8 @@ def load_model(
         )
         if result.errors:
             raise InputError("\n".join(f"{e.pattern}: {e.message}" for e in result.errors))
-        return build_model(result.packages)
+        imports = ImportedPackages(Path(os.path.abspath(cwd)), env)
+        return build_model(result.packages, imports=imports)
 
 
 def check_model(model: Model, policy: Policy | None = None) -> list[Diagnostic]:

@@ -105,7 +105,7 @@ def test_adding_a_file_and_changing_options_are_misses(module: Path) -> None:
         lambda b: b"",
         lambda b: b"not json\n" + b[:100],
         lambda b: b[: len(b) // 2],  # truncated body: checksum mismatch
-        lambda b: b.replace(b'"format": 1', b'"format": "x"'),
+        lambda b: b.replace(b'"format": 2', b'"format": "x"'),
         lambda b: b[:-10] + b"0123456789",  # same length, different body
         lambda b: b.split(b"\n", 1)[0].replace(b'"outputs": [', b'"outputs": [[1, 2], ')
         + b"\n"
@@ -177,3 +177,29 @@ def test_diagnostics_survive_the_cache(module: Path) -> None:
 def test_missing_pattern_gives_no_cache_slot(module: Path) -> None:
     assert OutputCache.open(module / ".c", ["./nope/..."], module, {}) is None
 
+
+
+def test_an_edit_in_an_imported_package_is_a_miss(tmp_path: Path) -> None:
+    """The enum's values come from a package the patterns do not name: the cache must
+    still notice when that package changes (issue 18: the key covers every file read)."""
+    (tmp_path / "go.mod").write_text("module example.com/imp\n")
+    (tmp_path / "consts").mkdir()
+    consts = tmp_path / "consts" / "c.go"
+    consts.write_text('package consts\n\nconst TCP = "TCP"\n')
+    (tmp_path / "api").mkdir()
+    (tmp_path / "api" / "t.go").write_text(
+        'package v1\n\nimport "example.com/imp/consts"\n\n// +enum\ntype Protocol string\n\n'
+        "const (\n\tProtocolTCP Protocol = Protocol(consts.TCP)\n)\n\n"
+        'type Port struct {\n\tProtocol Protocol `json:"protocol"`\n}\n'
+    )
+    cfg = load_config(tmp_path)
+    first = generate(cfg, ["./api/..."], tmp_path, verify=False, cache_dir=tmp_path / "c")
+    assert first.exit_code == 0
+    v3 = (tmp_path / "openapi" / "openapi-v3.json").read_text()
+    assert '"TCP"' in v3
+    assert generate_cached(cfg, ["./api/..."], tmp_path, verify=False, cache_dir=tmp_path / "c")
+    consts.write_text('package consts\n\nconst TCP = "tcp"\n')
+    hit = generate_cached(cfg, ["./api/..."], tmp_path, verify=False, cache_dir=tmp_path / "c")
+    assert hit is None
+    generate(cfg, ["./api/..."], tmp_path, verify=False, cache_dir=tmp_path / "c")
+    assert '"tcp"' in (tmp_path / "openapi" / "openapi-v3.json").read_text()

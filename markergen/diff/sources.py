@@ -78,6 +78,7 @@ def _from_directory(
     the place the user runs the command from."""
     from markergen.config import ConfigError, load_config
     from markergen.emit.naming import NAMINGS, Naming
+    from markergen.golang.imports import ImportedPackages
     from markergen.golang.packages import load_packages
     from markergen.model.builder import build_model
     from markergen.pipeline import InputError, load_model
@@ -92,7 +93,8 @@ def _from_directory(
         loaded = load_packages(list(patterns), root, include_generated=cfg.include_generated)
         missing = {e.pattern for e in loaded.errors}
         found.update(p for p in patterns if p not in missing)
-        model = build_model(loaded.packages)
+        # issue 18 (branch modules): constants imported from other packages resolved.
+        model = build_model(loaded.packages, imports=ImportedPackages(Path(os.path.abspath(root))))
     else:
         wanted, root = (list(cfg.inputs), cfg.root) if cfg.inputs else (["./..."], directory)
         try:

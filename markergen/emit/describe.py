@@ -13,6 +13,12 @@ import re
 from markergen.model import Enum
 
 ENUM_HEADER = "Possible enum values:"
+# After the values of an enum some of whose constants could not be read (MG020): the
+# schema then has no `enum` list, and a reader of the description knows why.
+INCOMPLETE_NOTE = (
+    "(markergen: incomplete enum, some values are constants of a package that was not "
+    "found; see MG020)"
+)
 _WHITESPACE = re.compile(r"\s+")
 
 
@@ -62,15 +68,47 @@ def enum_value_line(name: str, value: str, comment: str) -> str:
 def enum_description_lines(enum: Enum) -> list[str]:
     """The lines openapi-gen appends to an enum property's comment (sorted as it does)."""
     if not enum.values:
-        return []
+        return ["", INCOMPLETE_NOTE] if enum.incomplete else []
     # The first constant of a value wins, as kube-openapi's addIfNotPresent keeps it.
     first: dict[str, tuple[str, str]] = {}
     for v in enum.values:
         first.setdefault(v.value, (v.name, v.description))
     lines = sorted(enum_value_line(n, value, d) for value, (n, d) in first.items())
+    if enum.incomplete:
+        return ["", ENUM_HEADER, *lines, "", INCOMPLETE_NOTE]
     return ["", ENUM_HEADER, *lines]
 
 
 def enum_values_sorted(values: tuple[str, ...] | list[str]) -> list[str]:
     """Deduplicated values in openapi-gen's order (sorted by their Go-quoted form)."""
     return sorted(set(values), key=go_quote)
+
+
+def typed_enum_values(values: tuple[str, ...] | list[str], schema_type: object) -> list[object]:
+    """Enum values as JSON of the schema's type: `Enum=true;false` on a bool is
+    `[false, true]`, `Enum=1;2;4` on an int is `[1, 2, 4]` (sorted by value); strings
+    keep openapi-gen's order. A value that is not of the type is left out (the Go
+    compiler or controller-gen rejects it anyway)."""
+    if schema_type == "string":
+        return list(enum_values_sorted(values))
+    out: set[bool | int | float] = set()
+    for text in values:
+        value = _scalar(text.strip(), schema_type)
+        if value is not None:
+            out.add(value)
+    ordered: list[bool | int | float] = sorted(out, key=lambda v: (float(v), type(v).__name__))
+    return list(ordered)
+
+
+def _scalar(text: str, schema_type: object) -> bool | int | float | None:
+    if schema_type == "boolean":
+        return {"true": True, "false": False}.get(text)
+    try:
+        if schema_type == "integer":
+            return int(text, 0)
+        if schema_type == "number":
+            number = float(text)
+            return int(number) if number.is_integer() and "." not in text else number
+    except ValueError:
+        return None
+    return None

@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from markergen.emit.describe import enum_values_sorted, with_enum_paragraph
+from markergen.emit.describe import typed_enum_values, with_enum_paragraph
 from markergen.emit.naming import key_definition_name, ref_v2, ref_v3
 from markergen.emit.options import EmitOptions
 from markergen.emit.resolve import (
@@ -138,6 +138,9 @@ def parse_default(text: str) -> Any:
         return text
 
 
+SCALAR_TYPES = ("string", "boolean", "integer", "number")
+
+
 @dataclass
 class _Collected:
     properties: dict[str, Schema] = field(default_factory=dict)
@@ -177,8 +180,10 @@ class SchemaBuilder:
             schema = {"type": tf[0]}
             if tf[1]:
                 schema["format"] = tf[1]
-            if enum is not None and tf[0] == "string":
-                schema["enum"] = enum_values_sorted([v.value for v in enum.values])
+            # An incomplete enum (MG020) lists no `enum`: the known values alone would
+            # reject valid objects; its description says values are missing.
+            if enum is not None and not enum.incomplete:
+                schema["enum"] = typed_enum_values([v.value for v in enum.values], tf[0])
             return schema
         if target.kind == "named":
             if target.type_key in self.model.structs:
@@ -208,13 +213,14 @@ class SchemaBuilder:
             schema = self.type_schema(f.type)
             enum = self._direct_enum(f.type)
         description = f.description
-        if enum is not None:
+        # The paragraph quotes values as Go strings, as openapi-gen: string enums only.
+        if enum is not None and schema.get("type") == "string":
             description = with_enum_paragraph(description, enum)
         extras: Schema = {}
         if description:
             extras["description"] = description
-        if f.enum_values and schema.get("type") == "string":
-            schema["enum"] = enum_values_sorted(list(f.enum_values))
+        if f.enum_values and schema.get("type") in SCALAR_TYPES:
+            schema["enum"] = typed_enum_values(list(f.enum_values), schema["type"])
         if f.default is not None:
             extras["default"] = parse_default(f.default)
         if f.patch_strategy:

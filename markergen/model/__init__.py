@@ -125,6 +125,8 @@ class Enum:
     values: tuple[EnumValue, ...]  # in declaration order, deduplicated by value
     source: Literal["enum", "k8s:enum", "kubebuilder"]
     pos: Position  # the type's position
+    # A value is another package's constant that could not be found (MG020).
+    incomplete: bool = False
 
     @property
     def value_set(self) -> tuple[str, ...]:
@@ -275,6 +277,9 @@ class Model:
     # Types whose JSON is their own (custom MarshalJSON/UnmarshalJSON/MarshalText, or
     # one of OPAQUE_TYPES): nothing may assume their Go shape.
     opaque: frozenset[TypeKey] = frozenset()
+    # Every file read to build this model (inputs, imported packages, go.mod/go.work),
+    # for the cache key: an edit in a shared package must invalidate it.
+    files_read: tuple[str, ...] = ()
 
     def is_opaque(self, key: TypeKey) -> bool:
         return key in self.opaque or key in OPAQUE_TYPES

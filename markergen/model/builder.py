@@ -14,7 +14,7 @@ from markergen.doctext import description
 from markergen.golang.syntax import GoPackage, Position
 from markergen.markers import REGISTRY, Marker, Registry, Target
 from markergen.model import Model, NamedType, Package, Struct, TypeKey
-from markergen.model.enums import PackageConsts, build_enums
+from markergen.model.enums import ImportSource, PackageConsts, build_enums
 from markergen.model.fields import make_field
 from markergen.model.ignores import Ignore, file_ignores
 from markergen.model.markerread import MarkerReader
@@ -22,7 +22,13 @@ from markergen.model.resolve import Resolver, TypeIndex
 from markergen.model.unions import StructInput, build_unions
 
 
-def build_model(packages: Sequence[GoPackage], registry: Registry = REGISTRY) -> Model:
+def build_model(
+    packages: Sequence[GoPackage],
+    registry: Registry = REGISTRY,
+    imports: ImportSource | None = None,
+) -> Model:
+    """`imports` (markergen.golang.imports.ImportedPackages) resolves constants the
+    inputs take from packages not on the command line; without it they stay unknown."""
     reader = MarkerReader(registry)
     diagnostics: list[Diagnostic] = []
     index = TypeIndex(
@@ -56,7 +62,7 @@ def build_model(packages: Sequence[GoPackage], registry: Registry = REGISTRY) ->
         )
         for file in pkg.files:
             resolver = Resolver(index, pkg.import_path, file)
-            consts.append(PackageConsts(pkg.import_path, file, file.consts))
+            consts.append(PackageConsts(pkg.import_path, file, file.consts, pkg.dir))
             for spec in file.consts:
                 if spec.doc is not None:
                     # no marker takes effect on a constant: this reports the union and
@@ -91,7 +97,7 @@ def build_model(packages: Sequence[GoPackage], registry: Registry = REGISTRY) ->
                         description=description(decl.doc),
                         pos=decl.pos,
                     )
-    enums, enum_diags = build_enums(types, consts)
+    enums, enum_diags = build_enums(types, consts, imports)
     diagnostics.extend(enum_diags)
     structs: dict[TypeKey, Struct] = {}
     for inp, package, desc in struct_inputs:
@@ -122,6 +128,13 @@ def build_model(packages: Sequence[GoPackage], registry: Registry = REGISTRY) ->
             for pkg in packages
             for file in pkg.files
             for name in file.marshalers
+        ),
+        files_read=tuple(
+            sorted(
+                {f.path for pkg in packages for f in pkg.files}
+                | {path for pkg in packages for path in pkg.skipped}
+                | set(imports.files_read if imports is not None else ())
+            )
         ),
     )
 

@@ -7,9 +7,11 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from markergen.diagnostics import Diagnostic, diag
 from markergen.doctext import description
+from markergen.golang.imports import Found
 from markergen.golang.literals import unquote
 from markergen.golang.syntax import ConstSpec, GoFile, Position
 from markergen.markers import (
@@ -23,6 +25,13 @@ from markergen.markers import (
 from markergen.model import Enum, EnumValue, NamedType, TypeKey, TypeRef
 
 ENUM_MARKERS = (ENUM, K8S_ENUM, KUBEBUILDER_ENUM)
+NON_STRING_SCALARS = frozenset(
+    {
+        "bool", "int", "int8", "int16", "int32", "int64",
+        "uint", "uint8", "uint16", "uint32", "uint64", "byte", "rune",
+        "float32", "float64",
+    }
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -30,6 +39,18 @@ class PackageConsts:
     import_path: str
     file: GoFile
     consts: tuple[ConstSpec, ...]
+    dir: str = ""  # the package's directory, where its imports are resolved from
+
+
+class ImportSource(Protocol):
+    """Imported packages' files on demand (markergen.golang.imports.ImportedPackages)."""
+
+    @property
+    def files_read(self) -> tuple[str, ...]: ...
+
+    def load(
+        self, import_path: str, from_dir: str, name: str
+    ) -> tuple[tuple[GoFile, ...], Found]: ...
 
 
 def enum_marker(named: NamedType) -> str | None:
@@ -112,36 +133,79 @@ def _canonical(key: TypeKey, types: Mapping[TypeKey, NamedType]) -> TypeKey:
     return key
 
 
-def _const_values(consts: Sequence[PackageConsts]) -> dict[tuple[str, str], str]:
-    """(import path, const name) → string value, following references to other
-    constants (`ClusterScope ScopeType = v1.ClusterScope`) across the inputs."""
-    known: dict[tuple[str, str], str] = {}
-    pending: list[tuple[PackageConsts, ConstSpec]] = []
-    for pc in consts:
-        for spec in pc.consts:
-            if spec.value is not None:
-                known[(pc.import_path, spec.name)] = spec.value
-            elif spec.value_text:
-                conv = _conversion(spec)
-                operand = conv[1] if conv else spec.value_text
-                try:
-                    known[(pc.import_path, spec.name)] = unquote(operand)
-                except ValueError:
-                    pending.append((pc, spec))
-    # Each pass resolves one more level of indirection; stop when a pass adds nothing.
-    while pending:
-        left = []
-        for pc, spec in pending:
-            conv = _conversion(spec)
-            ref = _const_ref(conv[1] if conv else spec.value_text, pc)
-            if ref is not None and ref in known:
-                known[(pc.import_path, spec.name)] = known[ref]
-            else:
-                left.append((pc, spec))
-        if len(left) == len(pending):
-            break
-        pending = left
-    return known
+class _ConstValues:
+    """(import path, const name) → string value, on demand: references to other
+    constants (`ClusterScope ScopeType = v1.ClusterScope`, `AddressType(v1.IPv4Protocol)`)
+    are followed across the inputs and, with `imports`, into the packages they import.
+    An imported package is loaded only when an enum's constant refers to it."""
+
+    def __init__(self, consts: Sequence[PackageConsts], imports: ImportSource | None) -> None:
+        self.index: dict[tuple[str, str], tuple[PackageConsts, ConstSpec]] = {}
+        self._add(consts)
+        self.inputs = {pc.import_path for pc in consts}
+        self.imports = imports
+        self.requested: dict[tuple[str, str], Found] = {}
+        self.memo: dict[tuple[str, str], str | None] = {}
+        # A constant whose value could not be known because a package is missing:
+        # (the missing constant's (import path, name), the places searched).
+        self.missing: dict[tuple[str, str], tuple[tuple[str, str], tuple[str, ...]]] = {}
+
+    def _add(self, consts: Sequence[PackageConsts]) -> None:
+        for pc in consts:
+            for spec in pc.consts:
+                self.index.setdefault((pc.import_path, spec.name), (pc, spec))
+
+    def value(self, pc: PackageConsts, spec: ConstSpec) -> str | None:
+        key = (pc.import_path, spec.name)
+        if key not in self.memo:
+            self.memo[key] = None  # a reference cycle ends here (go rejects it anyway)
+            self.memo[key] = self._evaluate(key, pc, spec)
+        return self.memo[key]
+
+    def _evaluate(self, key: tuple[str, str], pc: PackageConsts, spec: ConstSpec) -> str | None:
+        if spec.value is not None:
+            return spec.value
+        if not spec.value_text:
+            return None
+        # `T(x)` and `T(T2(x))`: a conversion keeps a string constant's value.
+        operand = spec.value_text
+        while (match := _CONVERSION.match(operand)) is not None:
+            operand = match.group(2).strip()
+        try:
+            return unquote(operand)
+        except ValueError:
+            pass
+        ref = _const_ref(operand, pc)
+        if ref is None:
+            return None
+        target = self._lookup(ref, pc)
+        if target is None:
+            where = self.requested.get(ref)
+            # Nothing searched: a standard library package, nothing to report.
+            if where is not None and where.directory is None and where.searched:
+                self.missing[key] = (ref, where.searched)
+            return None
+        result = self.value(*target)
+        if result is None and (target[0].import_path, target[1].name) in self.missing:
+            self.missing[key] = self.missing[(target[0].import_path, target[1].name)]
+        return result
+
+    def _lookup(
+        self, ref: tuple[str, str], pc: PackageConsts
+    ) -> tuple[PackageConsts, ConstSpec] | None:
+        path = ref[0]
+        if (
+            ref not in self.index
+            and self.imports is not None
+            and path not in self.inputs
+            and ref not in self.requested
+        ):
+            files, found = self.imports.load(path, pc.dir, ref[1])
+            self.requested[ref] = found
+            if found.directory is not None:
+                shown = found.directory.as_posix()
+                self._add([PackageConsts(path, f, f.consts, shown) for f in files])
+        return self.index.get(ref)
 
 
 def _const_ref(text: str, pc: PackageConsts) -> tuple[str, str] | None:
@@ -156,30 +220,56 @@ def _const_ref(text: str, pc: PackageConsts) -> tuple[str, str] | None:
 
 
 def build_enums(
-    types: Mapping[TypeKey, NamedType], consts: Sequence[PackageConsts]
+    types: Mapping[TypeKey, NamedType],
+    consts: Sequence[PackageConsts],
+    imports: ImportSource | None = None,
 ) -> tuple[dict[TypeKey, Enum], list[Diagnostic]]:
     candidates = {
         key: named
         for key, named in types.items()
-        if enum_marker(named) is not None and underlying_builtin(named.underlying, types) == "string"
+        if (marker := enum_marker(named)) is not None
+        and (
+            (builtin := underlying_builtin(named.underlying, types)) == "string"
+            # kubebuilder's Enum lists JSON values of any scalar type (`Enum=1;2;4`).
+            or (marker == KUBEBUILDER_ENUM and builtin in NON_STRING_SCALARS)
+        )
     }
-    const_values = _const_values(consts)
+    const_values = _ConstValues(consts, imports)
+    wanted = {_canonical(key, types) for key in candidates}
     # Values are collected per canonical type, so an alias of an enum type (a package
     # re-exporting another's enum) and the enum itself share their values.
     values: dict[TypeKey, list[EnumValue]] = defaultdict(list)
     diagnostics: list[Diagnostic] = []
+    incomplete: set[TypeKey] = set()
     for pc in consts:
         blocks: dict[Position, list[ConstSpec]] = defaultdict(list)
         for spec in pc.consts:
             blocks[spec.block_pos].append(spec)
             key = _const_type_key(spec, pc)
-            if key is None:
+            if key is None or (canonical := _canonical(key, types)) not in wanted:
                 continue
-            value = const_values.get((pc.import_path, spec.name))
+            value = const_values.value(pc, spec)
             if value is not None:
-                values[_canonical(key, types)].append(
+                values[canonical].append(
                     EnumValue(spec.name, value, description(spec.doc), spec.pos)
                 )
+                continue
+            miss = const_values.missing.get((pc.import_path, spec.name))
+            if miss is None:
+                continue
+            incomplete.add(canonical)
+            (path, name), searched = miss
+            diagnostics.append(
+                diag(
+                    "MG020",
+                    spec.pos,
+                    f"constant {spec.name} refers to {path}.{name}, but package {path} was "
+                    f"not found (searched: {', '.join(searched)}), so enum "
+                    f"{key.rsplit('.', 1)[-1]} is incomplete",
+                    hint=f"make {path} available: `go mod vendor`, `go mod download`, or a "
+                    "`replace` directive to a local copy in go.mod",
+                )
+            )
         for specs in blocks.values():
             diagnostics.extend(_untyped_in_enum_block(specs, pc, candidates))
     enums: dict[TypeKey, Enum] = {}
@@ -205,6 +295,7 @@ def build_enums(
             source="kubebuilder" if source == KUBEBUILDER_ENUM else
             (K8S_ENUM if source == K8S_ENUM else ENUM),
             pos=named.pos,
+            incomplete=_canonical(key, types) in incomplete,
         )
     return enums, diagnostics
 

@@ -58,7 +58,7 @@ def check_enum_without_values(model: Model) -> Iterator[Diagnostic]:
     """MG102."""
     for key in sorted(model.enums):
         enum = model.enums[key]
-        if enum.values:
+        if enum.values or enum.incomplete:  # incomplete: MG020 already says why
             continue
         yield diag(
             "MG102",
