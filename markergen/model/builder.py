@@ -14,12 +14,13 @@ from markergen.doctext import description
 from markergen.golang.syntax import GoPackage, Position
 from markergen.markers import REGISTRY, Marker, Registry, Target
 from markergen.model import Model, NamedType, Package, Struct, TypeKey
+from markergen.model.dialects.base import StructInput
 from markergen.model.enums import ImportSource, PackageConsts, build_enums
 from markergen.model.fields import make_field
 from markergen.model.ignores import Ignore, file_ignores
 from markergen.model.markerread import MarkerReader
 from markergen.model.resolve import Resolver, TypeIndex
-from markergen.model.unions import StructInput, build_unions
+from markergen.model.unions import build_unions
 
 
 def build_model(

@@ -5,14 +5,17 @@ dialects"). Each module here declares, once:
 
 - `MARKERS`: the names of the markers that make a field or struct part of one of its
   unions (the names and their shapes are defined in markergen.markers' registry);
+- a `form_...` function that turns a struct's marked fields into model unions (with
+  the diagnostics of what stops a union from being formed); `base.py` holds what they
+  share, and markergen/model/unions.py calls each in turn;
 - `TRAITS`: a `DialectTraits` record saying what its unions mean downstream (member
   values are Go field names, written only in openapi-gen's list form, the current KEP's
   discriminator rules apply, ...). The rules, the renderers and the CRD patcher ask
   `union.traits`, never the dialect's name.
 
-To add a dialect: write a module with `MARKERS` and `TRAITS`, add its name to
-`markergen.model.Dialect`, list it in `DIALECTS` below, and teach the union builder
-(markergen/model/unions.py) to recognise its markers. Nothing else needs to change to
+To add a dialect: write a module with `MARKERS`, `TRAITS` and its `form_...` function,
+add its name to `markergen.model.Dialect`, list it in `DIALECTS` below, and call its
+`form_...` from `build_unions` in markergen/model/unions.py. Nothing else needs to change to
 give its unions the right checks and outputs; a new trait is one new field of
 `DialectTraits` with a default.
 """

@@ -11,11 +11,210 @@ Markers"): MG202.
 
 from __future__ import annotations
 
-from markergen.markers import ENUM, UNION_DISCRIMINATED_BY, UNION_DISCRIMINATOR, UNION_MEMBER
-from markergen.model import DialectTraits
+import difflib
+from collections.abc import Sequence
+
+from markergen.diagnostics import Diagnostic, diag
+from markergen.markers import (
+    ENUM,
+    UNION_DISCRIMINATED_BY,
+    UNION_DISCRIMINATOR,
+    UNION_MEMBER,
+    Marker,
+)
+from markergen.model import (
+    Dialect,
+    DialectTraits,
+    Discriminator,
+    Field,
+    Member,
+    Union,
+)
+from markergen.model.dialects.base import (
+    DISCRIMINATED_BY,
+    PLAIN_DISCRIMINATOR,
+    PLAIN_MEMBER,
+    Ctx,
+    discriminator_of,
+    known_discriminators,
+    marker_of,
+    plain_discriminators,
+)
 
 MARKERS: tuple[str, ...] = (UNION_DISCRIMINATOR, UNION_MEMBER, UNION_DISCRIMINATED_BY, ENUM)
 
 TRAITS = DialectTraits(
     name="kep1027", discriminator_musts=True, member_name_marker=UNION_MEMBER
 )
+
+
+def _closest(value: str, values: Sequence[str]) -> str | None:
+    """The enum value a member's Go name was most likely meant to be."""
+    for v in values:
+        if v.casefold() == value.casefold():
+            return v
+    close = difflib.get_close_matches(value, [v for v in values if v], n=1, cutoff=0.5)
+    if close:
+        return close[0]
+    prefixed = [v for v in values if v and (v.startswith(value) or value.startswith(v))]
+    return prefixed[0] if prefixed else None
+
+
+def form_discriminated(ctx: Ctx, plain: list[Field], house: bool = False) -> list[Union]:
+    """`house`: openshift/api's `+union` struct with `+unionMember` fields, where a
+    member's implicit value (its Go name) that is no discriminator value is a warning
+    (MG340) and the member is kept out of the union, so no output builds a rule that
+    no object could satisfy."""
+    discs = plain_discriminators(ctx)
+    built = {d.go_name: discriminator_of(d, ctx) for d in discs}
+    assigned: dict[str, list[Member]] = {d.go_name: [] for d in discs}
+    implicit: set[str] = set()  # members whose value is their Go name, unwritten
+
+    def find(name: str) -> Field | None:
+        for d in discs:
+            if name in (d.go_name, d.json_name):
+                return d
+        return None
+
+    for f in plain:
+        if f.go_name in built:
+            continue  # a discriminator with a member marker too: MG204, reported by the rules
+        members = f.all_markers(PLAIN_MEMBER)
+        by_markers = f.all_markers(DISCRIMINATED_BY)
+        um = members[0] if members else None
+        targets: list[tuple[Field, Marker]] = []
+        for by in by_markers:
+            target = find(by.value or "")
+            if target is None:
+                ctx.diagnostics.append(
+                    diag(
+                        "MG306",
+                        by.pos,
+                        f"+unionDiscriminatedBy={by.value} on {ctx.subject(f)} names no "
+                        f"discriminator of struct {ctx.struct.name}"
+                        + known_discriminators(discs)
+                        + "; unions cannot span structs",
+                    )
+                )
+            else:
+                targets.append((target, by))
+        value = f.go_name
+        if um is not None and um.value:
+            target = find(um.value)
+            if target is not None and um.value not in built[target.go_name].values:
+                # kep2022's `+unionMember=<discriminator>` (DESIGN section 3).
+                ctx.diagnostics.append(
+                    diag(
+                        "MG310",
+                        um.pos,
+                        f"`+unionMember={um.value}` on {ctx.subject(f)} is the kep2022 form "
+                        "naming the discriminator",
+                        hint=f"write `+unionMember` and `+unionDiscriminatedBy={um.value}`",
+                    )
+                )
+                targets.append((target, um))
+            else:
+                value = um.value
+        for extra in members[1:]:
+            ctx.diagnostics.append(
+                diag("MG309", extra.pos, f"field {ctx.subject(f)} has several +unionMember markers")
+            )
+        distinct = {t.go_name for t, _ in targets}
+        if len(distinct) > 1:
+            ctx.diagnostics.append(
+                diag(
+                    "MG309",
+                    targets[1][1].pos,
+                    f"field {ctx.subject(f)} is a member of two unions "
+                    f"({', '.join(sorted(distinct))})",
+                )
+            )
+        if targets:
+            chosen = targets[0][0]
+        elif len(discs) == 1:
+            chosen = discs[0]
+        else:
+            where = um or (by_markers[0] if by_markers else None)
+            pos = where.pos if where else f.pos
+            if by_markers:
+                continue  # MG306 already said why
+            if not discs:
+                ctx.diagnostics.append(
+                    diag(
+                        "MG307",
+                        pos,
+                        f"union member {ctx.subject(f)} is in struct {ctx.struct.name}, which has "
+                        "no +unionDiscriminator field",
+                        hint="add a discriminator field of a +enum string type marked "
+                        "+unionDiscriminator",
+                    )
+                )
+            else:
+                ctx.diagnostics.append(
+                    diag(
+                        "MG203",
+                        pos,
+                        f"struct {ctx.struct.name} has several discriminators "
+                        f"({', '.join(d.go_name for d in discs)}) and member {ctx.subject(f)} "
+                        "does not say which union it belongs to",
+                        hint=f"add `+unionDiscriminatedBy=<{'|'.join(d.go_name for d in discs)}>`",
+                    )
+                )
+            continue
+        optional = um.has_flag("optional") if um is not None else False
+        if value == f.go_name and not (um is not None and um.value):
+            implicit.add(f.go_name)
+        assigned[chosen.go_name].append(Member(f.go_name, f.json_name, value, optional, f.pos))
+    out = []
+    for d in discs:
+        disc = built[d.go_name]
+        chosen_members = tuple(assigned[d.go_name])
+        unmatched: tuple[Member, ...] = ()
+        if house and disc.values:
+            unmatched = tuple(
+                m for m in chosen_members if m.value not in disc.values and m.go_name in implicit
+            )
+            chosen_members = tuple(m for m in chosen_members if m not in unmatched)
+            for m in unmatched:
+                ctx.diagnostics.append(_unmatched_member(ctx, m, disc))
+        dialect: Dialect = "kep1027" if disc.values else "kep2022"
+        marker = marker_of(d, PLAIN_DISCRIMINATOR)
+        out.append(
+            Union(
+                struct=ctx.struct.key,
+                dialect=dialect,
+                origin="discriminated",
+                name=d.go_name,
+                discriminator=disc,
+                members=chosen_members,
+                empty_values=tuple(sorted(set(disc.values) - {m.value for m in chosen_members})),
+                mode="exactly-one" if disc.required else "at-most-one",
+                semantics="kep1027",
+                pos=marker.pos if marker else d.pos,
+                stage=marker.stage if marker else "",
+                gate=marker.gate if marker else "",
+                unmatched=unmatched,
+            )
+        )
+    return out
+
+
+def _unmatched_member(ctx: Ctx, m: Member, disc: Discriminator) -> Diagnostic:
+    f = next(x for x in ctx.struct.fields if x.go_name == m.go_name)
+    marker = marker_of(f, PLAIN_MEMBER)
+    close = _closest(m.value, disc.values)
+    flags = ",optional" if m.optional else ""
+    if close is not None:
+        hint = f"write `// +unionMember={close}{flags}` (the discriminator value that selects it)"
+    else:
+        hint = (
+            f"write `// +unionMember=<value>{flags}` with one of {', '.join(disc.values)}"
+        )
+    return diag(
+        "MG340",
+        marker.pos if marker else m.pos,
+        f"member {ctx.subject(f)} takes its Go name {m.value!r} as discriminator value, "
+        f"which is not a value of {disc.go_name} ({', '.join(disc.values)}); no rule is "
+        "built for this member",
+        hint=hint,
+    )

@@ -4,7 +4,8 @@
 one member or `+required` for exactly one, and `+unionMember` on the members, also in
 the form `+unionMember=<discriminator>`. The same markers on a discriminator of a
 `+enum` type make a kep1027 union instead; a kep2022 union is reported (MG201) so the
-author can move to the current design.
+author can move to the current design. Its unions are formed by
+`kep1027.form_discriminated`: the markers are the same, the discriminator's type decides.
 """
 
 from __future__ import annotations

@@ -9,12 +9,25 @@ CRD rule for them (controller-gen does) and no OpenAPI entry (openapi-gen ignore
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Mapping
+
+from markergen.diagnostics import diag
 from markergen.markers import (
     KUBEBUILDER_AT_LEAST_ONE_OF,
     KUBEBUILDER_AT_MOST_ONE_OF,
     KUBEBUILDER_EXACTLY_ONE_OF,
 )
-from markergen.model import DialectTraits
+from markergen.model import (
+    DialectTraits,
+    Field,
+    Member,
+    Mode,
+    Union,
+)
+from markergen.model.dialects.base import (
+    Ctx,
+)
 
 MARKERS: tuple[str, ...] = (
     KUBEBUILDER_EXACTLY_ONE_OF,
@@ -23,3 +36,69 @@ MARKERS: tuple[str, ...] = (
 )
 
 TRAITS = DialectTraits(name="kubebuilder", in_openapi=False, enforced_by="controller-gen")
+
+
+CONTROLLER_GEN_UNIONS: dict[str, Mode] = {
+    KUBEBUILDER_EXACTLY_ONE_OF: "exactly-one",
+    KUBEBUILDER_AT_MOST_ONE_OF: "at-most-one",
+    KUBEBUILDER_AT_LEAST_ONE_OF: "at-least-one",
+}
+
+
+def _json_name_of(ctx: Ctx, name: str, by_json: Mapping[str, Field]) -> str:
+    """The JSON name a controller-gen union item probably meant (its Go name, or the
+    closest JSON name)."""
+    for f in ctx.struct.fields:
+        if f.go_name == name and f.json_name:
+            return f.json_name
+    close = difflib.get_close_matches(name, list(by_json), n=1, cutoff=0.5)
+    return close[0] if close else name
+
+
+def form_controller_gen(ctx: Ctx) -> list[Union]:
+    """controller-gen's `+kubebuilder:validation:ExactlyOneOf=a;b` (and AtMostOneOf,
+    AtLeastOneOf) on a struct: a union without discriminator over the JSON fields it
+    names. controller-gen writes its CRD rule itself (`enforced_by`)."""
+    out: list[Union] = []
+    by_json = {f.json_name: f for f in ctx.struct.fields if f.json_name}
+    for m in ctx.struct.markers:
+        mode = CONTROLLER_GEN_UNIONS.get(m.name)
+        if mode is None:
+            continue
+        members: list[Member] = []
+        for name in m.values:
+            f = by_json.get(name)
+            if f is None:
+                ctx.diagnostics.append(
+                    diag(
+                        "MG341",
+                        m.pos,
+                        f"+{m.name} on {ctx.struct.name} names {name!r}, which is no JSON "
+                        f"field of {ctx.struct.name}",
+                        hint="write the JSON names: `+"
+                        + m.name
+                        + "="
+                        + ";".join(
+                            by_json[n].json_name if n in by_json else _json_name_of(ctx, n, by_json)
+                            for n in m.values
+                        )
+                        + "`",
+                    )
+                )
+                continue
+            members.append(Member(f.go_name, f.json_name, f.go_name, False, f.pos))
+        out.append(
+            Union(
+                struct=ctx.struct.key,
+                dialect="kubebuilder",
+                origin="discriminated",
+                name=m.name.rpartition(":")[2],
+                discriminator=None,
+                members=tuple(members),
+                empty_values=(),
+                mode=mode,
+                semantics="kep1027",
+                pos=m.pos,
+            )
+        )
+    return out

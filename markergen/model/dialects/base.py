@@ -1,0 +1,190 @@
+"""What every dialect module shares when it forms unions from a struct's fields:
+the struct being read, the marker look-ups, the discriminator record."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from markergen.diagnostics import Diagnostic, diag
+from markergen.golang.syntax import Position
+from markergen.markers import (
+    K8S_UNION_DISCRIMINATOR,
+    K8S_UNION_MEMBER,
+    K8S_ZERO_OR_ONE_OF_MEMBER,
+    UNION_DEPRECATED,
+    UNION_DISCRIMINATED_BY,
+    UNION_DISCRIMINATOR,
+    UNION_MEMBER,
+    Marker,
+)
+from markergen.model import (
+    Discriminator,
+    Enum,
+    Field,
+    NamedType,
+    TypeKey,
+    TypeRef,
+)
+
+KEP2019_FIELD = UNION_DEPRECATED
+
+
+PLAIN_DISCRIMINATOR = UNION_DISCRIMINATOR
+
+
+PLAIN_MEMBER = UNION_MEMBER
+
+
+DISCRIMINATED_BY = UNION_DISCRIMINATED_BY
+
+
+K8S_DISCRIMINATOR = K8S_UNION_DISCRIMINATOR
+
+
+K8S_MEMBER = K8S_UNION_MEMBER
+
+
+K8S_ZERO_OR_ONE = K8S_ZERO_OR_ONE_OF_MEMBER
+
+
+FAMILY_MARKERS = {
+    "kep2019": (KEP2019_FIELD,),
+    "plain": (PLAIN_MEMBER, DISCRIMINATED_BY),
+    "k8s": (K8S_DISCRIMINATOR, K8S_MEMBER, K8S_ZERO_OR_ONE),
+}
+
+
+_ANY_FAMILY_MARKER = frozenset(m for ms in FAMILY_MARKERS.values() for m in ms)
+
+
+FAMILY_NAMES = {
+    "kep2019": "+unionDeprecated",
+    "plain": "+unionMember",
+    "k8s": "+k8s: union markers",
+}
+
+
+@dataclass(frozen=True)
+class StructInput:
+    key: TypeKey
+    name: str
+    markers: tuple[Marker, ...]
+    fields: tuple[Field, ...]
+    pos: Position
+
+
+@dataclass
+class Ctx:
+    struct: StructInput
+    enums: Mapping[TypeKey, Enum]
+    types: Mapping[TypeKey, NamedType]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def subject(self, f: Field) -> str:
+        return f"{self.struct.name}.{f.go_name}"
+
+
+def families(f: Field) -> list[str]:
+    names = {m.name for m in f.markers}
+    # Most fields carry no union marker at all: one set test answers them.
+    if names.isdisjoint(_ANY_FAMILY_MARKER):
+        return []
+    return [fam for fam, ms in FAMILY_MARKERS.items() if names.intersection(ms)]
+
+
+def marker_of(f: Field, *names: str) -> Marker | None:
+    for m in f.markers:
+        if m.name in names:
+            return m
+    return None
+
+
+def pos_of(f: Field, *names: str) -> Position:
+    """Where a diagnostic about `f`'s union markers points: the first of those markers,
+    else the field."""
+    marker = marker_of(f, *names)
+    return marker.pos if marker is not None else f.pos
+
+
+def enum_of(ref: TypeRef, ctx: Ctx) -> tuple[TypeKey | None, tuple[str, ...]]:
+    """The enum behind a discriminator's type (through pointers and aliases)."""
+    ref = ref.deref()
+    seen: set[TypeKey] = set()
+    while ref.kind == "named" and ref.type_key not in seen:
+        key = ref.type_key
+        seen.add(key)
+        if key in ctx.enums:
+            return key, ctx.enums[key].value_set
+        named = ctx.types.get(key)
+        if named is None or not named.alias:
+            break
+        ref = named.underlying.deref()
+    return None, ()
+
+
+_REF = re.compile(r"^\s*ref\(\s*(?:[\w./-]+\.)?(\w+)\s*\)\s*$")
+
+
+def _default(text: str | None, enum: Enum | None) -> str | None:
+    """openapi-gen's `+default=ref(Const)` names a constant: the default is its value,
+    written as JSON like any other `+default=` (a constant the model does not know is
+    kept as written)."""
+    if text is None or enum is None:
+        return text
+    match = _REF.match(text)
+    if match is None:
+        return text
+    for v in enum.values:
+        if v.name == match.group(1):
+            return json.dumps(v.value)
+    return text
+
+
+def discriminator_of(f: Field, ctx: Ctx) -> Discriminator:
+    enum_key, values = enum_of(f.type, ctx)
+    if enum_key is None and f.enum_values:
+        values = tuple(sorted(set(f.enum_values)))
+    base = f.type.deref()
+    if enum_key is None and not values and base.kind == "external":
+        ctx.diagnostics.append(
+            diag(
+                "MG104",
+                pos_of(f, PLAIN_DISCRIMINATOR, K8S_DISCRIMINATOR),
+                f"discriminator {ctx.subject(f)} has type {base.name} from package "
+                f"{base.package}, which is not among the inputs, so its enum values are unknown",
+                hint=f"add the package {base.package} to the patterns markergen reads",
+            )
+        )
+    return Discriminator(
+        go_name=f.go_name,
+        json_name=f.json_name,
+        type=f.type,
+        enum=enum_key,
+        values=values,
+        required=not f.optional,
+        omitempty=f.json.omitempty,
+        default=_default(f.default, ctx.enums.get(enum_key) if enum_key else None),
+        pos=f.pos,
+    )
+
+
+def member_fields(ctx: Ctx, family: str) -> list[Field]:
+    out = []
+    for f in ctx.struct.fields:
+        fams = families(f)
+        if fams and fams[0] == family:
+            out.append(f)
+    return out
+
+
+def plain_discriminators(ctx: Ctx) -> list[Field]:
+    return [f for f in ctx.struct.fields if marker_of(f, PLAIN_DISCRIMINATOR) is not None]
+
+
+def known_discriminators(discs: Sequence[Field]) -> str:
+    if not discs:
+        return " (it has none)"
+    return " (its discriminators: " + ", ".join(d.go_name for d in discs) + ")"
