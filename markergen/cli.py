@@ -663,9 +663,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         return int(args.run(args))
     except KeyboardInterrupt:
-        # Every writer is all-or-nothing: whatever was interrupted left each output either
-        # as it was or completely rewritten.
-        sys.stderr.write(INTERRUPTED + "\n")
+        # An impatient user presses Ctrl-C again: that must not turn this message into a
+        # traceback. Every writer is all-or-nothing: whatever was interrupted left each
+        # output either as it was or completely rewritten.
+        import signal
+
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            sys.stderr.write(INTERRUPTED + "\n")
+        finally:
+            signal.signal(signal.SIGINT, previous)
         return 130
     except BrokenPipeError:
         # `markergen dump | head`: the reader left; nothing to report.

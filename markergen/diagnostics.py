@@ -30,6 +30,7 @@ class Diagnostic:
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.pos.file, self.pos.line, self.pos.column, self.code, self.message)
 
+
 E = Severity.ERROR
 W = Severity.WARNING
 INFO = Severity.INFO
@@ -51,22 +52,52 @@ class RuleInfo:
 CATALOG: dict[str, RuleInfo] = {
     r.code: r
     for r in (
-        RuleInfo("MG001", E, "Go syntax error in a declaration markergen reads"),
-        RuleInfo("MG002", E, "file cannot be read or decoded"),
+        RuleInfo(
+            "MG001",
+            E,
+            "Go syntax error in a declaration markergen reads",
+            hint="fix the declaration's syntax (`gofmt -e FILE` shows Go's own error); if `go build` accepts it, the grammar does not know this syntax yet: please report it",
+        ),
+        RuleInfo(
+            "MG002",
+            E,
+            "file cannot be read or decoded",
+            hint="save the file as UTF-8 and make it readable",
+        ),
         RuleInfo("MG003", W, "unknown marker close to a known one"),
-        RuleInfo("MG004", E, "malformed marker value or arguments"),
-        RuleInfo("MG005", E, "marker on the wrong kind of declaration"),
+        RuleInfo(
+            "MG004",
+            E,
+            "malformed marker value or arguments",
+            hint='write the marker as `markergen explain MG004` shows, e.g. `+unionMember=<value>,optional` or `+k8s:unionMember(union: "name")`',
+        ),
+        RuleInfo(
+            "MG005",
+            E,
+            "marker on the wrong kind of declaration",
+            hint="move the marker to the comment of the type or field it is meant for",
+        ),
         RuleInfo("MG006", W, "package outside a Go module (no go.mod)"),
         RuleInfo("MG010", W, "markergen:ignore comment silences nothing"),
         RuleInfo("MG011", W, "malformed markergen:ignore comment"),
         RuleInfo("MG020", E, "an enum constant's value comes from a package that cannot be found"),
-        RuleInfo("MG101", E, "+enum on a type whose underlying type is not string"),
+        RuleInfo(
+            "MG101",
+            E,
+            "+enum on a type whose underlying type is not string",
+            hint="give the type an underlying string type (`type X string`), or drop `+enum`",
+        ),
         RuleInfo("MG102", W, "enum type with no constants"),
         RuleInfo("MG103", W, "untyped constant in a const block of an enum type"),
         RuleInfo("MG104", E, "discriminator's enum type cannot be resolved"),
         RuleInfo("MG201", E, "discriminator is not a string / has no enum values"),
         RuleInfo("MG202", W, "kep1027 discriminator requiredness"),
-        RuleInfo("MG203", E, "several discriminators and a member does not say which union"),
+        RuleInfo(
+            "MG203",
+            E,
+            "several discriminators and a member does not say which union",
+            hint="keep one `+unionDiscriminator` per union and say which union each member belongs to with `+unionDiscriminatedBy=<discriminator>`",
+        ),
         RuleInfo("MG204", E, "field is both discriminator and member"),
         RuleInfo("MG205", INFO, "discriminator without any member"),
         RuleInfo("MG206", E, "+default of a discriminator is not one of its enum values"),
@@ -75,10 +106,20 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo("MG303", E, "member's discriminator value is not in the discriminator's enum"),
         RuleInfo("MG304", E, "two members of one union have the same discriminator value"),
         RuleInfo("MG305", W, "explicit memberName does not match the member's JSON name"),
-        RuleInfo("MG306", E, "union membership names no discriminator of this struct"),
+        RuleInfo(
+            "MG306",
+            E,
+            "union membership names no discriminator of this struct",
+            hint="name a discriminator field of this struct in `+unionDiscriminatedBy=<Go or JSON name>`",
+        ),
         RuleInfo("MG307", E, "kep1027 member in a struct without a discriminator"),
-        RuleInfo("MG308", E, "union member or discriminator has json:\"-\" or is unexported"),
-        RuleInfo("MG309", E, "field is a member of two unions"),
+        RuleInfo("MG308", E, 'union member or discriminator has json:"-" or is unexported'),
+        RuleInfo(
+            "MG309",
+            E,
+            "field is a member of two unions",
+            hint="keep one union marker on the field: a field is a member of at most one union",
+        ),
         RuleInfo("MG310", W, "kep2022 form +unionMember=<discriminator>"),
         RuleInfo("MG340", W, "union member's implicit value is not a discriminator value"),
         RuleInfo("MG341", E, "controller-gen union marker names no field of the struct"),
@@ -86,19 +127,84 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo("MG401", E, "+union struct has an embedded (inlined) field"),
         RuleInfo("MG402", E, "+union struct has +unionDeprecated members"),
         RuleInfo("MG403", W, "+unionDeprecated member is not a pointer with omitempty"),
-        RuleInfo("MG404", E, "one union mixes marker dialects"),
-        RuleInfo("MG501", W, "a union field gets no CEL rule in a CRD"),
-        RuleInfo("MG502", W, "a CRD version has no Go root type among the inputs"),
-        RuleInfo("MG503", W, "a CRD's discriminator enum differs from the Go enum"),
-        RuleInfo("MG504", E, "a CRD file cannot be read or is not valid YAML"),
-        RuleInfo("MG505", W, "a CustomResourceDefinition that is not apiextensions.k8s.io/v1"),
-        RuleInfo("MG506", W, "a union's CRD rules could not be satisfied; none are written"),
-        RuleInfo("MG507", Severity.INFO, "a CRD file templated inside a YAML document is left alone"),
-        RuleInfo("MG508", W, "a hand-written CRD rule rejects an object the union allows"),
-        RuleInfo("MG509", Severity.INFO, "hand-written CRD rules already enforce a union"),
-        RuleInfo("MG510", W, "a union's CRD rule would reject an object the project keeps"),
-        RuleInfo("MG511", W, "check: a union's CRD rule would reject an object the project keeps"),
-        RuleInfo("MG512", W, "a union's CRD rule is over the API server's CEL cost limit"),
+        RuleInfo(
+            "MG404",
+            E,
+            "one union mixes marker dialects",
+            hint="use one dialect's markers for the whole struct (see `markergen explain MG404`)",
+        ),
+        RuleInfo(
+            "MG501",
+            W,
+            "a union field gets no CEL rule in a CRD",
+            hint="add the field to the CRD (regenerate it with controller-gen), or make it reachable from CEL",
+        ),
+        RuleInfo(
+            "MG502",
+            W,
+            "a CRD version has no Go root type among the inputs",
+            hint="pass the package of the root type with `--types`, or add `+groupName` and `+kubebuilder:object:root=true` to it",
+        ),
+        RuleInfo(
+            "MG503",
+            W,
+            "a CRD's discriminator enum differs from the Go enum",
+            hint="make the CRD's enum and the Go enum the same: regenerate the CRD, or fix the Go constants",
+        ),
+        RuleInfo(
+            "MG504",
+            E,
+            "a CRD file cannot be read or is not valid YAML",
+            hint="fix the YAML (the message names the line), or leave the file out of the paths",
+        ),
+        RuleInfo(
+            "MG505",
+            W,
+            "a CustomResourceDefinition that is not apiextensions.k8s.io/v1",
+            hint="regenerate the CRD with a current controller-gen (apiextensions.k8s.io/v1)",
+        ),
+        RuleInfo(
+            "MG506",
+            W,
+            "a union's CRD rules could not be satisfied; none are written",
+            hint="fix the member's value (`+unionMember=<value>`) or add the member to this CRD's schema, then run `markergen crd` again",
+        ),
+        RuleInfo(
+            "MG507",
+            Severity.INFO,
+            "a CRD file templated inside a YAML document is left alone",
+            hint="keep templating outside the YAML documents (whole `{{ ... }}` lines), or patch the plain copy",
+        ),
+        RuleInfo(
+            "MG508",
+            W,
+            "a hand-written CRD rule rejects an object the union allows",
+            hint="change the hand-written rule or the markers so they agree on which objects are valid",
+        ),
+        RuleInfo(
+            "MG509",
+            Severity.INFO,
+            "hand-written CRD rules already enforce a union",
+            hint="nothing to do; drop the hand-written rule if markergen's should replace it",
+        ),
+        RuleInfo(
+            "MG510",
+            W,
+            "a union's CRD rule would reject an object the project keeps",
+            hint="mark the real members with `+unionMember`, or drop `+union` when its fields are shared settings",
+        ),
+        RuleInfo(
+            "MG511",
+            W,
+            "check: a union's CRD rule would reject an object the project keeps",
+            hint="mark the real members with `+unionMember`, or drop `+union` when its fields are shared settings",
+        ),
+        RuleInfo(
+            "MG512",
+            W,
+            "a union's CRD rule is over the API server's CEL cost limit",
+            hint="bound the lists and maps above the union (`+kubebuilder:validation:MaxItems`, `MaxProperties`)",
+        ),
     )
 }
 

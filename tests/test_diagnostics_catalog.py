@@ -73,3 +73,18 @@ def test_every_diagnostic_without_a_call_site_hint_gets_the_catalogs(monkeypatch
     pos = Position("x.go", 1, 1)
     assert d.diag("MG205", pos, "m", fill={"field": "Alpha"}).hint == "mark Alpha as a member"
     assert d.diag("MG205", pos, "m", hint="the call site's").hint == "the call site's"
+
+
+def test_every_diagnostic_has_a_hint_from_its_call_site_or_the_catalog() -> None:
+    missing = []
+    for path in sorted((REPO / "markergen").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "diag"):
+                continue
+            if any(k.arg == "hint" for k in node.keywords):
+                continue
+            codes = [a.value for a in node.args if isinstance(a, ast.Constant)
+                     and isinstance(a.value, str) and CODE.match(a.value)]
+            missing += [f"{path.relative_to(REPO)}:{node.lineno} {c}" for c in codes
+                        if CATALOG[c].hint is None]
+    assert missing == []
