@@ -135,9 +135,17 @@ def _as_nobody(ex: Path, args: list[str]) -> tuple[int, str]:
             return _cli(args)
         finally:
             os.chdir(cwd)
-    # The child cannot read the interpreter's files under /root: import all it needs now.
-    import markergen.crd
-    import markergen.report  # noqa: F401
+    # The child cannot read the interpreter's files under /root: import all it needs now,
+    # by running the same command once, as root, on a scratch copy of the project.
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = Path(scratch) / "ex"
+        shutil.copytree(ex, copy)
+        cwd = Path.cwd()
+        os.chdir(copy)
+        try:
+            _cli(args)
+        finally:
+            os.chdir(cwd)
 
     def work() -> str:
         os.chdir(ex)
