@@ -1,7 +1,7 @@
 """Marker grammar and the registry of known markers.
 
 A marker is a comment line whose text, after `//` and leading white space, starts
-with `+` (DESIGN section 3). This module turns such a line into a `Marker`; it knows
+with `+`. This module turns such a line into a `Marker`; it knows
 nothing about unions. The registry says, for each known marker, where it may appear
 and what shape its argument has, so the parser and the checker never match strings
 by hand.
@@ -230,11 +230,11 @@ def edit_distance(a: str, b: str) -> int:
 
 
 def default_registry() -> Registry:
-    """Every marker DESIGN section 3 names, with where it may appear and its shape."""
+    """Every marker markergen knows, with where it may appear and its shape."""
     N, VF, RAW, LIST, ARGS = Shape.NONE, Shape.VALUE_FLAGS, Shape.RAW, Shape.LIST, Shape.ARGS
     return Registry.of(
         [
-            # kep2019 (kep/000, kep/003)
+            # kep2019 (the 2019 KEP, the 2019 KEP)
             MarkerDef(UNION, _T, N, True, "struct is a union (kep2019)"),
             MarkerDef(UNION_DEPRECATED, _F, N, True, "member of the deprecated union"),
             # kep2019 / kep2022 / kep1027
@@ -333,7 +333,7 @@ def default_registry() -> Registry:
             MarkerDef("listMapKey", _F, VF, value_required=True),
             MarkerDef("mapType", _F, VF, value_required=True),
             MarkerDef("structType", _F, VF, value_required=True),
-            # `merge,retainKeys` (kep/002) has a comma, so the whole rest is the value
+            # `merge,retainKeys` (the retainKeys proposal) has a comma, so the whole rest is the value
             MarkerDef("patchStrategy", _F, RAW, value_required=True),
             MarkerDef("patchMergeKey", _F, VF, value_required=True),
             MarkerDef("kubebuilder:object:root", _T, N),

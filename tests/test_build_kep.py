@@ -43,7 +43,7 @@ def codes(model: Model, pkg: str) -> list[tuple[str, str]]:
 
 
 class TestKep2019GoTags:
-    """kep/000 "Go tags": `+union` structs, `+unionDeprecated` fields."""
+    """The 2019 KEP "Go tags": `+union` structs, `+unionDeprecated` fields."""
 
     def test_union_struct_makes_every_other_field_a_member(self, model: Model) -> None:
         u = only_union(struct(model, "kep000", "Union"))
@@ -55,7 +55,7 @@ class TestKep2019GoTags:
             ("fieldA", "FieldA"),
             ("fieldB", "FieldB"),
         ]
-        assert u.mode == "at-most-one"  # kep/000: "unions to be 'at most one of'"
+        assert u.mode == "at-most-one"  # the 2019 KEP: "unions to be 'at most one of'"
 
     def test_union_deprecated_fields_with_discriminator(self, model: Model) -> None:
         u = only_union(struct(model, "kep000", "Union2"))
@@ -81,7 +81,7 @@ class TestKep2019GoTags:
 
 
 class TestKep2022GoTags:
-    """kep/001 "Go tags": `+unionMember=<discriminatorName>`."""
+    """The 2022 draft "Go tags": `+unionMember=<discriminatorName>`."""
 
     def test_single_union_members_need_no_name(self, model: Model) -> None:
         u = only_union(struct(model, "kep001", "Union"))
@@ -104,7 +104,7 @@ class TestKep2022GoTags:
 
 
 class TestKep1027:
-    """kep/004 "Go Markers", "Discriminator Values", "Empty Union Members"."""
+    """The current KEP "Go Markers", "Discriminator Values", "Empty Union Members"."""
 
     def test_enum_discriminator_members_and_empty_members(self, model: Model) -> None:
         u = only_union(struct(model, "kep004basic", "Union"))

@@ -24,7 +24,7 @@ const (
 \tFieldB UnionType = "FieldB"
 )
 
-// Union is a kep/004 union.
+// Union is a the current KEP union.
 type Union struct {
 \t// +unionDiscriminator
 \t// +required
@@ -77,7 +77,7 @@ def test_second_run_is_served_from_the_cache_with_identical_output(module: Path)
 def test_editing_one_go_file_is_never_served_stale(module: Path) -> None:
     _, before = run(module)
     types = module / "api" / "v1" / "types.go"
-    # A new enum value that selects no member (valid; kep/004's empty member).
+    # A new enum value that selects no member (valid; the current KEP's empty member).
     types.write_text(types.read_text().replace(')\n', '\tFieldC UnionType = "FieldC"\n)\n', 1))
     cfg = load_config(module)
     assert generate_cached(cfg, ["./api/..."], module, verify=False) is None

@@ -1,4 +1,4 @@
-"""kep/004's own examples, checked: exactly the diagnostics the KEP's text implies.
+"""The current KEP's own examples, checked: exactly the diagnostics the KEP's text implies.
 
 The examples are in testdata/check/kep/ (verbatim but for what the rendered page lost; each
 file says what was restored). Every expected diagnostic below is explained by the KEP
@@ -17,7 +17,7 @@ from markergen.rules import all_diagnostics
 ROOT = Path(__file__).resolve().parent.parent / "testdata" / "check"
 
 EXPECTED: dict[str, list[tuple[str, int]]] = {
-    # kep/004 "Examples", first block.
+    # the current KEP "Examples", first block.
     "kep004_examples": [
         # "Go Markers": the discriminator MUST be "omitempty if the default option is the
         # empty string"; FieldNone UnionType = "" makes "" the default option (an unset
@@ -29,7 +29,7 @@ EXPECTED: dict[str, list[tuple[str, int]]] = {
         ("MG302", 23),
         ("MG302", 26),
     ],
-    # kep/004 "Examples", second block (TopLevelUnion, Union, Union2).
+    # the current KEP "Examples", second block (TopLevelUnion, Union, Union2).
     "kep004_spanning": [
         # Union: same as above, now with json tags but still without omitempty.
         ("MG202", 28),
@@ -48,7 +48,7 @@ EXPECTED: dict[str, list[tuple[str, int]]] = {
         # value and no default (MG202 satisfied), and TopLevelUnion inlining Union is
         # exactly what "unions can't span across multiple go structures" allows.
     ],
-    # kep/004 "OpenAPI" (with +unionDiscriminatedBy=Union1 on each member).
+    # the current KEP "OpenAPI" (with +unionDiscriminatedBy=Union1 on each member).
     "kep004_openapi": [
         # The same "" option without omitempty, and the same int members.
         ("MG202", 21),
@@ -77,7 +77,7 @@ def test_kep004_union2_message_names_everything() -> None:
 
 
 def test_kep004_empty_union_members() -> None:
-    # kep/004 "Empty Union Members": FieldC, FieldD and "" select no member; they are not
+    # the current KEP "Empty Union Members": FieldC, FieldD and "" select no member; they are not
     # a problem (no MG205, no MG303), and the model lists them as empty values.
     model = load_model(["./kep/kep004_examples"], ROOT)
     (union,) = model.structs["example.com/check/kep/kep004_examples.Union"].unions

@@ -1,4 +1,4 @@
-"""Unit tests of the checker rules on hand-built models (DESIGN section 5).
+"""Unit tests of the checker rules on hand-built models.
 
 The harness (test_check_want.py) runs the same rules on real Go files; these tests pin
 each rule's decision and message on a model whose every detail is visible here.
@@ -162,7 +162,7 @@ def codes(diags: list[Diagnostic]) -> list[tuple[str, int]]:
     return [(d.code, d.pos.line) for d in diags]
 
 
-# The kep/004 "Examples" Union2, as the builder forms it: Beta = "BETA" is untyped, so the
+# The the current KEP "Examples" Union2, as the builder forms it: Beta = "BETA" is untyped, so the
 # enum Union2Type has the single value "ALPHA".
 UNION2_ENUM = enum("Union2Type", "ALPHA")
 TYPE2 = field(
@@ -179,7 +179,7 @@ def union2_model(*extra: Field) -> Model:
 
 
 def test_mg303_kep004_union2_beta_is_not_a_value() -> None:
-    # kep/004 "Go Markers": memberName "MUST correspond to one of the valid enum values".
+    # the current KEP "Go Markers": memberName "MUST correspond to one of the valid enum values".
     diags = run_rules(union2_model())
     assert codes(diags) == [("MG303", 14)]
     assert diags[0].message == (
@@ -231,7 +231,7 @@ def test_mg202_required_without_default_option() -> None:
 
 
 def test_mg202_empty_string_option_needs_omitempty() -> None:
-    # kep/004 "Go Markers": "omitempty if the default option is the empty string".
+    # the current KEP "Go Markers": "omitempty if the default option is the empty string".
     d = disc(TYPE2, ("", "A"), UNION2_ENUM.key)
     diags = run_rules(model(struct((TYPE2, ALPHA), union(d, member(ALPHA, "A"))), (UNION2_ENUM,)))
     assert codes(diags) == [("MG202", 10)]

@@ -25,7 +25,7 @@ def write(project: Path, name: str, text: str) -> str:
 
 
 def test_validate_reports_kubernetes_style_errors(project: Path) -> None:
-    # kep/004 "Validation": the selected member must be set, the others unset.
+    # the current KEP "Validation": the selected member must be set, the others unset.
     obj = write(project, "bad.yaml", "method: Email\nwebhook:\n  url: http://x\n")
     res = run_cli(["validate", "--type", "Delivery", obj], project)
     assert res.code == 1
@@ -38,7 +38,7 @@ def test_validate_reports_kubernetes_style_errors(project: Path) -> None:
 
 
 def test_normalize_clears_members_when_the_discriminator_changes(project: Path) -> None:
-    # kep/004 "Normalization": only when the discriminator changed.
+    # the current KEP "Normalization": only when the discriminator changed.
     old = write(project, "old.json", json.dumps({"method": "Webhook", "webhook": {"url": "u"}}))
     new = write(project, "new.json", json.dumps({"method": "Email", "webhook": {"url": "u"},
                                                  "email": {"address": "a@b"}}))  # fmt: skip

@@ -1,5 +1,4 @@
-"""Kubernetes CEL property-name escaping and CEL string literals (DESIGN section 6,
-"CRD patching"), checked against a real CEL implementation (cel-python)."""
+"""Kubernetes CEL property-name escaping and CEL string literals, checked against a real CEL implementation (cel-python)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The CEL is real: every rule markergen patches into the example CRD is compiled and run
 by cel-python on every object of its union, and the API server's verdict (the node's
 `required` list, the discriminator's `enum`, then the CEL rules) must equal
-`markergen.runtime.validate`'s verdict (KEP-1027 kep/004 "Validation"; kep/000 "At most
+`markergen.runtime.validate`'s verdict (KEP-1027 the current KEP "Validation"; the 2019 KEP "At most
 one versus exactly one"). Objects: every combination of set members x every
 discriminator value (each enum value, each member value, "", an unknown value, unset).
 """
@@ -46,7 +46,7 @@ def _sample(prop: dict[str, Any]) -> Any:
 def _table_union(
     generated: dict[str, Any], union: Union, props: dict[str, Any]
 ) -> dict[str, Any]:
-    """The union's entry in the runtime table markergen generates (DESIGN section 10),
+    """The union's entry in the runtime table markergen generates,
     members limited to the CRD's properties (the API server prunes any other field, so
     it can never be set)."""
     entries = generated["types"][key_definition_name(union.struct)]["unions"]

@@ -1,5 +1,4 @@
-"""`markergen crd` on the example kubebuilder project (DESIGN section 6 "CRD patching",
-section 10 "CRDs"): idempotent, recognisable rules, hand-written rules kept, stale rules
+"""`markergen crd` on the example kubebuilder project: idempotent, recognisable rules, hand-written rules kept, stale rules
 replaced, controller-gen layout kept, valid CustomResourceDefinitions, all-or-nothing."""
 
 from __future__ import annotations

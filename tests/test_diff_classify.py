@@ -1,4 +1,4 @@
-"""`markergen diff` on pairs of Go API versions (testdata/diff), DESIGN section 8.
+"""`markergen diff` on pairs of Go API versions (testdata/diff).
 
 Each head in testdata/diff/heads/ changes testdata/diff/base/ in one way; the expected
 changes below were written from the KEP texts, not from the tool's output.
@@ -28,7 +28,7 @@ def head(name: str) -> Path:
 
 
 CASES: dict[str, set[Row]] = {
-    # kep/004 "Adding a new member": member + enum value together is compatible.
+    # the current KEP "Adding a new member": member + enum value together is compatible.
     "member-added": {("compatible", "member-added", "Payment", "voucher")},
     # A value with no member ("empty union member") and a value of a plain enum.
     "enum-value-added": {
@@ -55,7 +55,7 @@ CASES: dict[str, set[Row]] = {
     "discriminator-renamed": {("breaking", "discriminator-renamed", "Payment", "kind")},
     "discriminator-removed": {("breaking", "discriminator-removed", "Payment", "type")},
     # +k8s:zeroOrOneOfMember over existing fields: declarative validation declares what
-    # hand-written validation checked (the breaking kep/004 case is in test_diff_rules).
+    # hand-written validation checked (the breaking the current KEP case is in test_diff_rules).
     "union-added-removed": {
         ("compatible", "union-declared", "Order", None),
         ("compatible", "union-removed", "Payment", "type"),
@@ -116,7 +116,7 @@ def test_messages_name_the_values() -> None:
 
 
 def test_new_member_on_a_value_that_selected_nothing_is_breaking(tmp_path: Path) -> None:
-    # kep/004 "empty union members": objects with type None carry no member; once None
+    # the current KEP "empty union members": objects with type None carry no member; once None
     # selects a required member they are invalid.
     text = (DIFF / "base" / "api" / "v1" / "types.go").read_text()
     text = text.replace(
@@ -196,7 +196,7 @@ type Outer struct {
 
 
 def test_unions_of_inlined_structs_count_for_the_parent(tmp_path: Path) -> None:
-    # DESIGN section 3: the parent's schema lists the unions of inlined embedded structs.
+    #: the parent's schema lists the unions of inlined embedded structs.
     base = _module(tmp_path / "a", EMBEDDED)
     head = _module(tmp_path / "b", EMBEDDED.replace('\tKindB Kind = "B"\n', ""))
     # Value "B" leaves the enum (member b keeps it, which the checker reports as MG303).

@@ -1,4 +1,4 @@
-"""Report formats of `markergen diff` (DESIGN section 10, "diff --format json") and the
+"""Report formats of `markergen diff` and the
 `--fail-on` decision."""
 
 from __future__ import annotations

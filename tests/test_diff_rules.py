@@ -38,7 +38,7 @@ type Cash struct {{
 }}
 """
 
-# kep/004 (KEP-1027) discriminated union; the members must be set when selected.
+# the current KEP (KEP-1027) discriminated union; the members must be set when selected.
 PAYMENT = """
 type Payment struct {
 	// +unionDiscriminator
@@ -531,7 +531,7 @@ def test_rule(tmp_path: Path, case: str) -> None:
 
 
 def test_union_dialect_changed_is_breaking() -> None:
-    # testdata/diff/dialect: the 2019 `+union` becomes a kep/004 union.
+    # testdata/diff/dialect: the 2019 `+union` becomes a the current KEP union.
     dialect = TESTDATA / "diff" / "dialect"
     result = run_diff(str(dialect / "base"), str(dialect / "head"), dialect, "json")
     assert ("breaking", "union-dialect-changed") in {

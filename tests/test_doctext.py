@@ -79,7 +79,7 @@ def test_description_of_nothing() -> None:
 
 def test_tab_indented_marker_is_dropped() -> None:
     # Deliberate difference: openapi-gen looks past spaces only and would keep
-    # "\t+optional" as an indented line; markergen reads it as a marker (DESIGN 3).
+    # "\t+optional" as an indented line; markergen reads it as a marker.
     assert description(group(" A.", "\t+optional", " B.")) == "A. B."
 
 
@@ -88,7 +88,7 @@ def test_tab_indented_todo_is_kept_like_openapi_gen() -> None:
 
 
 def test_enum_paragraph_appended_as_openapi_gen_does() -> None:
-    # DESIGN section 4: the enum block follows the field description.
+    #: the enum block follows the field description.
     enum_lines = ["", "Possible enum values:", ' - `"A"` is a.', ' - `"B"` is b.']
     got = description(group(" Type of the union.", " +unionDiscriminator"), enum_lines)
     assert got == 'Type of the union.\n\nPossible enum values:\n - `"A"` is a.\n - `"B"` is b.'

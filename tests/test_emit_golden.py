@@ -58,7 +58,7 @@ def test_same_bytes_under_other_hash_seeds(outputs: dict[str, str]) -> None:
 
 
 def test_kep000_openapi_gen_parity(outputs: dict[str, str]) -> None:
-    """kep/000 "OpenAPI" on the "Go tags" example, as openapi-gen emits it."""
+    """The 2019 KEP "OpenAPI" on the "Go tags" example, as openapi-gen emits it."""
     defs = json.loads(outputs["openapi-v2.json"])["definitions"]
     union = {"discriminator": "unionType",
              "fields-to-discriminateBy": {"fieldA": "FieldA", "fieldB": "FieldB"}}
@@ -74,7 +74,7 @@ def test_kep000_openapi_gen_parity(outputs: dict[str, str]) -> None:
 
 
 def test_kep004_openapi_example(outputs: dict[str, str]) -> None:
-    """kep/004 "OpenAPI": x-kubernetes-unions on the discriminator's property."""
+    """The current KEP "OpenAPI": x-kubernetes-unions on the discriminator's property."""
     schemas = json.loads(outputs["openapi-v3.json"])["components"]["schemas"]
     prop = schemas["com.example.kep.kep004openapi.Union"]["properties"]["union1"]
     assert prop["x-kubernetes-unions"] == {"fieldMembers": {

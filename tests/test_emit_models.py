@@ -136,7 +136,7 @@ def key(name: str, pkg: str = PKG) -> str:
 
 
 def kep000_model() -> Model:
-    """kep/000 "Go tags": TopLevelUnion, Union, Union2, InlinedUnion, as in the KEP."""
+    """The 2019 KEP "Go tags": TopLevelUnion, Union, Union2, InlinedUnion, as in the KEP."""
     union_s = struct("Union", [
         fld("UnionType", builtin("string"), "unionType", optional=True),
         fld("FieldA", builtin("int"), "fieldA", optional=True),
@@ -168,7 +168,7 @@ KEP004 = "example.com/kep/kep004"
 
 
 def kep004_model() -> Model:
-    """kep/004 "Examples"/"OpenAPI": Union with an enum discriminator, empty members
+    """The current KEP "Examples"/"OpenAPI": Union with an enum discriminator, empty members
     FieldC, FieldD and "" (FieldNone), FieldB `+unionMember,optional`."""
     values = [("FieldA", "FieldA", "FieldA selects fieldA."),
               ("FieldB", "FieldB", "FieldB selects fieldB."),

@@ -1,4 +1,4 @@
-"""Definition names (DESIGN 6): openapi-gen's ToRESTFriendlyName, or plain Go names."""
+"""Definition names: openapi-gen's ToRESTFriendlyName, or plain Go names."""
 
 from __future__ import annotations
 

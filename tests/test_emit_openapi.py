@@ -1,4 +1,4 @@
-"""OpenAPI v2/v3 documents (DESIGN sections 4 and 6; kep/000 "OpenAPI", kep/004 "OpenAPI")."""
+"""OpenAPI v2/v3 documents."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def v2_defs(m: Model, options: EmitOptions | None = None) -> dict[str, Any]:
 
 
 class TestKep000OpenAPIParity:
-    """kep/000 "OpenAPI": the list form exactly as openapi-gen writes it for the
+    """The 2019 KEP "OpenAPI": the list form exactly as openapi-gen writes it for the
     "Go tags" example types."""
 
     UNION: ClassVar[dict[str, Any]] = {"discriminator": "unionType",
@@ -78,7 +78,7 @@ class TestKep000OpenAPIParity:
         assert props["field1"] == {"type": "integer", "format": "int32"}
 
     def test_pointer_embedded_union_is_listed(self) -> None:
-        # DESIGN 3: openapi-gen loses the union of `*Union` inlined; markergen keeps it.
+        # the design: openapi-gen loses the union of `*Union` inlined; markergen keeps it.
         m = kep000_model()
         s = struct("PtrInline", [fld("Union", ptr(named("Union")), inline=True)])
         m = model([*m.structs.values(), s])
@@ -88,7 +88,7 @@ class TestKep000OpenAPIParity:
 
 
 class TestKep004FieldMembers:
-    """kep/004 "OpenAPI": x-kubernetes-unions attached to the discriminator's property."""
+    """The current KEP "OpenAPI": x-kubernetes-unions attached to the discriminator's property."""
 
     FIELD_MEMBERS: ClassVar[dict[str, Any]] = {"fieldMembers": {
         "": None, "FieldA": {"name": "fieldA", "optional": False},
@@ -119,7 +119,7 @@ class TestKep004FieldMembers:
         assert "x-kubernetes-unions" not in d["properties"]["unionType"]
 
     def test_enum_sorted_with_openapi_gen_paragraph(self) -> None:
-        # DESIGN 4: enum sorted and deduplicated; "Possible enum values:" paragraph,
+        # the design: enum sorted and deduplicated; "Possible enum values:" paragraph,
         # each constant's comment minus its leading name.
         p = v2_defs(kep004_model())[DEF4 + "Union"]["properties"]["unionType"]
         assert p["enum"] == ["", "FieldA", "FieldB", "FieldC", "FieldD"]
@@ -186,7 +186,7 @@ def types_model() -> Model:
 
 
 class TestTypeMapping:
-    """DESIGN 6: "type and format mapped as openapi-gen does"."""
+    """The design: "type and format mapped as openapi-gen does"."""
 
     @pytest.fixture
     def props(self) -> dict[str, Any]:
@@ -212,7 +212,7 @@ class TestTypeMapping:
             "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"]}
         assert props["labels"] == {"type": "object", "additionalProperties": {"type": "string"}}
         assert props["alias"] == {"type": "array", "items": {"type": "string"}}
-        assert props["state"]["x-kubernetes-patch-strategy"] == "retainKeys"  # kep/002
+        assert props["state"]["x-kubernetes-patch-strategy"] == "retainKeys"  # the retainKeys proposal
 
     def test_enums_through_pointer_items_and_map_values(self, props: dict[str, Any]) -> None:
         assert props["mode"]["enum"] == ["a", "b"]
@@ -274,7 +274,7 @@ def _stub(doc: dict[str, Any], where: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("build", [kep000_model, kep004_model, types_model])
 def test_documents_pass_openapi_spec_validator(build: Any) -> None:
-    """DESIGN 6: "Both documents must pass openapi-spec-validator once external
+    """The design: "Both documents must pass openapi-spec-validator once external
     references are stubbed"."""
     for fmt in ("fieldMembers", "both"):
         v2, v3 = docs(build(), EmitOptions(union_format=fmt))

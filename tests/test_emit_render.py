@@ -1,4 +1,4 @@
-"""Template infrastructure (DESIGN 6): escaping filters, StrictUndefined, overrides,
+"""Template infrastructure: escaping filters, StrictUndefined, overrides,
 and template safety of every generated text."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The runtime table (DESIGN 10, "The JSON table")."""
+"""The runtime table."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Atomic, all-or-nothing output writing (DESIGN 6: "a failed run leaves every existing
-output untouched")."""
+"""Atomic, all-or-nothing output writing."""
 
 from __future__ import annotations
 

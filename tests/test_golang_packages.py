@@ -1,4 +1,4 @@
-"""Go package patterns and file selection (DESIGN sections 1 and 2) on real directories."""
+"""Go package patterns and file selection on real directories."""
 
 from __future__ import annotations
 

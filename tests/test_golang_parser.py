@@ -1,4 +1,4 @@
-"""The tree-sitter Go front end (DESIGN section 2, "Reading Go") on real Go files."""
+"""The tree-sitter Go front end on real Go files."""
 
 from __future__ import annotations
 
@@ -42,11 +42,11 @@ def stripped(group: CommentGroup | None) -> list[str]:
     return [t.strip() for t in texts(group)]
 
 
-# --------------------------------------------------------------------------- kep/000
+# --------------------------------------------------------------------------- the 2019 KEP
 
 
 def test_kep000_go_tags_example() -> None:
-    """kep/000 "Go tags": TopLevelUnion, Union (+union), Union2, InlinedUnion."""
+    """The 2019 KEP "Go tags": TopLevelUnion, Union (+union), Union2, InlinedUnion."""
     f = load(KEP / "kep000" / "types.go")
     assert f.package == "kep000"
     assert [t.name for t in f.types] == ["TopLevelUnion", "Union", "Union2", "InlinedUnion"]
@@ -95,7 +95,7 @@ def test_kep000_go_tags_example() -> None:
 
 
 def test_kep001_go_tags_example() -> None:
-    """kep/001 "Go tags": the fixed example keeps every marker line in place."""
+    """The 2022 draft "Go tags": the fixed example keeps every marker line in place."""
     f = load(KEP / "kep001" / "types.go")
     assert f.errors == ()
     u = typ(f, "Union")
@@ -127,7 +127,7 @@ def test_kep001_go_tags_example() -> None:
 
 
 def test_kep004_basic_example() -> None:
-    """kep/004 "Examples", first example: fields without json tags."""
+    """The current KEP "Examples", first example: fields without json tags."""
     f = load(KEP / "kep004basic" / "types.go")
     ut = typ(f, "UnionType")
     assert stripped(ut.doc) == ["+enum"]
@@ -150,7 +150,7 @@ def test_kep004_basic_example() -> None:
 
 
 def test_kep004_inline_example_keeps_untyped_beta() -> None:
-    """kep/004 "Examples", second example: `Beta = "BETA"` is untyped in Go."""
+    """The current KEP "Examples", second example: `Beta = "BETA"` is untyped in Go."""
     f = load(KEP / "kep004inline" / "types.go")
     assert [t.name for t in f.types] == [
         "TopLevelUnion",
@@ -178,7 +178,7 @@ def test_kep004_inline_example_keeps_untyped_beta() -> None:
 
 
 def test_kep004_openapi_example() -> None:
-    """kep/004 "OpenAPI": the added Union1Type declaration and +unionDiscriminatedBy."""
+    """The current KEP "OpenAPI": the added Union1Type declaration and +unionDiscriminatedBy."""
     f = load(KEP / "kep004openapi" / "types.go")
     t = typ(f, "Union1Type")
     assert stripped(t.doc) == ["+enum"]
@@ -199,7 +199,7 @@ def test_kep004_openapi_example() -> None:
 
 
 def test_every_marker_form_arrives_as_comment_text() -> None:
-    """DESIGN section 3 forms: each line reaches the marker grammar verbatim."""
+    """The marker forms: each line reaches the marker grammar verbatim."""
     f = load(GOLANG / "markers" / "markers.go")
     assert "+groupName=markers.example.com" in stripped(f.package_doc)
     strategy = typ(f, "Strategy")

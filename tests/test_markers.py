@@ -1,4 +1,4 @@
-"""The marker grammar and registry (DESIGN section 3, "Markers"; kep/004 "Go Markers")."""
+"""The marker grammar and registry."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def test_not_a_marker(text: str) -> None:
     assert parse_line(text, POS) is None
 
 
-# --- the forms of DESIGN section 3 -------------------------------------------------
+# --- the marker forms -------------------------------------------------------------
 
 
 def test_bare_name() -> None:
@@ -83,7 +83,7 @@ def test_name_value() -> None:
 
 
 def test_name_value_flag() -> None:
-    # kep/004 "Go Markers": +unionMember[=<memberName>][,optional]
+    # the current KEP "Go Markers": +unionMember[=<memberName>][,optional]
     m = ok(" +unionMember=BETA,optional")
     assert (m.name, m.value, m.flags) == ("unionMember", "BETA", ("optional",))
     assert m.has_flag("optional")
@@ -171,7 +171,7 @@ def test_kubebuilder_default_raw_json() -> None:
 
 
 def test_patch_strategy_keeps_comma() -> None:
-    # kep/002: patchStrategy:"merge,retainKeys"
+    # the retainKeys proposal: patchStrategy:"merge,retainKeys"
     m = ok(" +patchStrategy=merge,retainKeys")
     assert (m.value, m.flags) == ("merge,retainKeys", ())
 

@@ -94,7 +94,7 @@ def _members(*pairs: tuple[str, str, bool]) -> dict[str, Any]:
 # transformations, read from the Go inputs and kube-openapi's generator; the reasons
 # are in docs/parity.md under the heading given in the comment.
 EXPECTED_DIFFERENCES: dict[tuple[str, str], tuple[Any, Any]] = {
-    # "kep/001 and kep/004 unions (fieldMembers)": openapi-gen only knows kep2019.
+    # "the 2022 draft and the current KEP unions (fieldMembers)": openapi-gen only knows kep2019.
     (K + "kep001.InlinedUnion", "/properties/fieldType/x-kubernetes-unions"): (
         {"fieldMembers": _members(("Field1", "field1", False), ("Field2", "field2", False))},
         MISSING,
@@ -143,7 +143,7 @@ EXPECTED_DIFFERENCES: dict[tuple[str, str], tuple[Any, Any]] = {
                           "FieldC": None, "FieldD": None}},
         MISSING,
     ),
-    # "Enums through pointers, list items and map values" (DESIGN section 4).
+    # "Enums through pointers, list items and map values".
     (P + "Enums", "/properties/phasePtr/enum"): (PHASES, MISSING),
     (P + "Enums", "/properties/phasePtr/description"): (
         "PhasePtr is an enum through a pointer.\n\nPossible enum values:\n" + ENUM_LINES,
@@ -151,10 +151,10 @@ EXPECTED_DIFFERENCES: dict[tuple[str, str], tuple[Any, Any]] = {
     ),
     (P + "Enums", "/properties/phases/items/enum"): (PHASES, MISSING),
     (P + "Enums", "/properties/byName/additionalProperties/enum"): (PHASES, MISSING),
-    # "+required" (controller-gen's reading, DESIGN section 5 MG301).
+    # "+required" (controller-gen's reading, MG301).
     (P + "Described", "/required"): (["req", "notTODO", "undocumented"],
                                      ["notTODO", "undocumented"]),
-    # "Embedded fields without a json tag" (DESIGN section 2, encoding/json's rule).
+    # "Embedded fields without a json tag".
     (P + "EmbeddedNoTag", "/properties/Item"): (
         MISSING, {"$ref": "#/definitions/com.example.parity.v1.Item"}),
     (P + "EmbeddedNoTag", "/properties/name"): (
@@ -162,7 +162,7 @@ EXPECTED_DIFFERENCES: dict[tuple[str, str], tuple[Any, Any]] = {
     (P + "EmbeddedNoTag", "/properties/port"): (
         {"description": "Port of the item.", "type": "integer", "format": "int32"}, MISSING),
     (P + "EmbeddedNoTag", "/required"): (["name"], ["Item"]),
-    # "Unions of structs inlined through a pointer" (DESIGN section 3).
+    # "Unions of structs inlined through a pointer".
     (P + "PointerInline", "/x-kubernetes-unions"): (
         [{"discriminator": "kind", "fields-to-discriminateBy": {"git": "Git", "http": "HTTP"}}],
         MISSING,
@@ -390,8 +390,8 @@ def test_every_documented_difference_is_in_docs() -> None:
 
 
 def test_unions_are_equal(ours: dict[str, Any], theirs: dict[str, Any]) -> None:
-    """kep/000 "OpenAPI": the struct-level list, in openapi-gen's order, for every
-    definition (PointerInline is DESIGN section 3's deliberate extension)."""
+    """The 2019 KEP "OpenAPI": the struct-level list, in openapi-gen's order, for every
+    definition (PointerInline is markergen's deliberate extension)."""
     compared = 0
     for name in sorted(theirs):
         if name == P + "PointerInline":
@@ -428,7 +428,7 @@ def test_zero_defaults_are_the_only_defaults(theirs: dict[str, Any], ours: dict[
 
 
 def test_duplicate_enum_values(theirs: dict[str, Any], ours: dict[str, Any]) -> None:
-    """DESIGN section 4: sorted and deduplicated; openapi-gen 2021 repeats "Running"."""
+    """: sorted and deduplicated; openapi-gen 2021 repeats "Running"."""
     phase = theirs[P + "Enums"]["properties"]["phase"]
     assert phase["enum"] == ["Failed", "Pending", "Running", "Running", "Unknown"]
     assert " - `Running`: repeats the value \"Running\"." in phase["description"]

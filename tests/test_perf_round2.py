@@ -118,7 +118,7 @@ def _lines(group: object) -> list[tuple[str, int, int]]:
 
 @pytest.mark.parametrize("suffix", ["", "// ascii only\n", "// non-ASCII: café\n"])
 def test_comment_groups_and_positions(suffix: str) -> None:
-    # go/parser's attachment (DESIGN section 2), on a file with and without non-ASCII
+    # go/parser's attachment, on a file with and without non-ASCII
     # bytes (which take the byte-to-character column path).
     text = COMMENTED
     if "ascii" in suffix:

@@ -1,4 +1,4 @@
-"""`check --format text|json|github|sarif` (DESIGN sections 5 and 10)."""
+"""`check --format text|json|github|sarif`."""
 
 from __future__ import annotations
 

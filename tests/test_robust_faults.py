@@ -2,8 +2,7 @@
 
 Issue "Robustness ...": disk full, permission denied, read-only directory, rename failure
 and SIGINT in the middle of writing several outputs or patching a CRD: every pre-existing
-file stays byte-identical, the exit code is 2 and the message names the file (DESIGN
-section 1 exit codes; section 6 "a failed run leaves every existing output untouched").
+file stays byte-identical, the exit code is 2 and the message names the file.
 
 A full disk cannot be made here (no tmpfs mount without privileges), so ENOSPC is faked
 by patching `os.fsync` in the writer; permission faults are real (a forked child drops

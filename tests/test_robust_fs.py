@@ -2,7 +2,7 @@
 
 Issue "Robustness ...": symlink loops under `./...`, unreadable directories and files, a
 50 MB Go file, a struct with 100,000 fields, type nesting 10,000 deep (no RecursionError),
-non-UTF-8 file names. DESIGN section 2: "Syntax errors never stop the run"; MG002 for a
+non-UTF-8 file names.: "Syntax errors never stop the run"; MG002 for a
 file that cannot be read.
 """
 

@@ -1,9 +1,7 @@
 """Robustness: random and damaged input through parse → check → generate.
 
 Issue "Robustness: bad input, faults and hostile strings never crash markergen": no
-exception escapes, every problem becomes a diagnostic (DESIGN section 2: "Syntax errors
-never stop the run"; section 5 codes), and `generate` writes valid outputs or nothing
-(DESIGN section 6: "a failed run leaves every existing output untouched").
+exception escapes, every problem becomes a diagnostic, and `generate` writes valid outputs or nothing.
 
 Everything runs the real tree-sitter front end on real files in a temporary directory.
 """

@@ -1,5 +1,4 @@
-"""Robustness of the runtime (DESIGN section 7: "inputs are never mutated"; errors are
-FieldErrors): objects of the wrong shape, 10,000-deep nesting and huge lists give
+"""Robustness of the runtime: objects of the wrong shape, 10,000-deep nesting and huge lists give
 FieldErrors or UnionError, never another exception or RecursionError.
 
 The table is generated from real Go source by the real pipeline (front end, builder,

@@ -3,7 +3,7 @@
 Issue "Robustness ...": enum values, JSON names, comments and marker arguments holding
 quotes, backslashes, newlines, NUL, `{{ }}`, `'''`, `\"\"\"` and Unicode line separators
 must parse back from the JSON, YAML, Python table and CEL outputs as exactly the same
-strings (DESIGN section 6: "every value passes through an escaping filter"), and the
+strings, and the
 generated Python module must do nothing on import but build literals.
 """
 

@@ -1,4 +1,4 @@
-"""The `kep1027` semantics: kep/004 "Normalization and Validation", "Discriminator Values",
+"""The `kep1027` semantics: the current KEP "Normalization and Validation", "Discriminator Values",
 "Empty Union Members", and the Kubernetes-style error format."""
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ def msgs(errors: list[FieldError]) -> list[str]:
     return [str(e) for e in errors]
 
 
-# --- kep/004 "Normalization" ---------------------------------------------------------------
+# --- the current KEP "Normalization" ---------------------------------------------------------------
 
 
 def test_discriminator_changed_clears_all_but_selected() -> None:
-    """kep/004 "Normalization": discriminator modified → clear all fields except the one it
+    """The current KEP "Normalization": discriminator modified → clear all fields except the one it
     points to."""
     old = {"unionType": "FieldA", "fieldA": 1}
     new = {"unionType": "FieldB", "fieldA": 1, "fieldB": 2}
@@ -33,7 +33,7 @@ def test_discriminator_changed_clears_all_but_selected() -> None:
 
 
 def test_discriminator_unchanged_clears_nothing() -> None:
-    """kep/004 "Normalization": if and only if the discriminator has been modified; several
+    """The current KEP "Normalization": if and only if the discriminator has been modified; several
     members with an unchanged discriminator are left for validation."""
     old = {"unionType": "FieldA", "fieldA": 1}
     new = {"unionType": "FieldA", "fieldA": 1, "fieldB": 2}
@@ -41,27 +41,27 @@ def test_discriminator_unchanged_clears_nothing() -> None:
 
 
 def test_no_normalization_on_create() -> None:
-    """kep/004 "Normalization": the server normalizes update requests; a create is validated."""
+    """The current KEP "Normalization": the server normalizes update requests; a create is validated."""
     new = {"unionType": "FieldB", "fieldA": 1, "fieldB": 2}
     assert normalize(T, U, None, new) == new
 
 
 def test_unset_and_empty_discriminator_are_equal() -> None:
-    """kep/004 "Discriminator Values": "" is the "no member" value, the same as unset."""
+    """The current KEP "Discriminator Values": "" is the "no member" value, the same as unset."""
     old = {"fieldA": 1, "fieldB": 2}
     new = {"unionType": "", "fieldA": 1, "fieldB": 2}
     assert normalize(T, U, old, new) == new
 
 
 def test_change_to_none_value_clears_every_member() -> None:
-    """kep/004 "Discriminator Values": the "no member" value selects no field, so changing to
+    """The current KEP "Discriminator Values": the "no member" value selects no field, so changing to
     it clears the union."""
     old = {"unionType": "FieldA", "fieldA": 1}
     assert normalize(T, U, old, {"unionType": "", "fieldA": 1}) == {"unionType": ""}
 
 
 def test_change_to_empty_member_value_clears_members() -> None:
-    """kep/004 "Empty Union Members": Recreate has no field; switching to it clears
+    """The current KEP "Empty Union Members": Recreate has no field; switching to it clears
     rollingUpdate."""
     old = {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1}}
     new = {"type": "Recreate", "rollingUpdate": {"maxSurge": 1}}
@@ -69,7 +69,7 @@ def test_change_to_empty_member_value_clears_members() -> None:
 
 
 def test_unknown_new_value_clears_nothing() -> None:
-    """DESIGN section 7 / kep/004 "Discriminator Field" #34/#39: a value the server does not
+    """The current KEP "Discriminator Field" #34/#39: a value the server does not
     know clears nothing, and validation fails loudly."""
     old = {"unionType": "FieldA", "fieldA": 1}
     new = {"unionType": "FieldZ", "fieldA": 1}
@@ -90,11 +90,11 @@ def test_normalization_reaches_nested_objects() -> None:
     }
 
 
-# --- kep/004 "Validation" ------------------------------------------------------------------
+# --- the current KEP "Validation" ------------------------------------------------------------------
 
 
 def test_several_members_with_unchanged_discriminator_is_an_error() -> None:
-    """kep/004 "Validation" 1: multiple union fields set and the discriminator not modified →
+    """The current KEP "Validation" 1: multiple union fields set and the discriminator not modified →
     error loudly that the client must change the discriminator."""
     old = {"unionType": "FieldA", "fieldA": 1}
     new = {"unionType": "FieldA", "fieldA": 1, "fieldB": 2}
@@ -105,27 +105,27 @@ def test_several_members_with_unchanged_discriminator_is_an_error() -> None:
 
 
 def test_selected_member_empty_and_not_optional_fails() -> None:
-    """kep/004 "Validation" 2: discriminator set to a field that is empty and not optional."""
+    """The current KEP "Validation" 2: discriminator set to a field that is empty and not optional."""
     assert msgs(validate(T, U, {"unionType": "FieldA"})) == [
         'fieldA: Required value: must be set when unionType is "FieldA"'
     ]
 
 
 def test_optional_member_may_be_selected_while_empty() -> None:
-    """kep/004 "Go Markers": `+unionMember,optional` lets the discriminator select an empty
+    """The current KEP "Go Markers": `+unionMember,optional` lets the discriminator select an empty
     field."""
     assert validate(T, U, {"unionType": "FieldB"}) == []
 
 
 def test_empty_union_member_value_needs_no_field() -> None:
-    """kep/004 "Validation" 2 does not apply to values without a field ("Empty Union
+    """The current KEP "Validation" 2 does not apply to values without a field ("Empty Union
     Members"): FieldC has no member."""
     assert validate(T, U, {"unionType": "FieldC"}) == []
     assert validate(T, STRATEGY, {"type": "Recreate"}) == []
 
 
 def test_other_members_must_be_unset() -> None:
-    """kep/004 "Normalization": only the member the discriminator points to may be set."""
+    """The current KEP "Normalization": only the member the discriminator points to may be set."""
     errors = validate(
         T,
         "io.example.v1.Deployment",
@@ -140,7 +140,7 @@ def test_other_members_must_be_unset() -> None:
 
 
 def test_required_discriminator_must_be_set() -> None:
-    """kep/004 "Go Markers": the discriminator MUST be required if there is no default."""
+    """The current KEP "Go Markers": the discriminator MUST be required if there is no default."""
     assert msgs(validate(T, STRATEGY, {})) == [
         "type: Required value: the union discriminator must be set"
     ]
@@ -150,7 +150,7 @@ def test_required_discriminator_must_be_set() -> None:
 
 
 def test_required_discriminator_may_be_the_none_value() -> None:
-    """kep/004 "Discriminator Values": "" is a value of the enum, so setting it is allowed."""
+    """The current KEP "Discriminator Values": "" is a value of the enum, so setting it is allowed."""
     assert validate(T, U, {"unionType": ""}) == []
     assert msgs(validate(T, U, {})) == [
         "unionType: Required value: the union discriminator must be set"
@@ -158,7 +158,7 @@ def test_required_discriminator_may_be_the_none_value() -> None:
 
 
 def test_discriminator_value_must_be_in_enum() -> None:
-    """kep/004 "Discriminator Values": discriminators are enums; Kubernetes' NotSupported."""
+    """The current KEP "Discriminator Values": discriminators are enums; Kubernetes' NotSupported."""
     assert msgs(validate(T, STRATEGY, {"type": "Blue"})) == [
         'type: Unsupported value: "Blue": supported values: "Recreate", "RollingUpdate"'
     ]
@@ -202,13 +202,13 @@ def test_changed_discriminator_with_stray_member_reports_forbidden() -> None:
     ],
 )
 def test_undiscriminated_exactly_one(obj: dict[str, Any], expected: list[str]) -> None:
-    """kep/001 "At most one versus exactly one": a union without a discriminator in mode
+    """The 2022 draft "At most one versus exactly one": a union without a discriminator in mode
     exactly-one."""
     assert msgs(validate(T, DEPLOY, {"spec": {"volumes": [obj]}})) == expected
 
 
 def test_undiscriminated_at_most_one() -> None:
-    """kep/001 "At most one versus exactly one": mode at-most-one accepts no member."""
+    """The 2022 draft "At most one versus exactly one": mode at-most-one accepts no member."""
     assert validate(T, DEPLOY, {"spec": {"probes": {"live": {}}}}) == []
     assert msgs(
         validate(T, DEPLOY, {"spec": {"probes": {"live": {"exec": {}, "tcpSocket": {}}}}})

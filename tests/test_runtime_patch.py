@@ -1,4 +1,4 @@
-"""apply_patch: the strategic-merge subset and kep/002's `$retainKeys` directive."""
+"""apply_patch: the strategic-merge subset and the retainKeys proposal's `$retainKeys` directive."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ POD = "io.k8s.api.core.v1.Pod"
 
 
 def test_example_1_non_inlined_non_discriminated_union() -> None:
-    """kep/002 "Examples" 1: ContainerStatus.state with patchStrategy retainKeys."""
+    """The retainKeys proposal "Examples" 1: ContainerStatus.state with patchStrategy retainKeys."""
     live = {"name": "c", "state": {"running": {"startedAt": "t0"}}}
     patch = {
         "state": {"$retainKeys": ["terminated"], "terminated": {"exitCode": 0, "finishedAt": "t1"}}
@@ -28,7 +28,7 @@ def test_example_1_non_inlined_non_discriminated_union() -> None:
 
 
 def test_example_2_non_inlined_discriminated_union() -> None:
-    """kep/002 "Examples" 2: the generic discriminated unionName."""
+    """The retainKeys proposal "Examples" 2: the generic discriminated unionName."""
     live = {"unionName": {"discriminatorName": "foo", "fooField": {"fooSubfield": "val1"}}}
     patch = {
         "unionName": {
@@ -43,7 +43,7 @@ def test_example_2_non_inlined_discriminated_union() -> None:
 
 
 def test_example_3_inlined_union_with_patch_merge_key() -> None:
-    """kep/002 "Examples" 3: PodSpec.volumes with patchStrategy merge|retainKeys, key name."""
+    """The retainKeys proposal "Examples" 3: PodSpec.volumes with patchStrategy merge|retainKeys, key name."""
     live = {
         "spec": {
             "volumes": [
@@ -71,7 +71,7 @@ def test_example_3_inlined_union_with_patch_merge_key() -> None:
 
 
 def test_without_directive_old_behaviour() -> None:
-    """kep/002 "When the patch doesn't have `$retainKeys` directive": plain merge."""
+    """The retainKeys proposal "When the patch doesn't have `$retainKeys` directive": plain merge."""
     live = {"state": {"running": {"startedAt": "t0"}}}
     out = apply_patch(T, STATUS, live, {"state": {"terminated": {"exitCode": 1}}})
     assert out == {"state": {"running": {"startedAt": "t0"}, "terminated": {"exitCode": 1}}}
@@ -79,7 +79,7 @@ def test_without_directive_old_behaviour() -> None:
 
 
 def test_patch_field_missing_from_retain_keys_is_rejected() -> None:
-    """kep/002 "When the patch has fields that not present in the `$retainKeys` list"."""
+    """The retainKeys proposal "When the patch has fields that not present in the `$retainKeys` list"."""
     patch = {"unionName": {"$retainKeys": ["fooField"], "fooField": {"a": 1}, "barField": {"x": 1}}}
     with pytest.raises(UnionError) as info:
         apply_patch(T, PARENT, {}, patch)
@@ -89,7 +89,7 @@ def test_patch_field_missing_from_retain_keys_is_rejected() -> None:
 
 
 def test_retain_keys_superset_of_patch_is_valid() -> None:
-    """kep/002 "When the `$retainKeys` list has fields that are not present in the patch":
+    """The retainKeys proposal "When the `$retainKeys` list has fields that are not present in the patch":
     merge, and clear the fields not in the list."""
     live = {"unionName": {"discriminatorName": "foo", "fooField": {"a": 1}, "barField": {"b": 1}}}
     patch = {"unionName": {"$retainKeys": ["fooField", "barField"], "fooField": {"c": 2}}}

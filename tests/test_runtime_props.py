@@ -129,7 +129,7 @@ def test_normalize_is_idempotent(table: Table, old: Any, new: Any) -> None:
 def test_kep1027_change_to_known_value_leaves_at_most_the_selected_member(
     table: Table, old: dict[str, Any], new: dict[str, Any], value: str
 ) -> None:
-    """DESIGN section 7 kep1027: a change to a known value leaves at most the selected member;
+    """kep1027: a change to a known value leaves at most the selected member;
     an unknown value clears nothing."""
     union = table.type(T).unions[0]
     old = {**old, "type": "D" if value != "D" else "A"}

@@ -1,4 +1,4 @@
-"""kep/004 "Discriminator Field": the version-skew cases #12, #16, #22, #23, #27, #28, #34, #39
+"""The current KEP "Discriminator Field": the version-skew cases #12, #16, #22, #23, #27, #28, #34, #39
 as executable scenarios.
 
 A newer table has member `c` (value "C") that the older table lacks. A typed client drops

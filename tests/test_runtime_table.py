@@ -1,4 +1,4 @@
-"""Table loading: DESIGN section 10 "The JSON table", shape checks, semantics override."""
+"""Table loading: the JSON table's shape checks, semantics override."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ NODE = "io.example.v1.Node"
 
 
 def test_list_map_elements_are_paired_by_key_not_index() -> None:
-    """DESIGN section 7: list-map elements pair old-to-new by key."""
+    """: list-map elements pair old-to-new by key."""
     old = {"spec": {"volumes": [{"name": "a", "hostPath": {}}, {"name": "b", "hostPath": {}}]}}
     new = {"spec": {"volumes": [{"name": "b", "hostPath": {}}, {"name": "a", "hostPath": {}}]}}
     strat_old = {"type": "RollingUpdate", "rollingUpdate": {}}

@@ -1,4 +1,4 @@
-"""CRD patching (DESIGN section 6, "CRD patching"): union CEL rules for controller-gen CRDs."""
+"""CRD patching: union CEL rules for controller-gen CRDs."""
 
 from markergen.crd.outputs import CrdTargets, find_crd_outputs
 from markergen.crd.patch import CrdError, CrdResult, patch_text, run_crd, sample_findings

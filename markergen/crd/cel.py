@@ -192,7 +192,7 @@ def _required_discriminator(d: str, in_required_list: bool, has_enum: bool) -> s
 
 def _selects(d: str, value: str) -> str:
     if value == "":
-        # an unset discriminator reads as "" (kep/004: unset and "" are equal)
+        # an unset discriminator reads as "" (the current KEP: unset and "" are equal)
         return f'(!has(self.{d}) || self.{d} == "")'
     return f"(has(self.{d}) && self.{d} == {cel_string(value)})"
 
@@ -200,7 +200,7 @@ def _selects(d: str, value: str) -> str:
 def _discriminated(
     d: str, disc_json: str, members: list[tuple[str, str, str, bool]], label: str
 ) -> list[Rule]:
-    """kep/004 "Validation": the selected member is set unless optional; the others are not."""
+    """The current KEP "Validation": the selected member is set unless optional; the others are not."""
     rules: list[Rule] = []
     for json_name, esc, value, optional in members:
         sel = _selects(d, value)
@@ -227,7 +227,7 @@ def _discriminated(
 
 
 def _counted(union: Union, members: list[tuple[str, str, str, bool]], label: str) -> list[Rule]:
-    """kep/000 "At most one versus exactly one" (and undiscriminated k8s unions)."""
+    """The 2019 KEP "At most one versus exactly one" (and undiscriminated k8s unions)."""
     names = ", ".join(j for j, _, _, _ in members)
     count = _count(e for _, e, _, _ in members)
     rules: list[Rule] = []
@@ -249,7 +249,7 @@ def _matches(
     label: str,
     values: tuple[str, ...] = (),
 ) -> Rule:
-    """kep/000: a discriminator that is set must name the one member that is set.
+    """The 2019 KEP: a discriminator that is set must name the one member that is set.
 
     A member whose value (its Go name) is no value of the discriminator's enum can never
     be named (openshift/api's `LoadBalancer` against `LoadBalancerService`): the rule

@@ -1,4 +1,4 @@
-"""Union-aware compatibility report between two versions of an API (DESIGN section 8)."""
+"""Union-aware compatibility report between two versions of an API."""
 
 from markergen.diff.classify import Change, compare
 from markergen.diff.errors import DiffInputError

@@ -1,4 +1,4 @@
-"""Classify the differences between two surfaces (DESIGN section 8).
+"""Classify the differences between two surfaces.
 
 Every change names the definition, the JSON field (or None for a whole undiscriminated
 union) and the values involved. "Breaking" means a client or a stored object that was
@@ -26,7 +26,7 @@ from markergen.markers import K8S_ENUM
 
 ChangeClass = Literal["breaking", "compatible", "not-compared"]
 RATCHETING = (
-    "kep/004's ratcheting validation is not available, so a stored object that violates "
+    "the current KEP's ratcheting validation is not available, so a stored object that violates "
     "the union fails its next update until it is made valid"
 )
 
@@ -328,7 +328,7 @@ def _dialect_message(b: UnionSurface, h: UnionSurface) -> str:
     ]
     if family_of(h.dialect) == "kep1027":
         text = (
-            f"{h.describe()} moves from the 2019 design (kep/000) to kep/004: the server "
+            f"{h.describe()} moves from the 2019 design (the 2019 KEP) to the current KEP: the server "
             "normalizes only on update and only when the discriminator changes (clearing "
             "every member but the selected one), and no longer sets the discriminator from "
             "the member a client set"
@@ -341,7 +341,7 @@ def _dialect_message(b: UnionSurface, h: UnionSurface) -> str:
         text += "; member values change from Go field names to enum values"
     else:
         text = (
-            f"{h.describe()} moves from kep/004 back to the 2019 design (kep/000): the "
+            f"{h.describe()} moves from the current KEP back to the 2019 design (the 2019 KEP): the "
             "server deduces the discriminator from the member set and member values become "
             "Go field names"
         )

@@ -1,8 +1,8 @@
 """Surfaces of generated documents: an OpenAPI v3 (or v2) document or the JSON runtime
-table (DESIGN sections 6 and 10).
+table.
 
 OpenAPI holds unions in two forms: openapi-gen's list on the struct schema
-(`[{discriminator, fields-to-discriminateBy}]`) and kep/004's `fieldMembers` map on the
+(`[{discriminator, fields-to-discriminateBy}]`) and the current KEP's `fieldMembers` map on the
 discriminator's property. With `union-format: both` a discriminated union appears in both;
 the `fieldMembers` form wins because it is the richer one.
 """
@@ -28,7 +28,7 @@ UNIONS_KEY = "x-kubernetes-unions"
 
 
 class DocumentError(ValueError):
-    """The document does not have the shape DESIGN section 6 or 10 gives it."""
+    """The document does not have the shape of an OpenAPI document or runtime table."""
 
 
 def _obj(value: Any, where: str) -> dict[str, Any]:

@@ -1,5 +1,4 @@
-"""The report formats: text (one line per change), markdown (a PR comment), JSON
-(DESIGN section 10, "diff --format json") and github (workflow annotations)."""
+"""The report formats: text (one line per change), markdown (a PR comment), JSON and github (workflow annotations)."""
 
 from __future__ import annotations
 

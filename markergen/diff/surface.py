@@ -1,4 +1,4 @@
-"""The comparable "API surface" of unions and enums (DESIGN section 8).
+"""The comparable "API surface" of unions and enums.
 
 One `TypeSurface` per definition: its identity (Go package path and type name, which
 also give the OpenAPI definition name), the JSON properties of the type with their Go
@@ -28,7 +28,7 @@ ALL_FACTS: frozenset[Fact] = frozenset(
     {"enums", "defaults", "dialect", "mode", "fields", "markers"}
 )
 
-# kep2022, kep1027 and k8s unions share kep/004's run-time behaviour; only the 2019
+# kep2022, kep1027 and k8s unions share the current KEP's run-time behaviour; only the 2019
 # design behaves differently for clients, so dialects are compared by family.
 SemanticFamily = Literal["kep2019", "kep1027"]
 Stage = Literal["alpha", "beta", "ga"]

@@ -1,1 +1,1 @@
-"""Renderers: the model becomes OpenAPI documents and the runtime table (DESIGN section 6)."""
+"""Renderers: the model becomes OpenAPI documents and the runtime table."""

@@ -2,8 +2,8 @@
 
 One definition per struct, with properties typed as kube-openapi maps Go types,
 `required` in field order, descriptions and enum paragraphs, patch and list
-extensions, inlined embedded structs merged in, and the unions (DESIGN section 6):
-openapi-gen's list form on the struct for kep2019 and undiscriminated unions, kep/004's
+extensions, inlined embedded structs merged in, and the unions:
+openapi-gen's list form on the struct for kep2019 and undiscriminated unions, the current KEP's
 `fieldMembers` on the discriminator's property for the others.
 """
 
@@ -92,7 +92,7 @@ def well_known(ref: TypeRef) -> tuple[Schema, Schema] | None:
 
 
 def fieldmembers_union(union: Union, options: EmitOptions) -> bool:
-    """Whether the union is written as kep/004's fieldMembers on its discriminator."""
+    """Whether the union is written as the current KEP's fieldMembers on its discriminator."""
     return (
         not union.traits.list_form_only
         and union.discriminator is not None
@@ -119,7 +119,7 @@ def union_list_entry(union: Union) -> Schema:
 
 
 def field_members(union: Union) -> dict[str, Any]:
-    """kep/004's map: every discriminator value -> its member, or null."""
+    """The current KEP's map: every discriminator value -> its member, or null."""
     members: dict[str, Any] = {
         m.value: {"name": m.json_name, "optional": m.optional} for m in union.members
     }

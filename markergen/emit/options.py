@@ -15,7 +15,7 @@ UNION_FORMATS: tuple[UnionFormat, ...] = ("fieldMembers", "list", "both")
 
 @dataclass(frozen=True)
 class EmitOptions:
-    # fieldMembers: kep/004's map on the discriminator property (kep2019 and
+    # fieldMembers: the current KEP's map on the discriminator property (kep2019 and
     # undiscriminated unions always use openapi-gen's list on the struct);
     # list: every union in the list form; both: fieldMembers plus the list form.
     union_format: UnionFormat = "fieldMembers"

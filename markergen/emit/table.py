@@ -1,4 +1,4 @@
-"""The runtime table (DESIGN section 10, "The JSON table").
+"""The runtime table.
 
 Per struct type (keyed by definition name): its fields by JSON name with their kind,
 element struct type and list-map keys, its patch strategies, and its unions with the

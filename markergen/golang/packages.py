@@ -1,4 +1,4 @@
-"""Go package patterns to parsed packages (DESIGN sections 1 and 2).
+"""Go package patterns to parsed packages.
 
 Pattern rules, as the go command reads them:
 - `dir/...` is `dir` and every directory below it; below the root, directories named

@@ -4,7 +4,7 @@ Only top-level declarations are walked (package clause, imports, types, consts);
 bodies are never entered, which keeps a whole API tree fast to read. Comments are
 attached the way go/parser attaches them: a comment group ending on the line right above
 a declaration is its doc, a group starting on the line where a declaration ends is its
-trailing comment. See DESIGN section 2.
+trailing comment. See.
 """
 
 from __future__ import annotations

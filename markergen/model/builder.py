@@ -1,4 +1,4 @@
-"""Syntax records + markers → the model (DESIGN sections 2-4).
+"""Syntax records + markers → the model.
 
 `build_model` is the only entry point. It never raises on bad input: what it cannot
 understand becomes a diagnostic in `Model.diagnostics`.

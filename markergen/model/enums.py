@@ -1,4 +1,4 @@
-"""Enums (DESIGN section 4): `+enum` / `+k8s:enum` / kubebuilder Enum string types and
+"""Enums: `+enum` / `+k8s:enum` / kubebuilder Enum string types and
 the constants that are their values."""
 
 from __future__ import annotations
@@ -303,7 +303,7 @@ def build_enums(
 def _untyped_in_enum_block(
     specs: list[ConstSpec], pc: PackageConsts, enums: Mapping[TypeKey, NamedType]
 ) -> list[Diagnostic]:
-    """MG103: kep/004's `Beta = "BETA"` next to `Alpha Union2Type = "ALPHA"`."""
+    """MG103: the current KEP's `Beta = "BETA"` next to `Alpha Union2Type = "ALPHA"`."""
     block_enums = [
         enums[k] for s in specs if (k := _const_type_key(s, pc)) is not None and k in enums
     ]

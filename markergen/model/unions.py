@@ -1,4 +1,4 @@
-"""Union recognition (DESIGN section 3, "Dialects" and "Unions in the model").
+"""Union recognition.
 
 One struct at a time: its fields' markers decide which unions it holds. What stops a
 union from being formed (a member that belongs nowhere, mixed dialects, ...) is

@@ -1,4 +1,4 @@
-"""The checker: rules that read a formed model and report diagnostics (DESIGN section 5).
+"""The checker: rules that read a formed model and report diagnostics.
 
 The builder reports what it finds while reading input and forming unions (MG001-MG005,
 MG103, MG104, MG203, MG306, MG307, MG309, MG310, MG404); the rules here report the

@@ -1,6 +1,6 @@
 """What every rule module shares: the `Rule` record and small model look-ups.
 
-Rules read the model only (DESIGN section 9); these helpers keep the look-ups (which
+Rules read the model only; these helpers keep the look-ups (which
 struct a union belongs to, what a named type is underneath) in one place so that every
 rule answers them the same way.
 """

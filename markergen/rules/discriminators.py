@@ -1,15 +1,15 @@
 """Discriminator rules: MG201 MG202 MG204 MG205 MG206.
 
-Sources: kep/004 "Go Markers" (the discriminator "MUST be an enum defined as a string";
+Sources: the current KEP "Go Markers" (the discriminator "MUST be an enum defined as a string";
 "MUST be required if there is no default option, omitempty if the default option is the
 empty string, or optional and omitempty if a default value is specified with the
-// +default marker"), kep/004 "Discriminator Values" and "Empty Union Members",
-kep/000 and kep/001 "Go tags" ("This field HAS TO be a string" / "MUST be a string").
+// +default marker"), the current KEP "Discriminator Values" and "Empty Union Members",
+The 2019 KEP and the 2022 draft "Go tags" ("This field HAS TO be a string" / "MUST be a string").
 
 What "default option" means (MG202), decided here and documented in docs/rules.md:
 the value the discriminator has when a client leaves it unset. That is the `+default=`
 value when there is one; otherwise, when `""` is one of the enum values, it is `""`
-(an unset Go string is `""`, and kep/004 names `""` the conventional "no member"
+(an unset Go string is `""`, and the current KEP names `""` the conventional "no member"
 option); otherwise there is no default option and the field must be required.
 """
 
@@ -55,7 +55,7 @@ def check_discriminator_type(model: Model) -> Iterator[Diagnostic]:
                 d.pos,
                 f"discriminator {d.go_name} of union {label} has type "
                 f"{d.type.text or target.name or target.kind}, which is not a string",
-                hint="a discriminator must be a string type; kep/004 wants a +enum string type",
+                hint="a discriminator must be a string type; the current KEP wants a +enum string type",
             )
         elif union.traits.untyped_discriminator and not d.values:
             yield diag(

@@ -1,8 +1,8 @@
 """Enum rules: MG101 (enum marker on a non-string type), MG102 (enum with no values).
 
-kep/004 "Discriminator Values": discriminators "should be defined as an enum, and should
+The current KEP "Discriminator Values": discriminators "should be defined as an enum, and should
 be tagged so via the enum go marker // +enum", and an enum is a string type whose values
-are the constants of that type (DESIGN section 4).
+are the constants of that type.
 """
 
 from __future__ import annotations

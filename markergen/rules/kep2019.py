@@ -1,6 +1,6 @@
 """kep2019 rules: MG401 MG402 MG403.
 
-Source: kep/000 "Go tags": `+union` "before a structure means that the structure is a
+Source: the 2019 KEP "Go tags": `+union` "before a structure means that the structure is a
 union. All the fields must be optional (beside the discriminator) and will be included
 as members of the union"; `+unionDeprecated` fields "MUST BE optional, omitempty and
 pointers", and exist only "because we don't want people to embed their unions directly
@@ -57,7 +57,7 @@ def check_union_struct_deprecated(model: Model) -> Iterator[Diagnostic]:
 
 
 def check_deprecated_pointer_omitempty(model: Model) -> Iterator[Diagnostic]:
-    """MG403 (warning: kep/000's own Union2 example uses `int` without omitempty)."""
+    """MG403 (warning: the 2019 KEP's own Union2 example uses `int` without omitempty)."""
     for key in sorted(model.structs):
         struct = model.structs[key]
         for field in struct.fields:
@@ -78,7 +78,7 @@ def check_deprecated_pointer_omitempty(model: Model) -> Iterator[Diagnostic]:
                 field.pos,
                 f"+unionDeprecated member {field.go_name} of {struct.name} "
                 f"({field.type.text}) is not {' and not '.join(missing)}",
-                hint="kep/000: +unionDeprecated fields MUST BE optional, omitempty and pointers",
+                hint="the 2019 KEP: +unionDeprecated fields MUST BE optional, omitempty and pointers",
             )
 
 

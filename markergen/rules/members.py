@@ -1,7 +1,7 @@
 """Member rules: MG301 MG302 MG303 MG304 MG305 MG308.
 
-Sources: kep/000 "Go tags" ("All the fields must be optional (beside the
-discriminator)"), kep/004 "Go Markers" (`+unionMember[=<memberName>][,optional]`: the
+Sources: the 2019 KEP "Go tags" ("All the fields must be optional (beside the
+discriminator)"), the current KEP "Go Markers" (`+unionMember[=<memberName>][,optional]`: the
 memberName "MUST correspond to one of the valid enum values of the discriminator's enum
 type" and "should match the serialized JSON name of the field case-insensitively").
 """
@@ -88,7 +88,7 @@ def check_member_value_in_enum(model: Model) -> Iterator[Diagnostic]:
     """MG303.
 
     Not for kep2019 unions: there the discriminator value of a member is its Go field
-    name by definition (kep/000 "OpenAPI": "The discriminatedValue will typically be set
+    name by definition (the 2019 KEP "OpenAPI": "The discriminatedValue will typically be set
     to the name of the Go variable"), whatever enum the discriminator's type has;
     kubernetes/api's SeccompProfile (`LocalhostProfile` next to the enum value
     `Localhost`) is such a union.
@@ -171,7 +171,7 @@ def check_member_name_matches_json(model: Model) -> Iterator[Diagnostic]:
             f"member {member.go_name} of union {union_label(struct, union)} has memberName "
             f"{quoted([name])}, which does not match its JSON name {quoted([field.json_name])} "
             "case-insensitively",
-            hint="kep/004: the memberName should match the serialized JSON name of the field",
+            hint="the current KEP: the memberName should match the serialized JSON name of the field",
         )
 
 

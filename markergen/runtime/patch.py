@@ -1,4 +1,4 @@
-"""apply_patch(): the part of strategic merge patch that kep/002 (`$retainKeys`) needs.
+"""apply_patch(): the part of strategic merge patch that the retainKeys proposal (`$retainKeys`) needs.
 
 Supported: objects merge recursively, `null` deletes a key, lists whose field has the
 `merge` patch strategy and a merge key merge element by element, other lists are replaced,
@@ -30,7 +30,7 @@ class _Job:
 def apply_patch(table: Table, type_name: str, live: JSON, patch: JSON) -> JSON:
     """Return `live` with the strategic-merge `patch` applied; inputs are not changed.
 
-    Raises UnionError with Invalid errors for a patch kep/002 rejects (a field missing from
+    Raises UnionError with Invalid errors for a patch the retainKeys proposal rejects (a field missing from
     `$retainKeys`, a `$retainKeys` that is not a list of strings or where the field's patch
     strategy does not allow it).
     """
@@ -77,7 +77,7 @@ def _merge_object(table: Table, job: _Job, stack: list[_Job]) -> list[FieldError
     if errors:
         return errors
     if keys is not None:
-        # kep/002: fields missing from $retainKeys are cleared, the listed ones merged
+        # the retainKeys proposal: fields missing from $retainKeys are cleared, the listed ones merged
         for k in [k for k in job.target if k not in keys]:
             del job.target[k]
     for k, pv in job.patch.items():

@@ -39,7 +39,7 @@ def _clear_except(obj: dict[str, JSON], union: Union, keep: set[str]) -> None:
             del obj[m.field]
 
 
-# kep/004 "Normalization": respect the discriminator, and only when it was modified.
+# the current KEP "Normalization": respect the discriminator, and only when it was modified.
 def normalize_kep1027(union: Union, old: dict[str, JSON] | None, obj: dict[str, JSON]) -> None:
     if old is None or union.discriminator is None:
         return  # on create, and for undiscriminated unions, there is nothing to respect
@@ -48,18 +48,18 @@ def normalize_kep1027(union: Union, old: dict[str, JSON] | None, obj: dict[str, 
     if after is None or before == after:
         return
     if not union.is_known_value(after):
-        return  # an unknown value clears nothing; validation reports it (kep/004 #34/#39)
+        return  # an unknown value clears nothing; validation reports it (the current KEP #34/#39)
     selected = union.member_for_value(after)
     _clear_except(obj, union, {selected.field} if selected else set())
 
 
-# kep/000 "Normalizing on updates", every branch.
+# the 2019 KEP "Normalizing on updates", every branch.
 def normalize_kep2019(union: Union, old: dict[str, JSON] | None, obj: dict[str, JSON]) -> None:
     d = union.discriminator
     before = discriminator_value(old, union)
     after = discriminator_value(obj, union)
     # Removing the discriminator is not a new value: a client that does not know the
-    # discriminator drops it, and that must not clear the union (kep/000 "dumb client").
+    # discriminator drops it, and that must not clear the union (the 2019 KEP "dumb client").
     if d is not None and after is not None and after != "" and after != before:
         selected = union.member_for_value(after)
         _clear_except(obj, union, {selected.field} if selected else set())
@@ -175,7 +175,7 @@ def normalize_apply_kep1027(union: Union, applied: dict[str, JSON], obj: dict[st
 
 
 def normalize_apply_kep2019(union: Union, applied: dict[str, JSON], obj: dict[str, JSON]) -> None:
-    """kep/000 on apply: the configuration is the change. One member sent → it wins and sets
+    """The 2019 KEP on apply: the configuration is the change. One member sent → it wins and sets
     the discriminator; none sent but a discriminator value → clear all but the one it names;
     several sent → left for validation."""
     sent = set_members(applied, union)

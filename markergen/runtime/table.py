@@ -1,4 +1,4 @@
-"""The runtime table (DESIGN section 10, "The JSON table"), checked and frozen.
+"""The runtime table, checked and frozen.
 
 The runtime reads nothing else: not the Go parser, not the model. A table comes from
 `unions_table.json` or from the generated module's `TABLE` literal; both hold the same value.
@@ -31,7 +31,7 @@ class FieldInfo:
     kind: Kind
     type: str | None = None
     list_map_keys: tuple[str, ...] = ()
-    # Not in the DESIGN example: accepted so hand-written tables can name a patch merge key
+    # Not written by markergen: accepted so hand-written tables can name a patch merge key
     # that is not also a list-map key. Absent in generated tables, where listMapKeys serve.
     patch_merge_key: str | None = None
 
@@ -118,7 +118,7 @@ class TypeInfo:
 
 
 def _split_strategy(text: str) -> tuple[str, ...]:
-    # DESIGN writes `merge,retainKeys`; kep/002 writes `merge|retainKeys`. Accept both.
+    # Tables write `merge,retainKeys`; the retainKeys proposal writes `merge|retainKeys`. Accept both.
     return tuple(p.strip() for p in text.replace("|", ",").split(",") if p.strip())
 
 

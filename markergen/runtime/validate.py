@@ -98,7 +98,7 @@ def _check_discriminator(
 def _kep1027(
     union: Union, path: Path, old: dict[str, JSON] | None, obj: dict[str, JSON]
 ) -> list[FieldError]:
-    """kep/004 "Validation", and exactly-one / at-most-one for undiscriminated unions."""
+    """The current KEP "Validation", and exactly-one / at-most-one for undiscriminated unions."""
     if union.discriminator is None:
         return _undiscriminated(union, path, obj)
     d = union.discriminator
@@ -117,7 +117,7 @@ def _kep1027(
         )
     unchanged = old is not None and discriminator_value(old, union) == value
     if unchanged and len(now) > 1:
-        # kep/004 "Validation" 1: the client changed members without changing the discriminator
+        # the current KEP "Validation" 1: the client changed members without changing the discriminator
         msg = (
             f"{quote(value)}: several union members are set ({_names(now)}) but {d} was not "
             f"changed: change {d} when changing which union member is set"
@@ -158,7 +158,7 @@ def _undiscriminated(union: Union, path: Path, obj: dict[str, JSON]) -> list[Fie
 def _at_most_one_with_discriminator(
     union: Union, path: Path, obj: dict[str, JSON]
 ) -> list[FieldError]:
-    """kep2019 and smd: kep/000 "At most one versus exactly one" — at most one member, and a
+    """kep2019 and smd: the 2019 KEP "At most one versus exactly one" — at most one member, and a
     discriminator, when set, that agrees with the member that is set."""
     errors = _undiscriminated(union, path, obj)
     if union.discriminator is None:

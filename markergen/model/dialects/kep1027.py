@@ -102,7 +102,7 @@ def form_discriminated(ctx: Ctx, plain: list[Field], house: bool = False) -> lis
         if um is not None and um.value:
             target = find(um.value)
             if target is not None and um.value not in built[target.go_name].values:
-                # kep2022's `+unionMember=<discriminator>` (DESIGN section 3).
+                # kep2022's `+unionMember=<discriminator>`.
                 ctx.diagnostics.append(
                     diag(
                         "MG310",

@@ -49,7 +49,7 @@ def form_kep2019(ctx: Ctx, struct_union: Marker | None, deprecated: list[Field])
                 "MG203",
                 pos_of(extra, PLAIN_DISCRIMINATOR),
                 f"struct {ctx.struct.name} has several +unionDiscriminator fields "
-                f"({', '.join(d.go_name for d in discs)}) in a kep2019 union; kep/000 allows "
+                f"({', '.join(d.go_name for d in discs)}) in a kep2019 union; the 2019 KEP allows "
                 "one per structure",
             )
         )
