@@ -702,7 +702,16 @@ def _silence_stdout() -> None:
 
 def run() -> None:
     """The console script."""
-    sys.exit(main())
+    import signal
+
+    try:
+        code = main()
+    except KeyboardInterrupt:  # between main's own handler and here
+        code = 130
+    # The work is done (every output is written or untouched): a Ctrl-C that lands while
+    # the interpreter shuts down must not print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.exit(code)
 
 
 __all__ = ["COMMANDS", "Arg", "Command", "build_parser", "main", "run", "use_color"]
