@@ -644,10 +644,43 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run markergen with `argv` (default: the process's arguments); return the exit code."""
-    from markergen.errors import user_message
-
     args_list = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args_list
+    previous = _interrupt_once()
+    try:
+        return _main(args_list, debug)
+    finally:
+        if previous is not None:
+            import signal
+
+            signal.signal(signal.SIGINT, previous)
+
+
+def _interrupt_once() -> Any:
+    """The first Ctrl-C interrupts the run; the ones an impatient user adds are ignored,
+    so they cannot land in the middle of the clean-up (or of the interpreter's own
+    machinery) and turn the one-line message into a traceback. Returns the handler to
+    restore, or None where signals cannot be handled (another thread)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def first(signum: int, frame: Any) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.SIG_IGN:
+        return None  # started with SIGINT ignored (nohup, a background job): keep it
+    signal.signal(signal.SIGINT, first)
+    return previous
+
+
+def _main(args_list: list[str], debug: bool) -> int:
+    from markergen.errors import user_message
+
     try:
         names = {c.name for c in COMMANDS}
         parser = build_parser(next((a for a in args_list if a in names), ""))
