@@ -36,8 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import markergen
-from markergen.diagnostics import Diagnostic, Severity
-from markergen.golang.syntax import Position
+from markergen.diagnostics import Diagnostic
 
 CACHE_DIR_NAME = ".markergen-cache"
 ENV_CACHE_DIR = "MARKERGEN_CACHE_DIR"
@@ -131,23 +130,31 @@ class OutputCache:
 
     def store(self, run: CachedRun) -> bool:
         """Write the run atomically; False (and nothing left behind) when that fails."""
-        payload = _encode(run, self.key)
-        tmp: str | None = None
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".tmp-", suffix=".cache")
-            with os.fdopen(fd, "wb") as out:
-                out.write(payload)
-            os.replace(tmp, self.path)
-            tmp = None
-            _ignore_in_git(self.directory)
-            return True
-        except OSError:
+        if not write_atomically(self.path, _encode(run, self.key)):
             return False
-        finally:
-            if tmp is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
+        _ignore_in_git(self.directory)
+        return True
+
+
+def write_atomically(target: Path, data: bytes) -> bool:
+    """Write `data` to a temporary file beside `target` and rename it into place, so a
+    reader never sees half a file; False (and nothing left behind) when that fails. The
+    caches use it: a read-only directory only costs their speed-up."""
+    tmp: str | None = None
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=target.suffix)
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(tmp, target)
+        tmp = None
+        return True
+    except OSError:
+        return False
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
 
 
 def code_fingerprint() -> str:
@@ -192,18 +199,7 @@ def _encode(run: CachedRun, key: str) -> bytes:
     header = {
         "format": _FORMAT,
         "key": key,
-        "diagnostics": [
-            {
-                "file": d.pos.file,
-                "line": d.pos.line,
-                "column": d.pos.column,
-                "code": d.code,
-                "severity": d.severity.value,
-                "message": d.message,
-                "hint": d.hint,
-            }
-            for d in run.diagnostics
-        ],
+        "diagnostics": [d.to_record() for d in run.diagnostics],
         "outputs": [[name, len(data)] for name, data in zip(names, bodies, strict=True)],
         "extra": [list(pair) for pair in run.extra],
         "sha256": hashlib.sha256(body).hexdigest(),
@@ -223,19 +219,7 @@ def _decode(raw: bytes, key: str) -> CachedRun | None:
     body = raw[line_end + 1 :]
     if hashlib.sha256(body).hexdigest() != header["sha256"]:
         return None
-    diagnostics = []
-    for d in header["diagnostics"]:
-        hint = d["hint"]
-        pos = Position(_str(d["file"]), _int(d["line"]), _int(d["column"]))
-        diagnostics.append(
-            Diagnostic(
-                pos,
-                _str(d["code"]),
-                Severity(d["severity"]),
-                _str(d["message"]),
-                None if hint is None else _str(hint),
-            )
-        )
+    diagnostics = [Diagnostic.from_record(d) for d in header["diagnostics"]]
     outputs: dict[str, str] = {}
     offset = 0
     for name, size in header["outputs"]:

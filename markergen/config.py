@@ -274,8 +274,12 @@ def settings_of(command: str) -> tuple[Setting, ...]:
 
 
 def policy(cfg: Config) -> Policy:
-    """What the configuration says about diagnostics (markergen.policy)."""
-    return make_policy(severity=cfg.severity, warnings_as_errors=cfg.warnings_as_errors)
+    """What the configuration says about diagnostics (markergen.policy). `strict` is a
+    severity: a union rule that would reject an object the project keeps (MG511) is an
+    error, unless `severity:` says otherwise."""
+    given = {code.upper(): level for code, level in cfg.severity.items()}
+    severity = {"MG511": "error", **given} if cfg.strict else given
+    return make_policy(severity=severity, warnings_as_errors=cfg.warnings_as_errors)
 
 
 def output_settings(cfg: Config) -> dict[str, object]:

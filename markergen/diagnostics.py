@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum as _Enum
+from typing import Any
 
 from markergen.golang.syntax import Position
 
@@ -29,6 +30,35 @@ class Diagnostic:
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.pos.file, self.pos.line, self.pos.column, self.code, self.message)
+
+    def to_record(self) -> dict[str, Any]:
+        """The diagnostic as plain JSON data (the caches store it so)."""
+        return {
+            "file": self.pos.file,
+            "line": self.pos.line,
+            "column": self.pos.column,
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+            "hint": self.hint,
+        }
+
+    @classmethod
+    def from_record(cls, d: Any) -> Diagnostic:
+        """The inverse of to_record; TypeError, KeyError or ValueError for anything else
+        (a damaged cache file reads as a miss)."""
+        text = ("file", "code", "message")
+        if not all(isinstance(d[k], str) for k in text) or not isinstance(d["hint"], str | None):
+            raise TypeError("not a diagnostic record")
+        if not all(type(d[k]) is int for k in ("line", "column")):
+            raise TypeError("not a diagnostic record")
+        return cls(
+            Position(d["file"], d["line"], d["column"]),
+            d["code"],
+            Severity(d["severity"]),
+            d["message"],
+            d["hint"],
+        )
 
 
 E = Severity.ERROR

@@ -15,9 +15,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from markergen.cache import cache_dir, code_fingerprint
-from markergen.diagnostics import Diagnostic, Severity
-from markergen.golang.syntax import Position
+from markergen.cache import cache_dir, code_fingerprint, write_atomically
+from markergen.diagnostics import Diagnostic
 
 _SKIP = frozenset({"vendor", "node_modules", "testdata"})
 SUBDIR = "crd"
@@ -58,16 +57,7 @@ def load(root: Path, key: str) -> tuple[dict[Path, str], list[Diagnostic]] | Non
     try:
         raw = json.loads(_entry(root, key).read_text(encoding="utf-8"))
         outputs = {Path(p): str(t) for p, t in raw["outputs"].items()}
-        diagnostics = [
-            Diagnostic(
-                pos=Position(str(d["file"]), int(d["line"]), int(d["column"])),
-                code=str(d["code"]),
-                severity=Severity(d["severity"]),
-                message=str(d["message"]),
-                hint=None if d["hint"] is None else str(d["hint"]),
-            )
-            for d in raw["diagnostics"]
-        ]
+        diagnostics = [Diagnostic.from_record(d) for d in raw["diagnostics"]]
     except (OSError, ValueError, KeyError, TypeError):
         return None  # absent or damaged: recompute
     return outputs, diagnostics
@@ -78,24 +68,7 @@ def store(
 ) -> None:
     data = {
         "outputs": {str(p): t for p, t in outputs.items()},
-        "diagnostics": [
-            {
-                "file": d.pos.file,
-                "line": d.pos.line,
-                "column": d.pos.column,
-                "code": d.code,
-                "severity": d.severity.value,
-                "message": d.message,
-                "hint": d.hint,
-            }
-            for d in diagnostics
-        ],
+        "diagnostics": [d.to_record() for d in diagnostics],
     }
-    target = _entry(root, key)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-        os.replace(tmp, target)
-    except OSError:
-        pass  # a read-only cache directory only costs speed
+    # A read-only cache directory only costs speed.
+    write_atomically(_entry(root, key), json.dumps(data, ensure_ascii=False).encode("utf-8"))

@@ -97,7 +97,6 @@ def check_discriminator_requiredness(model: Model) -> Iterator[Diagnostic]:
                     f"{name} has +default={d.default} but lacks {' and '.join(missing)}: "
                     f"{consequence}",
                     hint=f'add `// +optional` and `json:"{d.json_name},omitempty"`',
-                    severity=Severity.WARNING,
                 )
         elif "" in d.values:
             if not d.omitempty:
