@@ -46,11 +46,14 @@ class Rule:
 
 
 def unions(model: Model) -> Iterator[tuple[Struct, Union]]:
-    """Every union with its struct, in a stable order."""
+    """Every union the model enforces, with its struct, in a stable order."""
     for key in sorted(model.structs):
         struct = model.structs[key]
         for union in struct.unions:
-            yield struct, union
+            # A documentation `+union` (MG360) is enforced by nothing: the rules about a
+            # union's members and discriminator do not apply to it.
+            if not union.documentation:
+                yield struct, union
 
 
 def union_label(struct: Struct, union: Union) -> str:

@@ -12,14 +12,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from markergen.diagnostics import Diagnostic, diag
-from markergen.markers import UNION, UNION_DEPRECATED
+from markergen.markers import UNION_DEPRECATED
 from markergen.model import Model
 from markergen.rules.base import Rule
 
 
 def _union_structs(model: Model) -> Iterator[str]:
+    """Structs whose `+union` makes every field a member: the model's kep2019 struct
+    unions. A `+union` that only documents a struct (MG360), or that comes with
+    `+unionMember` markers (openshift's style: the marked fields are the members), is
+    not one, and these rules do not apply to it."""
     for key in sorted(model.structs):
-        if any(m.name == UNION for m in model.structs[key].markers):
+        if any(u.origin == "struct" and not u.documentation for u in model.structs[key].unions):
             yield key
 
 

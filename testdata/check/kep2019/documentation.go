@@ -49,3 +49,17 @@ type Switch struct {
 	// +optional
 	Timeout *string `json:"timeout,omitempty"`
 }
+
+// Near miss for MG301, as in envoyproxy/gateway's EnvoyPatchPolicySpec: a required field
+// of a `+union` that only documents the struct is no member, so it may be required.
+// want "MG360" "2 of its 2 fields \\(targetRef, priority\\)"
+// +union
+type PatchPolicy struct {
+	// +unionDiscriminator
+	// +required
+	Type ProbeType `json:"type"`
+	// +required
+	TargetRef string `json:"targetRef"`
+	// +optional
+	Priority int32 `json:"priority,omitempty"`
+}
