@@ -69,7 +69,7 @@ def main() -> None:
     print(f"rules added: {rules}")
     print("diagnostics: " + ", ".join(f"{c} {n}" for c, n in sorted(codes.items())))
     for d in diagnostics:
-        if d.code == "MG502":
+        if d.code in ("MG502", "MG508"):
             print(f"  {d.pos}: {d.message}")
 
 

@@ -251,3 +251,47 @@ def test_when_every_rule_at_a_node_is_stale_the_list_is_replaced_whole(tmp_path:
     assert len(rules) == 4
     assert all('"LB"' in r["message"] or '"NP"' in r["message"] for r in rules)
     assert run_crd([crd], model, verify=False).changed == ()
+
+
+AUTH_GO = """package v1
+
+// +kubebuilder:validation:Enum=BasicAuth;SigV4
+type AuthType string
+
+// +union
+type RemoteWriteAuth struct {
+	// +unionDiscriminator
+	// +required
+	Type AuthType `json:"type"`
+	// +unionMember
+	// +optional
+	BasicAuth *string `json:"basicAuth,omitempty"`
+	// +unionMember%s
+	// +optional
+	Sigv4 *string `json:"sigv4,omitempty"`
+}
+"""
+
+
+@pytest.mark.parametrize("marker", ["", "=SigV4"])
+def test_a_value_an_unmatched_member_may_be_meant_for_is_not_claimed_allowed(
+    tmp_path: Path, marker: str
+) -> None:
+    """openshift/api's RemoteWriteAuthorization: `Sigv4` is no value of the enum (MG340),
+    so what `type: SigV4` allows is unknown; the proof must not call the hand-written rule
+    that requires sigv4 there a contradiction (MG508). With `+unionMember=SigV4` the
+    member is known and `SigV4 with sigv4` is the allowed object."""
+    from markergen.crd.prove import family
+
+    (tmp_path / "go.mod").write_text("module example.com/auth\n")
+    (tmp_path / "v1").mkdir()
+    (tmp_path / "v1" / "types.go").write_text(AUTH_GO % marker)
+    model = load_model(["./..."], tmp_path)
+    (union,) = model.structs["example.com/auth/v1.RemoteWriteAuth"].unions
+    allowed = {p.why for p in family(union, union.members, ["BasicAuth", "SigV4"]) if p.allowed}
+    assert 'type="BasicAuth" with basicAuth' in allowed
+    if marker:
+        assert 'type="SigV4" with sigv4' in allowed
+    else:
+        assert [m.go_name for m in union.unmatched] == ["Sigv4"]
+        assert not any(w.startswith('type="SigV4"') for w in allowed)

@@ -53,7 +53,12 @@ def family(union: Union, members: Sequence[Member], enum: Sequence[Any] | None) 
             obj = {**base, **{m.json_name: _SET for m in own}}
             what = f'{disc.json_name}="{v}"'
             names = ", ".join(m.json_name for m in own) or "no member"
-            out.append(Probe(obj, True, own[0].json_name if own else "", f"{what} with {names}"))
+            # A value no marked member claims may be the one an unmatched member (MG340)
+            # was meant for: what it allows is unknown, so it is not claimed as allowed.
+            if own or not union.unmatched:
+                out.append(
+                    Probe(obj, True, own[0].json_name if own else "", f"{what} with {names}")
+                )
             for m in own:
                 without = {k: x for k, x in obj.items() if k != m.json_name}
                 out.append(Probe(without, m.optional, m.json_name, f"{what} without {m.json_name}"))
