@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -158,6 +159,7 @@ class SchemaBuilder:
         self.external: set[str] = set()
         # The same keys are named over and over (every $ref to a popular type).
         self._names: dict[str, str] = {}
+        self._keys_by_name: dict[str, list[str]] = {}
 
     def def_name(self, type_key: str) -> str:
         name = self._names.get(type_key)
@@ -329,10 +331,26 @@ class SchemaBuilder:
         return schema
 
     def definitions(self) -> dict[str, Schema]:
-        out: dict[str, Schema] = {}
+        return dict(self.schemas(self.names_in_order()))
+
+    def names_in_order(self) -> list[str]:
+        """The definition names, sorted as the document's text lists them."""
+        by_name: dict[str, list[str]] = {}
         for key in sorted(self.model.structs):
-            out[self.def_name(key)] = self.struct_schema(self.model.structs[key])
-        return out
+            by_name.setdefault(self.def_name(key), []).append(key)
+        self._keys_by_name = by_name
+        return sorted(by_name)
+
+    def schemas(self, names: list[str]) -> Iterator[tuple[str, Schema]]:
+        """(name, schema) of each of `names` (from `names_in_order`), built one at a
+        time so that a writer can stream them. Two struct keys may share a definition
+        name: the later key's schema is kept, and both are built (both may name
+        external references)."""
+        for name in names:
+            keys = self._keys_by_name[name]
+            for key in keys[:-1]:
+                self.struct_schema(self.model.structs[key])
+            yield name, self.struct_schema(self.model.structs[keys[-1]])
 
 
 @dataclass(frozen=True)
