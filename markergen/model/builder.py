@@ -6,20 +6,20 @@ understand becomes a diagnostic in `Model.diagnostics`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from markergen.diagnostics import Diagnostic, diag
 from markergen.doctext import description
 from markergen.golang.syntax import GoPackage, Position
 from markergen.markers import REGISTRY, Marker, Registry, Target
-from markergen.model import Model, NamedType, Package, Struct, TypeKey
+from markergen.model import Model, NamedType, Package, Struct, TypeKey, TypeRef
 from markergen.model.dialects.base import StructInput
 from markergen.model.enums import ImportSource, PackageConsts, build_enums
 from markergen.model.fields import make_field
 from markergen.model.ignores import Ignore, file_ignores
 from markergen.model.markerread import MarkerReader
-from markergen.model.resolve import Resolver, TypeIndex
+from markergen.model.resolve import Resolver
 from markergen.model.unions import build_unions
 
 
@@ -30,25 +30,75 @@ def build_model(
 ) -> Model:
     """`imports` (markergen.golang.imports.ImportedPackages) resolves constants the
     inputs take from packages not on the command line; without it they stay unknown."""
-    reader = MarkerReader(registry)
-    diagnostics: list[Diagnostic] = []
-    index = TypeIndex(
-        frozenset(
-            (pkg.import_path, decl.name)
-            for pkg in packages
-            for file in pkg.files
-            for decl in file.types
-        )
-    )
-    model_packages: list[Package] = []
-    struct_inputs: list[tuple[StructInput, str, str]] = []  # (input, package, description)
-    types: dict[TypeKey, NamedType] = {}
-    consts: list[PackageConsts] = []
-    ignores: list[Ignore] = []
+    builder = ModelBuilder(registry, imports)
+    builder.declare(packages)
     for pkg in packages:
-        diagnostics.extend(_read_problems(pkg))
+        builder.add(pkg)
+    return builder.finish()
+
+
+class _Declared:
+    """Which type names each input package declares: the resolver's whole world.
+
+    A package is added when it is read. Until every input has been read (the model is
+    built package by package, so that each package's syntax records are freed before
+    the next is read), a qualified name in an input package not read yet is taken to be
+    declared; `ModelBuilder.finish` corrects the few that were not."""
+
+    def __init__(self) -> None:
+        self.declared: set[tuple[str, str]] = set()
+        self.read: set[str] = set()
+        self.pending: frozenset[str] = frozenset()
+        self.assumed: set[tuple[str, str]] = set()
+
+    def has(self, package: str, name: str) -> bool:
+        if (package, name) in self.declared:
+            return True
+        if package in self.pending and package not in self.read:
+            self.assumed.add((package, name))
+            return True
+        return False
+
+    def add(self, pkg: GoPackage) -> None:
+        self.read.add(pkg.import_path)
+        self.declared.update((pkg.import_path, d.name) for f in pkg.files for d in f.types)
+
+
+class ModelBuilder:
+    """Builds the model one package at a time: `expect` the input packages' import
+    paths (or `declare` the packages), `add` each package in order, then `finish`.
+    After `add`, nothing of a package's syntax records is kept but what the model
+    itself holds."""
+
+    def __init__(self, registry: Registry = REGISTRY, imports: ImportSource | None = None) -> None:
+        self.reader = MarkerReader(registry)
+        self.imports = imports
+        self.index = _Declared()
+        self.diagnostics: list[Diagnostic] = []
+        self.packages: list[Package] = []
+        # (input, package, description)
+        self.struct_inputs: list[tuple[StructInput, str, str]] = []
+        self.types: dict[TypeKey, NamedType] = {}
+        self.consts: list[PackageConsts] = []
+        self.ignores: list[Ignore] = []
+        self.opaque: set[TypeKey] = set()
+        self.files_read: set[str] = set()
+
+    def expect(self, import_paths: Iterable[str]) -> None:
+        """The import paths of every input package, before the first `add`."""
+        self.index.pending = frozenset(import_paths)
+
+    def declare(self, packages: Sequence[GoPackage]) -> None:
+        """Every input package, known before the first `add`: no name is assumed."""
+        for pkg in packages:
+            self.index.add(pkg)
+
+    def add(self, pkg: GoPackage) -> None:
+        reader = self.reader
+        self.index.add(pkg)
+        self.diagnostics.extend(_read_problems(pkg))
         pkg_markers = _package_markers(pkg, reader)
-        model_packages.append(
+        self.packages.append(
             Package(
                 import_path=pkg.import_path,
                 name=pkg.name,
@@ -58,20 +108,27 @@ def build_model(
                 files=tuple(f.path for f in pkg.files),
             )
         )
+        self.files_read.update(f.path for f in pkg.files)
+        self.files_read.update(pkg.skipped)
+        self.opaque.update(
+            f"{pkg.import_path}.{name}" for file in pkg.files for name in file.marshalers
+        )
         optional_by_default = any(
             m.name == "kubebuilder:validation:Optional" for m in pkg_markers
         )
         for file in pkg.files:
-            resolver = Resolver(index, pkg.import_path, file)
-            consts.append(PackageConsts(pkg.import_path, file, file.consts, pkg.dir))
+            resolver = Resolver(self.index, pkg.import_path, file)
+            # The enum builder needs a file's imports and constants, not its types.
+            slim = replace(file, package_doc=None, types=(), errors=())
+            self.consts.append(PackageConsts(pkg.import_path, slim, file.consts, pkg.dir))
             for spec in file.consts:
                 if spec.doc is not None:
                     # no marker takes effect on a constant: this reports the union and
                     # enum markers written there by mistake (MG005)
                     reader.read((spec.doc,), Target.CONST, f"constant {spec.name}")
             file_igs, ignore_problems = file_ignores(file)
-            ignores += file_igs
-            diagnostics += ignore_problems
+            self.ignores += file_igs
+            self.diagnostics += ignore_problems
             for decl in file.types:
                 key = f"{pkg.import_path}.{decl.name}"
                 markers = reader.read((decl.doc_extra, decl.doc), Target.TYPE, f"type {decl.name}")
@@ -80,7 +137,7 @@ def build_model(
                         make_field(fd, resolver, reader, decl.name, optional_by_default)
                         for fd in decl.type.fields
                     )
-                    struct_inputs.append(
+                    self.struct_inputs.append(
                         (
                             StructInput(key, decl.name, markers, fields, decl.pos),
                             pkg.import_path,
@@ -88,7 +145,7 @@ def build_model(
                         )
                     )
                 else:
-                    types[key] = NamedType(
+                    self.types[key] = NamedType(
                         key=key,
                         name=decl.name,
                         package=pkg.import_path,
@@ -98,46 +155,63 @@ def build_model(
                         description=description(decl.doc),
                         pos=decl.pos,
                     )
-    enums, enum_diags = build_enums(types, consts, imports)
-    diagnostics.extend(enum_diags)
-    structs: dict[TypeKey, Struct] = {}
-    for inp, package, desc in struct_inputs:
-        unions, union_diags = build_unions(inp, enums, types)
-        diagnostics.extend(union_diags)
-        structs[inp.key] = Struct(
-            key=inp.key,
-            name=inp.name,
-            package=package,
-            fields=inp.fields,
-            unions=unions,
-            markers=inp.markers,
-            description=desc,
-            pos=inp.pos,
-        )
-    _defined_struct_types(structs, types)
-    diagnostics.extend(reader.diagnostics)
-    unique = sorted(set(diagnostics), key=Diagnostic.sort_key)
-    return Model(
-        packages=tuple(model_packages),
-        structs=dict(sorted(structs.items())),
-        types=dict(sorted(types.items())),
-        enums=enums,
-        diagnostics=tuple(unique),
-        ignores=tuple(ignores),
-        opaque=frozenset(
-            f"{pkg.import_path}.{name}"
-            for pkg in packages
-            for file in pkg.files
-            for name in file.marshalers
-        ),
-        files_read=tuple(
-            sorted(
-                {f.path for pkg in packages for f in pkg.files}
-                | {path for pkg in packages for path in pkg.skipped}
-                | set(imports.files_read if imports is not None else ())
+
+    def finish(self) -> Model:
+        wrong = self.index.assumed - self.index.declared
+        if wrong:
+            self._not_declared(wrong)
+        types = self.types
+        diagnostics = self.diagnostics
+        enums, enum_diags = build_enums(types, self.consts, self.imports)
+        diagnostics.extend(enum_diags)
+        structs: dict[TypeKey, Struct] = {}
+        for inp, package, desc in self.struct_inputs:
+            unions, union_diags = build_unions(inp, enums, types)
+            diagnostics.extend(union_diags)
+            structs[inp.key] = Struct(
+                key=inp.key,
+                name=inp.name,
+                package=package,
+                fields=inp.fields,
+                unions=unions,
+                markers=inp.markers,
+                description=desc,
+                pos=inp.pos,
             )
-        ),
-    )
+        _defined_struct_types(structs, types)
+        diagnostics.extend(self.reader.diagnostics)
+        unique = sorted(set(diagnostics), key=Diagnostic.sort_key)
+        imported = self.imports.files_read if self.imports is not None else ()
+        return Model(
+            packages=tuple(self.packages),
+            structs=dict(sorted(structs.items())),
+            types=dict(sorted(types.items())),
+            enums=enums,
+            diagnostics=tuple(unique),
+            ignores=tuple(self.ignores),
+            opaque=frozenset(self.opaque),
+            files_read=tuple(sorted(self.files_read | set(imported))),
+        )
+
+    def _not_declared(self, wrong: set[tuple[str, str]]) -> None:
+        """Names taken to be declared in an input package read later that it does not
+        declare: what resolving them with every package known gives (external)."""
+
+        def fix(ref: TypeRef) -> TypeRef:
+            elem = fix(ref.elem) if ref.elem is not None else None
+            key = fix(ref.key) if ref.key is not None else None
+            kind = ref.kind
+            if kind == "named" and (ref.package, ref.name) in wrong:
+                kind = "external"
+            if kind == ref.kind and elem is ref.elem and key is ref.key:
+                return ref
+            return replace(ref, kind=kind, elem=elem, key=key)
+
+        self.struct_inputs = [
+            (replace(inp, fields=tuple(replace(f, type=fix(f.type)) for f in inp.fields)), pkg, d)
+            for inp, pkg, d in self.struct_inputs
+        ]
+        self.types = {k: replace(t, underlying=fix(t.underlying)) for k, t in self.types.items()}
 
 
 def _defined_struct_types(structs: dict[TypeKey, Struct], types: dict[TypeKey, NamedType]) -> None:
