@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from markergen.emit.describe import typed_enum_values, with_enum_paragraph
+from markergen.emit.describe import add_enum_paragraph, enum_paragraph, typed_enum_values
 from markergen.emit.naming import key_definition_name, ref_v2, ref_v3
 from markergen.emit.options import EmitOptions
 from markergen.emit.resolve import (
@@ -160,6 +160,10 @@ class SchemaBuilder:
         # The same keys are named over and over (every $ref to a popular type).
         self._names: dict[str, str] = {}
         self._keys_by_name: dict[str, list[str]] = {}
+        # Per enum type, computed once: its paragraph and its typed values (sorting
+        # them quotes every value the Go way, for every property of the type).
+        self._paragraphs: dict[str, str] = {}
+        self._enum_values: dict[tuple[str, str], list[object]] = {}
 
     def def_name(self, type_key: str) -> str:
         name = self._names.get(type_key)
@@ -185,7 +189,11 @@ class SchemaBuilder:
             # An incomplete enum (MG020) lists no `enum`: the known values alone would
             # reject valid objects; its description says values are missing.
             if enum is not None and not enum.incomplete:
-                schema["enum"] = typed_enum_values([v.value for v in enum.values], tf[0])
+                values = self._enum_values.get((enum.key, tf[0]))
+                if values is None:
+                    values = typed_enum_values([v.value for v in enum.values], tf[0])
+                    self._enum_values[(enum.key, tf[0])] = values
+                schema["enum"] = list(values)
             return schema
         if target.kind == "named":
             if target.type_key in self.model.structs:
@@ -217,7 +225,10 @@ class SchemaBuilder:
         description = f.description
         # The paragraph quotes values as Go strings, as openapi-gen: string enums only.
         if enum is not None and schema.get("type") == "string":
-            description = with_enum_paragraph(description, enum)
+            paragraph = self._paragraphs.get(enum.key)
+            if paragraph is None:
+                paragraph = self._paragraphs[enum.key] = enum_paragraph(enum)
+            description = add_enum_paragraph(description, paragraph)
         extras: Schema = {}
         if description:
             extras["description"] = description
