@@ -248,3 +248,17 @@ def test_check_with_crds_to_prove_against_is_always_computed(
     _cli(["check"], module)
     assert len(loads) == 2
     assert not list((module / "cache").glob("check-*.cache"))
+
+
+def test_an_imported_file_is_read_for_its_constants_only() -> None:
+    from markergen.golang.parser import GoParser
+    from markergen.golang.source import prepare
+
+    text = A_GO + "\nfunc (Holder) MarshalJSON() ([]byte, error) { return nil, nil }\n"
+    data = prepare("a.go", text.encode())
+    full = GoParser().parse_prepared("a.go", data)
+    consts_only = GoParser().parse_prepared("a.go", data, types=False)
+    assert full.types and consts_only.types == ()
+    assert consts_only.consts == full.consts and len(full.consts) == 2
+    assert consts_only.imports == full.imports
+    assert consts_only.marshalers == full.marshalers == ("Holder",)

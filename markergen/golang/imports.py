@@ -303,7 +303,8 @@ class ImportedPackages:
 
             self._parser = GoParser()
         parser = self._parser
-        return tuple(parser.parse_prepared(path.as_posix(), data) for path, data in wanted), found
+        files = tuple(parser.parse_prepared(path.as_posix(), data, types=False) for path, data in wanted)
+        return files, found
 
     def _files(self, directory: Path) -> list[tuple[Path, bytes]]:
         """The package's non-test Go files (build constraint `ignore` excluded), read once."""

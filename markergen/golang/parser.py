@@ -58,11 +58,14 @@ class GoParser:
         """Read one file. Raises DecodeError when `data` is not UTF-8."""
         return self.parse_prepared(path, prepare(path, data))
 
-    def parse_prepared(self, path: str, data: bytes) -> GoFile:
-        """Read one file whose bytes already went through `source.prepare`."""
+    def parse_prepared(self, path: str, data: bytes, types: bool = True) -> GoFile:
+        """Read one file whose bytes already went through `source.prepare`. Without
+        `types`, type declarations are not read (the record lists none): an imported
+        package is read for its constants only, and its type declarations (core/v1's
+        types.go: 470 kB) were most of the time."""
         src = Source(path, data)
         tree = self._parser.parse(data)
-        return _FileReader(src, self._json_tags).read(tree.root_node)
+        return _FileReader(src, self._json_tags, types).read(tree.root_node)
 
 
 def parse_file(path: str, data: bytes) -> GoFile:
@@ -71,8 +74,11 @@ def parse_file(path: str, data: bytes) -> GoFile:
 
 
 class _FileReader:
-    def __init__(self, src: Source, json_tags: dict[str | None, JSONTag] | None = None) -> None:
+    def __init__(
+        self, src: Source, json_tags: dict[str | None, JSONTag] | None = None, types: bool = True
+    ) -> None:
         self.src = src
+        self.read_types = types
         self.data = src.data
         self.too_deep: list[SyntaxError_] = []
         self.ignored_errors = 0  # syntax errors outside what markergen reads
@@ -132,7 +138,8 @@ class _FileReader:
                 imports.extend(self.imports(item))
             elif kind == "type_declaration":
                 header_done = True
-                types.extend(self.type_decls(items, index))
+                if self.read_types:
+                    types.extend(self.type_decls(items, index))
             elif kind == "const_declaration":
                 header_done = True
                 consts.extend(self.const_decls(items, index))
