@@ -170,7 +170,7 @@ def _write(
         else:
             result = GenerateResult(0, diags, "", "markergen: outputs are up to date")
     else:
-        report = write_outputs(outputs)
+        report = write_outputs(outputs, digests=cache is not None and extra is not None)
         written = ", ".join(_relative(p, cwd) for p in report.written) or "nothing"
         result = GenerateResult(
             0, diags, "", f"markergen: wrote {written} ({len(report.unchanged)} unchanged)"

@@ -6,6 +6,7 @@ and never serve a stale result. No timing is asserted here."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 from contextlib import redirect_stderr, redirect_stdout
@@ -115,9 +116,15 @@ def test_streamed_outputs_are_the_rendered_texts(module: Path, tmp_path: Path) -
     texts = render_outputs(model, EmitOptions())
     inputs = Inputs(model, EmitOptions())
     out = tmp_path / "out"
-    report = write_outputs({out / o.filename: (lambda o=o: o.chunks(inputs)) for o in OUTPUTS})
+    report = write_outputs(
+        {out / o.filename: (lambda o=o: o.chunks(inputs)) for o in OUTPUTS}, digests=True
+    )
     assert {p.name: p.read_text() for p in out.iterdir()} == texts
     assert len(report.written) == 4
+    assert {p.name: d for p, d in report.digests.items()} == {
+        name: (len(text.encode()), hashlib.sha256(text.encode()).hexdigest())
+        for name, text in texts.items()
+    }
     # A second streamed write of the same text changes nothing, mtimes included.
     before = {p: p.stat().st_mtime_ns for p in out.iterdir()}
     again = write_outputs({out / o.filename: (lambda o=o: o.chunks(inputs)) for o in OUTPUTS})
@@ -144,8 +151,6 @@ def test_cache_of_streamed_outputs_is_the_cache_of_their_texts(tmp_path: Path) -
         path = tmp_path / name
         path.write_text(text)
         data = text.encode()
-        import hashlib
-
         files[name] = (path, len(data), hashlib.sha256(data).hexdigest())
     one = OutputCache(tmp_path / "c1", "slot", "key")
     two = OutputCache(tmp_path / "c2", "slot", "key")

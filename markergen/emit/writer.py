@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import difflib
-import hashlib
 import os
-import shutil
 import signal
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 class OutputError(Exception):
@@ -105,12 +104,30 @@ def _write_temp(target: Path, data: bytes, mode: int) -> Path:
     return tmp
 
 
-def _write_stream(target: Path, chunks: Iterable[str], mode: int) -> tuple[Path, int, str]:
+class _NoDigest:
+    def update(self, data: bytes) -> None:
+        pass
+
+    def hexdigest(self) -> str:
+        return ""
+
+
+def _digest(wanted: bool) -> Any:
+    if not wanted:
+        return _NoDigest()
+    import hashlib
+
+    return hashlib.sha256()
+
+
+def _write_stream(
+    target: Path, chunks: Iterable[str], mode: int, digests: bool
+) -> tuple[Path, int, str]:
     """The pieces, UTF-8, in a temporary beside `target` (not yet synced): (its path,
-    size, SHA-256)."""
+    size, SHA-256 or "" without `digests`)."""
     fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     tmp = Path(name)
-    digest = hashlib.sha256()
+    digest = _digest(digests)
     size = 0
     try:
         with os.fdopen(fd, "wb") as f:
@@ -171,6 +188,8 @@ def _backup(path: Path) -> Path:
         try:
             os.link(path, backup)
         except OSError:
+            import shutil
+
             shutil.copyfile(path, backup)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -191,6 +210,8 @@ def _restore(path: Path, original: _Original | None, backup: Path | None) -> Non
             os.replace(backup, path)
         except OSError:
             # Renaming is what failed in the first place; copy in place instead.
+            import shutil
+
             shutil.copyfile(backup, path)
         os.chmod(path, original.mode)
     except OSError:
@@ -199,13 +220,14 @@ def _restore(path: Path, original: _Original | None, backup: Path | None) -> Non
         os.utime(path, ns=(original.atime_ns, original.mtime_ns))
 
 
-def write_outputs(outputs: Mapping[Path, Content]) -> WriteReport:
-    """Write the changed outputs atomically, all or nothing (UTF-8 text)."""
+def write_outputs(outputs: Mapping[Path, Content], digests: bool = False) -> WriteReport:
+    """Write the changed outputs atomically, all or nothing (UTF-8 text). With
+    `digests`, the report has each output's size and SHA-256 (for the cache)."""
     targets = sorted(outputs, key=lambda p: str(p))
     originals = {path: _check_existing(path) for path in targets}
     changed: list[Path] = []
     unchanged: list[Path] = []
-    digests: dict[Path, tuple[int, str]] = {}
+    sums: dict[Path, tuple[int, str]] = {}
     temps: dict[Path, Path] = {}
     backups: dict[Path, Path] = {}
     created_dirs: list[Path] = []
@@ -238,7 +260,9 @@ def write_outputs(outputs: Mapping[Path, Content]) -> WriteReport:
             mode = original.mode if original is not None else _default_mode()
             if isinstance(content, str):
                 data = content.encode("utf-8")
-                digests[path] = (len(data), hashlib.sha256(data).hexdigest())
+                digest = _digest(digests)
+                digest.update(data)
+                sums[path] = (len(data), digest.hexdigest())
                 if original is not None and original.size == len(data) and _same_content(path, data):
                     unchanged.append(path)
                     continue
@@ -247,9 +271,9 @@ def write_outputs(outputs: Mapping[Path, Content]) -> WriteReport:
                 del data
             else:
                 created_dirs.extend(_make_parents(path.parent))
-                tmp, size, digest = _write_stream(path, content(), mode)
+                tmp, size, hexdigest = _write_stream(path, content(), mode, digests)
                 temps[path] = tmp
-                digests[path] = (size, digest)
+                sums[path] = (size, hexdigest)
                 if original is not None and original.size == size and _same_content(path, tmp):
                     del temps[path]
                     tmp.unlink()
@@ -291,7 +315,7 @@ def write_outputs(outputs: Mapping[Path, Content]) -> WriteReport:
     for backup in backups.values():
         with contextlib.suppress(OSError):
             backup.unlink()
-    return WriteReport(written=tuple(changed), unchanged=tuple(unchanged), digests=digests)
+    return WriteReport(written=tuple(changed), unchanged=tuple(unchanged), digests=sums)
 
 
 _HELD = tuple(
