@@ -76,6 +76,8 @@ class MarkerDef:
     arg_names: frozenset[str] | None = None  # ARGS: allowed named arguments (None: any)
     positional: int | None = None  # ARGS: exact number of positional arguments (None: any)
     prefix: str = ""  # "stage" (`k8s:alpha`, `k8s:beta`) or "gate" (`k8s:ifEnabled`, ...)
+    # `=` with nothing after it is a value: `+groupName=` names Kubernetes' core group.
+    empty_value: bool = False
 
 
 @dataclass(frozen=True)
@@ -337,7 +339,7 @@ def default_registry() -> Registry:
             MarkerDef("patchStrategy", _F, RAW, value_required=True),
             MarkerDef("patchMergeKey", _F, VF, value_required=True),
             MarkerDef("kubebuilder:object:root", _T, N),
-            MarkerDef("groupName", _P, VF, value_required=True),
+            MarkerDef("groupName", _P, VF, value_required=True, empty_value=True),
         ]
     )
 
@@ -581,7 +583,7 @@ class _LineParser:
             end = s.find(",", i + 1)
             end = len(s) if end < 0 else end
             value = s[i + 1 : end]
-            if value == "":
+            if value == "" and not d.empty_value:
                 raise _ParseError(f"+{d.name}= has an empty value after '='", i + 1)
             for k, ch in enumerate(value):
                 if ch.isspace():

@@ -89,6 +89,15 @@ class RunMemo:
         self._shapes: dict[PathKey, list[tuple[Shape, SampleObject]]] = {}
         self._verdicts: dict[tuple[str, Shape], bool] = {}
         self._proofs: dict[tuple[Any, ...], Proof] = {}
+        self._told: set[tuple[Any, ...]] = set()
+
+    def first_time(self, *what: Any) -> bool:
+        """Whether `what` is said for the first time in this run: feature-set variants and
+        the spec/status copies of a type repeat one finding, which is worth one line."""
+        if what in self._told:
+            return False
+        self._told.add(what)
+        return True
 
     def render(self, value: list[Any], indent: int) -> str:
         key = (json.dumps(value, sort_keys=False, ensure_ascii=False), indent)
@@ -310,6 +319,8 @@ class _Patcher:
         label = union_label(union, site.struct.name)
         documentation = _as_documentation(union, proof.problems)
         for p in proof.problems:
+            if not self.memo.first_time("MG506", union.struct, union.name, p):
+                continue
             self.diag(
                 "MG506",
                 site.path,
@@ -321,7 +332,7 @@ class _Patcher:
             # not written anyway; the objects they would reject still tell the author why
             self._not_rejecting(list(rules), site, objects, label)
             return
-        if proof.covered:
+        if proof.covered and self.memo.first_time("MG509", union.struct, union.name):
             self.diag(
                 "MG509",
                 site.path,

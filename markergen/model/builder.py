@@ -185,5 +185,9 @@ def _read_problems(pkg: GoPackage) -> list[Diagnostic]:
 
 
 def _package_markers(pkg: GoPackage, reader: MarkerReader) -> tuple[Marker, ...]:
-    groups = [f.package_doc for f in pkg.files if f.package_doc is not None]
+    groups = [
+        group
+        for f in pkg.files
+        for group in (*f.package_comments, *((f.package_doc,) if f.package_doc else ()))
+    ]
     return reader.read(groups, Target.PACKAGE, f"package {pkg.name}")
