@@ -8,12 +8,13 @@ embedded structs are listed in the parent's entry too, because their JSON lives 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from markergen.emit.naming import key_definition_name
 from markergen.emit.options import EmitOptions
 from markergen.emit.resolve import MAX_INLINE_DEPTH, inline_struct_key, is_byte_slice, unwrap
-from markergen.model import Field, Model, Struct, TypeRef, Union
+from markergen.model import Field, Member, Model, Struct, TypeRef, Union
 
 TABLE_VERSION = 1
 
@@ -93,10 +94,7 @@ class TableBuilder:
             "discriminator": d.json_name if d else None,
             "discriminatorRequired": bool(d and d.required),
             "values": sorted(set(d.values)) if d else [],
-            "members": [
-                {"field": m.json_name, "value": m.value, "optional": m.optional}
-                for m in union.members
-            ],
+            "members": [self._member(m, semantics) for m in union.members],
             "mode": union.mode,
             "deduceInvalidDiscriminator": bool(
                 semantics == "smd" and d is not None and self.options.deduce_invalid_discriminator
@@ -106,6 +104,19 @@ class TableBuilder:
             # only when wrapped, so that tables without gates stay as they were
             entry["gate"] = union.gate
             entry["gateDisabled"] = union.gate_disabled
+        if union.at:
+            entry["at"] = list(union.at)
+        return entry
+
+    @staticmethod
+    def _member(m: Member, semantics: str) -> dict[str, Any]:
+        entry: dict[str, Any] = {"field": m.json_name, "value": m.value, "optional": m.optional}
+        if m.selector:
+            entry["selector"] = {k: json.loads(v) for k, v in m.selector}
+        elif semantics == "k8s" and m.zero:
+            # validation-gen's test of "set" depends on the Go type, which JSON does not
+            # carry: a `*string` holding "" is set, a `string` holding "" is not
+            entry["zero"] = m.zero
         return entry
 
     def _collect(
@@ -122,6 +133,7 @@ class TableBuilder:
         # A documentation `+union` (MG360) is not enforced by anyone: not by the runtime.
         own = [u for u in struct.unions if u.origin != "deprecated" and not u.documentation]
         unions += [self.union_entry(u, def_name) for u in own]
+        unions += [self.union_entry(u, def_name) for u in struct.wrapped]
         for f in struct.fields:
             if not f.exported or f.json.skip:
                 continue
@@ -140,9 +152,7 @@ class TableBuilder:
                     patch[f.json_name] = (depth, f.patch_strategy)
                 else:
                     patch.pop(f.json_name, None)
-        unions += [
-            self.union_entry(u, def_name) for u in struct.unions if u.origin == "deprecated"
-        ]
+        unions += [self.union_entry(u, def_name) for u in struct.unions if u.origin == "deprecated"]
 
     def type_entry(self, struct: Struct) -> dict[str, Any]:
         def_name = self.def_name(struct.key)

@@ -153,6 +153,13 @@ class Member:
     value: str  # the discriminator value that selects it
     optional: bool  # kep1027 `,optional`: the discriminator may select it while it is unset
     pos: Position
+    # k8s: when validation-gen counts the member set (its Go type decides): "nil" (a
+    # pointer: set when present and not null), "len" (a list or map: set when not
+    # empty), "zero" (a builtin: set when not its zero value), "" (not known).
+    zero: str = ""
+    # k8s `+k8s:item(key: value)=`: the list item that is the member, as (key, JSON text of
+    # the value) pairs; json_name is then validation-gen's name for it, `tasks[{"name": "a"}]`
+    selector: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +210,13 @@ class Union:
     # for messages, left out of `members` so that no output builds a rule from them.
     unmatched: tuple[Member, ...] = ()
     gate_disabled: bool = False  # `+k8s:ifDisabled(gate)=`, not `ifEnabled`
+    # k8s path wrappers (`+k8s:subfield(s)=`, `+k8s:item(...)=`, `+k8s:eachVal=`): where
+    # the union lives below the struct that declares it, as JSON names and "*" (each list
+    # item or map value); empty for a union of the struct's own fields. Such a union is
+    # kept in `Struct.wrapped`, not in `Struct.unions`.
+    at: tuple[str, ...] = ()
+    # its members are list items (`+k8s:item`): the node at `at` is the list
+    items: bool = False
 
     @property
     def traits(self) -> DialectTraits:
@@ -227,6 +241,9 @@ class Struct:
     markers: tuple[Marker, ...]
     description: str
     pos: Position
+    # k8s unions written through path wrappers on the struct's fields (Union.at): only
+    # the runtime table and the CRD rules read them
+    wrapped: tuple[Union, ...] = ()
 
     def field(self, go_name: str) -> Field | None:
         for f in self.fields:

@@ -15,6 +15,7 @@ from markergen.golang.syntax import GoPackage, Position
 from markergen.markers import REGISTRY, Marker, Registry, Target
 from markergen.model import Model, NamedType, Package, Struct, TypeKey
 from markergen.model.dialects.base import StructInput
+from markergen.model.dialects.k8s import build_wrapped
 from markergen.model.enums import ImportSource, PackageConsts, build_enums
 from markergen.model.fields import make_field
 from markergen.model.ignores import Ignore, file_ignores
@@ -114,6 +115,10 @@ def build_model(
             description=desc,
             pos=inp.pos,
         )
+    wrapped, wrapped_diags = build_wrapped(structs, types, enums)
+    diagnostics.extend(wrapped_diags)
+    for key, found in wrapped.items():
+        structs[key] = replace(structs[key], wrapped=found)
     _defined_struct_types(structs, types)
     diagnostics.extend(reader.diagnostics)
     unique = sorted(set(diagnostics), key=Diagnostic.sort_key)
@@ -161,6 +166,7 @@ def _defined_struct_types(structs: dict[TypeKey, Struct], types: dict[TypeKey, N
                 markers=named.markers,
                 description=named.description,
                 pos=named.pos,
+                wrapped=tuple(replace(u, struct=key) for u in base.wrapped),
             )
             del types[key]
             changed = True

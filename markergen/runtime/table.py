@@ -22,6 +22,7 @@ Mode = Literal["exactly-one", "at-most-one", "at-least-one"]
 KINDS: tuple[Kind, ...] = ("scalar", "object", "list", "map")
 SEMANTICS: tuple[Semantics, ...] = ("kep1027", "kep2019", "smd", "k8s")
 MODES: tuple[Mode, ...] = ("exactly-one", "at-most-one", "at-least-one")
+ZEROS: tuple[str, ...] = ("", "nil", "len", "zero")
 TABLE_VERSION = 1
 
 
@@ -47,6 +48,13 @@ class Member:
     field: str
     value: str
     optional: bool = False
+    # k8s: how validation-gen tells the member set, from its Go type: "nil" (a pointer:
+    # present and not null), "len" (a list or map: not empty), "zero" (a builtin: not
+    # its zero value); "" decides by the JSON value and the field's kind.
+    zero: str = ""
+    # k8s `+k8s:item(...)`: the member is the list item whose keys have these values
+    # (`field` is then validation-gen's name for it, `tasks[{"name": "a"}]`)
+    selector: tuple[tuple[str, object], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -64,6 +72,9 @@ class Union:
     # `gate_disabled`). Empty: always.
     gate: str = ""
     gate_disabled: bool = False
+    # k8s path wrappers: the union lives below the object, at these JSON names and "*"
+    # (each list item or map value); empty: at the object itself
+    at: tuple[str, ...] = ()
     # Precompiled at load, so that the per-object work is plain tuple and dict look-ups.
     fields: tuple[str, ...] = field(init=False, repr=False, compare=False)
     _by_value: dict[str, Member] = field(init=False, repr=False, compare=False)
@@ -194,11 +205,24 @@ def _read_union(r: _Reader, raw: object, where: str, forced: Semantics | None) -
         if name in seen or name == disc:
             raise TableError(f"field {name!r} appears twice in the union", mw)
         seen.add(name)
+        zero = r.choice(m.get("zero", ""), ZEROS, f"{mw}.zero")
+        sel_raw = m.get("selector")
+        selector = None
+        if sel_raw is not None:
+            sel = r.obj(sel_raw, f"{mw}.selector")
+            for k, v in sel.items():
+                if not isinstance(v, str | int | bool) or isinstance(v, float):
+                    raise TableError(
+                        "must be a string, an integer or a boolean", f"{mw}.selector.{k}"
+                    )
+            selector = tuple(sel.items())
         members.append(
             Member(
                 name,
                 r.string(m["value"], f"{mw}.value"),
                 r.boolean(m.get("optional", False), f"{mw}.optional"),
+                zero,
+                selector,
             )
         )
     return Union(
@@ -216,6 +240,7 @@ def _read_union(r: _Reader, raw: object, where: str, forced: Semantics | None) -
         ),
         gate=r.string(d.get("gate", ""), f"{where}.gate"),
         gate_disabled=r.boolean(d.get("gateDisabled", False), f"{where}.gateDisabled"),
+        at=r.strings(d.get("at", []), f"{where}.at"),
     )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from markergen.runtime.errors import FieldError, quote
-from markergen.runtime.k8s import validate_k8s
+from markergen.runtime.k8s import targets, validate_k8s
 from markergen.runtime.semantics import discriminator_value, set_members
 from markergen.runtime.table import Table, Union
 from markergen.runtime.tree import JSON, ROOT, Path, Visit, children
@@ -43,7 +43,11 @@ def validate(
         for union in v.info.unions:
             if not union.applies(options):
                 continue
-            if union.semantics == "k8s":
+            if union.at:
+                # written through validation-gen's path wrappers: its semantics only
+                for tpath, told, tnew, kinds in targets(table, v.info, union, v.path, old_obj, v.new):
+                    errors.extend(validate_k8s(union, tpath, told, tnew, kinds))
+            elif union.semantics == "k8s":
                 errors.extend(validate_k8s(union, v.path, old_obj, v.new, v.info.fields))
             elif union.semantics == "kep1027":
                 errors.extend(_kep1027(union, v.path, old_obj, v.new))
