@@ -13,7 +13,7 @@ Allowed discriminator values are enforced by the schema's `enum`, not by CEL.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from markergen.model import Union
@@ -121,6 +121,7 @@ def union_rules(
     struct_name: str,
     properties: Iterable[str],
     required: Iterable[str],
+    types: Mapping[str, str] | None = None,
 ) -> tuple[list[Rule], list[Skipped]]:
     """The rules for `union` at a schema node with these property names and `required` list.
 
@@ -153,6 +154,10 @@ def union_rules(
         d = escape_property(disc.json_name)
         if d is None:
             return [], [*skipped, Skipped(disc.json_name, "cannot be referenced from CEL")]
+    if union.semantics == "k8s":
+        return _k8s_rules(
+            union, label, members, d if disc is not None else None, types or {}, skipped
+        )
     rules: list[Rule] = []
     if disc is not None and d is not None:
         if disc.required:
@@ -268,3 +273,94 @@ def _matches(
         INVALID,
         _field_path(disc_json),
     )
+
+
+# validation-gen's "set" (a member's Go value is not its zero value), in CEL, by the JSON
+# schema type of a builtin member: the API server's JSON has the zero value or nothing.
+_NONZERO = {
+    "string": '{m} != ""',
+    "integer": "{m} != 0",
+    "number": "{m} != 0.0",
+    "boolean": "{m}",
+}
+
+
+def k8s_is_set(esc: str, zero: str, schema_type: str) -> str | None:
+    """The CEL test of validation-gen's member extractor, or None when the member's kind
+    or schema type leaves it unknown (no rule can then be written safely)."""
+    m = f"self.{esc}"
+    if zero == "nil":
+        return f"has({m})"
+    if zero == "len" and schema_type in ("array", "object"):
+        return f"(has({m}) && size({m}) > 0)"
+    if zero == "zero" and schema_type in _NONZERO:
+        return f"(has({m}) && {_NONZERO[schema_type].format(m=m)})"
+    return None
+
+
+def _backticked(names: Iterable[str]) -> str:
+    return ", ".join(f"`{n}`" for n in names)
+
+
+def _k8s_rules(
+    union: Union,
+    label: str,
+    members: list[tuple[str, str, str, bool]],
+    d: str | None,
+    types: Mapping[str, str],
+    skipped: list[Skipped],
+) -> tuple[list[Rule], list[Skipped]]:
+    """validation-gen's checks on create (docs/k8s.md): a member is set when it is not its
+    Go zero value; the discriminator, when there is one, names the one member that may
+    and must be set. Its messages are validation-gen's; every error is `Invalid`."""
+    zeros = {m.json_name: m.zero for m in union.members}
+    tests: list[tuple[str, str, str]] = []  # (json, is-set test, value)
+    for json_name, esc, value, _ in members:
+        test = k8s_is_set(esc, zeros.get(json_name, ""), types.get(json_name, ""))
+        if test is None:
+            why = "cannot be told unset in CEL (validation-gen compares its Go zero value)"
+            return [], [*skipped, Skipped(json_name, why)]
+        tests.append((json_name, test, value))
+    rules: list[Rule] = []
+    disc = union.discriminator
+    if disc is not None and d is not None:
+        for json_name, test, value in tests:
+            sel = _selects(d, value)
+            rules.append(
+                Rule(
+                    f"{test} || !{sel}",
+                    f"must be specified when `{disc.json_name}` is {_json_string(value)} "
+                    f"(union {label})",
+                    INVALID,
+                    _field_path(json_name),
+                )
+            )
+            rules.append(
+                Rule(
+                    f"{sel} || !{test}",
+                    f"may only be specified when `{disc.json_name}` is {_json_string(value)} "
+                    f"(union {label})",
+                    INVALID,
+                    _field_path(json_name),
+                )
+            )
+        return rules, skipped
+    names = _backticked(m.json_name for m in union.members)
+    count = " + ".join(f"({t} ? 1 : 0)" for _, t, _ in tests)
+    if union.mode == "exactly-one" and tests:
+        rules.append(
+            Rule(f"{count} >= 1", f"must specify one of: {names} (union {label})", INVALID)
+        )
+        if len(tests) > 1:
+            rules.append(
+                Rule(
+                    f"{count} <= 1",
+                    f"must specify exactly one of: {names} (union {label})",
+                    INVALID,
+                )
+            )
+    elif len(tests) > 1:
+        rules.append(
+            Rule(f"{count} <= 1", f"must specify at most one of: {names} (union {label})", INVALID)
+        )
+    return rules, skipped

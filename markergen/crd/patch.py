@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -144,6 +144,7 @@ class RunMemo:
         enum: Sequence[Any] | None,
         evaluator: CelEvaluator,
         hand: Sequence[str],
+        types: Mapping[str, str] | None = None,
     ) -> Proof:
         """`prove_union`, once per distinct union and schema node."""
         key = (
@@ -153,10 +154,11 @@ class RunMemo:
             tuple(required),
             None if enum is None else tuple(map(str, enum)),
             tuple(hand),
+            tuple(sorted((types or {}).items())),
         )
         found = self._proofs.get(key)
         if found is None:
-            found = prove_union(union, rules, properties, required, enum, evaluator, hand)
+            found = prove_union(union, rules, properties, required, enum, evaluator, hand, types)
             self._proofs[key] = found
         return found
 
@@ -269,7 +271,10 @@ class _Patcher:
         props = props if isinstance(props, dict) else {}
         required = node.get("required")
         required = [r for r in required if isinstance(r, str)] if isinstance(required, list) else []
-        rules, skipped = union_rules(union, site.struct.name, props.keys(), required)
+        types = {
+            str(k): str(v.get("type", "")) for k, v in props.items() if isinstance(v, dict)
+        }
+        rules, skipped = union_rules(union, site.struct.name, props.keys(), required, types)
         where = ".".join(str(p) for p in site.path)
         for s in skipped:
             self.diag(
@@ -314,7 +319,7 @@ class _Patcher:
             if isinstance(r, dict) and "rule" in r and not is_ours(r)
         ]
         proof = self.memo.proof(
-            union, rules, list(props), required, schema_enum, self.evaluator, hand
+            union, rules, list(props), required, schema_enum, self.evaluator, hand, types
         )
         label = union_label(union, site.struct.name)
         documentation = _as_documentation(union, proof.problems)
