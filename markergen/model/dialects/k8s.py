@@ -26,6 +26,7 @@ from markergen.markers import (
     K8S_ZERO_OR_ONE_OF_MEMBER,
     Marker,
     Wrap,
+    edit_distance,
 )
 from markergen.model import (
     DialectTraits,
@@ -128,8 +129,11 @@ def form_k8s(ctx: Ctx, fields: list[Field]) -> list[Union]:
         disc = discriminator_of(disc_field, ctx) if disc_field else None
         entries = members.get(name, []) + zero_or_one.get(name, [])
         mode: Mode = "exactly-one" if members.get(name) else "at-most-one"
-        if not entries and disc_field is not None:
+        if not entries and disc_field is not None and len(order) > 1:
+            # the discriminator names a union that no member names: a typo of another
+            # union's name (MG333); a discriminator alone is MG205's business
             ctx.diagnostics.append(_lonely_discriminator(ctx, name, disc_field, order))
+            continue
         ms = tuple(
             Member(
                 f.go_name,
@@ -204,7 +208,7 @@ def _struct_member(subject: str, f: Field, m: Marker) -> Diagnostic:
         m.pos,
         f"+{m.name} on {subject}, a struct value: validation-gen accepts union members "
         "of nilable and primitive types only (a struct value is never unset)",
-        hint=f"make {f.go_name} a pointer: `{f.go_name} *{f.type.text.lstrip('*')}`",
+        hint=f"make it a pointer: write the field as `{f.go_name} *{f.type.text}`",
     )
 
 
@@ -214,21 +218,21 @@ def _not_string(subject: str, f: Field, m: Marker) -> Diagnostic:
         m.pos,
         f"+{m.name} on {subject} of type {f.type.text}: validation-gen accepts a "
         "discriminator of a string type only",
-        hint=f"give {f.go_name} a string type (`type {f.go_name}Type string` with its "
-        "values as constants)",
+        hint=f"give it a string type: write the field as `{f.go_name} string` (or a named "
+        "string type with `+k8s:enum`)",
     )
 
 
 def _lonely_discriminator(ctx: Ctx, name: str, f: Field, order: list[str]) -> Diagnostic:
     m = marker_of(f, K8S_DISCRIMINATOR)
     others = [n for n in order if n != name]
-    hint = (
-        f'name the union the members name: `+k8s:unionDiscriminator(union: "{others[0]}")`'
-        if others and others[0]
-        else "write the discriminator without `union:`"
-        if others
-        else "mark the union's members `+k8s:unionMember`"
-    )
+    tag = f"+{K8S_DISCRIMINATOR}"
+    if name and others[0]:
+        hint = f'replace `union: "{name}"` with `union: "{others[0]}"` on this line'
+    elif name:
+        hint = f'replace `(union: "{name}")` with `` on this line'
+    else:
+        hint = f'replace `{tag}` with `{tag}(union: "{others[0]}")` on this line'
     shown = f"union {name!r}" if name else "the unnamed union"
     return diag(
         "MG333",
@@ -336,7 +340,8 @@ class _WrappedBuilder:
                 m,
                 f"+{m.name} through +{K8S_EACH_KEY} on {subject}: a map key is no field "
                 "or list item, and validation-gen applies union tags to those only",
-                hint=f"write the tag on the field itself, without `+{K8S_EACH_KEY}=`",
+                hint=f"replace `+{K8S_EACH_KEY}=` with `` on this line (the tag then applies "
+                "to the field)",
             )
             return
         if kinds.count(K8S_SUBFIELD) > 1:
@@ -345,7 +350,7 @@ class _WrappedBuilder:
                 m,
                 f"nested +{K8S_SUBFIELD} on {subject}: validation-gen refuses a subfield of "
                 "a subfield",
-                hint="write the tag on the nested struct's own field instead",
+                hint=self.unnest(f, m),
             )
             return
         at: tuple[str, ...] = (f.json_name,)
@@ -366,9 +371,9 @@ class _WrappedBuilder:
                         "MG118",
                         m,
                         f"+{m.name} through +{K8S_EACH_VAL} on {subject}: {why}",
-                        hint=f"write `+{K8S_EACH_VAL}=+{K8S_SUBFIELD}(<field>)=+{m.name}`"
-                        if last
-                        else f"drop `+{K8S_EACH_VAL}=`",
+                        hint=f"replace `+{K8S_EACH_VAL}=` with `` on this line (the tag then "
+                        "applies to the list or map field, set when not empty), or name a "
+                        f"field of its items: `+{K8S_EACH_VAL}=+{K8S_SUBFIELD}(<field>)=+{m.name}`",
                     )
                     return
                 cur, at, holder = base.elem, (*at, "*"), None
@@ -381,16 +386,21 @@ class _WrappedBuilder:
                     )
                 if owner is None or sub is None:
                     what = "is no struct" if owner is None else f"has no field {step.name!r}"
-                    choices = (
-                        ", ".join(x.json_name for x in _flat(self.structs, owner)) if owner else ""
+                    names = [x.json_name for x in _flat(self.structs, owner)] if owner else []
+                    closest = min(
+                        names,
+                        key=lambda n: (edit_distance(n.lower(), step.name.lower()), n),
+                        default="",
                     )
                     self.fail(
                         "MG117",
                         m,
                         f"+{K8S_SUBFIELD}({step.name}) on {subject}: the value {what}",
-                        hint=f"name one of its JSON fields: {choices}"
-                        if choices
-                        else f"write +{m.name} on a field whose type is a struct",
+                        hint=f"replace `+{K8S_SUBFIELD}({step.name})` with "
+                        f"`+{K8S_SUBFIELD}({closest})` on this line (its JSON fields: "
+                        f"{', '.join(names)})"
+                        if closest
+                        else f"delete this line: +{K8S_SUBFIELD} names a field of a struct value",
                     )
                     return
                 if last:
@@ -412,6 +422,19 @@ class _WrappedBuilder:
                     found,
                 )
                 return
+
+    def unnest(self, f: Field, m: Marker) -> str:
+        """MG119's fix: the tag, less its first subfield, on the field that subfield names."""
+        outer = next(w for w in m.via if w.kind == K8S_SUBFIELD)
+        owner = self.struct_of(f.type)
+        sub = None
+        if owner is not None:
+            sub = next((x for x in _flat(self.structs, owner) if x.json_name == outer.name), None)
+        if owner is None or sub is None:
+            return f"apply the tag on the nested struct's own field, without `+{K8S_SUBFIELD}({outer.name})=`"
+        head = f"+{K8S_SUBFIELD}({outer.name})="
+        rest = m.raw[m.raw.index(head) + len(head) :]
+        return f"delete this line and write `// {rest}` above {sub.go_name} in {owner.name}"
 
     def item_tag(
         self,
@@ -436,7 +459,8 @@ class _WrappedBuilder:
                 m,
                 f"+{m.name} through +{K8S_ITEM} on {subject}: a list item can only be a "
                 f"union member (+{K8S_MEMBER} or +{K8S_ZERO_OR_ONE}), not {what}",
-                hint=f"write `+{K8S_ITEM}(...)=+{K8S_MEMBER}` or `=+{K8S_ZERO_OR_ONE}`",
+                hint="delete this line (a list item can be a member, "
+                f"`+{K8S_ITEM}(...)=+{K8S_MEMBER}`, never a discriminator)",
             )
             return
         base = _named_underlying(cur.deref(), self.types)
@@ -446,7 +470,8 @@ class _WrappedBuilder:
                 "MG115",
                 m,
                 f"+{K8S_ITEM} on {subject}: validation-gen accepts it on lists of structs only",
-                hint=f"write +{K8S_ITEM} on a `[]Struct` field with `+{K8S_LIST_TYPE}=map`",
+                hint=f"delete this line: +{K8S_ITEM} selects items of a `[]Struct` list "
+                f"marked `+{K8S_LIST_TYPE}=map`",
             )
             return
         keys = _list_map_keys(holder, named)
@@ -472,12 +497,23 @@ class _WrappedBuilder:
                     break
         if problem:
             example = ", ".join(f'{k}: "..."' for k in keys) or 'name: "..."'
+            missing = [k for k in keys if k not in given]
+            extra = [g for g in given if g not in keys]
+            if len(missing) == len(extra) == 1 and not step.positional:
+                keys_hint = f"replace `{extra[0]}:` with `{missing[0]}:` on this line"
+            else:
+                keys_hint = (
+                    f"select the item by every list-map key: `+{K8S_ITEM}({example})=+{m.name}`"
+                )
             self.fail(
                 "MG116",
                 m,
                 f"`{m.raw}` on {subject}: {problem}",
-                hint=f"select the item by every list-map key: `+{K8S_ITEM}({example})=+{m.name}`"
+                hint=keys_hint
                 if keys
+                else f"write `// +{K8S_LIST_TYPE}=map` and `// +{K8S_LIST_MAP_KEY}={given[0]}` "
+                f"above {holder.go_name if holder else '<the list field>'}"
+                if given
                 else f"mark the list `+{K8S_LIST_TYPE}=map` and `+{K8S_LIST_MAP_KEY}=<key>`",
             )
             return
@@ -489,7 +525,7 @@ class _WrappedBuilder:
                 "MG332",
                 m,
                 f"list item {display} is a member of union {name!r} twice",
-                hint="delete the repeated line",
+                hint="delete this line (it repeats a member)",
             )
             return
         member = Member(
