@@ -12,6 +12,7 @@ Allowed discriminator values are enforced by the schema's `enum`, not by CEL.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -104,7 +105,9 @@ def _field_path(json_name: str) -> str:
 
 
 def union_label(union: Union, struct_name: str) -> str:
-    """How messages name a union: `Struct.discriminator`, or `Struct` plus its union name."""
+    """How messages name a union: `Struct.discriminator`, or `Struct` plus its union name
+    (a union under a field, `Union.at`, is named with its path: `Struct.spec.*.mode`)."""
+    struct_name = ".".join([struct_name, *union.at])
     if union.discriminator is not None:
         return f"{struct_name}.{union.discriminator.json_name}"
     if union.name:
@@ -345,8 +348,14 @@ def _k8s_rules(
                 )
             )
         return rules, skipped
+    return _counted_k8s(union, label, [t for _, t, _ in tests]), skipped
+
+
+def _counted_k8s(union: Union, label: str, tests: list[str]) -> list[Rule]:
+    """validation-gen's undiscriminated checks, at the node: errors without fieldPath."""
     names = _backticked(m.json_name for m in union.members)
-    count = " + ".join(f"({t} ? 1 : 0)" for _, t, _ in tests)
+    count = " + ".join(f"({t} ? 1 : 0)" for t in tests)
+    rules: list[Rule] = []
     if union.mode == "exactly-one" and tests:
         rules.append(
             Rule(f"{count} >= 1", f"must specify one of: {names} (union {label})", INVALID)
@@ -363,4 +372,45 @@ def _k8s_rules(
         rules.append(
             Rule(f"{count} <= 1", f"must specify at most one of: {names} (union {label})", INVALID)
         )
-    return rules, skipped
+    return rules
+
+
+def _cel_literal(json_text: str) -> str:
+    value = json.loads(json_text)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return cel_string(value)
+    return str(value)
+
+
+def _zero_literal(json_text: str) -> str:
+    value = json.loads(json_text)
+    if isinstance(value, bool):
+        return "false"
+    if isinstance(value, str):
+        return '""'
+    return "0"
+
+
+def item_is_set(selector: tuple[tuple[str, str], ...]) -> str | None:
+    """validation-gen's item extractor in CEL: the list holds an item whose keys have these
+    values (a key left out holds its zero value); None when a key cannot be reached."""
+    terms = []
+    for key, value in selector:
+        esc = escape_property(key)
+        if esc is None:
+            return None
+        terms.append(f"(has(i.{esc}) ? i.{esc} : {_zero_literal(value)}) == {_cel_literal(value)}")
+    return f"self.exists(i, {' && '.join(terms)})"
+
+
+def item_rules(union: Union, label: str) -> tuple[list[Rule], list[Skipped]]:
+    """A union of list items (`+k8s:item`), at the list's node."""
+    tests = []
+    for m in union.members:
+        test = item_is_set(m.selector)
+        if test is None:
+            return [], [Skipped(m.json_name, "has a key that cannot be referenced from CEL")]
+        tests.append(test)
+    return _counted_k8s(union, label, tests), []

@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from markergen.crd.cel import Rule, escape_property, union_label, union_rules
+from markergen.crd.cel import Rule, escape_property, item_rules, union_label, union_rules
 from markergen.crd.celeval import CelError, CelEvaluator
 from markergen.crd.cost import (
     STATIC_ESTIMATED_COST_LIMIT,
@@ -32,7 +32,7 @@ from markergen.crd.cost import (
 from markergen.crd.edit import LineEdits
 from markergen.crd.helm import mask_templates
 from markergen.crd.locate import describe_missing, root_type
-from markergen.crd.prove import Proof, prove_union
+from markergen.crd.prove import Proof, prove_items, prove_union
 from markergen.crd.samples import SampleObject, load_samples, values_at
 from markergen.crd.walk import UnionSite, union_sites
 from markergen.crd.yamlio import (
@@ -210,9 +210,18 @@ class _Patcher:
     costs: list[int] = field(default_factory=list)
     kind: tuple[str, str, str] = ("", "", "")  # group, version, kind being patched
 
-    def diag(self, code: str, path: PathKey, message: str) -> None:
+    def diag(
+        self,
+        code: str,
+        path: PathKey,
+        message: str,
+        severity: Severity | None = None,
+        hint: str | None = None,
+    ) -> None:
         line, col = self.doc.position(path)
-        self.diagnostics.append(diag(code, Position(self.file, line, col), message))
+        self.diagnostics.append(
+            diag(code, Position(self.file, line, col), message, severity=severity, hint=hint)
+        )
 
     def run(self) -> None:
         spec = self.doc.value.get("spec")
@@ -267,13 +276,27 @@ class _Patcher:
 
     def _site(self, site: UnionSite, objects: Sequence[SampleObject], schema: Any) -> None:
         node, union = site.node, site.union
+        if union.gate and not union.gate_disabled:
+            where = ".".join(str(p) for p in site.path)
+            self.diag(
+                "MG506",
+                site.path,
+                f"union {union_label(union, site.struct.name)} at {where}: validation-gen "
+                f"checks it only when option {union.gate} is enabled, and a CRD has no "
+                "options; no rules written",
+                severity=Severity.INFO,
+                hint="nothing to do; if the option is always on where this CRD is served, "
+                f"drop the `+k8s:ifEnabled({union.gate})=` wrapper",
+            )
+            return
+        if union.items:
+            self._item_site(site, objects, schema)
+            return
         props = node.get("properties")
         props = props if isinstance(props, dict) else {}
         required = node.get("required")
         required = [r for r in required if isinstance(r, str)] if isinstance(required, list) else []
-        types = {
-            str(k): str(v.get("type", "")) for k, v in props.items() if isinstance(v, dict)
-        }
+        types = {str(k): str(v.get("type", "")) for k, v in props.items() if isinstance(v, dict)}
         rules, skipped = union_rules(union, site.struct.name, props.keys(), required, types)
         where = ".".join(str(p) for p in site.path)
         for s in skipped:
@@ -354,6 +377,49 @@ class _Patcher:
         if add_enum and disc is not None:
             self.enums[(*site.path, "properties", disc.json_name)] = go_values
 
+    def _item_site(self, site: UnionSite, objects: Sequence[SampleObject], schema: Any) -> None:
+        """A union of list items (`+k8s:item`): `self.exists(...)` rules at the list."""
+        union, node = site.union, site.node
+        label = union_label(union, site.struct.name)
+        where = ".".join(str(p) for p in site.path)
+        bound = node.get("maxItems")
+        if not isinstance(bound, int) or isinstance(bound, bool):
+            self.diag(
+                "MG506",
+                site.path,
+                f"union {label} at {where}: its rules look through the whole list, and the "
+                "list has no maxItems, so the API server's cost estimate cannot be bounded; "
+                "no rules written",
+                severity=Severity.INFO,
+                hint="bound the list (`+kubebuilder:validation:MaxItems`, regenerate the CRD), "
+                "then run `markergen crd` again",
+            )
+            return
+        rules, skipped = item_rules(union, label)
+        for s in skipped:
+            self.diag("MG501", site.path, f"union {label} member {s.field} {s.reason} at {where}")
+        if not rules:
+            return
+        blocked = self._check_error(union)
+        if blocked is not None:
+            self.diag(
+                "MG506",
+                site.path,
+                f"union {label} at {where}: `markergen check` reports {blocked.code} at "
+                f"{blocked.pos}: {blocked.message}; no rules written",
+            )
+            return
+        for p in prove_items(union, rules, self.evaluator):
+            self.diag("MG506", site.path, f"union {label} at {where}: {p}; no rules written")
+            return
+        rules = self._not_rejecting(list(rules), site, objects, label)
+        rules = self._affordable(rules, site, schema, label, per_call=bound)
+        current = self.wanted.setdefault(site.path, [])
+        for r in rules:
+            d = r.as_dict()
+            if d not in current:
+                current.append(d)
+
     def _check_error(self, union: Union) -> Diagnostic | None:
         places = {(union.pos.file, union.pos.line)}
         places.update((m.pos.file, m.pos.line) for m in union.members)
@@ -395,11 +461,12 @@ class _Patcher:
         return keep
 
     def _affordable(
-        self, rules: list[Rule], site: UnionSite, schema: Any, label: str
+        self, rules: list[Rule], site: UnionSite, schema: Any, label: str, per_call: int = 1
     ) -> list[Rule]:
-        """The rules whose estimated cost the API server accepts (see markergen.crd.cost)."""
+        """The rules whose estimated cost the API server accepts (see markergen.crd.cost);
+        `per_call` multiplies a rule's cost for rules that look at every item of a list."""
         below = site.path[5:]
-        times = cardinality(schema, below)
+        times = cardinality(schema, below) * per_call
         keep: list[Rule] = []
         for r in rules:
             cost = call_cost(r.rule) * times

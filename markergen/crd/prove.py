@@ -13,6 +13,7 @@ markers.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -296,3 +297,36 @@ def _why_rejected(
             "the member optional (`+optional`, `omitempty`)"
         )
     return f"{p.why} is rejected by the rules"
+
+
+def prove_items(union: Union, rules: Sequence[Rule], evaluator: CelEvaluator) -> list[str]:
+    """A union of list items (`+k8s:item`), proved on small lists: each set of member
+    items (none, one, two), with an item that is no member beside them, must get
+    validation-gen's verdict (exactly one, or at most one). Empty: the rules are right."""
+    items = []
+    for m in union.members:
+        item: dict[str, Any] = {}
+        for key, value in m.selector:
+            item[escape_property(key) or key] = json.loads(value)
+        items.append((m.json_name, item))
+    other = {"__markergen_other__": "x"}
+    sets: list[list[int]] = [[]]
+    sets += [[i] for i in range(len(items))]
+    sets += [[i, j] for i in range(len(items)) for j in range(i + 1, len(items))]
+    problems: list[str] = []
+    for chosen in sets:
+        allowed = len(chosen) == 1 or (not chosen and union.mode != "exactly-one")
+        listed = [other] + [items[i][1] for i in chosen]
+        try:
+            verdict = all(evaluator.passes(r.rule, listed) for r in rules)
+        except CelError as e:
+            return [f"a rule does not evaluate ({e})"]
+        if verdict != allowed:
+            shown = ", ".join(items[i][0] for i in chosen) or "no member item"
+            how = (
+                "rejected, though the union allows it"
+                if allowed
+                else "accepted, though the union forbids it"
+            )
+            problems.append(f"a list with {shown} is {how}")
+    return problems

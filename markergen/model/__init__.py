@@ -35,8 +35,8 @@ OPAQUE_TYPES: frozenset[TypeKey] = frozenset(
     }
 )
 Dialect = Literal["kep2019", "kep2022", "kep1027", "k8s", "kubebuilder"]
-# "k8s": validation-gen's checks (markergen/runtime/k8s.py). Opt-in for the runtime table
-# only (setting `semantics: {k8s: k8s}`), until the CRD rules speak it too.
+# "k8s": validation-gen's checks (markergen/runtime/k8s.py, CEL in markergen/crd/cel.py):
+# the default of the k8s dialect's unions (setting `semantics: {k8s: kep1027}` opts out).
 Semantics = Literal["kep1027", "kep2019", "smd", "k8s"]
 Mode = Literal["exactly-one", "at-most-one", "at-least-one"]
 
