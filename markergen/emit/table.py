@@ -86,7 +86,8 @@ class TableBuilder:
         return entry
 
     def union_entry(self, union: Union, def_name: str) -> dict[str, Any]:
-        semantics = self.options.semantics_for(union, def_name)
+        # a union under a field (`+k8s:item`, `+k8s:subfield`, ...) is validation-gen's only
+        semantics = union.semantics if union.at else self.options.semantics_for(union, def_name)
         d = union.discriminator
         entry: dict[str, Any] = {
             "dialect": union.dialect,
