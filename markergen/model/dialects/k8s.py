@@ -321,6 +321,16 @@ class _WrappedBuilder:
                 ]
             for m, label in tagged:
                 self.place(s, f, named, m, label, found)
+            for m in f.markers:
+                if m.via and m.name == K8S_ENUM:
+                    self.fail(
+                        "MG118",
+                        m,
+                        f"+{K8S_ENUM} through +{m.via[0].kind} on {s.name}.{f.go_name}: "
+                        "validation-gen takes +k8s:enum on a type declaration only",
+                        hint="delete this line (and mark the string type of the values "
+                        f"`+{K8S_ENUM}` instead)",
+                    )
         return tuple(u for w in found.values() if (u := self.form(s, w)) is not None)
 
     def place(

@@ -73,6 +73,10 @@ type Holder struct {
 	// +k8s:item(name: "b")=+k8s:unionMember
 	ItemDisc []Task `json:"itemDisc"`
 
+	// want "MG118" "on a type declaration only"
+	// +k8s:eachVal=+k8s:enum
+	Modes []string `json:"modes,omitempty"`
+
 	// want "MG119" "nested"
 	// +k8s:subfield(deep)=+k8s:subfield(m1)=+k8s:zeroOrOneOfMember
 	Nested Inner `json:"nested"`
