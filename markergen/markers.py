@@ -189,6 +189,7 @@ K8S_EACH_KEY: Final = "k8s:eachKey"
 # registered, as the rest of markergen reads the plain ones, but `+k8s:item` needs them.
 K8S_LIST_TYPE: Final = "k8s:listType"
 K8S_LIST_MAP_KEY: Final = "k8s:listMapKey"
+K8S_UNIQUE: Final = "k8s:unique"
 # openshift/api: `+openshift:validation:FeatureGateAwareEnum:featureGate=G,enum=a;b`, one
 # line per gate; the type's values are every line's values (not a registered marker:
 # controller-gen's `name:arg=value` form is kept whole as an unknown marker).

@@ -46,6 +46,8 @@ type Spec struct {
 
 	// +listType=map
 	// +listMapKey=name
+	// +k8s:listType=map
+	// +k8s:listMapKey=name
 	// +k8s:item(name: "a")=+k8s:zeroOrOneOfMember
 	// +k8s:item(name: "b")=+k8s:zeroOrOneOfMember
 	// +kubebuilder:validation:MaxItems=8
@@ -53,6 +55,8 @@ type Spec struct {
 
 	// +listType=map
 	// +listMapKey=name
+	// +k8s:listType=map
+	// +k8s:listMapKey=name
 	// +k8s:item(name: "a")=+k8s:zeroOrOneOfMember
 	// +k8s:item(name: "b")=+k8s:zeroOrOneOfMember
 	Unbounded []Step `json:"unbounded,omitempty"`

@@ -21,6 +21,8 @@ GO = """package api
 type Policy struct {
 	// +listType=map
 	// +listMapKey=name
+	// +k8s:listType=map
+	// +k8s:listMapKey=name
 	// +k8s:eachVal=+k8s:subfield(allow)=+k8s:unionMember
 	// +k8s:eachVal=+k8s:subfield(deny)=+k8s:unionMember
 	Rules []Rule `json:"rules"`

@@ -23,6 +23,7 @@ from markergen.markers import (
     K8S_SUBFIELD,
     K8S_UNION_DISCRIMINATOR,
     K8S_UNION_MEMBER,
+    K8S_UNIQUE,
     K8S_ZERO_OR_ONE_OF_MEMBER,
     Marker,
     Wrap,
@@ -50,8 +51,6 @@ from markergen.model.dialects.base import (
     discriminator_of,
     marker_of,
 )
-
-LIST_MAP_KEY = "listMapKey"
 
 MARKERS: tuple[str, ...] = (
     K8S_UNION_DISCRIMINATOR,
@@ -275,16 +274,20 @@ def _flat(structs: Mapping[TypeKey, Struct], s: Struct, depth: int = 0) -> list[
 
 
 def _list_map_keys(f: Field | None, named: NamedType | None) -> tuple[str, ...]:
+    """The keys validation-gen selects list items by: `+k8s:listMapKey` of a list that is
+    `+k8s:listType=map` (or `+k8s:unique=map`); the plain `+listType` / `+listMapKey` are
+    openapi-gen's, which validation-gen does not read. Empty when the list is no list-map."""
     keys: list[str] = []
+    is_map = False
     for markers in ((f.markers if f else ()), (named.markers if named else ())):
         for m in markers:
             if m.via or m.value is None:
                 continue
-            if m.name in (K8S_LIST_MAP_KEY, LIST_MAP_KEY):
+            if m.name == K8S_LIST_MAP_KEY:
                 keys.append(m.value)
-    if f is not None and not keys:
-        keys.extend(f.list_map_keys)
-    return tuple(dict.fromkeys(keys))
+            elif m.name in (K8S_LIST_TYPE, K8S_UNIQUE) and m.value == "map":
+                is_map = True
+    return tuple(dict.fromkeys(keys)) if is_map else ()
 
 
 class _WrappedBuilder:
@@ -368,6 +371,8 @@ class _WrappedBuilder:
         holder: Field | None = f
         for i, step in enumerate(m.via):
             last = i == len(m.via) - 1
+            if _named_underlying(cur.deref(), self.types).kind in ("external", "unknown"):
+                return  # a type from outside the inputs: validation-gen may know it, we do not
             if step.kind == K8S_EACH_VAL:
                 base = _named_underlying(cur.deref(), self.types)
                 if last or base.kind not in ("slice", "array", "map") or base.elem is None:
