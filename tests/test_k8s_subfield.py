@@ -80,6 +80,14 @@ CASES: list[tuple[str, JSON, JSON, frozenset[str], list[Triple]]] = [
      [("gated", "Invalid", "union")]),
     ("gate on: none set", {**OK, "gated": {}}, None, frozenset({"Pick"}),
      [("gated", "Invalid", "union")]),
+    # on update, a struct value the old object left out is the zero struct: no member was
+    # set before and none is now, so the union ratchets; a nil pointer has no old value
+    ("update: struct value left out before", {**OK, "gated": {"d": "x"}}, {"pick": OK["pick"]},
+     frozenset({"Pick"}), []),
+    ("update: the same, a member set now", {**OK, "gated": {"m1": 1, "m2": 1}},
+     {"pick": OK["pick"]}, frozenset({"Pick"}), [("gated", "Invalid", "union")]),
+    ("update: pointer left out before", {**OK, "plain": {"s1": "x", "s2": 3}}, OK, frozenset(),
+     [("plain", "Invalid", "zeroOrOneOf")]),
 ]  # fmt: skip
 
 

@@ -107,6 +107,8 @@ class TableBuilder:
             entry["gateDisabled"] = union.gate_disabled
         if union.at:
             entry["at"] = list(union.at)
+            if union.at_value:
+                entry["atValue"] = True
         return entry
 
     @staticmethod

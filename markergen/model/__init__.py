@@ -217,6 +217,9 @@ class Union:
     at: tuple[str, ...] = ()
     # its members are list items (`+k8s:item`): the node at `at` is the list
     items: bool = False
+    # the node at `at` is a struct value held by a field, not a pointer: on update it
+    # always has an old value (the zero struct when the old object leaves it out)
+    at_value: bool = False
 
     @property
     def traits(self) -> DialectTraits:

@@ -98,15 +98,17 @@ def targets(
     """Where a union written through path wrappers (`union.at`) is checked, below one
     object: each place's path, old value (None when there is none to compare with), new
     value, and the fields of the struct found there."""
-    stack: list[tuple[int, Path, JSON, JSON, TypeInfo | None, FieldInfo | None]] = [
-        (0, path, old, new, info, None)
+    stack: list[tuple[int, Path, JSON, JSON, TypeInfo | None, FieldInfo | None, bool]] = [
+        (0, path, old, new, info, None, old is not None)
     ]
     out: list[tuple[Path, JSON, JSON, Mapping[str, FieldInfo]]] = []
     while stack:
-        i, p, o, n, t, fi = stack.pop()
+        i, p, o, n, t, fi, had_old = stack.pop()
         if i == len(union.at):
             if o is not None and o == n:
                 continue  # validation-gen does not validate unchanged data again
+            if o is None and union.at_value and had_old:
+                o = {}  # the old object's zero struct
             out.append((p, o, n, t.fields if t is not None else {}))
             continue
         step = union.at[i]
@@ -116,11 +118,11 @@ def targets(
                 keys = fi.list_map_keys if fi is not None else ()
                 for j, item in reversed(list(enumerate(n))):
                     prev = _correlated(o, item, keys)
-                    stack.append((i + 1, p.index(j), prev, item, elem, None))
+                    stack.append((i + 1, p.index(j), prev, item, elem, None, prev is not None))
             elif isinstance(n, dict):
                 olds = o if isinstance(o, dict) else {}
                 for k in reversed(list(n)):
-                    stack.append((i + 1, p.key(k), olds.get(k), n[k], elem, None))
+                    stack.append((i + 1, p.key(k), olds.get(k), n[k], elem, None, k in olds))
             continue
         if not isinstance(n, dict):
             continue
@@ -130,7 +132,7 @@ def targets(
         if value is not None and not isinstance(value, (dict, list)):
             continue  # the walk reports a value of the wrong kind
         prev = o.get(step) if isinstance(o, dict) else None
-        stack.append((i + 1, p.field(step), prev, value, nxt, child))
+        stack.append((i + 1, p.field(step), prev, value, nxt, child, isinstance(o, dict)))
     yield from out
 
 

@@ -75,6 +75,9 @@ class Union:
     # k8s path wrappers: the union lives below the object, at these JSON names and "*"
     # (each list item or map value); empty: at the object itself
     at: tuple[str, ...] = ()
+    # the node at `at` is a Go struct value (not a pointer): on update, an old object
+    # without it holds the zero struct there, so the union has an old value to ratchet on
+    at_value: bool = False
     # Precompiled at load, so that the per-object work is plain tuple and dict look-ups.
     fields: tuple[str, ...] = field(init=False, repr=False, compare=False)
     _by_value: dict[str, Member] = field(init=False, repr=False, compare=False)
@@ -241,6 +244,7 @@ def _read_union(r: _Reader, raw: object, where: str, forced: Semantics | None) -
         gate=r.string(d.get("gate", ""), f"{where}.gate"),
         gate_disabled=r.boolean(d.get("gateDisabled", False), f"{where}.gateDisabled"),
         at=r.strings(d.get("at", []), f"{where}.at"),
+        at_value=r.boolean(d.get("atValue", False), f"{where}.atValue"),
     )
 
 

@@ -258,6 +258,7 @@ class _Wrapped:
     fields: list[tuple[Field, Marker]] = dc_field(default_factory=list)
     items: list[tuple[Member, Marker]] = dc_field(default_factory=list)
     founding: Marker | None = None
+    value: bool = False  # the node at `at` is a struct value held by a field
 
 
 def _flat(structs: Mapping[TypeKey, Struct], s: Struct, depth: int = 0) -> list[Field]:
@@ -419,7 +420,10 @@ class _WrappedBuilder:
                     )
                     return
                 if last:
-                    self.field_tag(s, owner, sub, m, at, found)
+                    # a struct value (not a pointer) always has an old value on update:
+                    # validation-gen compares the union with the zero struct's
+                    value = holder is not None and holder.type.kind != "pointer"
+                    self.field_tag(s, owner, sub, m, at, found, value)
                     return
                 cur, at, holder = sub.type, (*at, sub.json_name), sub
             else:  # K8S_ITEM
@@ -557,10 +561,12 @@ class _WrappedBuilder:
         m: Marker,
         at: tuple[str, ...],
         found: dict[tuple[tuple[str, ...], str], _Wrapped],
+        value: bool = False,
     ) -> None:
         subject = f"{owner.name}.{sub.go_name} (+{K8S_SUBFIELD} on {s.name})"
         name = m.arg("union") or ""
         w = found.setdefault((at, name), _Wrapped(at, name, owner))
+        w.value = value
         if m.name == K8S_DISCRIMINATOR:
             if not _string_kind(sub.type, self.types):
                 self.diagnostics.append(_not_string(subject, sub, m))
@@ -616,6 +622,7 @@ class _WrappedBuilder:
             gate_disabled=founding.gate_disabled,
             at=w.at,
             items=bool(w.items),
+            at_value=w.value,
         )
 
 
