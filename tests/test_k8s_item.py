@@ -121,7 +121,9 @@ CASES: list[tuple[str, JSON, JSON, frozenset[str], list[Triple]]] = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("what", "obj", "old", "options", "want"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("what", "obj", "old", "options", "want"), CASES, ids=[c[0] for c in CASES]
+)
 def test_item_unions(
     table: Table,
     what: str,
@@ -136,7 +138,10 @@ def test_item_unions(
 def test_messages_name_the_items_as_validation_gen_does(table: Table) -> None:
     name = "com.example.k8s.api.Run"
     [none] = validate(table, name, {"steps": []})
-    assert none.message == 'must specify one of: `steps[{"name": "done"}]`, `steps[{"name": "crashed"}]`'
+    assert (
+        none.message
+        == 'must specify one of: `steps[{"name": "done"}]`, `steps[{"name": "crashed"}]`'
+    )
     [two] = validate(table, name, {**BASE, "outcomes": [DONE, CRASHED]})
     assert two.message == (
         'must specify at most one of: `StepList[{"name": "done"}]`, `StepList[{"name": "crashed"}]`'
@@ -152,3 +157,34 @@ def test_union_outside_the_item_selector_path(tmp_path: Path) -> None:
     steps = next(u for u in run.unions if u.at == ("steps",))
     assert [m.selector for m in steps.members] == [(("name", "done"),), (("name", "crashed"),)]
     assert steps.mode == "exactly-one" and steps.semantics == "k8s"
+
+
+def test_items_of_a_subfield_list(tmp_path: Path) -> None:
+    """`+k8s:subfield(steps)=+k8s:item(...)=`: the union lives at the subfield's list and
+    its members are named after the subfield."""
+    go = """package api
+
+type Outer struct {
+	// +k8s:subfield(steps)=+k8s:item(name: "done")=+k8s:zeroOrOneOfMember
+	// +k8s:subfield(steps)=+k8s:item(name: "crashed")=+k8s:zeroOrOneOfMember
+	Inner Inner `json:"inner"`
+}
+
+type Inner struct {
+	// +k8s:listType=map
+	// +k8s:listMapKey=name
+	Steps []Step `json:"steps"`
+}
+
+type Step struct {
+	Name string `json:"name"`
+}
+"""
+    table = table_from_go(tmp_path, go)
+    bad = {"inner": {"steps": [{"name": "done"}, {"name": "crashed"}]}}
+    [e] = validate(table, "com.example.k8s.api.Outer", bad)
+    assert (e.path, e.type, e.origin) == ("inner.steps", "Invalid", "zeroOrOneOf")
+    assert e.message.startswith('must specify at most one of: `steps[{"name": "done"}]`')
+    assert (
+        validate(table, "com.example.k8s.api.Outer", {"inner": {"steps": [{"name": "done"}]}}) == []
+    )

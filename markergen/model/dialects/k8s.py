@@ -436,7 +436,9 @@ class _WrappedBuilder:
                     m,
                     step,
                     at,
-                    label,
+                    # validation-gen names an item member after the last path element
+                    # before it: the field, the subfield, or the named list type
+                    label if i == 0 or holder is None else holder.json_name,
                     last,
                     found,
                 )
