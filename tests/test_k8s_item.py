@@ -188,3 +188,17 @@ type Step struct {
     assert (
         validate(table, "com.example.k8s.api.Outer", {"inner": {"steps": [{"name": "done"}]}}) == []
     )
+
+
+def test_validate_command_reports_the_item_union(tmp_path: Path) -> None:
+    from helpers import run_cli
+
+    table_from_go(tmp_path, GO)  # writes the module
+    assert run_cli(["generate"], tmp_path).code == 0
+    (tmp_path / "obj.yaml").write_text(
+        "steps: [{name: done}]\ngated: [{name: done}, {name: crashed}]\n"
+    )
+    assert run_cli(["validate", "--type", "Run", "obj.yaml"], tmp_path).code == 0
+    res = run_cli(["validate", "--type", "Run", "--option", "Steps", "obj.yaml"], tmp_path)
+    assert res.code == 1
+    assert res.stdout.startswith("gated: Invalid value: must specify at most one of: "), res.stdout
