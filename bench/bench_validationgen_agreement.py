@@ -134,7 +134,11 @@ def zero(ref: TypeRef, t: Types) -> Any:
 
 
 def _empty(value: Any) -> bool:
-    return value in (None, "", 0, False) or value == [] or (isinstance(value, dict) and not value and False)
+    return (
+        value in (None, "", 0, False)
+        or value == []
+        or (isinstance(value, dict) and not value and False)
+    )
 
 
 def struct_json(name: str, given: dict[str, Any], t: Types) -> dict[str, Any]:
@@ -151,7 +155,9 @@ def struct_json(name: str, given: dict[str, Any], t: Types) -> dict[str, Any]:
             out.update(sub)
             continue
         value = given[f.go_name] if f.go_name in given else zero(f.type, t)
-        if f.json.omitempty and (_empty(value) or (isinstance(value, dict) and not value and f.type.kind != "named")):
+        if f.json.omitempty and (
+            _empty(value) or (isinstance(value, dict) and not value and f.type.kind != "named")
+        ):
             continue
         if getattr(f.json, "omitzero", False) and value == zero(f.type, t):
             continue
@@ -199,7 +205,9 @@ def to_json(node: Node, want: TypeRef | None, t: Types) -> Any:
             return None  # a typed nil pointer: no object
         if re.fullmatch(r"ptr\.To(\[.*\])?", fn) and len(args) == 1:
             return to_json(args[0], want.elem if want and want.kind == "pointer" else want, t)
-        if len(args) == 1 and (t.named(fn) is not None or fn in ("string", "int32", "int64", "int")):
+        if len(args) == 1 and (
+            t.named(fn) is not None or fn in ("string", "int32", "int64", "int")
+        ):
             return to_json(args[0], None, t)  # a conversion
         raise Unsupported(f"call {fn}")
     raise Unsupported(f"{kind}: {text(node)[:60]}")
@@ -217,7 +225,9 @@ def literal(body: Node, ref: TypeRef, t: Types) -> Any:
                 raise Unsupported("map element")
             k, v = named(e)
             key = to_json(_value(k), base.key, t)
-            out[str(key).lower() if isinstance(key, bool) else str(key)] = to_json(_value(v), base.elem, t)
+            out[str(key).lower() if isinstance(key, bool) else str(key)] = to_json(
+                _value(v), base.elem, t
+            )
         return out
     if base.kind == "named":
         s = t.struct(base.name)
@@ -285,7 +295,10 @@ def expected_errors(node: Node) -> list[tuple[str, str, str, str]]:
     if node.type == "call_expression":
         fn = node.child_by_field_name("function")
         assert fn is not None
-        if fn.type == "selector_expression" and text(fn.child_by_field_name("field")) == "WithOrigin":  # type: ignore[arg-type]
+        if (
+            fn.type == "selector_expression"
+            and text(fn.child_by_field_name("field")) == "WithOrigin"
+        ):  # type: ignore[arg-type]
             origin = unquote(text(named(node.child_by_field_name("arguments"))[0]))  # type: ignore[arg-type]
             node = fn.child_by_field_name("operand")  # type: ignore[assignment]
     if node.type != "composite_literal":
@@ -310,7 +323,10 @@ def _one_error(node: Node, origin: str) -> tuple[str, str, str, str]:
             return _one_error(operand, unquote(text(args[0])))
         if text(operand) == "field" and method in TYPES:
             detail = ""
-            if method != "NotSupported" and args[-1].type in ("interpreted_string_literal", "raw_string_literal"):
+            if method != "NotSupported" and args[-1].type in (
+                "interpreted_string_literal",
+                "raw_string_literal",
+            ):
                 detail = unquote(text(args[-1]))
             return path_of(args[0]), TYPES[method], origin, detail
         if method in ("MarkAlpha", "MarkBeta", "MarkCoveredByDeclarative", "MarkDeclarativeNative"):
@@ -342,7 +358,9 @@ def _chain(node: Node) -> list[tuple[str, list[Node]]]:
         fn = node.child_by_field_name("function")
         if fn is None or fn.type != "selector_expression":
             break
-        out.append((text(fn.child_by_field_name("field")), named(node.child_by_field_name("arguments"))))  # type: ignore[arg-type]
+        out.append(
+            (text(fn.child_by_field_name("field")), named(node.child_by_field_name("arguments")))
+        )  # type: ignore[arg-type]
         node = fn.child_by_field_name("operand")  # type: ignore[assignment]
     return list(reversed(out))
 
@@ -409,7 +427,17 @@ def replays(case: Path, test_file: Path, t: Types, errors: Counter[str]) -> list
             print(f"  not read {where}: {e}", file=sys.stderr)
             continue
         out.append(
-            Replay(case.name, n.start_point[0] + 1, type_name, obj, old, options, want, by_origin, detail)
+            Replay(
+                case.name,
+                n.start_point[0] + 1,
+                type_name,
+                obj,
+                old,
+                options,
+                want,
+                by_origin,
+                detail,
+            )
         )
     return out
 
@@ -471,7 +499,11 @@ def run_case(case: Path, verbose: bool) -> tuple[Counter[str], list[str]]:
                 problems.append(
                     f"{case.relative_to(case.parents[2])}/{test.name}:{r.line}: "
                     f"validation-gen {theirs} markergen {ours}"
-                    + (f"\n      object {r.obj} old {r.old} options {sorted(r.options)}" if verbose else "")
+                    + (
+                        f"\n      object {r.obj} old {r.old} options {sorted(r.options)}"
+                        if verbose
+                        else ""
+                    )
                 )
     return counts, problems
 
@@ -509,7 +541,9 @@ def matches(
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("checkout", type=Path)
-    ap.add_argument("--family", action="append", choices=sorted(FAMILIES), help="default: " + ", ".join(DEFAULT))
+    ap.add_argument(
+        "--family", action="append", choices=sorted(FAMILIES), help="default: " + ", ".join(DEFAULT)
+    )
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     tags = args.checkout / TAGS
@@ -530,11 +564,15 @@ def main(argv: list[str]) -> int:
         print(
             f"{fam:12} cases {cases:3}  replays {n:4}  verdict {fam_counts['verdict']:4}/{n}"
             f"  paths {fam_counts['paths']:4}/{n}"
-            + "".join(f"  {k} {v}" for k, v in sorted(fam_counts.items()) if k.startswith("not read"))
+            + "".join(
+                f"  {k} {v}" for k, v in sorted(fam_counts.items()) if k.startswith("not read")
+            )
         )
         total.update(fam_counts)
     n = total["replays"]
-    print(f"{'total':12}            replays {n:4}  verdict {total['verdict']:4}/{n}  paths {total['paths']:4}/{n}")
+    print(
+        f"{'total':12}            replays {n:4}  verdict {total['verdict']:4}/{n}  paths {total['paths']:4}/{n}"
+    )
     if all_problems:
         print("\ndisagreements:")
         for p in all_problems:

@@ -69,7 +69,9 @@ CASES: list[tuple[str, JSON, JSON, frozenset[str], list[Triple]]] = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("what", "obj", "old", "options", "want"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("what", "obj", "old", "options", "want"), CASES, ids=[c[0] for c in CASES]
+)
 def test_each_value_unions(
     table: Table,
     what: str,

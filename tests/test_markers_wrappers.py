@@ -37,7 +37,11 @@ def test_wrappers_nest_inside_gates_and_stages() -> None:
     assert (m.name, m.gate, m.gate_disabled, m.arg("union")) == (K8S_UNION_MEMBER, "G", True, "u")
     assert m.via == (Wrap(K8S_EACH_VAL), Wrap(K8S_SUBFIELD, name="x"))
     beta = _marker(' +k8s:beta(since: "1.37")=+k8s:item(type: "Approved")=+k8s:unionMember')
-    assert (beta.stage, beta.since, beta.via[0].selector) == ("beta", "1.37", (("type", '"Approved"'),))
+    assert (beta.stage, beta.since, beta.via[0].selector) == (
+        "beta",
+        "1.37",
+        (("type", '"Approved"'),),
+    )
 
 
 def test_a_payload_that_is_no_marker_keeps_the_line_as_the_wrapper() -> None:
