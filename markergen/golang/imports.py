@@ -17,6 +17,7 @@ emitted nor checked, and every file read is recorded for the cache key.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -269,6 +270,7 @@ class ImportedPackages:
         self._parser: GoParser | None = None
         self._found: dict[str, Found] = {}
         self._unparsed: dict[Path, list[tuple[Path, bytes]]] = {}
+        self._patterns: dict[bytes, re.Pattern[bytes]] = {}
 
     @property
     def files_read(self) -> tuple[str, ...]:
@@ -286,24 +288,38 @@ class ImportedPackages:
             )
         return self._found[key]
 
-    def load(self, import_path: str, from_dir: str, name: str) -> tuple[tuple[GoFile, ...], Found]:
-        """The not yet returned files of `import_path` that mention `name`, parsed, and
-        where the package was found."""
+    def load(
+        self, import_path: str, from_dir: str, name: str, patterns: tuple[bytes, ...] = ()
+    ) -> tuple[tuple[GoFile, ...], Found]:
+        """The not yet returned files of `import_path` that mention `name` (and match
+        every regular expression of `patterns`), parsed, and where the package was found."""
         found = self.find(import_path, from_dir)
         if found.directory is None:
             return (), found
         pending = self._files(found.directory)
         word = name.encode()
-        wanted = [(path, data) for path, data in pending if word in data]
+        compiled = [self._pattern(p) for p in patterns]
+        wanted = [
+            (path, data)
+            for path, data in pending
+            if word in data and all(c.search(data) for c in compiled)
+        ]
         if not wanted:
             return (), found
-        pending[:] = [item for item in pending if word not in item[1]]
+        taken = {path for path, _ in wanted}
+        pending[:] = [item for item in pending if item[0] not in taken]
         if self._parser is None:
             from markergen.golang.parser import GoParser
 
             self._parser = GoParser()
         parser = self._parser
         return tuple(parser.parse_prepared(path.as_posix(), data) for path, data in wanted), found
+
+    def _pattern(self, pattern: bytes) -> re.Pattern[bytes]:
+        compiled = self._patterns.get(pattern)
+        if compiled is None:
+            compiled = self._patterns[pattern] = re.compile(pattern)
+        return compiled
 
     def _files(self, directory: Path) -> list[tuple[Path, bytes]]:
         """The package's non-test Go files (build constraint `ignore` excluded), read once."""
