@@ -299,8 +299,8 @@ def _apply(op: str, left: Const, right: Const) -> Const:
     if op in ("&&", "||"):
         if not isinstance(left.value, bool) or not isinstance(right.value, bool):
             raise _Unknown(op)
-        result = left.value and right.value if op == "&&" else left.value or right.value
-        return Const(result, *_typed(left, right))
+        truth = left.value and right.value if op == "&&" else left.value or right.value
+        return Const(truth, *_typed(left, right))
     if op in ("==", "!=", "<", "<=", ">", ">="):
         a, b = left.value, right.value
         if isinstance(a, str) != isinstance(b, str) or isinstance(a, bool) != isinstance(b, bool):

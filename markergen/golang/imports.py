@@ -171,10 +171,10 @@ class ImportFinder:
             path: Path | None = Path(gowork)
         else:
             path = next(
-                (c / "go.work" for c in (directory, *directory.parents) if (c / "go.work").is_file()),
+                (c / "go.work" for c in (directory, *directory.parents) if os.path.isfile(c / "go.work")),
                 None,
             )
-        if path is None or not path.is_file():
+        if path is None or not os.path.isfile(path):
             return None
         if path not in self._works:
             try:
@@ -196,7 +196,9 @@ class ImportFinder:
 
         def probe(directory: Path) -> Path | None:
             searched.append(directory.as_posix())
-            return directory if directory.is_dir() else None
+            # os.path, not Path.is_dir: a directory we may not read (another user's
+            # module cache) is "not found", never an exception.
+            return directory if os.path.isdir(directory) else None
 
         main = self.module_of(from_dir)
         if main is None:
@@ -210,7 +212,7 @@ class ImportFinder:
             rest = _under(import_path, mod.module)
             if rest is not None and (hit := probe(mod.root / rest)) is not None:
                 return Found(hit, tuple(searched))
-        if not work and (main.root / "vendor").is_dir():
+        if not work and os.path.isdir(main.root / "vendor"):
             hit = probe(main.root / "vendor" / import_path)
             return Found(hit, tuple(searched))
         for mod in mains:
@@ -332,7 +334,7 @@ class ImportedPackages:
             names = []
         for name in names:
             path = directory / name
-            if not name.endswith(".go") or name.endswith("_test.go") or not path.is_file():
+            if not name.endswith(".go") or name.endswith("_test.go") or not os.path.isfile(path):
                 continue
             try:
                 data = prepare(path.as_posix(), path.read_bytes())

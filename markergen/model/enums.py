@@ -429,12 +429,12 @@ def build_enums(
         return underlying_builtin(named.underlying, types)
 
     candidates: dict[TypeKey, tuple[NamedType, str]] = {}
-    for key, named in all_types.items():
+    for type_key, named in all_types.items():
         if enum_marker(named) is None:
             continue
         builtin = builtin_of(named)
         if builtin == "string" or builtin in NON_STRING_SCALARS:
-            candidates[key] = (named, JSON_TYPES[builtin])
+            candidates[type_key] = (named, JSON_TYPES[builtin])
     wanted = {_canonical(key, types): jt for key, (_, jt) in candidates.items()}
     # Values are collected per canonical type, so an alias of an enum type (a package
     # re-exporting another's enum) and the enum itself share their values.
