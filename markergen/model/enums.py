@@ -448,6 +448,8 @@ def build_enums(
         for spec in pc.consts:
             if is_input:
                 blocks[spec.block_pos].append(spec)
+            if spec.name == "_":
+                continue  # the blank identifier declares nothing (it only counts for iota)
             key = _const_type_key(spec, pc)
             if key is not None and key not in wanted and _canonical(key, types) not in wanted:
                 continue
