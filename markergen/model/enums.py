@@ -460,10 +460,12 @@ def build_enums(
             value = const_values.value(pc, spec, load=key is not None)
             if value is None:
                 miss = const_values.missing.get((pc.import_path, spec.name))
-                if miss is None or key is None or not is_input:
+                if miss is None or key is None:
                     continue
                 canonical = _canonical(key, types)
                 incomplete.add(canonical)
+                if not is_input:
+                    continue  # an imported package is never checked: incomplete is all
                 (path, name), searched = miss
                 diagnostics.append(
                     diag(
