@@ -342,8 +342,11 @@ class ImportedPackages:
                 continue
             self.finder.files_read.add(str(path))
             header = scan_header(data)
-            if header is not None and any(
-                t.strip() == "ignore" for t in header.build_constraint.split("&&")
+            if header is not None and (
+                # Generated files (deep copies, protobuf, swagger docs) are skipped as
+                # they are in the inputs: they declare no API type or enum constant.
+                header.generated
+                or any(t.strip() == "ignore" for t in header.build_constraint.split("&&"))
             ):
                 continue
             out.append((path, data))

@@ -237,8 +237,8 @@ class _ConstValues:
         return self.type_decls.get(ref)
 
     def load_all(self, path: str, from_dir: str, name: str) -> None:
-        """Every file of an imported package that mentions `name`."""
-        self._load((path, name), from_dir)
+        """Every file of an imported package that mentions `name` in a const declaration."""
+        self._load((path, name), from_dir, (rb"\bconst\b",))
 
     def _load(
         self, ref: tuple[str, str], from_dir: str, patterns: tuple[bytes, ...] = ()
