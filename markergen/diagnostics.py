@@ -111,10 +111,11 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo("MG010", W, "markergen:ignore comment silences nothing"),
         RuleInfo("MG011", W, "malformed markergen:ignore comment"),
         RuleInfo("MG020", E, "an enum constant's value comes from a package that cannot be found"),
+        RuleInfo("MG021", INFO, "+enum on a bool, integer or float type, which only markergen reads"),
         RuleInfo(
             "MG101",
             E,
-            "+enum on a type whose underlying type is not string",
+            "+enum on a type whose underlying type is not a string, boolean or number",
             hint="give the type an underlying string type (`type X string`), or drop `+enum`",
         ),
         RuleInfo("MG102", W, "enum type with no constants"),

@@ -16,8 +16,9 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from markergen.model import Union
+from markergen.model import Union, json_scalar
 
 # CEL's reserved words that Kubernetes escapes as `__<word>__` (k8s.io/apiserver cel).
 RESERVED = frozenset(
@@ -64,6 +65,33 @@ def cel_string(value: str) -> str:
         else:
             out.append(ch)
     return '"' + "".join(out) + '"'
+
+
+def json_value(value: str, value_type: str) -> Any:
+    """A discriminator value (model text) as the JSON value an object holds: `1` for an
+    integer discriminator, `true` for a boolean one, the text itself for strings."""
+    typed = json_scalar(value, value_type)
+    if value_type == "number" and isinstance(typed, int):
+        return float(typed)  # CEL reads a `type: number` property as a double
+    return value if typed is None else typed
+
+
+def text_of(value: Any) -> str:
+    """The model's text of a JSON scalar (`1` → "1", `true` → "true")."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def cel_literal(value: str, value_type: str = "string") -> str:
+    """The CEL literal of a discriminator value of the given JSON type: `1`, `true`,
+    `1.5`, or a string literal (never `'1'` for the number 1)."""
+    typed = json_value(value, value_type)
+    if isinstance(typed, str):
+        return cel_string(typed)
+    if isinstance(typed, bool):
+        return "true" if typed else "false"
+    if isinstance(typed, float):
+        return repr(typed) if typed == typed and abs(typed) != float("inf") else "0.0"
+    return str(typed)
 
 
 def _json_string(value: str) -> str:
@@ -164,7 +192,9 @@ def union_rules(
     rules: list[Rule] = []
     if disc is not None and d is not None:
         if disc.required:
-            rule = _required_discriminator(d, disc.json_name in set(required), bool(disc.values))
+            rule = _required_discriminator(
+                d, disc.json_name in set(required), bool(disc.values), disc.value_type
+            )
             if rule:
                 rules.append(
                     Rule(
@@ -175,20 +205,25 @@ def union_rules(
                     )
                 )
         if union.semantics == "kep1027":
-            rules.extend(_discriminated(d, disc.json_name, members, label))
+            rules.extend(_discriminated(d, disc.json_name, members, label, disc.value_type))
             return rules, skipped
     rules.extend(_counted(union, members, label))
     if disc is not None and d is not None and members:
-        rules.append(_matches(d, disc.json_name, members, label, disc.values))
+        rules.append(_matches(d, disc.json_name, members, label, disc.values, disc.value_type))
     return rules, skipped
 
 
-def _required_discriminator(d: str, in_required_list: bool, has_enum: bool) -> str:
+def _required_discriminator(
+    d: str, in_required_list: bool, has_enum: bool, value_type: str = "string"
+) -> str:
     """A required discriminator must be present, and not "" unless "" is an enum value.
 
     The schema's `required` list checks presence and its `enum` rejects "" when "" is
-    not a value; CEL covers only what those two do not.
+    not a value; CEL covers only what those two do not. A number or a boolean is never
+    "" (comparing it with "" would not even compile): presence is all there is.
     """
+    if value_type != "string":
+        return "" if in_required_list else f"has(self.{d})"
     if not in_required_list and not has_enum:
         return f'has(self.{d}) && self.{d} != ""'
     if not in_required_list:
@@ -198,25 +233,36 @@ def _required_discriminator(d: str, in_required_list: bool, has_enum: bool) -> s
     return ""
 
 
-def _selects(d: str, value: str) -> str:
+def _selects(d: str, value: str, value_type: str = "string") -> str:
     if value == "":
+        if value_type != "string":
+            return f"!has(self.{d})"  # only an unset number or boolean reads as ""
         # an unset discriminator reads as "" (the current KEP: unset and "" are equal)
         return f'(!has(self.{d}) || self.{d} == "")'
-    return f"(has(self.{d}) && self.{d} == {cel_string(value)})"
+    return f"(has(self.{d}) && self.{d} == {cel_literal(value, value_type)})"
+
+
+def _shown(value: str, value_type: str) -> str:
+    """A value as messages quote it: JSON of its type (`"A"`, `1`, `true`)."""
+    return _json_string(value) if value_type == "string" else text_of(json_value(value, value_type))
 
 
 def _discriminated(
-    d: str, disc_json: str, members: list[tuple[str, str, str, bool]], label: str
+    d: str,
+    disc_json: str,
+    members: list[tuple[str, str, str, bool]],
+    label: str,
+    value_type: str = "string",
 ) -> list[Rule]:
     """The current KEP "Validation": the selected member is set unless optional; the others are not."""
     rules: list[Rule] = []
     for json_name, esc, value, optional in members:
-        sel = _selects(d, value)
+        sel = _selects(d, value, value_type)
         if not optional:
             rules.append(
                 Rule(
                     f"has(self.{esc}) || !{sel}",
-                    f"{json_name} must be set when {disc_json} is {_json_string(value)} "
+                    f"{json_name} must be set when {disc_json} is {_shown(value, value_type)} "
                     f"(union {label})",
                     REQUIRED,
                     _field_path(json_name),
@@ -225,7 +271,7 @@ def _discriminated(
         rules.append(
             Rule(
                 f"{sel} || !has(self.{esc})",
-                f"{json_name} may only be set when {disc_json} is {_json_string(value)} "
+                f"{json_name} may only be set when {disc_json} is {_shown(value, value_type)} "
                 f"(union {label})",
                 FORBIDDEN,
                 _field_path(json_name),
@@ -256,6 +302,7 @@ def _matches(
     members: list[tuple[str, str, str, bool]],
     label: str,
     values: tuple[str, ...] = (),
+    value_type: str = "string",
 ) -> Rule:
     """The 2019 KEP: a discriminator that is set must name the one member that is set.
 
@@ -265,13 +312,15 @@ def _matches(
     sets it."""
     count = _count(e for _, e, _, _ in members)
     agree = " || ".join(
-        f"(has(self.{e}) && self.{d} == {cel_string(v)})"
+        f"(has(self.{e}) && self.{d} == {cel_literal(v, value_type)})"
         if not values or v in values
         else f"has(self.{e})"
         for _, e, v, _ in members
     )
+    # A number or a boolean is never "": there is no "unset" spelling to allow.
+    unset = f'self.{d} == "" || ' if value_type == "string" else ""
     return Rule(
-        f'has(self.{d}) ? (self.{d} == "" || {count} != 1 || {agree}) : true',
+        f"has(self.{d}) ? ({unset}{count} != 1 || {agree}) : true",
         f"{disc_json} must name the member that is set (union {label})",
         INVALID,
         _field_path(disc_json),

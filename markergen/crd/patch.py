@@ -21,7 +21,15 @@ from typing import Any
 
 import yaml
 
-from markergen.crd.cel import Rule, escape_property, item_rules, union_label, union_rules
+from markergen.crd.cel import (
+    Rule,
+    escape_property,
+    item_rules,
+    json_value,
+    text_of,
+    union_label,
+    union_rules,
+)
 from markergen.crd.celeval import CelError, CelEvaluator
 from markergen.crd.cost import (
     STATIC_ESTIMATED_COST_LIMIT,
@@ -206,7 +214,7 @@ class _Patcher:
     memo: RunMemo
     path: Path | None = None  # the CRD file on disk, when there is one
     wanted: dict[PathKey, list[dict[str, str]]] = field(default_factory=dict)
-    enums: dict[PathKey, list[str]] = field(default_factory=dict)
+    enums: dict[PathKey, list[Any]] = field(default_factory=dict)
     costs: list[int] = field(default_factory=list)
     kind: tuple[str, str, str] = ("", "", "")  # group, version, kind being patched
 
@@ -321,13 +329,17 @@ class _Patcher:
         prop = props.get(disc.json_name) if disc is not None else None
         enum = prop.get("enum") if isinstance(prop, dict) else None
         go_values = list(disc.values) if disc is not None else []
+        # As the CRD holds them: numbers and booleans for a discriminator of such a type.
+        typed_values = (
+            [json_value(v, disc.value_type) for v in go_values] if disc is not None else []
+        )
         add_enum = bool(go_values) and isinstance(prop, dict) and "enum" not in prop
-        schema_enum = go_values if add_enum else enum if isinstance(enum, list) else None
+        schema_enum = typed_values if add_enum else enum if isinstance(enum, list) else None
         if (
             disc is not None
             and isinstance(enum, list)
             and go_values
-            and sorted(map(str, enum)) != sorted(go_values)
+            and sorted(map(text_of, enum)) != sorted(go_values)
             and not _variant_enum(enum, go_values, union, props)
         ):
             self.diag(
@@ -375,7 +387,7 @@ class _Patcher:
             if d not in current:
                 current.append(d)
         if add_enum and disc is not None:
-            self.enums[(*site.path, "properties", disc.json_name)] = go_values
+            self.enums[(*site.path, "properties", disc.json_name)] = typed_values
 
     def _item_site(self, site: UnionSite, objects: Sequence[SampleObject], schema: Any) -> None:
         """A union of list items (`+k8s:item`): `self.exists(...)` rules at the list."""
@@ -575,7 +587,7 @@ def _variant_enum(
 ) -> bool:
     """True when the CRD's enum lacks only the values of members absent from this schema:
     a feature-set variant without a gated member (openshift), not a disagreement."""
-    crd = {str(e) for e in enum}
+    crd = {text_of(e) for e in enum}
     absent = {m.value for m in union.members if m.json_name not in props}
     return crd <= set(go_values) and set(go_values) - crd <= absent
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from markergen.crd.cel import Rule, escape_property
+from markergen.crd.cel import Rule, escape_property, json_value, text_of
 from markergen.crd.celeval import CelError, CelEvaluator
 from markergen.model import Member, Union
 
@@ -136,9 +136,10 @@ def family(union: Union, members: Sequence[Member], enum: Sequence[Any] | None) 
     if disc is not None and union.semantics == "kep1027":
         values = sorted({m.value for m in members} | set(union.empty_values))
         if enum:
-            values = list(dict.fromkeys([*map(str, enum), *values]))
+            values = list(dict.fromkeys([*map(text_of, enum), *values]))
         for v in values:
-            base: dict[str, Any] = {disc.json_name: v}
+            # The object holds the value as JSON of its type: 1, not "1".
+            base: dict[str, Any] = {disc.json_name: json_value(v, disc.value_type)}
             own = [m for m in members if m.value == v]
             obj = {**base, **{m.json_name: _SET for m in own}}
             what = f'{disc.json_name}="{v}"'
@@ -169,7 +170,7 @@ def family(union: Union, members: Sequence[Member], enum: Sequence[Any] | None) 
     for m in members:
         alone: dict[str, Any] = {m.json_name: _SET}
         if disc is not None:
-            alone[disc.json_name] = m.value
+            alone[disc.json_name] = json_value(m.value, disc.value_type)
         out.append(Probe(alone, True, m.json_name, f"{m.json_name} alone"))
     for i, a in enumerate(members):
         for b in members[i + 1 :]:
@@ -220,7 +221,7 @@ def prove_union(
             disc is not None
             and enum is not None
             and disc.json_name in obj
-            and obj[disc.json_name] not in [str(e) for e in enum]
+            and text_of(obj[disc.json_name]) not in [text_of(e) for e in enum]
         )
 
     if union.semantics == "k8s":
@@ -283,7 +284,7 @@ def _why_rejected(
     for m in members:
         if m.json_name not in p.obj:
             continue
-        if disc is not None and enum is not None and m.value not in [str(e) for e in enum]:
+        if disc is not None and enum is not None and m.value not in [text_of(e) for e in enum]:
             shown = ", ".join(f'"{e}"' for e in enum)
             return (
                 f'member {m.json_name} selects {disc.json_name}="{m.value}", which is not an '

@@ -14,9 +14,21 @@ from typing import Any
 from markergen.emit.naming import key_definition_name
 from markergen.emit.options import EmitOptions
 from markergen.emit.resolve import MAX_INLINE_DEPTH, inline_struct_key, is_byte_slice, unwrap
-from markergen.model import Field, Member, Model, Struct, TypeRef, Union
+from markergen.model import Field, Member, Model, Struct, TypeRef, Union, json_scalar
 
 TABLE_VERSION = 1
+
+
+def typed_value(text: str, value_type: str) -> Any:
+    """A discriminator value as JSON of its type; kept as text when it is not of the
+    type (a member value no discriminator value matches, MG303 reports it)."""
+    value = json_scalar(text, value_type)
+    return text if value is None else value
+
+
+def typed_values(texts: tuple[str, ...], value_type: str) -> list[Any]:
+    values = {typed_value(t, value_type) for t in texts}
+    return sorted(values, key=lambda v: (isinstance(v, str), v if not isinstance(v, str) else 0, str(v)))
 
 
 class TableBuilder:
@@ -89,18 +101,24 @@ class TableBuilder:
         # a union under a field (`+k8s:item`, `+k8s:subfield`, ...) is validation-gen's only
         semantics = union.semantics if union.at else self.options.semantics_for(union, def_name)
         d = union.discriminator
+        value_type = d.value_type if d is not None else "string"
         entry: dict[str, Any] = {
             "dialect": union.dialect,
             "semantics": semantics,
             "discriminator": d.json_name if d else None,
             "discriminatorRequired": bool(d and d.required),
-            "values": sorted(set(d.values)) if d else [],
-            "members": [self._member(m, semantics) for m in union.members],
+            "values": typed_values(d.values, value_type) if d else [],
+            "members": [self._member(m, semantics, value_type) for m in union.members],
             "mode": union.mode,
             "deduceInvalidDiscriminator": bool(
                 semantics == "smd" and d is not None and self.options.deduce_invalid_discriminator
             ),
         }
+        if value_type != "string":
+            # A discriminator of `type Mode int32` holds numbers (booleans for bool):
+            # the runtime compares JSON values of this type. Only written when not a
+            # string, so that existing tables stay as they were.
+            entry["valueType"] = value_type
         if union.gate:
             # only when wrapped, so that tables without gates stay as they were
             entry["gate"] = union.gate
@@ -112,8 +130,12 @@ class TableBuilder:
         return entry
 
     @staticmethod
-    def _member(m: Member, semantics: str) -> dict[str, Any]:
-        entry: dict[str, Any] = {"field": m.json_name, "value": m.value, "optional": m.optional}
+    def _member(m: Member, semantics: str, value_type: str) -> dict[str, Any]:
+        entry: dict[str, Any] = {
+            "field": m.json_name,
+            "value": typed_value(m.value, value_type),
+            "optional": m.optional,
+        }
         if m.selector:
             entry["selector"] = {k: json.loads(v) for k, v in m.selector}
         elif semantics == "k8s" and m.zero:

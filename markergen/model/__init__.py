@@ -127,10 +127,54 @@ class Enum:
     pos: Position  # the type's position
     # A value is another package's constant that could not be found (MG020).
     incomplete: bool = False
+    # The JSON type of the values: "string", "boolean", "integer" or "number". Values
+    # are kept as text (`"1"`, `"true"`); `json_values` gives them as JSON.
+    type: str = "string"
+    # Declared in a package that is not among the inputs (a field's type from an
+    # import): used for the inputs' fields, never emitted nor checked itself.
+    imported: bool = False
 
     @property
     def value_set(self) -> tuple[str, ...]:
         return tuple(sorted({v.value for v in self.values}))
+
+
+def json_scalar(text: str, json_type: str) -> str | bool | int | float | None:
+    """An enum value's text as the JSON value of its type (`"1"` of an integer enum is
+    1, `"true"` of a boolean one is true); None when the text is not of the type."""
+    text = text.strip() if json_type != "string" else text
+    if json_type == "string":
+        return text
+    if json_type == "boolean":
+        return {"true": True, "false": False}.get(text)
+    try:
+        if json_type == "integer":
+            return int(text, 0)
+        if json_type == "number":
+            number = float(text)
+            return int(number) if number.is_integer() and "." not in text else number
+    except ValueError:
+        return None
+    return None
+
+
+def scalar_json_type(builtin: str | None) -> str:
+    """The JSON type of a predeclared Go type's values ("" for non-scalars)."""
+    if builtin == "string":
+        return "string"
+    if builtin == "bool":
+        return "boolean"
+    if builtin in ("float32", "float64"):
+        return "number"
+    if builtin in _INTEGERS:
+        return "integer"
+    return ""
+
+
+_INTEGERS = frozenset(
+    {"int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32",
+     "uint64", "byte", "rune", "uintptr"}
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -144,6 +188,9 @@ class Discriminator:
     omitempty: bool
     default: str | None  # the +default= text as written; markers.default_string reads it
     pos: Position
+    # The JSON type of the values ("string", "boolean", "integer", "number"): the
+    # discriminator of `type Mode int32` enum compares numbers, never strings.
+    value_type: str = "string"
 
 
 @dataclass(frozen=True)
@@ -297,6 +344,9 @@ class Model:
     # Types whose JSON is their own (custom MarshalJSON/UnmarshalJSON/MarshalText, or
     # one of OPAQUE_TYPES): nothing may assume their Go shape.
     opaque: frozenset[TypeKey] = frozenset()
+    # The enum types of imported packages that the inputs' fields use (`corev1.Protocol`):
+    # their enums are in `enums` (imported=True); never emitted nor checked themselves.
+    imported: dict[TypeKey, NamedType] = field(default_factory=dict)
     # Every file read to build this model (inputs, imported packages, go.mod/go.work),
     # for the cache key: an edit in a shared package must invalidate it.
     files_read: tuple[str, ...] = ()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from markergen.runtime.errors import FieldError, quote
 from markergen.runtime.k8s import targets, validate_k8s
 from markergen.runtime.semantics import discriminator_value, set_members
-from markergen.runtime.table import Table, Union
+from markergen.runtime.table import Scalar, Table, Union
 from markergen.runtime.tree import JSON, ROOT, Path, Visit, children
 
 
@@ -68,21 +68,28 @@ def validate(
     return errors
 
 
+_A = {"string": "a string", "boolean": "a boolean", "integer": "an integer",
+      "number": "a number"}  # fmt: skip
+
+
 def _names(fields: list[str]) -> str:
     return ", ".join(fields)
 
 
 def _check_discriminator(
     union: Union, path: Path, obj: dict[str, JSON]
-) -> tuple[str | None, list[FieldError]]:
-    """The discriminator's value (None when it is not a string) and its own errors."""
+) -> tuple[Scalar | None, list[FieldError]]:
+    """The discriminator's value (None when it is not of the union's type) and its own
+    errors."""
     d = union.discriminator
     assert d is not None
     dpath = path.field(d)
     value = discriminator_value(obj, union)
     if value is None:
         return None, [
-            FieldError(dpath.render(), "Invalid", f"{quote(obj.get(d))}: must be a string")
+            FieldError(
+                dpath.render(), "Invalid", f"{quote(obj.get(d))}: must be {_A[union.value_type]}"
+            )
         ]
     present = obj.get(d) is not None
     if union.discriminator_required and (not present or (value == "" and "" not in union.values)):
