@@ -21,6 +21,7 @@ from markergen.config import load_config
 from markergen.dump import model_to_json
 from markergen.emit.writer import write_outputs
 from markergen.generate import generate
+from markergen.golang.imports import ImportedPackages
 from markergen.golang.packages import load_packages
 from markergen.model.builder import build_model
 from markergen.pipeline import load_model
@@ -100,7 +101,7 @@ def module(tmp_path: Path) -> Path:
 
 def test_model_built_package_by_package_equals_the_model_built_at_once(module: Path) -> None:
     streamed = load_model(["./..."], module)
-    at_once = build_model(load_packages(["./..."], module).packages)
+    at_once = build_model(load_packages(["./..."], module).packages, imports=ImportedPackages(module))
     assert model_to_json(streamed) == model_to_json(at_once)
     fields = {f.go_name: f.type for f in streamed.structs["example.com/stream/a.Holder"].fields}
     assert fields["Thing"].kind == "named"
@@ -254,16 +255,3 @@ def test_check_with_crds_to_prove_against_is_always_computed(
     assert len(loads) == 2
     assert not list((module / "cache").glob("check-*.cache"))
 
-
-def test_an_imported_file_is_read_for_its_constants_only() -> None:
-    from markergen.golang.parser import GoParser
-    from markergen.golang.source import prepare
-
-    text = A_GO + "\nfunc (Holder) MarshalJSON() ([]byte, error) { return nil, nil }\n"
-    data = prepare("a.go", text.encode())
-    full = GoParser().parse_prepared("a.go", data)
-    consts_only = GoParser().parse_prepared("a.go", data, types=False)
-    assert full.types and consts_only.types == ()
-    assert consts_only.consts == full.consts and len(full.consts) == 2
-    assert consts_only.imports == full.imports
-    assert consts_only.marshalers == full.marshalers == ("Holder",)

@@ -58,14 +58,11 @@ class GoParser:
         """Read one file. Raises DecodeError when `data` is not UTF-8."""
         return self.parse_prepared(path, prepare(path, data))
 
-    def parse_prepared(self, path: str, data: bytes, types: bool = True) -> GoFile:
-        """Read one file whose bytes already went through `source.prepare`. Without
-        `types`, type declarations are not read (the record lists none): an imported
-        package is read for its constants only, and its type declarations (core/v1's
-        types.go: 470 kB) were most of the time."""
+    def parse_prepared(self, path: str, data: bytes) -> GoFile:
+        """Read one file whose bytes already went through `source.prepare`."""
         src = Source(path, data)
         tree = self._parser.parse(data)
-        return _FileReader(src, self._json_tags, types).read(tree.root_node)
+        return _FileReader(src, self._json_tags).read(tree.root_node)
 
 
 def parse_file(path: str, data: bytes) -> GoFile:
@@ -74,11 +71,8 @@ def parse_file(path: str, data: bytes) -> GoFile:
 
 
 class _FileReader:
-    def __init__(
-        self, src: Source, json_tags: dict[str | None, JSONTag] | None = None, types: bool = True
-    ) -> None:
+    def __init__(self, src: Source, json_tags: dict[str | None, JSONTag] | None = None) -> None:
         self.src = src
-        self.read_types = types
         self.data = src.data
         self.too_deep: list[SyntaxError_] = []
         self.ignored_errors = 0  # syntax errors outside what markergen reads
@@ -106,6 +100,8 @@ class _FileReader:
         items = comments.items(self.src, root.children)
         package = ""
         package_doc: CommentGroup | None = None
+        header: list[comments.Group] = []
+        package_comments: tuple[CommentGroup, ...] = ()
         header_done = False
         generated = False
         go_build = ""
@@ -117,6 +113,7 @@ class _FileReader:
         for index, item in enumerate(items):
             if isinstance(item, comments.Group):
                 if not header_done:
+                    header.append(item)
                     for line in item.group.lines:
                         generated = generated or bool(GENERATED_LINE.match("//" + line.text))
                         if line.text.startswith("go:build") and not go_build:
@@ -133,13 +130,15 @@ class _FileReader:
                         package = self.text(child)
                 doc = comments.doc_of(items, index)
                 package_doc = doc.group if doc else None
+                # gengo and controller-gen read package tags from every comment above the
+                # clause, not only its doc: `+groupName=` often stands in a block of its own.
+                package_comments = tuple(g.group for g in header if g is not doc)
             elif kind == "import_declaration":
                 header_done = True
                 imports.extend(self.imports(item))
             elif kind == "type_declaration":
                 header_done = True
-                if self.read_types:
-                    types.extend(self.type_decls(items, index))
+                types.extend(self.type_decls(items, index))
             elif kind == "const_declaration":
                 header_done = True
                 consts.extend(self.const_decls(items, index))
@@ -155,6 +154,7 @@ class _FileReader:
             path=self.src.path,
             package=package,
             package_doc=package_doc,
+            package_comments=package_comments,
             imports=tuple(imports),
             types=tuple(types),
             consts=tuple(consts),

@@ -11,15 +11,16 @@ from dataclasses import replace
 
 from markergen.diagnostics import Diagnostic, diag
 from markergen.doctext import description
-from markergen.golang.syntax import GoPackage, Position
+from markergen.golang.syntax import GoPackage, Position, TypeDecl
 from markergen.markers import REGISTRY, Marker, Registry, Target
 from markergen.model import Model, NamedType, Package, Struct, TypeKey, TypeRef
 from markergen.model.dialects.base import StructInput
-from markergen.model.enums import ImportSource, PackageConsts, build_enums
+from markergen.model.dialects.k8s import build_wrapped
+from markergen.model.enums import ImportSource, PackageConsts, build_enums, external_refs
 from markergen.model.fields import make_field
 from markergen.model.ignores import Ignore, file_ignores
 from markergen.model.markerread import MarkerReader
-from markergen.model.resolve import Resolver
+from markergen.model.resolve import Resolver, TypeIndex
 from markergen.model.unions import build_unions
 
 
@@ -71,8 +72,10 @@ class ModelBuilder:
     itself holds."""
 
     def __init__(self, registry: Registry = REGISTRY, imports: ImportSource | None = None) -> None:
+        self.registry = registry
         self.reader = MarkerReader(registry)
         self.imports = imports
+        self.package_dirs: dict[str, str] = {}
         self.index = _Declared()
         self.diagnostics: list[Diagnostic] = []
         self.packages: list[Package] = []
@@ -96,6 +99,7 @@ class ModelBuilder:
     def add(self, pkg: GoPackage) -> None:
         reader = self.reader
         self.index.add(pkg)
+        self.package_dirs[pkg.import_path] = pkg.dir
         self.diagnostics.extend(_read_problems(pkg))
         pkg_markers = _package_markers(pkg, reader)
         self.packages.append(
@@ -119,7 +123,7 @@ class ModelBuilder:
         for file in pkg.files:
             resolver = Resolver(self.index, pkg.import_path, file)
             # The enum builder needs a file's imports and constants, not its types.
-            slim = replace(file, package_doc=None, types=(), errors=())
+            slim = replace(file, package_doc=None, package_comments=(), types=(), errors=())
             self.consts.append(PackageConsts(pkg.import_path, slim, file.consts, pkg.dir))
             for spec in file.consts:
                 if spec.doc is not None:
@@ -155,14 +159,33 @@ class ModelBuilder:
                         description=description(decl.doc),
                         pos=decl.pos,
                     )
-
     def finish(self) -> Model:
         wrong = self.index.assumed - self.index.declared
         if wrong:
             self._not_declared(wrong)
         types = self.types
         diagnostics = self.diagnostics
-        enums, enum_diags = build_enums(types, self.consts, self.imports)
+        # Fields whose type is another package's (`corev1.Protocol`): its enum values are
+        # looked up through the imports; the directory is where the import is resolved
+        # from.
+        external: dict[TypeKey, str] = {}
+        for inp, package, _ in self.struct_inputs:
+            found: set[TypeKey] = set()
+            for f in inp.fields:
+                external_refs(f.type, found)
+            for key in found:
+                external.setdefault(key, self.package_dirs[package])
+        imported_reader = MarkerReader(self.registry)  # an imported package is never checked
+
+        def imported_markers(decl: TypeDecl) -> tuple[Marker, ...]:
+            return imported_reader.read((decl.doc_extra, decl.doc), Target.TYPE, decl.name)
+
+        def imported_type(pc: PackageConsts, decl: TypeDecl) -> TypeRef:
+            return Resolver(TypeIndex(frozenset()), pc.import_path, pc.file).resolve(decl.type)
+
+        enums, imported, enum_diags = build_enums(
+            types, self.consts, self.imports, external, imported_markers, imported_type
+        )
         diagnostics.extend(enum_diags)
         structs: dict[TypeKey, Struct] = {}
         for inp, package, desc in self.struct_inputs:
@@ -178,19 +201,24 @@ class ModelBuilder:
                 description=desc,
                 pos=inp.pos,
             )
+        wrapped, wrapped_diags = build_wrapped(structs, types, enums)
+        diagnostics.extend(wrapped_diags)
+        for key, inner in wrapped.items():
+            structs[key] = replace(structs[key], wrapped=inner)
         _defined_struct_types(structs, types)
         diagnostics.extend(self.reader.diagnostics)
         unique = sorted(set(diagnostics), key=Diagnostic.sort_key)
-        imported = self.imports.files_read if self.imports is not None else ()
+        imported_files = self.imports.files_read if self.imports is not None else ()
         return Model(
             packages=tuple(self.packages),
             structs=dict(sorted(structs.items())),
             types=dict(sorted(types.items())),
             enums=enums,
+            imported=imported,
             diagnostics=tuple(unique),
             ignores=tuple(self.ignores),
             opaque=frozenset(self.opaque),
-            files_read=tuple(sorted(self.files_read | set(imported))),
+            files_read=tuple(sorted(self.files_read | set(imported_files))),
         )
 
     def _not_declared(self, wrong: set[tuple[str, str]]) -> None:
@@ -235,6 +263,7 @@ def _defined_struct_types(structs: dict[TypeKey, Struct], types: dict[TypeKey, N
                 markers=named.markers,
                 description=named.description,
                 pos=named.pos,
+                wrapped=tuple(replace(u, struct=key) for u in base.wrapped),
             )
             del types[key]
             changed = True
@@ -259,5 +288,9 @@ def _read_problems(pkg: GoPackage) -> list[Diagnostic]:
 
 
 def _package_markers(pkg: GoPackage, reader: MarkerReader) -> tuple[Marker, ...]:
-    groups = [f.package_doc for f in pkg.files if f.package_doc is not None]
+    groups = [
+        group
+        for f in pkg.files
+        for group in (*f.package_comments, *((f.package_doc,) if f.package_doc else ()))
+    ]
     return reader.read(groups, Target.PACKAGE, f"package {pkg.name}")

@@ -25,12 +25,18 @@ def make_field(
     markers = reader.read((decl.doc,), Target.FIELD, f"field {struct_name}.{decl.name}")
     # One pass over the markers (a field has a few; this runs for every field of a tree):
     # the first value of each single-valued marker, every listMapKey, the last enum list.
+    # A wrapped marker (`+k8s:subfield(x)=+k8s:optional`) is about a part of the value,
+    # not about the field: only its listMapKey counts, as before.
     has_optional = has_required = False
     patch_strategy = patch_merge_key = list_type = default = None
     list_map_keys: list[str] = []
     enum_values: tuple[str, ...] = ()
     for m in markers:
         name, value = m.name, m.value
+        if m.via:
+            if name == "listMapKey" and value:
+                list_map_keys.append(value)
+            continue
         if name in OPTIONAL_MARKERS:
             has_optional = True
         elif name in REQUIRED_MARKERS:
