@@ -51,6 +51,8 @@ class Target(str, Enum):
     TYPE = "type"
     FIELD = "field"
     CONST = "const"  # no marker belongs here: read to report union/enum markers (MG005)
+    VAR = "var"  # nor here
+    FUNC = "func"  # nor here (functions and methods)
 
 
 class Shape(str, Enum):

@@ -191,10 +191,12 @@ def test_mg303_kep004_union2_beta_is_not_a_value() -> None:
 
 def test_mg303_hint_suggests_case_variant() -> None:
     d = disc(TYPE2, ("ALPHA", "BETA"), UNION2_ENUM.key)
-    u = union(d, member(ALPHA, "Alpha"))
-    diags = run_rules(model(struct((TYPE2, ALPHA), u), (UNION2_ENUM,)))
+    alpha = field("Alpha", ptr(INT), 12, mk("unionMember", "Alpha"), omitempty=True)
+    u = union(d, member(alpha, "Alpha"))
+    diags = run_rules(model(struct((TYPE2, alpha), u), (UNION2_ENUM,)))
     assert codes(diags) == [("MG303", 12)]
-    assert diags[0].hint == 'did you mean "ALPHA"?'
+    # the edit that makes it the enum value it differs from only in case
+    assert diags[0].hint == "write `+unionMember=ALPHA` instead of `+unionMember=Alpha`"
 
 
 def test_mg303_not_reported_without_enum_values() -> None:

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from markergen import hints
 from markergen.diagnostics import Diagnostic, diag
 from markergen.doctext import description
 from markergen.golang.imports import Found
@@ -319,7 +320,10 @@ def _untyped_in_enum_block(
                     spec.pos,
                     f"constant {spec.name} = {spec.value_text} is untyped, so it is not a value "
                     f"of enum {enum.name} declared in the same const block",
-                    hint=f"declare it as `{spec.name} {enum.name} = {spec.value_text}`",
+                    hint=hints.edits(
+                        hints.replace(f"{spec.name} {enum.name}", spec.name),
+                        otherwise="move it out of the const block if it is no value of the enum",
+                    ),
                 )
             )
     return out

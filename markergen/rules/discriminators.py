@@ -19,9 +19,18 @@ import difflib
 import json
 from collections.abc import Iterator
 
+from markergen import hints
 from markergen.diagnostics import Diagnostic, Severity, diag
-from markergen.markers import K8S_UNION_DISCRIMINATOR, UNION, UNION_DISCRIMINATOR, default_string
+from markergen.markers import (
+    K8S_UNION_DISCRIMINATOR,
+    KUBEBUILDER_ENUM,
+    UNION,
+    UNION_DISCRIMINATOR,
+    UNION_MEMBER,
+    default_string,
+)
 from markergen.model import Discriminator, Model, Struct, Union
+from markergen.model.fields import DEFAULT_MARKERS, OPTIONAL_MARKERS, REQUIRED_MARKERS
 from markergen.rules.base import (
     MEMBER_MARKERS,
     Rule,
@@ -55,7 +64,11 @@ def check_discriminator_type(model: Model) -> Iterator[Diagnostic]:
                 d.pos,
                 f"discriminator {d.go_name} of union {label} has type "
                 f"{d.type.text or target.name or target.kind}, which is not a string",
-                hint="a discriminator must be a string type; the current KEP wants a +enum string type",
+                hint=hints.edits(
+                    hints.replace("string", d.type.deref().text or target.name, on=d.go_name),
+                    *_enum_list(struct, union),
+                    otherwise="a named `+enum` string type with one constant per value",
+                ),
             )
         elif union.traits.untyped_discriminator and not d.values:
             yield diag(
@@ -64,9 +77,55 @@ def check_discriminator_type(model: Model) -> Iterator[Diagnostic]:
                 f"discriminator {d.go_name} of union {label} has type "
                 f"{d.type.text or 'string'}, which has no enum values: this is a kep2022 "
                 "union, kep1027 requires a +enum string type",
-                hint="declare `// +enum` on a named string type with one constant per member",
+                hint=hints.edits(
+                    *_enum_list(struct, union),
+                    otherwise="a named `+enum` string type with one constant per value",
+                ),
                 severity=Severity.WARNING,
             )
+
+
+def _enum_list(struct: Struct, union: Union) -> list[str]:
+    """The edit that lists a discriminator's values on the field itself (controller-gen's
+    enum marker): one value per member, as the members are selected today."""
+    d = union.discriminator
+    assert d is not None
+    field = struct.field(d.go_name)
+    if field is not None and field.marker(KUBEBUILDER_ENUM) is not None:
+        return []
+    values = sorted({m.value for m in union.members if m.value})
+    if not values:
+        return []
+    return [hints.add_above(f"// +{KUBEBUILDER_ENUM}={';'.join(values)}", d.go_name)]
+
+
+def _requiredness_edits(struct: Struct, d: Discriminator, *, required: bool) -> list[str]:
+    """The marker and json tag edits that make the discriminator required (or
+    optional with omitempty)."""
+    field = struct.field(d.go_name)
+    if field is None:
+        return []
+    out: list[str] = []
+    want, drop = ("required", OPTIONAL_MARKERS) if required else ("optional", REQUIRED_MARKERS)
+    for m in field.markers:
+        if m.name in drop:
+            out.append(hints.remove(hints.marker_line(m.raw), d.go_name))
+    if not any(m.name in (REQUIRED_MARKERS if required else OPTIONAL_MARKERS) for m in field.markers):
+        out.append(hints.add_above(f"// +{want}", d.go_name))
+    tag = (
+        hints.json_options(field.json, drop=("omitempty",))
+        if required
+        else hints.json_options(field.json, add=("omitempty",))
+    )
+    if tag is not None:
+        out.append(tag)
+    return out
+
+
+def _tag_edit(struct: Struct, d: Discriminator) -> list[str]:
+    field = struct.field(d.go_name)
+    edit = hints.json_options(field.json, add=("omitempty",)) if field is not None else None
+    return [edit] if edit is not None else [f'tag it `json:"{d.json_name},omitempty"`']
 
 
 def check_discriminator_requiredness(model: Model) -> Iterator[Diagnostic]:
@@ -96,7 +155,7 @@ def check_discriminator_requiredness(model: Model) -> Iterator[Diagnostic]:
                     d.pos,
                     f"{name} has +default={d.default} but lacks {' and '.join(missing)}: "
                     f"{consequence}",
-                    hint=f'add `// +optional` and `json:"{d.json_name},omitempty"`',
+                    hint=hints.edits(*_requiredness_edits(struct, d, required=False)),
                 )
         elif "" in d.values:
             if not d.omitempty:
@@ -105,7 +164,7 @@ def check_discriminator_requiredness(model: Model) -> Iterator[Diagnostic]:
                     d.pos,
                     f'{name}: the empty string is the default option ("" is a value of '
                     f"{_enum_name(model, d)}), so the field must be omitempty",
-                    hint=f'use `json:"{d.json_name},omitempty"`',
+                    hint=hints.edits(*_tag_edit(struct, d)),
                 )
         elif not d.required:
             yield diag(
@@ -113,8 +172,10 @@ def check_discriminator_requiredness(model: Model) -> Iterator[Diagnostic]:
                 d.pos,
                 f'{name} has no default option (no +default and "" is not a value of '
                 f"{_enum_name(model, d)}), so it must be required",
-                hint='add `// +required` and drop omitempty, add a +default, or add a "" '
-                "value to the enum",
+                hint=hints.edits(
+                    *_requiredness_edits(struct, d, required=True),
+                    otherwise='add a +default, or a "" value to the enum',
+                ),
             )
 
 
@@ -134,7 +195,14 @@ def check_discriminator_is_member(model: Model) -> Iterator[Diagnostic]:
                 d.pos,
                 f"field {d.go_name} of {struct.name} is the discriminator of union "
                 f"{union_label(struct, union)} and also a union member ({what})",
-                hint="a discriminator selects members; it cannot be one: remove the member marker",
+                hint=hints.edits(
+                    *(
+                        hints.remove(hints.marker_line(m.raw), d.go_name)
+                        for m in (field.markers if field is not None else ())
+                        if m.name in MEMBER_MARKERS
+                    )
+                )
+                or "a discriminator selects members; it cannot be one: remove the member marker",
             )
 
 
@@ -161,16 +229,22 @@ def check_discriminator_without_members(model: Model) -> Iterator[Diagnostic]:
             continue
         similar = _similar_fields(struct, union)
         if similar:
-            hint = "to make them members, add " + "; ".join(
-                f"`// +unionMember={value}` above {go_name}" for go_name, value in similar
+            hint = hints.edits(
+                *(hints.add_above(f"// +{UNION_MEMBER}={value}", go_name) for go_name, value in similar),
+                otherwise="remove the discriminator marker if no value needs a member",
             )
         elif any(m.name == UNION for m in struct.markers):
-            hint = (
-                f"if no value needs a member, remove `// +union` from {struct.name} and "
-                f"`// +unionDiscriminator` from {d.go_name}"
+            union_marker = next(m for m in struct.markers if m.name == UNION)
+            hint = hints.edits(
+                hints.remove(hints.marker_line(union_marker.raw), struct.name),
+                *_discriminator_removal(struct, d),
+                otherwise="mark the members with `+unionMember=<value>`",
             )
         else:
-            hint = f"if no value needs a member, remove `// +unionDiscriminator` from {d.go_name}"
+            hint = hints.edits(
+                *_discriminator_removal(struct, d),
+                otherwise="mark the members with `+unionMember=<value>`",
+            )
         field = struct.field(d.go_name)
         marker = None
         if field is not None:
@@ -181,6 +255,17 @@ def check_discriminator_without_members(model: Model) -> Iterator[Diagnostic]:
             f"discriminator {d.go_name} of union {union_label(struct, union)} has no members",
             hint=hint,
         )
+
+
+def _discriminator_removal(struct: Struct, d: Discriminator) -> list[str]:
+    field = struct.field(d.go_name)
+    if field is None:
+        return []
+    return [
+        hints.remove(hints.marker_line(m.raw), d.go_name)
+        for m in field.markers
+        if m.name in (UNION_DISCRIMINATOR, K8S_UNION_DISCRIMINATOR)
+    ]
 
 
 def check_default_value(model: Model) -> Iterator[Diagnostic]:
@@ -198,8 +283,20 @@ def check_default_value(model: Model) -> Iterator[Diagnostic]:
             f"discriminator {d.go_name} of union {union_label(struct, union)} defaults to "
             f"{quoted([value]) if value is not None else d.default}, which is not a value of {_enum_name(model, d)} "
             f"({quoted(d.values)})",
-            hint=f"write `// +default={json.dumps(_closest_value(value, d.values))}`",
+            hint=_default_hint(struct, d, _closest_value(value, d.values)),
         )
+
+
+def _default_hint(struct: Struct, d: Discriminator, value: str) -> str:
+    field = struct.field(d.go_name)
+    marker = next(
+        (m for m in (field.markers if field else ()) if m.name in DEFAULT_MARKERS), None
+    )
+    if marker is None:
+        return f"write `// +default={json.dumps(value)}`"
+    # controller-gen's `+kubebuilder:default=Foo` takes a bare word; openapi-gen's JSON.
+    written = json.dumps(value) if (marker.value or "").lstrip().startswith('"') else value
+    return hints.replace(f"+{marker.name}={written}", marker.raw)
 
 
 def _closest_value(value: str | None, values: tuple[str, ...]) -> str:

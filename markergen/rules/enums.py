@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from markergen import hints
 from markergen.diagnostics import Diagnostic, diag
 from markergen.markers import ENUM, K8S_ENUM
 from markergen.model import Model
@@ -41,7 +42,11 @@ def check_enum_not_string(model: Model) -> Iterator[Diagnostic]:
             "MG101",
             named.pos,
             f"+{marker.name} on type {named.name}, whose underlying type is {written}, not string",
-            hint=f"declare it as `type {named.name} string`, or remove +{marker.name}",
+            hint=hints.edits(
+                hints.remove(hints.marker_line(marker.raw), named.name),
+                otherwise=f"declare it `type {named.name} string` with string constants "
+                "if it is meant to be an enum",
+            ),
         )
     for key in sorted(model.structs):
         struct = model.structs[key]
@@ -51,6 +56,7 @@ def check_enum_not_string(model: Model) -> Iterator[Diagnostic]:
                     "MG101",
                     struct.pos,
                     f"+{m.name} on struct type {struct.name}; an enum must be a string type",
+                    hint=hints.remove(hints.marker_line(m.raw), struct.name),
                 )
 
 
@@ -64,8 +70,22 @@ def check_enum_without_values(model: Model) -> Iterator[Diagnostic]:
             "MG102",
             enum.pos,
             f"enum type {enum.name} has no constants of type {enum.name} in package {enum.package}",
-            hint=f'declare its values: const ( Foo {enum.name} = "Foo" )',
+            hint=_no_values_hint(model, enum.key, enum.name),
         )
+
+
+def _no_values_hint(model: Model, key: str, name: str) -> str:
+    """Remove the enum marker: an enum without values constrains nothing (declaring
+    the values, which markergen cannot guess, is the alternative)."""
+    named = model.types.get(key)
+    marker = next((m for m in named.markers if m.name in ENUM_TYPE_MARKERS), None) if named else None
+    declare = f'declare its values, `const {name}Example {name} = "Example"`'
+    if marker is None:
+        return declare
+    return hints.edits(
+        hints.remove(hints.marker_line(marker.raw), name),
+        otherwise=declare + " for each value, if it has a fixed set",
+    )
 
 
 RULES = (

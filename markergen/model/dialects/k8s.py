@@ -8,6 +8,7 @@ name. docs/k8s.md describes the tags.
 
 from __future__ import annotations
 
+from markergen import hints
 from markergen.diagnostics import diag
 from markergen.markers import (
     K8S_ENUM,
@@ -93,6 +94,7 @@ def form_k8s(ctx: Ctx, fields: list[Field]) -> list[Union]:
                             m.pos,
                             f"field {ctx.subject(f)} is a member of two unions "
                             f"({seen_unions[0]!r} and {name!r})",
+                            hint=hints.remove(hints.marker_line(m.raw), f.go_name),
                         )
                     )
                 seen_unions.append(name)

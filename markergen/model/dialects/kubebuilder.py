@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping
 
+from markergen import hints
 from markergen.diagnostics import diag
 from markergen.markers import (
     KUBEBUILDER_AT_LEAST_ONE_OF,
@@ -75,14 +76,16 @@ def form_controller_gen(ctx: Ctx) -> list[Union]:
                         m.pos,
                         f"+{m.name} on {ctx.struct.name} names {name!r}, which is no JSON "
                         f"field of {ctx.struct.name}",
-                        hint="write the JSON names: `+"
-                        + m.name
-                        + "="
-                        + ";".join(
-                            by_json[n].json_name if n in by_json else _json_name_of(ctx, n, by_json)
-                            for n in m.values
-                        )
-                        + "`",
+                        hint=hints.replace(
+                            f"+{m.name}="
+                            + ";".join(
+                                by_json[n].json_name
+                                if n in by_json
+                                else _json_name_of(ctx, n, by_json)
+                                for n in m.values
+                            ),
+                            m.raw,
+                        ),
                     )
                 )
                 continue
