@@ -205,8 +205,10 @@ def check_member_not_serialized(model: Model) -> Iterator[Diagnostic]:
         if field.json.skip:
             why = 'has json:"-", so it never appears in the API'
             json_name = go_name[:1].lower() + go_name[1:]
+            # a required field (a discriminator, mostly) keeps its zero value in JSON
+            options = "" if field.required_marker else ",omitempty"
             hint = hints.edits(
-                hints.replace(f'json:"{json_name},omitempty"', 'json:"-"'),
+                hints.replace(f'json:"{json_name}{options}"', 'json:"-"'),
                 otherwise="remove its union markers if it is not meant to be in the API",
             )
         elif not field.exported:
