@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 from markergen import hints
 from markergen.diagnostics import Diagnostic, diag
+from markergen.golang.syntax import Position
 from markergen.markers import KUBEBUILDER_ENUM, UNION_DEPRECATED, Marker
 from markergen.model import Discriminator, Field, Member, Model, Struct, Union
 from markergen.model.fields import OPTIONAL_MARKERS, REQUIRED_MARKERS
@@ -60,8 +61,8 @@ def check_member_unset(model: Model) -> Iterator[Diagnostic]:
     which asks for exactly the fix (pointer and omitempty).
     """
     for struct, union, member, field in _members(model):
-        if field is None or field.marker(UNION_DEPRECATED) is not None:
-            continue
+        if field is None or field.marker(UNION_DEPRECATED) is not None or field.json.skip:
+            continue  # json:"-" is MG308's: the field is not in the JSON at all
         target = underlying(model, field.type)
         if target.kind in NILLABLE or target.kind in ("external", "unknown"):
             continue
@@ -121,7 +122,7 @@ def check_member_value_in_enum(model: Model) -> Iterator[Diagnostic]:
         hint = _value_hint(model, struct, union, member, d)
         yield diag(
             "MG303",
-            member.pos,
+            value_pos(union, member, struct.field(member.go_name)),
             f"member {member.go_name} of union {union_label(struct, union)} has value "
             f"{quoted([member.value])}, which is not a value of {source} ({quoted(d.values)})",
             hint=hint,
@@ -140,7 +141,7 @@ def check_duplicate_values(model: Model) -> Iterator[Diagnostic]:
                 continue
             yield diag(
                 "MG304",
-                member.pos,
+                value_pos(union, member, struct.field(member.go_name)),
                 f"members {prev.go_name} and {member.go_name} of union "
                 f"{union_label(struct, union)} have the same discriminator value "
                 f"{quoted([member.value])}",
@@ -172,7 +173,7 @@ def check_member_name_matches_json(model: Model) -> Iterator[Diagnostic]:
             continue
         yield diag(
             "MG305",
-            member.pos,
+            value_pos(union, member, field),
             f"member {member.go_name} of union {union_label(struct, union)} has memberName "
             f"{quoted([name])}, which does not match its JSON name {quoted([field.json_name])} "
             "case-insensitively",
@@ -251,6 +252,14 @@ def _tag_or(field: Field, add: tuple[str, ...], otherwise: str, untagged: str) -
     """The json tag edit, with a type change as the alternative; prose without a tag."""
     tag = hints.json_options(field.json, add=add)
     return hints.edits(tag, otherwise=otherwise) if tag is not None else f"{untagged} (or {otherwise})"
+
+
+def value_pos(union: Union, member: Member, field: Field | None) -> Position:
+    """Where a problem with a member's value is reported: the marker that gives the
+    value (`+unionMember=X`, `+k8s:unionMember(memberName: "X")`), else the field."""
+    name = union.traits.member_name_marker
+    marker = field.marker(name) if field is not None and name else None
+    return marker.pos if marker is not None else member.pos
 
 
 def _member_marker(union: Union, field: Field | None) -> Marker | None:
