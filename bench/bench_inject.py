@@ -406,6 +406,54 @@ def wrong_one_of(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[Mu
                                _same, f"{path}:{i + 1} {s.name}")
 
 
+def discriminator_also_member(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[Mutation]:
+    """MG204: the discriminator marked as a member too."""
+    for s in ss:
+        for f in s.fields:
+            if has(f, "unionDiscriminator"):
+                at = f.line
+                new = lines[:at] + ["\t// +unionMember"] + lines[at:]
+                yield Mutation("discriminator-also-member", path, _join(new),
+                               (("MG204", at + 1),), _inserted(at),
+                               f"{path}:{f.line + 1} {s.name}.{f.name}")
+
+
+def by_no_discriminator(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[Mutation]:
+    """MG306: `+unionDiscriminatedBy` naming no discriminator."""
+    for s in ss:
+        if not _discriminated(s):
+            continue
+        for f, _ in plain_members(s):
+            at = f.line
+            new = lines[:at] + ["\t// +unionDiscriminatedBy=NoSuchField"] + lines[at:]
+            yield Mutation("discriminated-by-nothing", path, _join(new), (("MG306", at + 1),),
+                           _inserted(at), f"{path}:{f.line + 1} {s.name}.{f.name}")
+
+
+def enum_on_int(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[Mutation]:
+    """MG101: `+enum` on an integer type."""
+    for i, text in enumerate(lines):
+        if re.match(r"^type \w+ (int32|int64|int)\s*$", text):
+            at = _comment_block(lines, i)
+            new = lines[:at] + ["// +enum"] + lines[at:]
+            yield Mutation("enum-on-int-type", path, _join(new), (("MG101", at + 1),),
+                           _inserted(at), f"{path}:{i + 1}")
+
+
+def default_not_in_enum(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[Mutation]:
+    """MG206: a discriminator's default that is no enum value."""
+    for s in ss:
+        for f in s.fields:
+            if not (has(f, "unionDiscriminator") or has(f, "k8s:unionDiscriminator")):
+                continue
+            for i, name, rest in f.markers:
+                if name in ("default", "kubebuilder:default") and rest.startswith("="):
+                    new = list(lines)
+                    new[i] = lines[i].replace(rest, '="NoSuchValue"' if name == "default" else "=NoSuchValue")
+                    yield Mutation("default-not-in-enum", path, _join(new), (("MG206", i + 1),),
+                                   _same, f"{path}:{i + 1} {s.name}.{f.name}")
+
+
 # ---------------------------------------------------------------------------- harmless
 
 
@@ -459,6 +507,7 @@ FINDERS: tuple[Finder, ...] = (
     misspelt_marker, enum_on_const, member_on_var, union_on_func, enum_on_field,
     hidden_member, value_not_in_enum, scalar_member, duplicate_value, no_discriminator,
     malformed_marker, untyped_enum_const, required_member, int_discriminator, wrong_one_of,
+    discriminator_also_member, by_no_discriminator, enum_on_int, default_not_in_enum,
     reorder_fields, blank_lines_and_comments, rename_unrelated_field,
 )
 

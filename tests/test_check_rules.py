@@ -283,10 +283,10 @@ def test_mg202_only_for_kep1027() -> None:
 
 
 def test_mg204_discriminator_also_member() -> None:
-    f = replace(TYPE2, markers=(mk("unionDiscriminator"), mk("unionMember")))
+    f = replace(TYPE2, markers=(mk("unionDiscriminator", line=8), mk("unionMember", line=9)))
     d = disc(f, ("ALPHA",), UNION2_ENUM.key)
     diags = run_rules(model(struct((f, ALPHA), union(d, member(ALPHA, "ALPHA"))), (UNION2_ENUM,)))
-    assert codes(diags) == [("MG204", 10)]
+    assert codes(diags) == [("MG204", 9)]  # at the member marker, the one that is wrong
     assert "+unionMember" in diags[0].message
 
 

@@ -31,6 +31,8 @@ from markergen.model.dialects.base import (
     Ctx,
     StructInput,
     families,
+    PLAIN_DISCRIMINATOR,
+    marker_of,
     member_fields,
     pos_of,
 )
@@ -65,7 +67,9 @@ def build_unions(
     deprecated = member_fields(ctx, "kep2019")
     plain = member_fields(ctx, "plain")
     unions: list[Union] = []
-    if struct_union is not None and plain and not deprecated:
+    # a discriminator marked as a member too is MG204's, and makes no house style
+    house = [f for f in plain if marker_of(f, PLAIN_DISCRIMINATOR) is None]
+    if struct_union is not None and house and not deprecated:
         # openshift/api's house style: `+union` on the struct with explicit
         # `+unionMember[,optional]` fields is one discriminated union whose members are
         # exactly the marked fields (the other fields are settings every variant shares).

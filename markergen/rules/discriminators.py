@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Iterator
 
 from markergen import hints
@@ -190,9 +191,10 @@ def check_discriminator_is_member(model: Model) -> Iterator[Diagnostic]:
         as_member = any(m.go_name == d.go_name for u in struct.unions for m in u.members)
         if marks or as_member:
             what = ", ".join(f"+{m}" for m in marks) or "a member marker"
+            wrong = next((m for m in field.markers if m.name in MEMBER_MARKERS), None) if field else None
             yield diag(
                 "MG204",
-                d.pos,
+                wrong.pos if wrong is not None else d.pos,
                 f"field {d.go_name} of {struct.name} is the discriminator of union "
                 f"{union_label(struct, union)} and also a union member ({what})",
                 hint=hints.edits(
@@ -269,34 +271,44 @@ def _discriminator_removal(struct: Struct, d: Discriminator) -> list[str]:
 
 
 def check_default_value(model: Model) -> Iterator[Diagnostic]:
-    """MG206."""
+    """MG206, for each default marker of the discriminator (openshift/api writes
+    `+kubebuilder:default` and `+default` both; each must be a value), at the marker."""
     for struct, union in unions(model):
         d = union.discriminator
         if d is None or d.default is None or not d.values:
             continue
-        value = default_string(d.default)
-        if value is not None and value in d.values:
-            continue
-        yield diag(
-            "MG206",
-            d.pos,
-            f"discriminator {d.go_name} of union {union_label(struct, union)} defaults to "
-            f"{quoted([value]) if value is not None else d.default}, which is not a value of {_enum_name(model, d)} "
-            f"({quoted(d.values)})",
-            hint=_default_hint(struct, d, _closest_value(value, d.values)),
-        )
+        field = struct.field(d.go_name)
+        written = [m for m in (field.markers if field else ()) if m.name in DEFAULT_MARKERS]
+        for marker in written or [None]:
+            raw = d.default
+            if marker is not None and marker.value is not None and not _REF.match(marker.value):
+                raw = marker.value
+            value = default_string(raw)
+            if value is not None and value in d.values:
+                continue
+            yield diag(
+                "MG206",
+                marker.pos if marker is not None else d.pos,
+                f"discriminator {d.go_name} of union {union_label(struct, union)} defaults to "
+                f"{quoted([value]) if value is not None else raw}, which is not a value of "
+                f"{_enum_name(model, d)} ({quoted(d.values)})",
+                hint=_default_hint(marker, _closest_value(value, d.values)),
+            )
 
 
-def _default_hint(struct: Struct, d: Discriminator, value: str) -> str:
-    field = struct.field(d.go_name)
-    marker = next(
-        (m for m in (field.markers if field else ()) if m.name in DEFAULT_MARKERS), None
-    )
+# openapi-gen's `+default=ref(Const)`: the model resolves it (d.default)
+_REF = re.compile(r"^\s*ref\(")
+
+
+def _default_hint(marker: Marker | None, value: str) -> str:
     if marker is None:
         return f"write `// +default={json.dumps(value)}`"
     # controller-gen's `+kubebuilder:default=Foo` takes a bare word; openapi-gen's JSON.
-    written = json.dumps(value) if (marker.value or "").lstrip().startswith('"') else value
-    return hints.replace(f"+{marker.name}={written}", marker.raw)
+    quoted_value = (marker.value or "").lstrip().startswith('"')
+    written = json.dumps(value) if quoted_value else value
+    old = marker.raw
+    sep = ":=" if old.startswith(f"+{marker.name}:=") else "="
+    return hints.replace(f"+{marker.name}{sep}{written}", old)
 
 
 def _closest_value(value: str | None, values: tuple[str, ...]) -> str:
