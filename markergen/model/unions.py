@@ -75,9 +75,9 @@ def build_unions(
         # exactly the marked fields (the other fields are settings every variant shares).
         unions.extend(form_discriminated(ctx, plain, house=True))
     elif struct_union is not None or deprecated:
-        if plain:
+        if house:
             # One union, one report: at the struct's +union, else at the struct.
-            names = ", ".join(f.go_name for f in plain)
+            names = ", ".join(f.go_name for f in house)
             ctx.diagnostics.append(
                 diag(
                     "MG404",
@@ -89,7 +89,7 @@ def build_unions(
                             hints.replace(
                                 f"// +{UNION_DEPRECATED}", f"// +{UNION_MEMBER}", on=f.go_name
                             )
-                            for f in plain
+                            for f in house
                         ),
                         otherwise="use the current markers on every field",
                     ),
