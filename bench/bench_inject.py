@@ -176,11 +176,20 @@ def _join(lines: list[str]) -> str:
     return "\n".join(lines)
 
 
+def _attached(lines: list[str], i: int) -> bool:
+    """Whether the comment line `i` is in the doc of a declaration (not a tombstone or
+    a free-floating comment)."""
+    j = i
+    while j < len(lines) and lines[j].strip().startswith("//"):
+        j += 1
+    return j < len(lines) and bool(lines[j].strip()) and not lines[j].strip().startswith(")")
+
+
 def misspelt_marker(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[Mutation]:
     """MG003: a union or enum marker with two letters swapped."""
     for i, text in enumerate(lines):
         m = MARKER_LINE.match(text)
-        if m and m.group(2) in UNION_MARKERS:
+        if m and m.group(2) in UNION_MARKERS and _attached(lines, i):
             new = list(lines)
             new[i] = f"{m.group(1)}// +{_swap_letters(m.group(2))}{m.group(3)}"
             yield Mutation("misspelt-marker", path, _join(new), (("MG003", i + 1),), _same,
@@ -266,7 +275,7 @@ def plain_members(s: GoStruct) -> list[tuple[GoField, tuple[int, str, str]]]:
 def value_not_in_enum(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[Mutation]:
     """MG303: a member value that is no value of the discriminator's enum."""
     for s in ss:
-        if not _discriminated(s) or any(m[1] == "union" for m in s.markers):
+        if not _discriminated(s):
             continue
         for f, (i, _, rest) in plain_members(s):
             flags = ",optional" if "optional" in rest else ""
@@ -325,7 +334,7 @@ def malformed_marker(path: str, lines: list[str], ss: list[GoStruct]) -> Iterato
     parenthesis, an enum list with no `=`)."""
     for i, text in enumerate(lines):
         m = MARKER_LINE.match(text)
-        if not m:
+        if not m or not _attached(lines, i):
             continue
         name, rest = m.group(2), m.group(3)
         if name == "unionMember":
@@ -389,7 +398,9 @@ def int_discriminator(path: str, lines: list[str], ss: list[GoStruct]) -> Iterat
         for f in s.fields:
             if has(f, "unionDiscriminator") or has(f, "k8s:unionDiscriminator"):
                 new = list(lines)
-                new[f.line] = lines[f.line].replace(f.type, "int32", 1)
+                name_end = lines[f.line].index(f.name) + len(f.name)
+                text = lines[f.line]
+                new[f.line] = text[:name_end] + text[name_end:].replace(f.type, "int32", 1)
                 yield Mutation("discriminator-not-string", path, _join(new),
                                (("MG201", f.line + 1),), _same,
                                f"{path}:{f.line + 1} {s.name}.{f.name}")

@@ -28,10 +28,10 @@ from markergen.model import (
 from markergen.model.dialects.base import (
     FAMILY_MARKERS,
     FAMILY_NAMES,
+    PLAIN_DISCRIMINATOR,
     Ctx,
     StructInput,
     families,
-    PLAIN_DISCRIMINATOR,
     marker_of,
     member_fields,
     pos_of,

@@ -71,7 +71,9 @@ def check_discriminator_type(model: Model) -> Iterator[Diagnostic]:
                     otherwise="a named `+enum` string type with one constant per value",
                 ),
             )
-        elif union.traits.untyped_discriminator and not d.values:
+        elif union.traits.untyped_discriminator and not d.values and not _enum_marker_broken(
+            model, d
+        ):
             yield diag(
                 "MG201",
                 d.pos,
@@ -84,6 +86,20 @@ def check_discriminator_type(model: Model) -> Iterator[Diagnostic]:
                 ),
                 severity=Severity.WARNING,
             )
+
+
+def _enum_marker_broken(model: Model, d: Discriminator) -> bool:
+    """The discriminator's type has an enum marker markergen could not read (MG004) or
+    a misspelt one (MG003): that is the one report of the missing values."""
+    name = d.type.deref().name
+    if not name:
+        return False
+    for diagnostic in model.diagnostics:
+        if diagnostic.code in ("MG003", "MG004") and (
+            f" on type {name};" in diagnostic.message or f" on type {name}:" in diagnostic.message
+        ):
+            return True
+    return False
 
 
 def _enum_list(struct: Struct, union: Union) -> list[str]:

@@ -40,7 +40,7 @@ def check_enum_not_string(model: Model) -> Iterator[Diagnostic]:
         )
         yield diag(
             "MG101",
-            named.pos,
+            marker.pos,
             f"+{marker.name} on type {named.name}, whose underlying type is {written}, not string",
             hint=hints.edits(
                 hints.remove(hints.marker_line(marker.raw), named.name),
@@ -54,7 +54,7 @@ def check_enum_not_string(model: Model) -> Iterator[Diagnostic]:
             if m.name in ENUM_TYPE_MARKERS:
                 yield diag(
                     "MG101",
-                    struct.pos,
+                    m.pos,
                     f"+{m.name} on struct type {struct.name}; an enum must be a string type",
                     hint=hints.remove(hints.marker_line(m.raw), struct.name),
                 )

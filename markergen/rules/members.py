@@ -149,6 +149,17 @@ def check_duplicate_values(model: Model) -> Iterator[Diagnostic]:
             )
 
 
+def _wrong_value(union: Union, member: Member) -> bool:
+    """The member's value is no discriminator value (MG303) or another member's (MG304)."""
+    d = union.discriminator
+    if union.traits.values_are_field_names:
+        return False
+    if d is not None and d.values and member.value not in d.values:
+        return True
+    first = next(m for m in union.members if m.value == member.value)
+    return first is not member  # MG304 is reported on the later ones
+
+
 def explicit_member_name(union: Union, member: Member, field: Field) -> str | None:
     """The memberName the author wrote, if any (not the kep2022 `=<discriminator>`)."""
     traits = union.traits
@@ -166,8 +177,8 @@ def explicit_member_name(union: Union, member: Member, field: Field) -> str | No
 def check_member_name_matches_json(model: Model) -> Iterator[Diagnostic]:
     """MG305."""
     for struct, union, member, field in _members(model):
-        if field is None or not field.json_name:
-            continue
+        if field is None or not field.json_name or _wrong_value(union, member):
+            continue  # a value that is wrong (MG303, MG304) is reported once, as such
         name = explicit_member_name(union, member, field)
         if name is None or name.casefold() == field.json_name.casefold():
             continue

@@ -1,14 +1,16 @@
 package enums
 
+// want "MG101" "type Priority, whose underlying type is int32"
 // +enum
-type Priority int32 // want "MG101" "type Priority, whose underlying type is int32"
+type Priority int32
 
 const (
 	PriorityLow Priority = 1
 )
 
+// want "MG101" "Level"
 // +enum
-type Level Priority // want "MG101" "Level"
+type Level Priority
 
 // Near miss: a string type with a value.
 // +enum
@@ -26,8 +28,9 @@ const (
 	NameX Name = "x"
 )
 
+// want "MG101" "struct type Settings"
 // +enum
-type Settings struct { // want "MG101" "struct type Settings"
+type Settings struct {
 	A string `json:"a"`
 }
 

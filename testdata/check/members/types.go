@@ -69,7 +69,7 @@ type Values struct {
 	// +unionMember=square
 	// +optional
 	Square *int32 `json:"square,omitempty"`
-	// want "MG304" "members Circle and Disc" "MG305" "\"Circle\", which does not match its JSON name \"disc\""
+	// want "MG304" "members Circle and Disc"
 	// +unionMember=Circle
 	// +optional
 	Disc *int32 `json:"disc,omitempty"`
