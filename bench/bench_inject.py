@@ -206,7 +206,7 @@ def enum_on_const(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[M
             in_block = False
         elif in_block and CONST_SPEC.match(text):
             at = _comment_block(lines, i)
-            new = lines[:at] + ["\t// +enum"] + lines[at:]
+            new = [*lines[:at], "\t// +enum", *lines[at:]]
             yield Mutation("marker-on-const", path, _join(new), (("MG005", at + 1),),
                            _inserted(at), f"{path}:{i + 1}")
 
@@ -217,7 +217,7 @@ def member_on_var(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[M
         if re.match(r"^var \w+", text) or (re.match(r"^\t\w+\s*(=|\w)", text) and _in_var_block(lines, i)):
             at = _comment_block(lines, i)
             indent = "\t" if text.startswith("\t") else ""
-            new = lines[:at] + [indent + "// +unionMember"] + lines[at:]
+            new = [*lines[:at], indent + "// +unionMember", *lines[at:]]
             yield Mutation("marker-on-var", path, _join(new), (("MG005", at + 1),),
                            _inserted(at), f"{path}:{i + 1}")
 
@@ -236,7 +236,7 @@ def union_on_func(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[M
     for i, text in enumerate(lines):
         if text.startswith("func "):
             at = _comment_block(lines, i)
-            new = lines[:at] + ["// +union"] + lines[at:]
+            new = [*lines[:at], "// +union", *lines[at:]]
             yield Mutation("marker-on-func", path, _join(new), (("MG005", at + 1),),
                            _inserted(at), f"{path}:{i + 1}")
 
@@ -247,7 +247,7 @@ def enum_on_field(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[M
         for f in s.fields:
             if not f.markers or all(m[1] not in UNION_MARKERS for m in f.markers):
                 at = f.doc_start
-                new = lines[:at] + ["\t// +enum"] + lines[at:]
+                new = [*lines[:at], "\t// +enum", *lines[at:]]
                 yield Mutation("enum-on-field", path, _join(new), (("MG005", at + 1),),
                                _inserted(at), f"{path}:{f.line + 1} {s.name}.{f.name}")
 
@@ -423,7 +423,7 @@ def discriminator_also_member(path: str, lines: list[str], ss: list[GoStruct]) -
         for f in s.fields:
             if has(f, "unionDiscriminator"):
                 at = f.line
-                new = lines[:at] + ["\t// +unionMember"] + lines[at:]
+                new = [*lines[:at], "\t// +unionMember", *lines[at:]]
                 yield Mutation("discriminator-also-member", path, _join(new),
                                (("MG204", at + 1),), _inserted(at),
                                f"{path}:{f.line + 1} {s.name}.{f.name}")
@@ -436,7 +436,7 @@ def by_no_discriminator(path: str, lines: list[str], ss: list[GoStruct]) -> Iter
             continue
         for f, _ in plain_members(s):
             at = f.line
-            new = lines[:at] + ["\t// +unionDiscriminatedBy=NoSuchField"] + lines[at:]
+            new = [*lines[:at], "\t// +unionDiscriminatedBy=NoSuchField", *lines[at:]]
             yield Mutation("discriminated-by-nothing", path, _join(new), (("MG306", at + 1),),
                            _inserted(at), f"{path}:{f.line + 1} {s.name}.{f.name}")
 
@@ -446,7 +446,7 @@ def enum_on_int(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[Mut
     for i, text in enumerate(lines):
         if re.match(r"^type \w+ (int32|int64|int)\s*$", text):
             at = _comment_block(lines, i)
-            new = lines[:at] + ["// +enum"] + lines[at:]
+            new = [*lines[:at], "// +enum", *lines[at:]]
             yield Mutation("enum-on-int-type", path, _join(new), (("MG101", at + 1),),
                            _inserted(at), f"{path}:{i + 1}")
 
@@ -489,13 +489,13 @@ def blank_lines_and_comments(path: str, lines: list[str], ss: list[GoStruct]) ->
     for s in ss:
         for f in s.fields:
             at = f.line + 1
-            new = lines[:at] + ["", "\t// An ordinary comment, about nothing in particular.", ""] + lines[at:]
+            new = [*lines[:at], "", "\t// An ordinary comment, about nothing in particular.", "", *lines[at:]]
             yield Mutation("harmless:blank-lines-and-comments", path, _join(new), (),
                            _inserted(at, 3), f"{path}:{at} {s.name}")
     for i, text in enumerate(lines):
         if text.startswith("type "):
             at = _comment_block(lines, i)
-            new = lines[:at] + ["// A comment nobody attached to anything.", ""] + lines[at:]
+            new = [*lines[:at], "// A comment nobody attached to anything.", "", *lines[at:]]
             yield Mutation("harmless:blank-lines-and-comments", path, _join(new), (),
                            _inserted(at, 2), f"{path}:{at + 1} top level")
 

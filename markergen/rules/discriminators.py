@@ -28,6 +28,7 @@ from markergen.markers import (
     UNION,
     UNION_DISCRIMINATOR,
     UNION_MEMBER,
+    Marker,
     default_string,
 )
 from markergen.model import Discriminator, Model, Struct, Union
@@ -294,7 +295,9 @@ def check_default_value(model: Model) -> Iterator[Diagnostic]:
         if d is None or d.default is None or not d.values:
             continue
         field = struct.field(d.go_name)
-        written = [m for m in (field.markers if field else ()) if m.name in DEFAULT_MARKERS]
+        written: list[Marker | None] = [
+            m for m in (field.markers if field else ()) if m.name in DEFAULT_MARKERS
+        ]
         for marker in written or [None]:
             raw = d.default
             if marker is not None and marker.value is not None and not _REF.match(marker.value):
