@@ -18,6 +18,7 @@ from markergen import hints
 from markergen.diagnostics import Diagnostic, diag
 from markergen.markers import (
     ENUM,
+    REGISTRY,
     UNION_DISCRIMINATED_BY,
     UNION_DISCRIMINATOR,
     UNION_MEMBER,
@@ -161,6 +162,8 @@ def form_discriminated(ctx: Ctx, plain: list[Field], house: bool = False) -> lis
             if by_markers:
                 continue  # MG306 already said why
             if not discs:
+                if _misspelt_discriminator(ctx):
+                    continue  # MG003 at the misspelt marker is the one report
                 ctx.diagnostics.append(
                     diag(
                         "MG307",
@@ -222,6 +225,16 @@ def form_discriminated(ctx: Ctx, plain: list[Field], house: bool = False) -> lis
             )
         )
     return out
+
+
+def _misspelt_discriminator(ctx: Ctx) -> bool:
+    """A field of the struct carries a misspelling of `+unionDiscriminator` (MG003)."""
+    return any(
+        REGISTRY.get(m.name) is None and REGISTRY.suggest(m.name) == UNION_DISCRIMINATOR
+        for f in ctx.struct.fields
+        for m in f.markers
+        if m.name not in (UNION_MEMBER, UNION_DISCRIMINATED_BY)
+    )
 
 
 def _closest_name(name: str, discs: list[Field]) -> str:
