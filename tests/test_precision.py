@@ -141,3 +141,19 @@ def test_a_syntax_error_in_a_struct_points_at_the_broken_field(tmp_path: Path) -
     )
     found = [d[:3] for d in _module(tmp_path, text)]
     assert found == [("MG001", 5, 2)]
+
+
+def test_mg103_hint_types_a_value_like_the_enums_and_moves_one_unlike_them(
+    tmp_path: Path,
+) -> None:
+    # openshift/api operator/v1: a container name "logs" in the const block of
+    # LoggingDestinationType ("Container", "Syslog"): moving it out is the fix.
+    text = (
+        "package p\n\n// +enum\ntype Dest string\n\nconst (\n"
+        '\tContainer Dest = "Container"\n\tSyslog Dest = "Syslog"\n'
+        '\tSidecarName = "logs"\n\tOther = "Other"\n)\n'
+    )
+    found = {d[1]: d[3] for d in _module(tmp_path, text) if d[0] == "MG103"}
+    assert sorted(found) == [9, 10]
+    assert found[9].startswith('move `SidecarName = "logs"` out of the const block')
+    assert found[10].startswith("write `Other Dest` instead of `Other`")

@@ -267,9 +267,13 @@ def _unmatched_member(ctx: Ctx, m: Member, disc: Discriminator) -> Diagnostic:
     close = _closest(m.value, disc.values)
     flags = ",optional" if m.optional else ""
     old = marker.raw if marker is not None else f"+{PLAIN_MEMBER}{flags}"
+    chosen = close or disc.values[0]
+    others = [v for v in disc.values if v != chosen]
     hint = hints.edits(
-        hints.replace(f"+{PLAIN_MEMBER}={close or disc.values[0]}{flags}", old),
-        otherwise=f"another of {', '.join(disc.values)}: the discriminator value that selects it",
+        hints.replace(f"+{PLAIN_MEMBER}={chosen}{flags}", old),
+        otherwise=f"another of {', '.join(others)}: the discriminator value that selects it"
+        if others
+        else None,
     )
     return diag(
         "MG340",
