@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from markergen.runtime.errors import FieldError, quote
-from markergen.runtime.k8s import validate_k8s
+from markergen.runtime.k8s import targets, validate_k8s
 from markergen.runtime.semantics import discriminator_value, set_members
-from markergen.runtime.table import Table, Union
+from markergen.runtime.table import Scalar, Table, Union
 from markergen.runtime.tree import JSON, ROOT, Path, Visit, children
 
 
@@ -43,7 +43,11 @@ def validate(
         for union in v.info.unions:
             if not union.applies(options):
                 continue
-            if union.semantics == "k8s":
+            if union.at:
+                # written through validation-gen's path wrappers: its semantics only
+                for tpath, told, tnew, kinds in targets(table, v.info, union, v.path, old_obj, v.new):
+                    errors.extend(validate_k8s(union, tpath, told, tnew, kinds))
+            elif union.semantics == "k8s":
                 errors.extend(validate_k8s(union, v.path, old_obj, v.new, v.info.fields))
             elif union.semantics == "kep1027":
                 errors.extend(_kep1027(union, v.path, old_obj, v.new))
@@ -64,21 +68,28 @@ def validate(
     return errors
 
 
+_A = {"string": "a string", "boolean": "a boolean", "integer": "an integer",
+      "number": "a number"}  # fmt: skip
+
+
 def _names(fields: list[str]) -> str:
     return ", ".join(fields)
 
 
 def _check_discriminator(
     union: Union, path: Path, obj: dict[str, JSON]
-) -> tuple[str | None, list[FieldError]]:
-    """The discriminator's value (None when it is not a string) and its own errors."""
+) -> tuple[Scalar | None, list[FieldError]]:
+    """The discriminator's value (None when it is not of the union's type) and its own
+    errors."""
     d = union.discriminator
     assert d is not None
     dpath = path.field(d)
     value = discriminator_value(obj, union)
     if value is None:
         return None, [
-            FieldError(dpath.render(), "Invalid", f"{quote(obj.get(d))}: must be a string")
+            FieldError(
+                dpath.render(), "Invalid", f"{quote(obj.get(d))}: must be {_A[union.value_type]}"
+            )
         ]
     present = obj.get(d) is not None
     if union.discriminator_required and (not present or (value == "" and "" not in union.values)):

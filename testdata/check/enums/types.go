@@ -1,16 +1,21 @@
 package enums
 
-// want "MG101" "type Priority, whose underlying type is int32"
+// An integer enum: markergen reads it (values 1, 2, 4), openapi-gen ignores the marker.
 // +enum
-type Priority int32
+type Priority int32 // want "MG021" "type Priority, whose underlying type is int32"
 
 const (
-	PriorityLow Priority = 1
+	PriorityLow Priority = 1 << iota
+	PriorityMid
+	PriorityHigh
 )
 
-// want "MG101" "Level"
 // +enum
-type Level Priority
+type Level Priority // want "MG021" "Level" "MG102"
+
+// want "MG101" "type Tags, whose underlying type is .]string"
+// +enum
+type Tags []string
 
 // Near miss: a string type with a value.
 // +enum
