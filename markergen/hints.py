@@ -12,8 +12,12 @@ docs/rules.md and checks again):
 - "add `LINE` below NAME": a new line right after the declaration NAME's line;
 - "remove `LINE` from NAME": delete that line of NAME's comment.
 
-Edits are joined with "; " and are all to be made. What follows " (or " is an
-alternative for a reader whose intent differs; it need not be an edit.
+The k8s rules also say "replace `OLD` with `NEW` on this line", "delete this line",
+"write `A` and `B` above NAME [in STRUCT]" and "write the field as `DECL`" (the field's
+name and type), and may lead in with a few words ending in ": ".
+
+Edits are joined with "; " (or "and") and are all to be made. What follows " (" is an
+alternative for a reader whose intent differs, or an explanation; it need not be an edit.
 """
 
 from __future__ import annotations

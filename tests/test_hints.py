@@ -170,9 +170,15 @@ def test_mg341_hint_writes_the_json_names(tmp_path: Path) -> None:
 
 EDIT = re.compile(
     r"(?:on (?P<on>\w+), )?write `(?P<new>[^`]+)` instead of `(?P<old>[^`]+)`"
+    r"|replace `(?P<r_old>[^`]*)` with `(?P<r_new>[^`]*)` on this line"
     r"|add `(?P<add>[^`]+)` (?P<where>above|below) (?P<add_to>\w+)"
+    r"|write (?P<lines>`[^`]+`(?: and `[^`]+`)*) above (?P<w_to>\w+)(?: in (?P<w_in>\w+))?"
+    r"|write the field as `(?P<decl>[^`]+)`"
     r"|remove `(?P<rm>[^`]+)` from (?P<rm_from>\w+)"
+    r"|(?P<delete>delete this line)"
 )
+JOINER = re.compile(r"\s*(?:;|\band\b)\s*")
+
 
 # Codes whose bad example no edit of the Go file fixes, and why.
 NOT_AN_EDIT = {
@@ -186,14 +192,42 @@ NOT_AN_EDIT = {
 }
 
 
+def _outside_code(text: str, sep: str) -> list[str]:
+    """`text` split at `sep` where it is not inside a `code span`."""
+    parts, start, inside = [], 0, False
+    for i, ch in enumerate(text):
+        if ch == "`":
+            inside = not inside
+        elif not inside and text.startswith(sep, i):
+            parts.append(text[start:i])
+            start = i + len(sep)
+    return [*parts, text[start:]]
+
+
+def _all_edits(segment: str) -> list[re.Match[str]] | None:
+    """The edits of a segment made of edits and joiners only, else None."""
+    found, at = [], 0
+    while at < len(segment):
+        joiner = JOINER.match(segment, at) if found else None
+        if joiner is not None and joiner.end() > at:
+            at = joiner.end()
+        edit = EDIT.match(segment, at)
+        if edit is None:
+            return None
+        found.append(edit)
+        at = edit.end()
+    return found or None
+
+
 def edits_of(hint: str) -> list[re.Match[str]]:
-    """The edits of a hint: everything before an alternative `(or ...)`, which must be
-    edits joined by `; ` and nothing else."""
-    primary = hint.split(" (or ", 1)[0]
-    found = list(EDIT.finditer(primary))
-    rest = EDIT.sub("", primary).replace(";", "").strip()
-    assert found and not rest, f"hint is not a list of edits: {hint!r}"
-    return found
+    """The edits of a hint. What follows ` (` (an alternative, an explanation) is not
+    read; of the parts around `: ` (a lead-in such as "make it a pointer: ", or a reason
+    after "delete this line: "), those made only of edits joined by `;` or `and` are
+    the edits, and there must be one."""
+    primary = _outside_code(hint, " (")[0]
+    found = [e for part in _outside_code(primary, ": ") if (e := _all_edits(part.strip()))]
+    assert found, f"hint is not a list of edits: {hint!r}"
+    return [e for edits in found for e in edits]
 
 
 def _is_comment(line: str) -> bool:
@@ -248,6 +282,32 @@ def apply_hint(path: Path, d: Diagnostic) -> None:
     lines = path.read_text(encoding="utf-8").split("\n")
     here = d.pos.line - 1
     for edit in edits_of(d.hint):
+        if edit["delete"] is not None:
+            del lines[here]
+            continue
+        if edit["r_old"] is not None:
+            _replace_in(lines, [here], edit["r_old"], edit["r_new"])
+            continue
+        if edit["decl"] is not None:
+            at = _declaration(lines, edit["decl"].split()[0], here)
+            text = lines[at]
+            indent = re.match(r"\s*", text).group(0)  # type: ignore[union-attr]
+            tag = re.search(r"\s`|\s//", text)
+            lines[at] = indent + edit["decl"] + (text[tag.start() :] if tag else "")
+            continue
+        if edit["lines"] is not None:
+            near = here
+            if edit["w_in"]:
+                near = next(
+                    i for i, t in enumerate(lines) if re.match(rf"type {edit['w_in']}\b", t)
+                )
+            at = _declaration(lines, edit["w_to"], near)
+            indent = re.match(r"\s*", lines[at]).group(0)  # type: ignore[union-attr]
+            start = _block(lines, at).start
+            new_lines = re.findall(r"`([^`]+)`", edit["lines"])
+            lines[start:start] = [indent + t for t in new_lines]
+            here += len(new_lines) if start <= here else 0
+            continue
         if edit["new"] is not None:
             if edit["on"]:
                 at = _declaration(lines, edit["on"], here)

@@ -209,7 +209,12 @@ def _struct_member(subject: str, f: Field, m: Marker) -> Diagnostic:
         m.pos,
         f"+{m.name} on {subject}, a struct value: validation-gen accepts union members "
         "of nilable and primitive types only (a struct value is never unset)",
-        hint=f"make it a pointer: write the field as `{f.go_name} *{f.type.text}`",
+        hint="make it a pointer: "
+        + hints.edits(
+            f"write the field as `{f.go_name} *{f.type.text}`",
+            # a pointer that is always written is not unset either (MG301)
+            *([tag] if (tag := hints.json_options(f.json, add=("omitempty",))) else []),
+        ),
     )
 
 
