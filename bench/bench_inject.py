@@ -441,14 +441,13 @@ def by_no_discriminator(path: str, lines: list[str], ss: list[GoStruct]) -> Iter
                            _inserted(at), f"{path}:{f.line + 1} {s.name}.{f.name}")
 
 
-def enum_on_int(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[Mutation]:
-    """MG101: `+enum` on an integer type."""
-    for i, text in enumerate(lines):
-        if re.match(r"^type \w+ (int32|int64|int)\s*$", text):
-            at = _comment_block(lines, i)
-            new = [*lines[:at], "// +enum", *lines[at:]]
-            yield Mutation("enum-on-int-type", path, _join(new), (("MG101", at + 1),),
-                           _inserted(at), f"{path}:{i + 1}")
+def enum_on_struct(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[Mutation]:
+    """MG101: `+enum` on a struct type (integer enums are read since issue 18)."""
+    for s in ss:
+        at = _comment_block(lines, s.line)
+        new = [*lines[:at], "// +enum", *lines[at:]]
+        yield Mutation("enum-on-struct-type", path, _join(new), (("MG101", at + 1),),
+                       _inserted(at), f"{path}:{s.line + 1} {s.name}")
 
 
 def default_not_in_enum(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[Mutation]:
@@ -518,7 +517,7 @@ FINDERS: tuple[Finder, ...] = (
     misspelt_marker, enum_on_const, member_on_var, union_on_func, enum_on_field,
     hidden_member, value_not_in_enum, scalar_member, duplicate_value, no_discriminator,
     malformed_marker, untyped_enum_const, required_member, int_discriminator, wrong_one_of,
-    discriminator_also_member, by_no_discriminator, enum_on_int, default_not_in_enum,
+    discriminator_also_member, by_no_discriminator, enum_on_struct, default_not_in_enum,
     reorder_fields, blank_lines_and_comments, rename_unrelated_field,
 )
 

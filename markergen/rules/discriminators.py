@@ -62,7 +62,7 @@ def check_discriminator_type(model: Model) -> Iterator[Diagnostic]:
         label = union_label(struct, union)
         if target.kind in ("external", "unknown"):
             continue  # unresolvable: MG104 or the builder's concern, not a type error
-        if d.values and d.value_type != "string":
+        if d.values and d.value_type != "string" and _values_fit(d):
             continue  # an enum of numbers or booleans: its values are typed everywhere
         if not (target.kind == "builtin" and target.name == "string"):
             yield diag(
@@ -91,6 +91,24 @@ def check_discriminator_type(model: Model) -> Iterator[Diagnostic]:
                 ),
                 severity=Severity.WARNING,
             )
+
+
+def _values_fit(d: Discriminator) -> bool:
+    """Every value of a bool, integer or float discriminator is one of its type (an
+    `Enum=Foo;Bar` of names on an int32 field is a string enum on the wrong type)."""
+    for v in d.values:
+        try:
+            x = json.loads(v) if isinstance(v, str) else v
+        except ValueError:
+            return False
+        number = isinstance(x, int | float) and not isinstance(x, bool)
+        if d.value_type == "boolean" and not isinstance(x, bool):
+            return False
+        if d.value_type == "integer" and not (number and float(x).is_integer()):
+            return False
+        if d.value_type == "number" and not number:
+            return False
+    return True
 
 
 def _enum_marker_broken(model: Model, d: Discriminator) -> bool:

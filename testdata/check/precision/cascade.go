@@ -50,3 +50,30 @@ type Hidden struct {
 type Settings struct {
 	Size int32 `json:"size"`
 }
+
+// A discriminator whose type is no string but whose Enum lists names (gateway-api's
+// filter Type, with its type changed to int32) is reported: the values do not fit it.
+type NamedOnInt struct {
+	// +unionDiscriminator
+	// +kubebuilder:validation:Enum=HTTP;TCP
+	// +required
+	Type int32 `json:"type"` // want "MG201" "which is not a string"
+
+	// +unionMember=HTTP
+	// +optional
+	HTTP *string `json:"http,omitempty"`
+}
+
+// Near miss for MG201: numbers on an integer discriminator are typed values (the
+// memberName "1" is no JSON name, which MG305 says).
+type NumbersOnInt struct {
+	// +unionDiscriminator
+	// +kubebuilder:validation:Enum=1;2
+	// +required
+	Version int32 `json:"version"`
+
+	// want "MG305"
+	// +unionMember=1
+	// +optional
+	V1 *string `json:"v1,omitempty"`
+}
