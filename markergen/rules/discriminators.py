@@ -77,7 +77,7 @@ def check_discriminator_type(model: Model) -> Iterator[Diagnostic]:
                 ),
             )
         elif union.traits.untyped_discriminator and not d.values and not _enum_marker_broken(
-            model, d
+            model, d, f"{struct.name}.{d.go_name}"
         ):
             yield diag(
                 "MG201",
@@ -111,18 +111,17 @@ def _values_fit(d: Discriminator) -> bool:
     return True
 
 
-def _enum_marker_broken(model: Model, d: Discriminator) -> bool:
-    """The discriminator's type has an enum marker markergen could not read (MG004) or
-    a misspelt one (MG003): that is the one report of the missing values."""
-    name = d.type.deref().name
-    if not name:
-        return False
-    for diagnostic in model.diagnostics:
-        if diagnostic.code in ("MG003", "MG004") and (
-            f" on type {name};" in diagnostic.message or f" on type {name}:" in diagnostic.message
-        ):
-            return True
-    return False
+def _enum_marker_broken(model: Model, d: Discriminator, field: str) -> bool:
+    """The discriminator's type or field has an enum marker markergen could not read
+    (MG004) or a misspelt one (MG003): that is the one report of the missing values."""
+    subjects = [f"field {field}"]
+    if d.type.deref().name:
+        subjects.append(f"type {d.type.deref().name}")
+    return any(
+        diagnostic.code in ("MG003", "MG004")
+        and any(f" on {s}{end}" in diagnostic.message for s in subjects for end in (";", ":"))
+        for diagnostic in model.diagnostics
+    )
 
 
 def _enum_list(struct: Struct, union: Union) -> list[str]:

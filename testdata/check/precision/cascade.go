@@ -77,3 +77,16 @@ type NumbersOnInt struct {
 	// +optional
 	V1 *string `json:"v1,omitempty"`
 }
+
+// The same with the enum marker on the discriminator field (gateway-api's style).
+type FieldEnumMisspelt struct {
+	// +unionDiscriminator
+	// want "MG003"
+	// +kubebuilder:validation:Enmu=HTTP;TCP
+	// +required
+	Type string `json:"type"`
+
+	// +unionMember=HTTP
+	// +optional
+	HTTP *string `json:"http,omitempty"`
+}
