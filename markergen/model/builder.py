@@ -130,6 +130,12 @@ class ModelBuilder:
                     # no marker takes effect on a constant: this reports the union and
                     # enum markers written there by mistake (MG005)
                     reader.read((spec.doc,), Target.CONST, f"constant {spec.name}")
+            for marked in file.marked:
+                # likewise for variables and functions (MG005)
+                if marked.kind == "var":
+                    reader.read((marked.doc,), Target.VAR, f"variable {marked.name}")
+                else:
+                    reader.read((marked.doc,), Target.FUNC, f"function {marked.name}")
             file_igs, ignore_problems = file_ignores(file)
             self.ignores += file_igs
             self.diagnostics += ignore_problems
