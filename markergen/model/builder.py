@@ -123,7 +123,9 @@ class ModelBuilder:
         for file in pkg.files:
             resolver = Resolver(self.index, pkg.import_path, file)
             # The enum builder needs a file's imports and constants, not its types.
-            slim = replace(file, package_doc=None, package_comments=(), types=(), errors=())
+            slim = replace(
+                file, package_doc=None, package_comments=(), types=(), errors=(), marked=()
+            )
             self.consts.append(PackageConsts(pkg.import_path, slim, file.consts, pkg.dir))
             for spec in file.consts:
                 if spec.doc is not None:
