@@ -739,6 +739,11 @@ def _main(args_list: list[str], debug: bool) -> int:
         _silence_stdout()
         return 0
     except Exception as e:
+        if _caused_by_interrupt(e):
+            # A Ctrl-C inside the interpreter's machinery (a class being created at import)
+            # reaches us wrapped in another exception: it is still the user's interrupt.
+            sys.stderr.write(INTERRUPTED + "\n")
+            return 130
         message = user_message(e)
         if message is not None:
             sys.stderr.write(f"markergen: error: {message}\n")
@@ -750,6 +755,17 @@ def _main(args_list: list[str], debug: bool) -> int:
             "for a traceback, and please report it)\n"
         )
         return 2
+
+
+def _caused_by_interrupt(e: BaseException) -> bool:
+    seen: set[int] = set()
+    current: BaseException | None = e
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
 
 
 def _silence_stdout() -> None:

@@ -141,6 +141,29 @@ def test_interrupt_exits_130(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Cap
     assert "interrupted" in capsys.readouterr().err
 
 
+def test_interrupt_wrapped_by_the_interpreter_exits_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Ctrl-C that lands while Python creates a class (at import) arrives as
+    `RuntimeError: Error calling __set_name__ ...` caused by KeyboardInterrupt: still an
+    interrupt (130 and its message), not an "internal error" (2). Seen under load."""
+    import markergen.cli as cli
+
+    def interrupted(args: object) -> int:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as e:
+            raise RuntimeError("Error calling __set_name__ on 'Field' instance") from e
+
+    monkeypatch.setattr(cli, "COMMANDS", tuple(
+        c if c.name != "dump" else type(c)(c.name, c.summary, c.description, c.args, interrupted)
+        for c in cli.COMMANDS
+    ))
+    assert main(["dump"]) == 130
+    err = capsys.readouterr().err
+    assert "interrupted" in err and "internal error" not in err
+
+
 def test_no_color_and_pipes_get_plain_text() -> None:
     class Tty(io.StringIO):
         def isatty(self) -> bool:

@@ -6,6 +6,7 @@ import os
 import shutil
 import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -86,11 +87,11 @@ def test_temporary_write_failing_leaves_nothing(
     real = writer._write_temp
     calls = {"n": 0}
 
-    def failing(target: Path, data: bytes, mode: int) -> Path:
+    def failing(target: Path, data: bytes, mode: int, keep: Callable[[Path], None]) -> Path:
         calls["n"] += 1
         if calls["n"] == 2:
             raise OSError(5, "Input/output error")
-        return real(target, data, mode)
+        return real(target, data, mode, keep)
 
     monkeypatch.setattr(writer, "_write_temp", failing)
     with pytest.raises(OutputError) as err:
@@ -156,3 +157,30 @@ def test_verify_outputs_is_empty_when_up_to_date(tmp_path: Path) -> None:
     a = tmp_path / "a"
     a.write_text("line\u2028same\n")
     assert verify_outputs({a: "line\u2028same\n"}) == []
+
+
+def test_interrupt_right_after_a_temporary_is_created_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Ctrl-C that arrives just as a temporary file is created (before the writer has
+    noted its name) must not leave that file behind: the signal waits until the name is
+    noted, then the clean-up removes it. Found under load by the SIGINT fault tests."""
+    import signal
+
+    a = tmp_path / "a.txt"
+    a.write_text("keep\n")
+    real = tempfile.mkstemp
+
+    def mkstemp_then_interrupt(*args: object, **kwargs: object) -> tuple[int, str]:
+        made = real(*args, **kwargs)  # type: ignore[call-overload]
+        os.kill(os.getpid(), signal.SIGINT)
+        return made  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(writer.tempfile, "mkstemp", mkstemp_then_interrupt)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            write_outputs({a: "new\n", tmp_path / "b.txt": "b\n"})
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert _snapshot(tmp_path) == {"a.txt": b"keep\n"}

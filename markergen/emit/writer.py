@@ -15,6 +15,7 @@ import signal
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -88,9 +89,19 @@ def _default_mode() -> int:
     return 0o666 & ~mask
 
 
-def _write_temp(target: Path, data: bytes, mode: int) -> Path:
-    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    tmp = Path(name)
+def _create(target: Path, suffix: str, keep: Callable[[Path], None]) -> tuple[int, Path]:
+    """A new empty file beside `target`, handed to `keep` before anything can interrupt:
+    a Ctrl-C between its creation and `keep` would leave it behind, where the clean-up
+    cannot see it. The signal, held meanwhile, is delivered on return."""
+    with _signals_held():
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix, dir=target.parent)
+        path = Path(name)
+        keep(path)
+    return fd, path
+
+
+def _write_temp(target: Path, data: bytes, mode: int, keep: Callable[[Path], None]) -> Path:
+    fd, tmp = _create(target, ".tmp", keep)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -121,12 +132,11 @@ def _digest(wanted: bool) -> Any:
 
 
 def _write_stream(
-    target: Path, chunks: Iterable[str], mode: int, digests: bool
+    target: Path, chunks: Iterable[str], mode: int, digests: bool, keep: Callable[[Path], None]
 ) -> tuple[Path, int, str]:
     """The pieces, UTF-8, in a temporary beside `target` (not yet synced): (its path,
     size, SHA-256 or "" without `digests`)."""
-    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    tmp = Path(name)
+    fd, tmp = _create(target, ".tmp", keep)
     digest = _digest(digests)
     size = 0
     try:
@@ -177,12 +187,11 @@ def _same_content(path: Path, data: bytes | Path) -> bool:
                     return True
 
 
-def _backup(path: Path) -> Path:
+def _backup(path: Path, keep: Callable[[Path], None]) -> Path:
     """A second name for the existing output, beside it: a hard link (no copy), or a
     copy where links are not possible. Renaming it back restores the output exactly."""
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".bak", dir=path.parent)
+    fd, backup = _create(path, ".bak", keep)
     os.close(fd)
-    backup = Path(name)
     try:
         os.unlink(backup)
         try:
@@ -267,12 +276,13 @@ def write_outputs(outputs: Mapping[Path, Content], digests: bool = False) -> Wri
                     unchanged.append(path)
                     continue
                 created_dirs.extend(_make_parents(path.parent))
-                temps[path] = _write_temp(path, data, mode)
+                _write_temp(path, data, mode, keep=partial(temps.__setitem__, path))
                 del data
             else:
                 created_dirs.extend(_make_parents(path.parent))
-                tmp, size, hexdigest = _write_stream(path, content(), mode, digests)
-                temps[path] = tmp
+                tmp, size, hexdigest = _write_stream(
+                    path, content(), mode, digests, keep=partial(temps.__setitem__, path)
+                )
                 sums[path] = (size, hexdigest)
                 if original is not None and original.size == size and _same_content(path, tmp):
                     del temps[path]
@@ -284,7 +294,7 @@ def write_outputs(outputs: Mapping[Path, Content], digests: bool = False) -> Wri
         for path in changed:
             current = path
             if originals[path] is not None:
-                backups[path] = _backup(path)
+                _backup(path, keep=partial(backups.__setitem__, path))
         # Renames run with SIGINT/SIGTERM held back, so an interrupt cannot land between
         # two of them (or inside the undo) and leave a mix of old and new outputs. One
         # that arrived meanwhile is honoured after the outputs are back as they were,
