@@ -183,7 +183,9 @@ class SchemaBuilder:
             # An incomplete enum (MG020) lists no `enum`: the known values alone would
             # reject valid objects; its description says values are missing.
             if enum is not None and not enum.incomplete:
-                schema["enum"] = typed_enum_values([v.value for v in enum.values], tf[0])
+                schema["enum"] = typed_enum_values(
+                    [v.value for v in enum.values_without_options], tf[0]
+                )
             return schema
         if target.kind == "named":
             if target.type_key in self.model.structs:

@@ -85,7 +85,9 @@ def _table_json(inputs: Inputs) -> str:
 
     table = inputs.table
     types = _member("types", table["types"], 1)
-    return "{\n" + types + ',\n  "version": ' + tojson(table["version"]) + "\n}\n"
+    # keys sorted, as the rest: `enums` (only when a `+k8s:enum` field exists) first
+    enums = _member("enums", table["enums"], 1) + ",\n" if "enums" in table else ""
+    return "{\n" + enums + types + ',\n  "version": ' + tojson(table["version"]) + "\n}\n"
 
 
 def _table_py(inputs: Inputs) -> str:

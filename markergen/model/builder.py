@@ -45,6 +45,7 @@ def build_model(
     types: dict[TypeKey, NamedType] = {}
     consts: list[PackageConsts] = []
     ignores: list[Ignore] = []
+    const_markers: dict[tuple[str, str], tuple[Marker, ...]] = {}
     for pkg in packages:
         diagnostics.extend(_read_problems(pkg))
         pkg_markers = _package_markers(pkg, reader)
@@ -66,9 +67,11 @@ def build_model(
             consts.append(PackageConsts(pkg.import_path, file, file.consts, pkg.dir))
             for spec in file.consts:
                 if spec.doc is not None:
-                    # no marker takes effect on a constant: this reports the union and
-                    # enum markers written there by mistake (MG005)
-                    reader.read((spec.doc,), Target.CONST, f"constant {spec.name}")
+                    # only `+k8s:enumExclude` takes effect on a constant: reading reports
+                    # the union and enum markers written there by mistake (MG005)
+                    found = reader.read((spec.doc,), Target.CONST, f"constant {spec.name}")
+                    if found:
+                        const_markers[(pkg.import_path, spec.name)] = found
             file_igs, ignore_problems = file_ignores(file)
             ignores += file_igs
             diagnostics += ignore_problems
@@ -98,7 +101,7 @@ def build_model(
                         description=description(decl.doc),
                         pos=decl.pos,
                     )
-    enums, enum_diags = build_enums(types, consts, imports)
+    enums, enum_diags = build_enums(types, consts, imports, const_markers)
     diagnostics.extend(enum_diags)
     structs: dict[TypeKey, Struct] = {}
     for inp, package, desc in struct_inputs:

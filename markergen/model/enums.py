@@ -17,12 +17,13 @@ from markergen.golang.syntax import ConstSpec, GoFile, Position
 from markergen.markers import (
     ENUM,
     K8S_ENUM,
+    K8S_ENUM_EXCLUDE,
     KUBEBUILDER_ENUM,
     OPENSHIFT_FEATURE_GATE_AWARE_ENUM,
     Marker,
     split_list,
 )
-from markergen.model import Enum, EnumValue, NamedType, TypeKey, TypeRef
+from markergen.model import Enum, EnumExclusion, EnumValue, NamedType, TypeKey, TypeRef
 
 ENUM_MARKERS = (ENUM, K8S_ENUM, KUBEBUILDER_ENUM)
 NON_STRING_SCALARS = frozenset(
@@ -219,11 +220,38 @@ def _const_ref(text: str, pc: PackageConsts) -> tuple[str, str] | None:
     return None
 
 
+def _k8s_enum(named: NamedType | None) -> Marker | None:
+    if named is None:
+        return None
+    return next((m for m in named.markers if m.name == K8S_ENUM), None)
+
+
+def _exclusions(
+    markers: Sequence[Marker],
+) -> tuple[bool, tuple[EnumExclusion, ...]]:
+    """validation-gen's reading of a constant's `+k8s:enumExclude` tags: excluded always
+    (a bare tag), or under the conditions of the `ifEnabled` / `ifDisabled` around it."""
+    always = False
+    conditions: list[EnumExclusion] = []
+    for m in markers:
+        if m.name != K8S_ENUM_EXCLUDE or m.stage:
+            continue  # validation-gen reads only a bare or option-wrapped enumExclude
+        if m.gate:
+            conditions.append(EnumExclusion(m.gate, not m.gate_disabled))
+        else:
+            always = True
+    return always, tuple(conditions)
+
+
 def build_enums(
     types: Mapping[TypeKey, NamedType],
     consts: Sequence[PackageConsts],
     imports: ImportSource | None = None,
+    const_markers: Mapping[tuple[str, str], tuple[Marker, ...]] | None = None,
 ) -> tuple[dict[TypeKey, Enum], list[Diagnostic]]:
+    """`const_markers`: the markers of the inputs' constants, by (import path, name);
+    `+k8s:enumExclude` there takes a constant out of its `+k8s:enum` type."""
+    const_markers = const_markers or {}
     candidates = {
         key: named
         for key, named in types.items()
@@ -246,13 +274,21 @@ def build_enums(
         for spec in pc.consts:
             blocks[spec.block_pos].append(spec)
             key = _const_type_key(spec, pc)
+            marks = const_markers.get((pc.import_path, spec.name), ())
+            excluded, exclusions = _exclusions(marks)
+            if excluded or exclusions:
+                canon = _canonical(key, types) if key is not None else None
+                if canon is None or _k8s_enum(types.get(canon)) is None:
+                    diagnostics.append(_exclude_without_enum(spec, marks, key, types))
+                    excluded, exclusions = False, ()
             if key is None or (canonical := _canonical(key, types)) not in wanted:
                 continue
             value = const_values.value(pc, spec)
             if value is not None:
-                values[canonical].append(
-                    EnumValue(spec.name, value, description(spec.doc), spec.pos)
-                )
+                if not excluded:
+                    values[canonical].append(
+                        EnumValue(spec.name, value, description(spec.doc), spec.pos, exclusions)
+                    )
                 continue
             miss = const_values.missing.get((pc.import_path, spec.name))
             if miss is None:
@@ -296,8 +332,35 @@ def build_enums(
             (K8S_ENUM if source == K8S_ENUM else ENUM),
             pos=named.pos,
             incomplete=_canonical(key, types) in incomplete,
+            stage=k8s.stage if (k8s := _k8s_enum(named)) is not None else "",
         )
     return enums, diagnostics
+
+
+def _exclude_without_enum(
+    spec: ConstSpec,
+    marks: Sequence[Marker],
+    key: TypeKey | None,
+    types: Mapping[TypeKey, NamedType],
+) -> Diagnostic:
+    """MG325: validation-gen reads `+k8s:enumExclude` only for a `+k8s:enum` type."""
+    marker = next(m for m in marks if m.name == K8S_ENUM_EXCLUDE)
+    named = types.get(key) if key is not None else None
+    if named is not None:
+        hint = (
+            f"write `// +{K8S_ENUM}` above `type {named.name}`, or remove "
+            f"`{marker.raw}` if {named.name} is no enum"
+        )
+        what = f"type {named.name} has no `+{K8S_ENUM}`"
+    else:
+        hint = f"give {spec.name} a `+{K8S_ENUM}` string type, or remove `{marker.raw}`"
+        what = f"{spec.name} is no constant of a named type"
+    return diag(
+        "MG325",
+        marker.pos,
+        f"`+{K8S_ENUM_EXCLUDE}` on constant {spec.name} has no effect: {what}",
+        hint=hint,
+    )
 
 
 def _untyped_in_enum_block(

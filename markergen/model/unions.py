@@ -29,6 +29,7 @@ from markergen.model.dialects.base import (
     pos_of,
 )
 from markergen.model.dialects.k8s import form_k8s, one_union_written_twice
+from markergen.model.dialects.k8s_modes import form_modes
 from markergen.model.dialects.kep1027 import form_discriminated
 from markergen.model.dialects.kep2019 import form_kep2019
 from markergen.model.dialects.kubebuilder import form_controller_gen
@@ -77,6 +78,7 @@ def build_unions(
     else:
         unions.extend(form_discriminated(ctx, plain))
     k8s = form_k8s(ctx, member_fields(ctx, "k8s"))
+    k8s += form_modes(ctx, member_fields(ctx, "k8s"))
     unions = one_union_written_twice(unions, k8s)
     unions.extend(form_controller_gen(ctx))
     return tuple(unions), ctx.diagnostics

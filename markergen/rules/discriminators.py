@@ -49,6 +49,8 @@ def check_discriminator_type(model: Model) -> Iterator[Diagnostic]:
         label = union_label(struct, union)
         if target.kind in ("external", "unknown"):
             continue  # unresolvable: MG104 or the builder's concern, not a type error
+        if union.modes and target.kind == "builtin" and target.name == "bool":
+            continue  # validation-gen's mode discriminators may be bool (MG113 otherwise)
         if not (target.kind == "builtin" and target.name == "string"):
             yield diag(
                 "MG201",

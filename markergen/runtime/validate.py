@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from markergen.runtime.errors import FieldError, quote
+from dataclasses import replace
+
 from markergen.runtime.k8s import validate_k8s
+from markergen.runtime.k8s_enums import validate_enums
+from markergen.runtime.k8s_modes import validate_modes
 from markergen.runtime.semantics import discriminator_value, set_members
 from markergen.runtime.table import Table, Union
 from markergen.runtime.tree import JSON, ROOT, Path, Visit, children
@@ -40,15 +44,29 @@ def validate(
             )
             continue
         old_obj = v.old if isinstance(v.old, dict) else None
+        reported: set[str] = set()  # discriminators whose enum a union check reports
         for union in v.info.unions:
             if not union.applies(options):
                 continue
-            if union.semantics == "k8s":
-                errors.extend(validate_k8s(union, v.path, old_obj, v.new, v.info.fields))
+            if union.semantics != "k8s" and union.discriminator and union.values:
+                reported.add(union.discriminator)
+            if union.semantics == "k8s" and union.modes:
+                errors.extend(validate_modes(union, v.path, old_obj, v.new, v.info.fields))
+            elif union.semantics == "k8s":
+                found = validate_k8s(union, v.path, old_obj, v.new, v.info.fields)
+                if union.stage:
+                    found = [replace(e, stage=union.stage) for e in found]
+                errors.extend(found)
             elif union.semantics == "kep1027":
                 errors.extend(_kep1027(union, v.path, old_obj, v.new))
             else:
                 errors.extend(_at_most_one_with_discriminator(union, v.path, v.new))
+        if table.enums:
+            errors.extend(
+                validate_enums(
+                    v.info.fields, table.enums, v.path, old_obj, v.new, options, frozenset(reported)
+                )
+            )
         if not v.info.has_children:
             continue
         found: list[Visit | FieldError] = []

@@ -23,6 +23,7 @@ from markergen.model import (
     Mode,
     Union,
 )
+from markergen.model.dialects.k8s_modes import MODE_MARKERS
 from markergen.model.dialects.base import (
     K8S_DISCRIMINATOR,
     K8S_MEMBER,
@@ -37,6 +38,7 @@ MARKERS: tuple[str, ...] = (
     K8S_UNION_MEMBER,
     K8S_ZERO_OR_ONE_OF_MEMBER,
     K8S_ENUM,
+    *MODE_MARKERS,  # mode unions: markergen/model/dialects/k8s_modes.py
 )
 
 TRAITS = DialectTraits(
