@@ -300,7 +300,7 @@ def _not_duplicate(
 def _missing_discriminator(ctx: Ctx, r: _Rule) -> None:
     candidate = _first_candidate(ctx)
     args = f"(modality: {_q(r.modality)})" if r.modality else ""
-    what = f"for modality {_q(r.modality)}" if r.modality else ""
+    what = f" for modality {_q(r.modality)}" if r.modality else ""
     if candidate is not None:
         hint = f"write `// +{K8S_MODE_DISCRIMINATOR}{args}` above {candidate.go_name}"
     else:
@@ -310,8 +310,8 @@ def _missing_discriminator(ctx: Ctx, r: _Rule) -> None:
             "MG111",
             r.marker.pos,
             f"`+{r.marker.name}` on {ctx.subject(r.field)} depends on a mode, but struct "
-            f"{ctx.struct.name} has no `+{K8S_MODE_DISCRIMINATOR}` {what}: validation-gen "
-            "rejects it (missing discriminator)".replace("  ", " "),
+            f"{ctx.struct.name} has no `+{K8S_MODE_DISCRIMINATOR}`{what}: validation-gen "
+            "rejects it (missing discriminator)",
             hint=hint,
         )
     )
@@ -335,7 +335,7 @@ def _union(
                         f"mode {_q(value)} of {ctx.subject(r.field)} is no bool, but "
                         f"discriminator {disc_field.go_name} is a bool: validation-gen rejects "
                         "it (invalid discriminator value)",
-                        hint=f"replace `{_q(value)}` with `\"true\"` or `\"false\"`",
+                        hint=f"replace `{_q(value)}` with `{_q(_as_bool(value))}`",
                     )
                 )
                 continue
@@ -389,6 +389,12 @@ def _union(
         gate_disabled=first_rule.marker.gate_disabled,
         modes=tuple(kept),
     )
+
+
+def _as_bool(word: str) -> str:
+    """The bool a word that is no Go bool most likely means."""
+    no = {"no", "off", "disabled", "disable", "n", "none", "never"}
+    return "false" if word.strip().lower() in no else "true"
 
 
 def _closest(value: str, values: tuple[str, ...]) -> str:
