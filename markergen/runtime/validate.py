@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from markergen.runtime.errors import FieldError, quote
 from dataclasses import replace
 
+from markergen.runtime.errors import FieldError, quote
 from markergen.runtime.k8s import validate_k8s
 from markergen.runtime.k8s_enums import validate_enums
 from markergen.runtime.k8s_modes import validate_modes
@@ -53,10 +53,10 @@ def validate(
             if union.semantics == "k8s" and union.modes:
                 errors.extend(validate_modes(union, v.path, old_obj, v.new, v.info.fields))
             elif union.semantics == "k8s":
-                found = validate_k8s(union, v.path, old_obj, v.new, v.info.fields)
+                k8s_errors = validate_k8s(union, v.path, old_obj, v.new, v.info.fields)
                 if union.stage:
-                    found = [replace(e, stage=union.stage) for e in found]
-                errors.extend(found)
+                    k8s_errors = [replace(e, stage=union.stage) for e in k8s_errors]
+                errors.extend(k8s_errors)
             elif union.semantics == "kep1027":
                 errors.extend(_kep1027(union, v.path, old_obj, v.new))
             else:

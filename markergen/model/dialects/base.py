@@ -57,9 +57,16 @@ K8S_ZERO_OR_ONE = K8S_ZERO_OR_ONE_OF_MEMBER
 FAMILY_MARKERS = {
     "kep2019": (KEP2019_FIELD,),
     "plain": (PLAIN_MEMBER, DISCRIMINATED_BY),
-    "k8s": (K8S_DISCRIMINATOR, K8S_MEMBER, K8S_ZERO_OR_ONE)
-    # mode unions (markergen/model/dialects/k8s_modes.py) are k8s too
-    + (K8S_MODE_DISCRIMINATOR, K8S_IF_MODE, K8S_OLD_DISCRIMINATOR, K8S_OLD_MEMBER),
+    "k8s": (
+        K8S_DISCRIMINATOR,
+        K8S_MEMBER,
+        K8S_ZERO_OR_ONE,
+        # mode unions (markergen/model/dialects/k8s_modes.py) are k8s too
+        K8S_MODE_DISCRIMINATOR,
+        K8S_IF_MODE,
+        K8S_OLD_DISCRIMINATOR,
+        K8S_OLD_MEMBER,
+    ),
 }
 
 

@@ -23,7 +23,6 @@ from markergen.model import (
     Mode,
     Union,
 )
-from markergen.model.dialects.k8s_modes import MODE_MARKERS
 from markergen.model.dialects.base import (
     K8S_DISCRIMINATOR,
     K8S_MEMBER,
@@ -32,6 +31,7 @@ from markergen.model.dialects.base import (
     discriminator_of,
     marker_of,
 )
+from markergen.model.dialects.k8s_modes import MODE_MARKERS
 
 MARKERS: tuple[str, ...] = (
     K8S_UNION_DISCRIMINATOR,
