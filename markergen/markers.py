@@ -78,6 +78,26 @@ class MarkerDef:
     arg_names: frozenset[str] | None = None  # ARGS: allowed named arguments (None: any)
     positional: int | None = None  # ARGS: exact number of positional arguments (None: any)
     prefix: str = ""  # "stage" (`k8s:alpha`, `k8s:beta`) or "gate" (`k8s:ifEnabled`, ...)
+    # `=` with nothing after it is a value: `+groupName=` names Kubernetes' core group.
+    empty_value: bool = False
+
+
+@dataclass(frozen=True)
+class Wrap:
+    """One path wrapper of validation-gen (`+k8s:item(...)=`, `+k8s:subfield(name)=`,
+    `+k8s:eachVal=`, `+k8s:eachKey=`): where the payload applies, below the field or
+    type the line is written on."""
+
+    kind: str  # the wrapper's marker name: K8S_ITEM, K8S_SUBFIELD, K8S_EACH_VAL, K8S_EACH_KEY
+    name: str = ""  # subfield: the JSON name of the subfield
+    # item: the selection criteria as written, (key, JSON text of the value): a quoted
+    # argument is a string (`"a"` → `"a"`), a bare one a number or a bool (`10`, `true`)
+    selector: tuple[tuple[str, str], ...] = ()
+    positional: tuple[str, ...] = ()  # item: arguments without a name (validation-gen refuses them)
+
+    def selector_text(self) -> str:
+        """validation-gen's rendering of the criteria: `{"name": "a", "port": 80}`."""
+        return "{" + ", ".join(f"{json.dumps(k)}: {v}" for k, v in self.selector) + "}"
 
 
 @dataclass(frozen=True)
@@ -99,6 +119,9 @@ class Marker:
     since: str = ""  # the stage prefix's `since:` argument
     gate: str = ""  # feature gate of `+k8s:ifEnabled(Gate)=` / `ifDisabled`
     gate_disabled: bool = False  # additive: True for `+k8s:ifDisabled(Gate)=`
+    # validation-gen's path wrappers around the payload, outermost first:
+    # `+k8s:subfield(spec)=+k8s:item(name: "a")=+k8s:unionMember` has two steps.
+    via: tuple[Wrap, ...] = ()
 
     def arg(self, key: str) -> str | None:
         for k, v in self.args:
@@ -173,6 +196,17 @@ K8S_ENUM_EXCLUDE: Final = "k8s:enumExclude"
 K8S_OPTIONAL: Final = "k8s:optional"
 K8S_REQUIRED: Final = "k8s:required"
 K8S_FORBIDDEN: Final = "k8s:forbidden"
+# validation-gen's path wrappers (prefix "path" in the registry): the payload applies to
+# the list items whose keys match, to a subfield, to each value, to each map key.
+K8S_ITEM: Final = "k8s:item"
+K8S_SUBFIELD: Final = "k8s:subfield"
+K8S_EACH_VAL: Final = "k8s:eachVal"
+K8S_EACH_KEY: Final = "k8s:eachKey"
+# validation-gen's spellings of the list markers (`+listType`, `+listMapKey`); not
+# registered, as the rest of markergen reads the plain ones, but `+k8s:item` needs them.
+K8S_LIST_TYPE: Final = "k8s:listType"
+K8S_LIST_MAP_KEY: Final = "k8s:listMapKey"
+K8S_UNIQUE: Final = "k8s:unique"
 # openshift/api: `+openshift:validation:FeatureGateAwareEnum:featureGate=G,enum=a;b`, one
 # line per gate; the type's values are every line's values (not a registered marker:
 # controller-gen's `name:arg=value` form is kept whole as an unknown marker).
@@ -370,6 +404,11 @@ def default_registry() -> Registry:
             MarkerDef(
                 "k8s:ifDisabled", _ALL, ARGS, arg_names=frozenset(), positional=1, prefix="gate"
             ),
+            # path wrappers: the payload applies below the field or type (docs/k8s.md)
+            MarkerDef(K8S_ITEM, _FT, ARGS, prefix="path"),
+            MarkerDef(K8S_SUBFIELD, _FT, ARGS, arg_names=frozenset(), positional=1, prefix="path"),
+            MarkerDef(K8S_EACH_VAL, _FT, ARGS, arg_names=frozenset(), positional=0, prefix="path"),
+            MarkerDef(K8S_EACH_KEY, _FT, ARGS, arg_names=frozenset(), positional=0, prefix="path"),
             # understood because real projects use them
             MarkerDef("optional", _F, N),
             MarkerDef("required", _F, N),
@@ -397,7 +436,7 @@ def default_registry() -> Registry:
             MarkerDef("patchStrategy", _F, RAW, value_required=True),
             MarkerDef("patchMergeKey", _F, VF, value_required=True),
             MarkerDef("kubebuilder:object:root", _T, N),
-            MarkerDef("groupName", _P, VF, value_required=True),
+            MarkerDef("groupName", _P, VF, value_required=True, empty_value=True),
         ]
     )
 
@@ -641,7 +680,7 @@ class _LineParser:
             end = s.find(",", i + 1)
             end = len(s) if end < 0 else end
             value = s[i + 1 : end]
-            if value == "":
+            if value == "" and not d.empty_value:
                 raise _ParseError(f"+{d.name}= has an empty value after '='", i + 1)
             for k, ch in enumerate(value):
                 if ch.isspace():
@@ -736,6 +775,8 @@ def _parse_at(s: str, i: int, parser: _LineParser, pos: Position, raw: str) -> M
             pos=pos,
         )
     payload_at = len(s) - len(parsed.value) if parsed.value is not None else len(s)
+    if d.prefix == "path":
+        return _wrapped(s, i, name, parsed, payload_at, parser, pos, raw)
     if parsed.value is None or parsed.value == "":
         raise _ParseError(
             f"+{name} has no payload: write +{name}=+<marker> (e.g. +{name}=+k8s:optional)",
@@ -757,6 +798,56 @@ def _parse_at(s: str, i: int, parser: _LineParser, pos: Position, raw: str) -> M
     if inner.gate:
         raise _ParseError(f"+{name} wraps another feature-gate prefix", payload_at)
     return replace(inner, gate=parsed.positional[0], gate_disabled=name == "k8s:ifDisabled")
+
+
+def _wrapped(
+    s: str,
+    i: int,
+    name: str,
+    parsed: _Parsed,
+    payload_at: int,
+    parser: _LineParser,
+    pos: Position,
+    raw: str,
+) -> Marker:
+    """A path wrapper: its payload marker with the wrapper's step put in front of `via`.
+
+    A payload that is no marker (`+k8s:eachVal=payload`) keeps the line as one marker
+    of the wrapper's name, as before these wrappers were known: what validation-gen
+    makes of it is not markergen's concern unless it is a union tag.
+    """
+    payload = parsed.value or ""
+    if not payload.startswith("+") or len(payload) < 2 or not _is_name_start(payload[1]):
+        return Marker(name, parsed.value, (), parsed.args, parsed.positional, raw, pos)
+    inner = _parse_at(s, payload_at, parser, pos, raw)
+    step = Wrap(name)
+    if name == K8S_SUBFIELD:
+        step = Wrap(name, name=parsed.positional[0])
+    elif name == K8S_ITEM:
+        step = Wrap(name, selector=_selector(s, i), positional=parsed.positional)
+    return replace(inner, via=(step, *inner.via))
+
+
+def _selector(s: str, i: int) -> tuple[tuple[str, str], ...]:
+    """The named arguments of the `+k8s:item(...)` whose `+` is at s[i], each value as
+    JSON text: quoted values are strings, bare ones are kept as written (`80`, `true`)."""
+    j = _scan_name(s, i + 1)
+    out: list[tuple[str, str]] = []
+    if j >= len(s) or s[j] != "(":
+        return ()
+    j += 1
+    while j < len(s) and s[j] != ")":
+        j = _skip_ws(s, j)
+        token, j, _ = _arg_value(s, j)
+        j = _skip_ws(s, j)
+        if j < len(s) and s[j] == ":":
+            j = _skip_ws(s, j + 1)
+            value, j, vbare = _arg_value(s, j)
+            out.append((token, value if vbare else json.dumps(value)))
+            j = _skip_ws(s, j)
+        if j < len(s) and s[j] == ",":
+            j += 1
+    return tuple(out)
 
 
 def _arg(parsed: _Parsed, key: str) -> str:
@@ -864,6 +955,7 @@ __all__ = [
     "Registry",
     "Shape",
     "Target",
+    "Wrap",
     "default_registry",
     "edit_distance",
     "parse_group",

@@ -155,8 +155,8 @@ def test_errors_are_not_cached(tmp_path: Path) -> None:
     (tmp_path / "go.mod").write_text("module example.com/bad\n")
     api = tmp_path / "api"
     api.mkdir()
-    # MG101: +enum on a non-string type is an error: nothing written, nothing cached.
-    (api / "t.go").write_text("package api\n\n// +enum\ntype Bad int\n\nconst One Bad = 1\n")
+    # MG101: +enum on a non-scalar type is an error: nothing written, nothing cached.
+    (api / "t.go").write_text("package api\n\n// +enum\ntype Bad []string\n")
     code, outputs = run(tmp_path)
     assert code == 1 and outputs == {}
     assert cache_files(tmp_path) == []

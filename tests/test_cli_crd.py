@@ -87,7 +87,8 @@ def test_crd_without_arguments_patches_where_the_makefile_writes(tmp_path: Path)
     """The issue-22 project: controller-gen writes the CRDs twice (an included .mk file),
     the second copy Helm-wrapped. `markergen crd` names the directories, patches both
     copies (the template lines byte for byte), and writes no rule that rejects the
-    project's own example."""
+    project's own example: its two `+union` structs are documentation (MG360), which
+    `check` reports once and `crd` neither enforces nor reports again per file."""
     project = tmp_path / "gameserver"
     shutil.copytree(TESTDATA / "projects" / "gameserver", project)
     helm = sorted((project / "charts" / "gameserver" / "templates" / "crds").glob("*.yaml"))
@@ -97,15 +98,13 @@ def test_crd_without_arguments_patches_where_the_makefile_writes(tmp_path: Path)
     assert res.code == 0, res.stderr
     assert "using config/crd/bases (from tools/make/gen.mk:" in res.stderr
     assert "using charts/gameserver/templates/crds (from tools/make/gen.mk:" in res.stderr
-    assert "examples/arena-fleet.yaml:" in res.stderr  # the proof names the example
+    assert "MG5" not in res.stderr
     for path, text in before.items():
         after = path.read_text()
         first, last = text.splitlines()[0], text.splitlines()[-1]
         assert first.startswith("{{") and last.startswith("{{")
         assert after.splitlines()[0] == first and after.splitlines()[-1] == last
     assert any(p.read_text() != text for p, text in before.items())  # the Helm copy too
-    # check runs the same proof as a warning; --strict makes it fail the run
     res = run_cli(["check", "--format", "json"], project)
     assert res.code == 0, res.stderr
-    assert any(d["code"] == "MG511" for d in json.loads(res.stdout))
-    assert run_cli(["check", "--strict"], project).code == 1
+    assert sorted(d["code"] for d in json.loads(res.stdout)) == ["MG360", "MG360"]

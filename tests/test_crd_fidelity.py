@@ -69,20 +69,46 @@ def test_openshift_variants_get_only_inserted_lines_and_are_idempotent(tmp_path:
 def test_member_not_in_the_enum_gets_no_rule_and_names_member_value_and_fix(
     tmp_path: Path,
 ) -> None:
+    """openshift's EndpointPublishingStrategy shape: two fields named after their values,
+    two not. No rule could be satisfied, so none is written, and the reason is said once
+    for the run, not once per feature-set variant and per spec/status copy."""
     project = _project(tmp_path)
     manifests = project / MANIFESTS
-    result = run_crd([manifests / TECH], load_model(["./..."], project), verify=False)
+    result = run_crd([manifests], load_model(["./..."], project), verify=False)
     mg506 = [d for d in result.diagnostics if d.code == "MG506"]
-    assert len(mg506) == 2
-    classic = next(d for d in mg506 if "classicLoadBalancer" in d.message)
-    assert 'type="ClassicLoadBalancerParameters"' in classic.message
-    assert '"Classic", "NLB"' in classic.message
-    assert "+unionMember=<value>" in classic.message
-    text = (manifests / TECH).read_text(encoding="utf-8")
-    balancer = _node(text, *SPEC, "balancer")
-    assert "x-kubernetes-validations" not in balancer
-    # the line points at the balancer schema
-    assert text.splitlines()[classic.pos.line - 1].strip().startswith("description: balancer")
+    assert len(mg506) == 2  # one per unsatisfiable member, over both variants
+    by_member = {
+        name: next(d for d in mg506 if f"member {name} selects" in d.message)
+        for name in ("loadBalancer", "nodePort")
+    }
+    balancer = by_member["loadBalancer"]
+    assert 'type="LoadBalancer"' in balancer.message
+    assert '"LoadBalancerService", "HostNetwork", "Private", "NodePortService"' in balancer.message
+    assert "+unionMember=<value>" in balancer.message
+    for name in (DEFAULT, TECH):
+        text = (manifests / name).read_text(encoding="utf-8")
+        assert "x-kubernetes-validations" not in _node(text, *SPEC, "endpoint")
+    # the line points into the endpoint schema (its first key) of the first variant
+    first = (manifests / Path(balancer.pos.file).name).read_text(encoding="utf-8")
+    assert first.splitlines()[balancer.pos.line - 2].strip() == "endpoint:"
+
+
+def test_documentation_union_gets_no_rule_and_no_crd_diagnostic(tmp_path: Path) -> None:
+    """A `+union` whose fields all match no value (MG360 in `check`) is enforced by
+    nobody: `crd` writes nothing for it and does not repeat the finding per file."""
+    project = _project(tmp_path)
+    manifests = project / MANIFESTS
+    model = load_model(["./..."], project)
+    from markergen.rules import all_diagnostics
+
+    assert [d.code for d in all_diagnostics(model) if "BalancerParameters" in d.message] == [
+        "MG360"
+    ]
+    result = run_crd([manifests], model, verify=False)
+    assert not [d for d in result.diagnostics if "BalancerParameters" in d.message]
+    for name in (DEFAULT, TECH):
+        text = (manifests / name).read_text(encoding="utf-8")
+        assert "x-kubernetes-validations" not in _node(text, *SPEC, "balancer")
 
 
 def test_feature_gated_member_absent_from_a_variant(tmp_path: Path) -> None:
@@ -91,7 +117,7 @@ def test_feature_gated_member_absent_from_a_variant(tmp_path: Path) -> None:
     model = load_model(["./..."], project)
     result = run_crd([manifests], model, verify=False)
     default_warnings = [d for d in result.diagnostics if d.pos.file.endswith(DEFAULT)]
-    assert [d.code for d in default_warnings if "nodePort" in d.message] == ["MG501"]
+    assert [d.code for d in default_warnings if "Publishing" in d.message and "nodePort" in d.message] == ["MG501"]
     # the enum lacks only the gated member's value: not a disagreement (no MG503)
     assert not any(d.code == "MG503" for d in result.diagnostics)
     default_rules = _node((manifests / DEFAULT).read_text(encoding="utf-8"), *SPEC, "publishing")[

@@ -230,3 +230,155 @@ def _walk(node: object) -> list[object]:
         for v in node:
             out.extend(_walk(v))
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# A field whose type is another package's enum (issue 18, item 3)
+
+COREV1 = """package v1
+
+// Protocol defines network protocols supported for things like container ports.
+// +enum
+type Protocol string
+
+const (
+	// ProtocolTCP is the TCP protocol.
+	ProtocolTCP Protocol = "TCP"
+	// ProtocolUDP is the UDP protocol.
+	ProtocolUDP Protocol = "UDP"
+)
+
+// A struct type of the same package: looked at, never an enum.
+type ObjectReference struct {
+	Name string `json:"name"`
+}
+"""
+COREV1_MORE = """package v1
+
+// In another file than the type: still a value (the package's constants of the type).
+const ProtocolSCTP Protocol = "SCTP"
+"""
+KUBEBUILDER = """package v1
+
+import corev1 "k8s.io/api/core/v1"
+
+type Port struct {
+	Protocol corev1.Protocol `json:"protocol"`
+	Protocols []corev1.Protocol `json:"protocols,omitempty"`
+	Ref corev1.ObjectReference `json:"ref"`
+}
+"""
+
+
+def _port_props(model: Model) -> dict[str, object]:
+    from markergen.emit.options import EmitOptions
+    from markergen.emit.outputs import render_outputs
+
+    doc = json.loads(render_outputs(model, EmitOptions())["openapi-v2.json"])
+    props: dict[str, object] = doc["definitions"]["com.example.op.api.v1.Port"]["properties"]
+    return props
+
+
+def _kubebuilder_project(root: Path) -> None:
+    write(root / "go.mod", "module example.com/op\n\nrequire k8s.io/api v0.31.0\n")
+    write(root / "api/v1/types.go", KUBEBUILDER)
+
+
+def test_field_of_an_imported_enum_type_from_the_module_cache(tmp_path: Path) -> None:
+    _kubebuilder_project(tmp_path)
+    cache = tmp_path / "cache"
+    write(cache / "k8s.io/api@v0.31.0/core/v1/types.go", COREV1)
+    write(cache / "k8s.io/api@v0.31.0/core/v1/more.go", COREV1_MORE)
+    write(cache / "k8s.io/api@v0.31.0/core/v1/unrelated.go", "package v1\n\nconst X = 1\n")
+    model = load(tmp_path, "./api/v1", GOMODCACHE=str(cache))
+    enum = model.enums["k8s.io/api/core/v1.Protocol"]
+    assert enum.imported and [v.value for v in enum.values] == ["TCP", "UDP", "SCTP"]
+    props = _port_props(model)
+    assert props["protocol"] == {
+        "type": "string",
+        "enum": ["SCTP", "TCP", "UDP"],
+        "description": 'Possible enum values:\n - `"SCTP"` In another file than the type: '
+        'still a value (the package\'s constants of the type).\n - `"TCP"` is the TCP '
+        'protocol.\n - `"UDP"` is the UDP protocol.',
+    }
+    assert props["protocols"] == {
+        "type": "array", "items": {"type": "string", "enum": ["SCTP", "TCP", "UDP"]}}
+    # A struct of the imported package stays a reference; nothing of it is emitted.
+    assert props["ref"] == {"$ref": "#/definitions/io.k8s.api.core.v1.ObjectReference"}
+    assert [p.import_path for p in model.packages] == ["example.com/op/api/v1"]
+    assert not [d for d in all_diagnostics(model) if d.code != "MG302"]
+    # Only the files that mention the type were read as Go (and recorded for the cache).
+    assert str(cache / "k8s.io/api@v0.31.0/core/v1/types.go") in model.files_read
+
+
+def test_field_of_an_imported_enum_type_from_vendor(tmp_path: Path) -> None:
+    _kubebuilder_project(tmp_path)
+    write(tmp_path / "vendor/k8s.io/api/core/v1/types.go", COREV1)
+    model = load(tmp_path, "./api/v1", GOMODCACHE=str(tmp_path / "empty"))
+    assert _port_props(model)["protocol"]["enum"] == ["TCP", "UDP"]  # type: ignore[index]
+
+
+def test_imported_enum_discriminator_gets_its_values(tmp_path: Path) -> None:
+    write(tmp_path / "go.mod", "module example.com/op\n\nrequire k8s.io/api v0.31.0\n")
+    write(
+        tmp_path / "api/v1/types.go",
+        """package v1
+
+import corev1 "k8s.io/api/core/v1"
+
+type TCP struct{}
+
+type UDP struct{}
+
+type Listener struct {
+	// +unionDiscriminator
+	// +required
+	Protocol corev1.Protocol `json:"protocol"`
+	// +unionMember
+	// +optional
+	TCP *TCP `json:"tcp,omitempty"`
+	// +unionMember
+	// +optional
+	UDP *UDP `json:"udp,omitempty"`
+}
+""",
+    )
+    write(tmp_path / "cache/k8s.io/api@v0.31.0/core/v1/types.go", COREV1)
+    model = load(tmp_path, "./api/v1", GOMODCACHE=str(tmp_path / "cache"))
+    (union,) = model.structs["example.com/op/api/v1.Listener"].unions
+    assert union.discriminator is not None and union.discriminator.values == ("TCP", "UDP")
+    assert not [d for d in all_diagnostics(model) if d.code == "MG104"]
+    # Without the module cache the values are unknown, and MG104 says so.
+    missing = load(tmp_path, "./api/v1", GOMODCACHE=str(tmp_path / "nowhere"))
+    assert [d.code for d in all_diagnostics(missing) if d.code == "MG104"] == ["MG104"]
+
+
+def test_field_of_an_unfound_package_keeps_its_reference(tmp_path: Path) -> None:
+    """No diagnostic for a plain field (every metav1 field would get one in a tree without
+    a module cache); its schema stays a $ref listed as an external reference."""
+    _kubebuilder_project(tmp_path)
+    model = load(tmp_path, "./api/v1", GOMODCACHE=str(tmp_path / "nowhere"))
+    assert _port_props(model)["protocol"] == {
+        "$ref": "#/definitions/io.k8s.api.core.v1.Protocol"}
+    assert "k8s.io/api/core/v1.Protocol" not in model.enums
+    assert not [d for d in all_diagnostics(model) if d.code in ("MG020", "MG104")]
+
+
+def test_imported_enum_with_a_missing_constant_is_incomplete(tmp_path: Path) -> None:
+    """The imported type's own constant refers to a third package that is missing: MG020
+    is not raised for the imported package (never checked), but the enum is incomplete
+    in the outputs rather than silently short."""
+    _kubebuilder_project(tmp_path)
+    cache = tmp_path / "cache"
+    write(
+        cache / "k8s.io/api@v0.31.0/core/v1/types.go",
+        COREV1.replace('ProtocolUDP Protocol = "UDP"', "ProtocolUDP Protocol = net.UDP").replace(
+            "package v1\n", 'package v1\n\nimport net "example.com/gone/net"\n'),
+    )
+    write(cache / "k8s.io/api@v0.31.0/go.mod", "module k8s.io/api\n")
+    model = load(tmp_path, "./api/v1", GOMODCACHE=str(cache))
+    enum = model.enums["k8s.io/api/core/v1.Protocol"]
+    assert enum.incomplete and [v.value for v in enum.values] == ["TCP"]
+    protocol = _port_props(model)["protocol"]
+    assert "enum" not in protocol  # type: ignore[operator]
+    assert "incomplete enum" in protocol["description"]  # type: ignore[index]

@@ -45,6 +45,8 @@ CASES: list[tuple[str, JSON, JSON, frozenset[str], Want]] = [
     ("Strict", {}, None, NONE, []),  # mode "": nothing set, nothing required
     ("Strict", {"second": "v"}, None, NONE, [("second", FORB, "", "")]),
     ("Strict", {"mode": "Z", "first": "v"}, None, NONE, [("first", FORB, "", "")]),
+    # a *string holding "" is set (not nil), a non-pointer 0 is not
+    ("Strict", {"mode": "Z", "first": ""}, None, NONE, [("first", FORB, "", "")]),
     # the earlier spelling reads the same
     ("OldStrict", {"mode": "A"}, None, NONE, [("first", REQ, "", "")]),
     ("OldStrict", {"mode": "B", "first": "v", "second": "v"}, None, NONE, [("first", FORB, "", "")]),

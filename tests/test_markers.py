@@ -495,6 +495,10 @@ def test_registry_prefixes_and_flags() -> None:
         "k8s:beta",
         "k8s:ifEnabled",
         "k8s:ifDisabled",
+        "k8s:item",
+        "k8s:subfield",
+        "k8s:eachVal",
+        "k8s:eachKey",
     }
     member = REGISTRY.get("unionMember")
     assert member is not None and member.flags == frozenset({"optional"})

@@ -12,11 +12,13 @@ Allowed discriminator values are enforced by the schema's `enum`, not by CEL.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from markergen.model import Union
+from markergen.model import Union, json_scalar
 
 # CEL's reserved words that Kubernetes escapes as `__<word>__` (k8s.io/apiserver cel).
 RESERVED = frozenset(
@@ -65,6 +67,33 @@ def cel_string(value: str) -> str:
     return '"' + "".join(out) + '"'
 
 
+def json_value(value: str, value_type: str) -> Any:
+    """A discriminator value (model text) as the JSON value an object holds: `1` for an
+    integer discriminator, `true` for a boolean one, the text itself for strings."""
+    typed = json_scalar(value, value_type)
+    if value_type == "number" and isinstance(typed, int):
+        return float(typed)  # CEL reads a `type: number` property as a double
+    return value if typed is None else typed
+
+
+def text_of(value: Any) -> str:
+    """The model's text of a JSON scalar (`1` → "1", `true` → "true")."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def cel_literal(value: str, value_type: str = "string") -> str:
+    """The CEL literal of a discriminator value of the given JSON type: `1`, `true`,
+    `1.5`, or a string literal (never `'1'` for the number 1)."""
+    typed = json_value(value, value_type)
+    if isinstance(typed, str):
+        return cel_string(typed)
+    if isinstance(typed, bool):
+        return "true" if typed else "false"
+    if isinstance(typed, float):
+        return repr(typed) if typed == typed and abs(typed) != float("inf") else "0.0"
+    return str(typed)
+
+
 def _json_string(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -104,7 +133,9 @@ def _field_path(json_name: str) -> str:
 
 
 def union_label(union: Union, struct_name: str) -> str:
-    """How messages name a union: `Struct.discriminator`, or `Struct` plus its union name."""
+    """How messages name a union: `Struct.discriminator`, or `Struct` plus its union name
+    (a union under a field, `Union.at`, is named with its path: `Struct.spec.*.mode`)."""
+    struct_name = ".".join([struct_name, *union.at])
     if union.discriminator is not None:
         return f"{struct_name}.{union.discriminator.json_name}"
     if union.name:
@@ -121,6 +152,7 @@ def union_rules(
     struct_name: str,
     properties: Iterable[str],
     required: Iterable[str],
+    types: Mapping[str, str] | None = None,
 ) -> tuple[list[Rule], list[Skipped]]:
     """The rules for `union` at a schema node with these property names and `required` list.
 
@@ -153,10 +185,16 @@ def union_rules(
         d = escape_property(disc.json_name)
         if d is None:
             return [], [*skipped, Skipped(disc.json_name, "cannot be referenced from CEL")]
+    if union.semantics == "k8s":
+        return _k8s_rules(
+            union, label, members, d if disc is not None else None, types or {}, skipped
+        )
     rules: list[Rule] = []
     if disc is not None and d is not None:
         if disc.required:
-            rule = _required_discriminator(d, disc.json_name in set(required), bool(disc.values))
+            rule = _required_discriminator(
+                d, disc.json_name in set(required), bool(disc.values), disc.value_type
+            )
             if rule:
                 rules.append(
                     Rule(
@@ -167,20 +205,25 @@ def union_rules(
                     )
                 )
         if union.semantics == "kep1027":
-            rules.extend(_discriminated(d, disc.json_name, members, label))
+            rules.extend(_discriminated(d, disc.json_name, members, label, disc.value_type))
             return rules, skipped
     rules.extend(_counted(union, members, label))
     if disc is not None and d is not None and members:
-        rules.append(_matches(d, disc.json_name, members, label, disc.values))
+        rules.append(_matches(d, disc.json_name, members, label, disc.values, disc.value_type))
     return rules, skipped
 
 
-def _required_discriminator(d: str, in_required_list: bool, has_enum: bool) -> str:
+def _required_discriminator(
+    d: str, in_required_list: bool, has_enum: bool, value_type: str = "string"
+) -> str:
     """A required discriminator must be present, and not "" unless "" is an enum value.
 
     The schema's `required` list checks presence and its `enum` rejects "" when "" is
-    not a value; CEL covers only what those two do not.
+    not a value; CEL covers only what those two do not. A number or a boolean is never
+    "" (comparing it with "" would not even compile): presence is all there is.
     """
+    if value_type != "string":
+        return "" if in_required_list else f"has(self.{d})"
     if not in_required_list and not has_enum:
         return f'has(self.{d}) && self.{d} != ""'
     if not in_required_list:
@@ -190,25 +233,36 @@ def _required_discriminator(d: str, in_required_list: bool, has_enum: bool) -> s
     return ""
 
 
-def _selects(d: str, value: str) -> str:
+def _selects(d: str, value: str, value_type: str = "string") -> str:
     if value == "":
+        if value_type != "string":
+            return f"!has(self.{d})"  # only an unset number or boolean reads as ""
         # an unset discriminator reads as "" (the current KEP: unset and "" are equal)
         return f'(!has(self.{d}) || self.{d} == "")'
-    return f"(has(self.{d}) && self.{d} == {cel_string(value)})"
+    return f"(has(self.{d}) && self.{d} == {cel_literal(value, value_type)})"
+
+
+def _shown(value: str, value_type: str) -> str:
+    """A value as messages quote it: JSON of its type (`"A"`, `1`, `true`)."""
+    return _json_string(value) if value_type == "string" else text_of(json_value(value, value_type))
 
 
 def _discriminated(
-    d: str, disc_json: str, members: list[tuple[str, str, str, bool]], label: str
+    d: str,
+    disc_json: str,
+    members: list[tuple[str, str, str, bool]],
+    label: str,
+    value_type: str = "string",
 ) -> list[Rule]:
     """The current KEP "Validation": the selected member is set unless optional; the others are not."""
     rules: list[Rule] = []
     for json_name, esc, value, optional in members:
-        sel = _selects(d, value)
+        sel = _selects(d, value, value_type)
         if not optional:
             rules.append(
                 Rule(
                     f"has(self.{esc}) || !{sel}",
-                    f"{json_name} must be set when {disc_json} is {_json_string(value)} "
+                    f"{json_name} must be set when {disc_json} is {_shown(value, value_type)} "
                     f"(union {label})",
                     REQUIRED,
                     _field_path(json_name),
@@ -217,7 +271,7 @@ def _discriminated(
         rules.append(
             Rule(
                 f"{sel} || !has(self.{esc})",
-                f"{json_name} may only be set when {disc_json} is {_json_string(value)} "
+                f"{json_name} may only be set when {disc_json} is {_shown(value, value_type)} "
                 f"(union {label})",
                 FORBIDDEN,
                 _field_path(json_name),
@@ -248,6 +302,7 @@ def _matches(
     members: list[tuple[str, str, str, bool]],
     label: str,
     values: tuple[str, ...] = (),
+    value_type: str = "string",
 ) -> Rule:
     """The 2019 KEP: a discriminator that is set must name the one member that is set.
 
@@ -257,14 +312,154 @@ def _matches(
     sets it."""
     count = _count(e for _, e, _, _ in members)
     agree = " || ".join(
-        f"(has(self.{e}) && self.{d} == {cel_string(v)})"
+        f"(has(self.{e}) && self.{d} == {cel_literal(v, value_type)})"
         if not values or v in values
         else f"has(self.{e})"
         for _, e, v, _ in members
     )
+    # A number or a boolean is never "": there is no "unset" spelling to allow.
+    unset = f'self.{d} == "" || ' if value_type == "string" else ""
     return Rule(
-        f'has(self.{d}) ? (self.{d} == "" || {count} != 1 || {agree}) : true',
+        f"has(self.{d}) ? ({unset}{count} != 1 || {agree}) : true",
         f"{disc_json} must name the member that is set (union {label})",
         INVALID,
         _field_path(disc_json),
     )
+
+
+# validation-gen's "set" (a member's Go value is not its zero value), in CEL, by the JSON
+# schema type of a builtin member: the API server's JSON has the zero value or nothing.
+_NONZERO = {
+    "string": '{m} != ""',
+    "integer": "{m} != 0",
+    "number": "{m} != 0.0",
+    "boolean": "{m}",
+}
+
+
+def k8s_is_set(esc: str, zero: str, schema_type: str) -> str | None:
+    """The CEL test of validation-gen's member extractor, or None when the member's kind
+    or schema type leaves it unknown (no rule can then be written safely)."""
+    m = f"self.{esc}"
+    if zero == "nil":
+        return f"has({m})"
+    if zero == "len" and schema_type in ("array", "object"):
+        return f"(has({m}) && size({m}) > 0)"
+    if zero == "zero" and schema_type in _NONZERO:
+        return f"(has({m}) && {_NONZERO[schema_type].format(m=m)})"
+    return None
+
+
+def _backticked(names: Iterable[str]) -> str:
+    return ", ".join(f"`{n}`" for n in names)
+
+
+def _k8s_rules(
+    union: Union,
+    label: str,
+    members: list[tuple[str, str, str, bool]],
+    d: str | None,
+    types: Mapping[str, str],
+    skipped: list[Skipped],
+) -> tuple[list[Rule], list[Skipped]]:
+    """validation-gen's checks on create (docs/k8s.md): a member is set when it is not its
+    Go zero value; the discriminator, when there is one, names the one member that may
+    and must be set. Its messages are validation-gen's; every error is `Invalid`."""
+    zeros = {m.json_name: m.zero for m in union.members}
+    tests: list[tuple[str, str, str]] = []  # (json, is-set test, value)
+    for json_name, esc, value, _ in members:
+        test = k8s_is_set(esc, zeros.get(json_name, ""), types.get(json_name, ""))
+        if test is None:
+            why = "cannot be told unset in CEL (validation-gen compares its Go zero value)"
+            return [], [*skipped, Skipped(json_name, why)]
+        tests.append((json_name, test, value))
+    rules: list[Rule] = []
+    disc = union.discriminator
+    if disc is not None and d is not None:
+        for json_name, test, value in tests:
+            sel = _selects(d, value)
+            rules.append(
+                Rule(
+                    f"{test} || !{sel}",
+                    f"must be specified when `{disc.json_name}` is {_json_string(value)} "
+                    f"(union {label})",
+                    INVALID,
+                    _field_path(json_name),
+                )
+            )
+            rules.append(
+                Rule(
+                    f"{sel} || !{test}",
+                    f"may only be specified when `{disc.json_name}` is {_json_string(value)} "
+                    f"(union {label})",
+                    INVALID,
+                    _field_path(json_name),
+                )
+            )
+        return rules, skipped
+    return _counted_k8s(union, label, [t for _, t, _ in tests]), skipped
+
+
+def _counted_k8s(union: Union, label: str, tests: list[str]) -> list[Rule]:
+    """validation-gen's undiscriminated checks, at the node: errors without fieldPath."""
+    names = _backticked(m.json_name for m in union.members)
+    count = " + ".join(f"({t} ? 1 : 0)" for t in tests)
+    rules: list[Rule] = []
+    if union.mode == "exactly-one" and tests:
+        rules.append(
+            Rule(f"{count} >= 1", f"must specify one of: {names} (union {label})", INVALID)
+        )
+        if len(tests) > 1:
+            rules.append(
+                Rule(
+                    f"{count} <= 1",
+                    f"must specify exactly one of: {names} (union {label})",
+                    INVALID,
+                )
+            )
+    elif len(tests) > 1:
+        rules.append(
+            Rule(f"{count} <= 1", f"must specify at most one of: {names} (union {label})", INVALID)
+        )
+    return rules
+
+
+def _cel_literal(json_text: str) -> str:
+    value = json.loads(json_text)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return cel_string(value)
+    return str(value)
+
+
+def _zero_literal(json_text: str) -> str:
+    value = json.loads(json_text)
+    if isinstance(value, bool):
+        return "false"
+    if isinstance(value, str):
+        return '""'
+    return "0"
+
+
+def item_is_set(selector: tuple[tuple[str, str], ...]) -> str | None:
+    """validation-gen's item extractor in CEL: the list holds an item whose keys have these
+    values (a key left out holds its zero value); None when a key cannot be reached."""
+    terms = []
+    for key, value in selector:
+        esc = escape_property(key)
+        if esc is None:
+            return None
+        terms.append(f"(has(i.{esc}) ? i.{esc} : {_zero_literal(value)}) == {_cel_literal(value)}")
+    return f"self.exists(i, {' && '.join(terms)})"
+
+
+def item_rules(union: Union, label: str) -> tuple[list[Rule], list[Skipped]]:
+    """A union of list items (`+k8s:item`), at the list's node."""
+    tests = []
+    for m in union.members:
+        test = item_is_set(m.selector)
+        if test is None:
+            return [], [Skipped(m.json_name, "has a key that cannot be referenced from CEL")]
+        tests.append(test)
+    return _counted_k8s(union, label, tests), []

@@ -11,7 +11,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-Program = Callable[[dict[str, Any]], bool]
+Program = Callable[[Any], bool]
 
 
 class CelError(Exception):
@@ -57,7 +57,7 @@ class CelEvaluator:
             if self.engine == "cel":
                 compiled: Any = mod.compile(rule)
 
-                def run(obj: dict[str, Any]) -> bool:
+                def run(obj: Any) -> bool:
                     try:
                         return compiled.execute({"self": obj}) is True
                     except Exception as e:  # the engine's own error types
@@ -68,7 +68,7 @@ class CelEvaluator:
             prog: Any = env.program(env.compile(rule))
             to_cel: Any = mod.json_to_cel
 
-            def run_py(obj: dict[str, Any]) -> bool:
+            def run_py(obj: Any) -> bool:
                 try:
                     result = prog.evaluate({"self": to_cel(obj)})
                 except Exception as e:
@@ -84,5 +84,5 @@ class CelEvaluator:
         except Exception as e:
             raise CelError(f"{rule}: {e}") from e
 
-    def passes(self, rule: str, obj: dict[str, Any]) -> bool:
+    def passes(self, rule: str, obj: Any) -> bool:
         return self.program(rule)(obj)

@@ -14,14 +14,22 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from markergen.crd.cel import Rule, escape_property, union_label, union_rules
+from markergen.crd.cel import (
+    Rule,
+    escape_property,
+    item_rules,
+    json_value,
+    text_of,
+    union_label,
+    union_rules,
+)
 from markergen.crd.celeval import CelError, CelEvaluator
 from markergen.crd.cost import (
     STATIC_ESTIMATED_COST_LIMIT,
@@ -32,7 +40,7 @@ from markergen.crd.cost import (
 from markergen.crd.edit import LineEdits
 from markergen.crd.helm import mask_templates
 from markergen.crd.locate import describe_missing, root_type
-from markergen.crd.prove import Proof, prove_union
+from markergen.crd.prove import Proof, prove_items, prove_union
 from markergen.crd.samples import SampleObject, load_samples, values_at
 from markergen.crd.walk import UnionSite, union_sites
 from markergen.crd.yamlio import (
@@ -89,6 +97,15 @@ class RunMemo:
         self._shapes: dict[PathKey, list[tuple[Shape, SampleObject]]] = {}
         self._verdicts: dict[tuple[str, Shape], bool] = {}
         self._proofs: dict[tuple[Any, ...], Proof] = {}
+        self._told: set[tuple[Any, ...]] = set()
+
+    def first_time(self, *what: Any) -> bool:
+        """Whether `what` is said for the first time in this run: feature-set variants and
+        the spec/status copies of a type repeat one finding, which is worth one line."""
+        if what in self._told:
+            return False
+        self._told.add(what)
+        return True
 
     def render(self, value: list[Any], indent: int) -> str:
         key = (json.dumps(value, sort_keys=False, ensure_ascii=False), indent)
@@ -135,6 +152,7 @@ class RunMemo:
         enum: Sequence[Any] | None,
         evaluator: CelEvaluator,
         hand: Sequence[str],
+        types: Mapping[str, str] | None = None,
     ) -> Proof:
         """`prove_union`, once per distinct union and schema node."""
         key = (
@@ -144,10 +162,11 @@ class RunMemo:
             tuple(required),
             None if enum is None else tuple(map(str, enum)),
             tuple(hand),
+            tuple(sorted((types or {}).items())),
         )
         found = self._proofs.get(key)
         if found is None:
-            found = prove_union(union, rules, properties, required, enum, evaluator, hand)
+            found = prove_union(union, rules, properties, required, enum, evaluator, hand, types)
             self._proofs[key] = found
         return found
 
@@ -195,13 +214,22 @@ class _Patcher:
     memo: RunMemo
     path: Path | None = None  # the CRD file on disk, when there is one
     wanted: dict[PathKey, list[dict[str, str]]] = field(default_factory=dict)
-    enums: dict[PathKey, list[str]] = field(default_factory=dict)
+    enums: dict[PathKey, list[Any]] = field(default_factory=dict)
     costs: list[int] = field(default_factory=list)
     kind: tuple[str, str, str] = ("", "", "")  # group, version, kind being patched
 
-    def diag(self, code: str, path: PathKey, message: str) -> None:
+    def diag(
+        self,
+        code: str,
+        path: PathKey,
+        message: str,
+        severity: Severity | None = None,
+        hint: str | None = None,
+    ) -> None:
         line, col = self.doc.position(path)
-        self.diagnostics.append(diag(code, Position(self.file, line, col), message))
+        self.diagnostics.append(
+            diag(code, Position(self.file, line, col), message, severity=severity, hint=hint)
+        )
 
     def run(self) -> None:
         spec = self.doc.value.get("spec")
@@ -256,11 +284,28 @@ class _Patcher:
 
     def _site(self, site: UnionSite, objects: Sequence[SampleObject], schema: Any) -> None:
         node, union = site.node, site.union
+        if union.gate and not union.gate_disabled:
+            where = ".".join(str(p) for p in site.path)
+            self.diag(
+                "MG506",
+                site.path,
+                f"union {union_label(union, site.struct.name)} at {where}: validation-gen "
+                f"checks it only when option {union.gate} is enabled, and a CRD has no "
+                "options; no rules written",
+                severity=Severity.INFO,
+                hint="nothing to do; if the option is always on where this CRD is served, "
+                f"drop the `+k8s:ifEnabled({union.gate})=` wrapper",
+            )
+            return
+        if union.items:
+            self._item_site(site, objects, schema)
+            return
         props = node.get("properties")
         props = props if isinstance(props, dict) else {}
         required = node.get("required")
         required = [r for r in required if isinstance(r, str)] if isinstance(required, list) else []
-        rules, skipped = union_rules(union, site.struct.name, props.keys(), required)
+        types = {str(k): str(v.get("type", "")) for k, v in props.items() if isinstance(v, dict)}
+        rules, skipped = union_rules(union, site.struct.name, props.keys(), required, types)
         where = ".".join(str(p) for p in site.path)
         for s in skipped:
             self.diag(
@@ -284,13 +329,17 @@ class _Patcher:
         prop = props.get(disc.json_name) if disc is not None else None
         enum = prop.get("enum") if isinstance(prop, dict) else None
         go_values = list(disc.values) if disc is not None else []
+        # As the CRD holds them: numbers and booleans for a discriminator of such a type.
+        typed_values = (
+            [json_value(v, disc.value_type) for v in go_values] if disc is not None else []
+        )
         add_enum = bool(go_values) and isinstance(prop, dict) and "enum" not in prop
-        schema_enum = go_values if add_enum else enum if isinstance(enum, list) else None
+        schema_enum = typed_values if add_enum else enum if isinstance(enum, list) else None
         if (
             disc is not None
             and isinstance(enum, list)
             and go_values
-            and sorted(map(str, enum)) != sorted(go_values)
+            and sorted(map(text_of, enum)) != sorted(go_values)
             and not _variant_enum(enum, go_values, union, props)
         ):
             self.diag(
@@ -305,11 +354,13 @@ class _Patcher:
             if isinstance(r, dict) and "rule" in r and not is_ours(r)
         ]
         proof = self.memo.proof(
-            union, rules, list(props), required, schema_enum, self.evaluator, hand
+            union, rules, list(props), required, schema_enum, self.evaluator, hand, types
         )
         label = union_label(union, site.struct.name)
         documentation = _as_documentation(union, proof.problems)
         for p in proof.problems:
+            if not self.memo.first_time("MG506", union.struct, union.name, p):
+                continue
             self.diag(
                 "MG506",
                 site.path,
@@ -321,7 +372,7 @@ class _Patcher:
             # not written anyway; the objects they would reject still tell the author why
             self._not_rejecting(list(rules), site, objects, label)
             return
-        if proof.covered:
+        if proof.covered and self.memo.first_time("MG509", union.struct, union.name):
             self.diag(
                 "MG509",
                 site.path,
@@ -336,7 +387,50 @@ class _Patcher:
             if d not in current:
                 current.append(d)
         if add_enum and disc is not None:
-            self.enums[(*site.path, "properties", disc.json_name)] = go_values
+            self.enums[(*site.path, "properties", disc.json_name)] = typed_values
+
+    def _item_site(self, site: UnionSite, objects: Sequence[SampleObject], schema: Any) -> None:
+        """A union of list items (`+k8s:item`): `self.exists(...)` rules at the list."""
+        union, node = site.union, site.node
+        label = union_label(union, site.struct.name)
+        where = ".".join(str(p) for p in site.path)
+        bound = node.get("maxItems")
+        if not isinstance(bound, int) or isinstance(bound, bool):
+            self.diag(
+                "MG506",
+                site.path,
+                f"union {label} at {where}: its rules look through the whole list, and the "
+                "list has no maxItems, so the API server's cost estimate cannot be bounded; "
+                "no rules written",
+                severity=Severity.INFO,
+                hint="bound the list (`+kubebuilder:validation:MaxItems`, regenerate the CRD), "
+                "then run `markergen crd` again",
+            )
+            return
+        rules, skipped = item_rules(union, label)
+        for s in skipped:
+            self.diag("MG501", site.path, f"union {label} member {s.field} {s.reason} at {where}")
+        if not rules:
+            return
+        blocked = self._check_error(union)
+        if blocked is not None:
+            self.diag(
+                "MG506",
+                site.path,
+                f"union {label} at {where}: `markergen check` reports {blocked.code} at "
+                f"{blocked.pos}: {blocked.message}; no rules written",
+            )
+            return
+        for p in prove_items(union, rules, self.evaluator):
+            self.diag("MG506", site.path, f"union {label} at {where}: {p}; no rules written")
+            return
+        rules = self._not_rejecting(list(rules), site, objects, label)
+        rules = self._affordable(rules, site, schema, label, per_call=bound)
+        current = self.wanted.setdefault(site.path, [])
+        for r in rules:
+            d = r.as_dict()
+            if d not in current:
+                current.append(d)
 
     def _check_error(self, union: Union) -> Diagnostic | None:
         places = {(union.pos.file, union.pos.line)}
@@ -379,11 +473,12 @@ class _Patcher:
         return keep
 
     def _affordable(
-        self, rules: list[Rule], site: UnionSite, schema: Any, label: str
+        self, rules: list[Rule], site: UnionSite, schema: Any, label: str, per_call: int = 1
     ) -> list[Rule]:
-        """The rules whose estimated cost the API server accepts (see markergen.crd.cost)."""
+        """The rules whose estimated cost the API server accepts (see markergen.crd.cost);
+        `per_call` multiplies a rule's cost for rules that look at every item of a list."""
         below = site.path[5:]
-        times = cardinality(schema, below)
+        times = cardinality(schema, below) * per_call
         keep: list[Rule] = []
         for r in rules:
             cost = call_cost(r.rule) * times
@@ -492,7 +587,7 @@ def _variant_enum(
 ) -> bool:
     """True when the CRD's enum lacks only the values of members absent from this schema:
     a feature-set variant without a gated member (openshift), not a disagreement."""
-    crd = {str(e) for e in enum}
+    crd = {text_of(e) for e in enum}
     absent = {m.value for m in union.members if m.json_name not in props}
     return crd <= set(go_values) and set(go_values) - crd <= absent
 

@@ -13,11 +13,12 @@ markers.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from markergen.crd.cel import Rule, escape_property
+from markergen.crd.cel import Rule, escape_property, json_value, text_of
 from markergen.crd.celeval import CelError, CelEvaluator
 from markergen.model import Member, Union
 
@@ -40,15 +41,105 @@ class Proof:
     contradictions: tuple[str, ...]  # hand-written rules that reject an allowed object
 
 
+_SET_K8S: dict[str, Any] = {"string": "x", "integer": 1, "number": 1.5, "boolean": True}
+_ZERO_K8S: dict[str, Any] = {"string": "", "integer": 0, "number": 0.0, "boolean": False}
+
+
+def _k8s_values(m: Member, schema_type: str) -> tuple[Any, Any]:
+    """A value validation-gen counts as set for member `m`, and the value it counts as
+    unset that JSON can still carry (`_ABSENT` when only leaving it out is unset)."""
+    if m.zero == "len":
+        return (["x"], []) if schema_type == "array" else ({"k": "v"}, {})
+    if m.zero == "zero":
+        return _SET_K8S.get(schema_type, "x"), _ZERO_K8S.get(schema_type, "")
+    return _SET, _ABSENT
+
+
+_ABSENT = object()
+
+
+def _with(obj: dict[str, Any], name: str, value: Any) -> dict[str, Any]:
+    out = {k: v for k, v in obj.items() if k != name}
+    if value is not _ABSENT:
+        out[name] = value
+    return out
+
+
+def family_k8s(
+    union: Union, members: Sequence[Member], enum: Sequence[Any] | None, types: Mapping[str, str]
+) -> list[Probe]:
+    """validation-gen's verdicts (docs/k8s.md) on small objects: a member at its Go zero
+    value (`""`, 0, false, `[]`) or left out is unset; the discriminator is optional and
+    names the one member that may and must be set; without one, exactly one (or at most
+    one) member is set. Each set of set members is tried with the unset members at their
+    zero value and left out, and each discriminator value with "" also left out."""
+    vals = {m.json_name: _k8s_values(m, types.get(m.json_name, "")) for m in members}
+    disc = union.discriminator
+    names = [m.json_name for m in members]
+
+    def verdict(chosen: frozenset[str], value: str) -> bool:
+        if disc is not None:
+            return all((m.value == value) == (m.json_name in chosen) for m in members)
+        return len(chosen) == 1 or (not chosen and union.mode != "exactly-one")
+
+    def objects(chosen: frozenset[str], value: str | None) -> list[dict[str, Any]]:
+        base: dict[str, Any] = {} if value is None else {disc.json_name: value} if disc else {}
+        zeroed = dict(base)
+        absent = dict(base)
+        for n in names:
+            good, zero = vals[n]
+            if n in chosen:
+                zeroed[n] = absent[n] = good
+            elif zero is not _ABSENT:
+                zeroed[n] = zero
+        return [zeroed] if zeroed == absent else [zeroed, absent]
+
+    sets: list[frozenset[str]] = []
+    values: list[str] = [""]
+    if disc is not None:
+        values = sorted({m.value for m in members} | set(union.empty_values) | {""})
+        if enum:
+            values = list(dict.fromkeys([*map(str, enum), *values]))
+        for v in values:
+            own = frozenset(m.json_name for m in members if m.value == v)
+            sets.append(own)
+            sets.extend(own - {n} for n in own)
+            sets.extend(own | {n} for n in names if n not in own)
+    else:
+        sets.append(frozenset())
+        sets.extend(frozenset({n}) for n in names)
+        sets.extend(frozenset({a, b}) for i, a in enumerate(names) for b in names[i + 1 :])
+    out: list[Probe] = []
+    seen: set[str] = set()
+    for chosen in dict.fromkeys(sets):
+        for v in values if disc is not None else [""]:
+            for value in [v, None] if v == "" and disc is not None else [v if disc else None]:
+                for obj in objects(chosen, value):
+                    key = repr(sorted(obj.items(), key=lambda kv: kv[0]))
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    what = (
+                        f'{disc.json_name}="{value}"'
+                        if disc is not None and value is not None
+                        else "no discriminator"
+                    )
+                    shown = ", ".join(sorted(chosen)) or "no member set"
+                    about = next(iter(sorted(chosen)), "")
+                    out.append(Probe(obj, verdict(chosen, v), about, f"{what} with {shown}"))
+    return out
+
+
 def family(union: Union, members: Sequence[Member], enum: Sequence[Any] | None) -> list[Probe]:
     disc = union.discriminator
     out: list[Probe] = []
     if disc is not None and union.semantics == "kep1027":
         values = sorted({m.value for m in members} | set(union.empty_values))
         if enum:
-            values = list(dict.fromkeys([*map(str, enum), *values]))
+            values = list(dict.fromkeys([*map(text_of, enum), *values]))
         for v in values:
-            base: dict[str, Any] = {disc.json_name: v}
+            # The object holds the value as JSON of its type: 1, not "1".
+            base: dict[str, Any] = {disc.json_name: json_value(v, disc.value_type)}
             own = [m for m in members if m.value == v]
             obj = {**base, **{m.json_name: _SET for m in own}}
             what = f'{disc.json_name}="{v}"'
@@ -79,7 +170,7 @@ def family(union: Union, members: Sequence[Member], enum: Sequence[Any] | None) 
     for m in members:
         alone: dict[str, Any] = {m.json_name: _SET}
         if disc is not None:
-            alone[disc.json_name] = m.value
+            alone[disc.json_name] = json_value(m.value, disc.value_type)
         out.append(Probe(alone, True, m.json_name, f"{m.json_name} alone"))
     for i, a in enumerate(members):
         for b in members[i + 1 :]:
@@ -106,6 +197,7 @@ def prove_union(
     enum: Sequence[Any] | None,
     evaluator: CelEvaluator,
     existing: Sequence[str] = (),
+    types: Mapping[str, str] | None = None,
 ) -> Proof:
     """Check `rules` (with the schema) on the union's family of objects; `existing` are the
     node's hand-written rule texts."""
@@ -114,7 +206,10 @@ def prove_union(
     disc = union.discriminator
     fields = {m.json_name for m in members} | ({disc.json_name} if disc else set())
     req = [r for r in required if r in fields]
-    probes = family(union, members, enum)
+    if union.semantics == "k8s":
+        probes = family_k8s(union, members, enum, types or {})
+    else:
+        probes = family(union, members, enum)
     names = [escape_property(f) or f for f in fields]
     # only hand-written rules about this union's fields can enforce or contradict it
     existing = [t for t in existing if any(f"self.{n}" in t for n in names)]
@@ -126,8 +221,13 @@ def prove_union(
             disc is not None
             and enum is not None
             and disc.json_name in obj
-            and obj[disc.json_name] not in [str(e) for e in enum]
+            and text_of(obj[disc.json_name]) not in [text_of(e) for e in enum]
         )
+
+    if union.semantics == "k8s":
+        # what the schema alone rejects (a required field left out, a value outside the
+        # enum) it rejects on its own; the rules must be right on everything else
+        probes = [p for p in probes if schema_ok(p.obj)]
 
     def hand_verdict(obj: dict[str, Any]) -> bool:
         """False when some hand-written rule rejects `obj` (rules that cannot be evaluated
@@ -184,7 +284,7 @@ def _why_rejected(
     for m in members:
         if m.json_name not in p.obj:
             continue
-        if disc is not None and enum is not None and m.value not in [str(e) for e in enum]:
+        if disc is not None and enum is not None and m.value not in [text_of(e) for e in enum]:
             shown = ", ".join(f'"{e}"' for e in enum)
             return (
                 f'member {m.json_name} selects {disc.json_name}="{m.value}", which is not an '
@@ -198,3 +298,36 @@ def _why_rejected(
             "the member optional (`+optional`, `omitempty`)"
         )
     return f"{p.why} is rejected by the rules"
+
+
+def prove_items(union: Union, rules: Sequence[Rule], evaluator: CelEvaluator) -> list[str]:
+    """A union of list items (`+k8s:item`), proved on small lists: each set of member
+    items (none, one, two), with an item that is no member beside them, must get
+    validation-gen's verdict (exactly one, or at most one). Empty: the rules are right."""
+    items = []
+    for m in union.members:
+        item: dict[str, Any] = {}
+        for key, value in m.selector:
+            item[escape_property(key) or key] = json.loads(value)
+        items.append((m.json_name, item))
+    other = {"__markergen_other__": "x"}
+    sets: list[list[int]] = [[]]
+    sets += [[i] for i in range(len(items))]
+    sets += [[i, j] for i in range(len(items)) for j in range(i + 1, len(items))]
+    problems: list[str] = []
+    for chosen in sets:
+        allowed = len(chosen) == 1 or (not chosen and union.mode != "exactly-one")
+        listed = [other] + [items[i][1] for i in chosen]
+        try:
+            verdict = all(evaluator.passes(r.rule, listed) for r in rules)
+        except CelError as e:
+            return [f"a rule does not evaluate ({e})"]
+        if verdict != allowed:
+            shown = ", ".join(items[i][0] for i in chosen) or "no member item"
+            how = (
+                "rejected, though the union allows it"
+                if allowed
+                else "accepted, though the union forbids it"
+            )
+            problems.append(f"a list with {shown} is {how}")
+    return problems

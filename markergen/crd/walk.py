@@ -76,6 +76,40 @@ def unions_at(
             yield from unions_at(model, inner, seen)
 
 
+def wrapped_at(
+    model: Model, struct: Struct, seen: frozenset[TypeKey] = frozenset()
+) -> Iterator[tuple[Struct, Union]]:
+    """The k8s unions written through path wrappers (`Union.at`) on the struct's fields,
+    then on those of inlined structs."""
+    seen = seen | {struct.key}
+    for u in struct.wrapped:
+        yield struct, u
+    for f in struct.fields:
+        inner = _inlined_struct(model, f)
+        if inner is not None and inner.key not in seen:
+            yield from wrapped_at(model, inner, seen)
+
+
+def _below(node: Any, path: PathKey, at: tuple[str, ...]) -> Iterator[tuple[PathKey, Any]]:
+    """The schema node at `at` below an object's node: a JSON name is a property, "*" the
+    items of a list or the values of a map."""
+    if not at:
+        if isinstance(node, dict):
+            yield path, node
+        return
+    if not isinstance(node, dict):
+        return
+    step, rest = at[0], at[1:]
+    if step == "*":
+        for key in ("items", "additionalProperties"):
+            if isinstance(node.get(key), dict):
+                yield from _below(node[key], (*path, key), rest)
+        return
+    props = node.get("properties")
+    if isinstance(props, dict) and isinstance(props.get(step), dict):
+        yield from _below(props[step], (*path, "properties", step), rest)
+
+
 def union_sites(model: Model, root: Struct, schema: Any, path: PathKey) -> list[UnionSite]:
     """Every (schema node, union) pair below `schema`, the schema of type `root`."""
     out: list[UnionSite] = []
@@ -97,7 +131,12 @@ def _walk_struct(
     for owner, union in unions_at(model, struct):
         if union.enforced_by:
             continue  # controller-gen already wrote this union's rule into the CRD
+        if union.documentation:
+            continue  # `check` reported it once (MG360); nothing enforces it
         out.append(UnionSite(path, node, owner, union))
+    for owner, union in wrapped_at(model, struct):
+        for at_path, at_node in _below(node, path, union.at):
+            out.append(UnionSite(at_path, at_node, owner, union))
     props = node.get("properties")
     if not isinstance(props, dict):
         return

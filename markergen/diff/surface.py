@@ -279,6 +279,10 @@ _INTS = frozenset(
 )
 
 
+# A builtin of each enum JSON type, for `_typed`.
+_BUILTIN_OF = {"string": "string", "boolean": "bool", "integer": "int64", "number": "float64"}
+
+
 def _builtin_of(model: Model, ref: TypeRef | None) -> str:
     """The Go builtin behind pointers, containers and named types ("" when none)."""
     seen: set[str] = set()
@@ -326,14 +330,19 @@ def _enum_values(model: Model, f: Field) -> tuple[tuple[str, ...], str] | None:
         elif ref.kind in ("slice", "array", "map") and not in_container:
             in_container = True
             ref = ref.elem
-        elif ref.kind == "named" and ref.type_key not in seen:
+        elif ref.kind in ("named", "external") and ref.type_key not in seen:
             key = ref.type_key
             seen.add(key)
             if key in model.enums:
+                # The enum's own JSON type (an imported enum's builtin is not in the
+                # model's types), so a number is compared as a number.
                 enum = model.enums[key]
-                values = {json_value(_typed(v.value, builtin)) for v in enum.values}
+                values = {
+                    json_value(_typed(v.value, _BUILTIN_OF.get(enum.type, builtin)))
+                    for v in enum.values
+                }
                 return tuple(sorted(values)), enum.source
-            named = model.types.get(key)
+            named = model.types.get(key) if ref.kind == "named" else None
             ref = named.underlying if named is not None else None
         else:
             return None

@@ -26,11 +26,15 @@ def unwrap(model: Model, ref: TypeRef) -> tuple[TypeRef, Enum | None]:
         if ref.kind == "pointer" and ref.elem is not None:
             ref = ref.elem
             continue
-        if ref.kind == "named" and ref.type_key not in model.structs:
+        if ref.kind in ("named", "external") and ref.type_key not in model.structs:
             key = ref.type_key
+            # An external type is looked through only when it is an imported enum type
+            # (`corev1.Protocol`): its values and underlying type come from its package.
+            named = model.types.get(key) if ref.kind == "named" else model.imported.get(key)
+            if named is None and ref.kind == "external":
+                return ref, enum
             if enum is None and key in model.enums:
                 enum = model.enums[key]
-            named = model.types.get(key)
             if named is not None and key not in seen:
                 seen.add(key)
                 ref = named.underlying

@@ -8,15 +8,28 @@ embedded structs are listed in the parent's entry too, because their JSON lives 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from markergen.emit.naming import key_definition_name
 from markergen.emit.options import EmitOptions
 from markergen.emit.resolve import MAX_INLINE_DEPTH, inline_struct_key, is_byte_slice, unwrap
 from markergen.markers import K8S_ENUM, K8S_OPTIONAL, K8S_REQUIRED
-from markergen.model import Enum, Field, Model, Struct, TypeRef, Union
+from markergen.model import Enum, Field, Member, Model, Struct, TypeRef, Union, json_scalar
 
 TABLE_VERSION = 1
+
+
+def typed_value(text: str, value_type: str) -> Any:
+    """A discriminator value as JSON of its type; kept as text when it is not of the
+    type (a member value no discriminator value matches, MG303 reports it)."""
+    value = json_scalar(text, value_type)
+    return text if value is None else value
+
+
+def typed_values(texts: tuple[str, ...], value_type: str) -> list[Any]:
+    values = {typed_value(t, value_type) for t in texts}
+    return sorted(values, key=lambda v: (isinstance(v, str), v if not isinstance(v, str) else 0, str(v)))
 
 
 class TableBuilder:
@@ -93,7 +106,7 @@ class TableBuilder:
         An unset pointer is not checked; an unset value is, unless `+k8s:optional` or
         `+k8s:required` stops the checks of an unset field first."""
         target, enum = unwrap(self.model, f.type)
-        if enum is None or target.kind != "builtin" or enum.incomplete:
+        if enum is None or target.kind != "builtin" or enum.incomplete or enum.type != "string":
             return
         named = self.model.types.get(enum.key)
         if named is None or not any(m.name == K8S_ENUM for m in named.markers):
@@ -124,27 +137,35 @@ class TableBuilder:
         return out
 
     def union_entry(self, union: Union, def_name: str) -> dict[str, Any]:
-        semantics = self.options.semantics_for(union, def_name)
+        # a union under a field (`+k8s:item`, `+k8s:subfield`, ...) is validation-gen's only
+        semantics = union.semantics if union.at else self.options.semantics_for(union, def_name)
         d = union.discriminator
+        value_type = d.value_type if d is not None else "string"
         entry: dict[str, Any] = {
             "dialect": union.dialect,
             "semantics": semantics,
             "discriminator": d.json_name if d else None,
             "discriminatorRequired": bool(d and d.required),
-            "values": sorted(set(d.values)) if d else [],
-            "members": [
-                {"field": m.json_name, "value": m.value, "optional": m.optional}
-                for m in union.members
-            ],
+            "values": typed_values(d.values, value_type) if d else [],
+            "members": [self._member(m, semantics, value_type) for m in union.members],
             "mode": union.mode,
             "deduceInvalidDiscriminator": bool(
                 semantics == "smd" and d is not None and self.options.deduce_invalid_discriminator
             ),
         }
+        if value_type != "string":
+            # A discriminator of `type Mode int32` holds numbers (booleans for bool):
+            # the runtime compares JSON values of this type. Only written when not a
+            # string, so that existing tables stay as they were.
+            entry["valueType"] = value_type
         if union.gate:
             # only when wrapped, so that tables without gates stay as they were
             entry["gate"] = union.gate
             entry["gateDisabled"] = union.gate_disabled
+        if union.at:
+            entry["at"] = list(union.at)
+            if union.at_value:
+                entry["atValue"] = True
         if union.stage:
             entry["stage"] = union.stage  # validation-gen marks the union's errors so
         if union.modes:
@@ -155,6 +176,21 @@ class TableBuilder:
             ]
             if d is not None and unwrap(self.model, d.type)[0].name == "bool":
                 entry["discriminatorType"] = "bool"
+        return entry
+
+    @staticmethod
+    def _member(m: Member, semantics: str, value_type: str) -> dict[str, Any]:
+        entry: dict[str, Any] = {
+            "field": m.json_name,
+            "value": typed_value(m.value, value_type),
+            "optional": m.optional,
+        }
+        if m.selector:
+            entry["selector"] = {k: json.loads(v) for k, v in m.selector}
+        elif semantics == "k8s" and m.zero:
+            # validation-gen's test of "set" depends on the Go type, which JSON does not
+            # carry: a `*string` holding "" is set, a `string` holding "" is not
+            entry["zero"] = m.zero
         return entry
 
     def _collect(
@@ -171,6 +207,7 @@ class TableBuilder:
         # A documentation `+union` (MG360) is not enforced by anyone: not by the runtime.
         own = [u for u in struct.unions if u.origin != "deprecated" and not u.documentation]
         unions += [self.union_entry(u, def_name) for u in own]
+        unions += [self.union_entry(u, def_name) for u in struct.wrapped]
         for f in struct.fields:
             if not f.exported or f.json.skip:
                 continue
@@ -189,9 +226,7 @@ class TableBuilder:
                     patch[f.json_name] = (depth, f.patch_strategy)
                 else:
                     patch.pop(f.json_name, None)
-        unions += [
-            self.union_entry(u, def_name) for u in struct.unions if u.origin == "deprecated"
-        ]
+        unions += [self.union_entry(u, def_name) for u in struct.unions if u.origin == "deprecated"]
 
     def type_entry(self, struct: Struct) -> dict[str, Any]:
         def_name = self.def_name(struct.key)

@@ -17,6 +17,7 @@ emitted nor checked, and every file read is recorded for the cache key.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -170,10 +171,10 @@ class ImportFinder:
             path: Path | None = Path(gowork)
         else:
             path = next(
-                (c / "go.work" for c in (directory, *directory.parents) if (c / "go.work").is_file()),
+                (c / "go.work" for c in (directory, *directory.parents) if os.path.isfile(c / "go.work")),
                 None,
             )
-        if path is None or not path.is_file():
+        if path is None or not os.path.isfile(path):
             return None
         if path not in self._works:
             try:
@@ -195,7 +196,9 @@ class ImportFinder:
 
         def probe(directory: Path) -> Path | None:
             searched.append(directory.as_posix())
-            return directory if directory.is_dir() else None
+            # os.path, not Path.is_dir: a directory we may not read (another user's
+            # module cache) is "not found", never an exception.
+            return directory if os.path.isdir(directory) else None
 
         main = self.module_of(from_dir)
         if main is None:
@@ -209,7 +212,7 @@ class ImportFinder:
             rest = _under(import_path, mod.module)
             if rest is not None and (hit := probe(mod.root / rest)) is not None:
                 return Found(hit, tuple(searched))
-        if not work and (main.root / "vendor").is_dir():
+        if not work and os.path.isdir(main.root / "vendor"):
             hit = probe(main.root / "vendor" / import_path)
             return Found(hit, tuple(searched))
         for mod in mains:
@@ -269,6 +272,7 @@ class ImportedPackages:
         self._parser: GoParser | None = None
         self._found: dict[str, Found] = {}
         self._unparsed: dict[Path, list[tuple[Path, bytes]]] = {}
+        self._patterns: dict[bytes, re.Pattern[bytes]] = {}
 
     @property
     def files_read(self) -> tuple[str, ...]:
@@ -286,24 +290,38 @@ class ImportedPackages:
             )
         return self._found[key]
 
-    def load(self, import_path: str, from_dir: str, name: str) -> tuple[tuple[GoFile, ...], Found]:
-        """The not yet returned files of `import_path` that mention `name`, parsed, and
-        where the package was found."""
+    def load(
+        self, import_path: str, from_dir: str, name: str, patterns: tuple[bytes, ...] = ()
+    ) -> tuple[tuple[GoFile, ...], Found]:
+        """The not yet returned files of `import_path` that mention `name` (and match
+        every regular expression of `patterns`), parsed, and where the package was found."""
         found = self.find(import_path, from_dir)
         if found.directory is None:
             return (), found
         pending = self._files(found.directory)
         word = name.encode()
-        wanted = [(path, data) for path, data in pending if word in data]
+        compiled = [self._pattern(p) for p in patterns]
+        wanted = [
+            (path, data)
+            for path, data in pending
+            if word in data and all(c.search(data) for c in compiled)
+        ]
         if not wanted:
             return (), found
-        pending[:] = [item for item in pending if word not in item[1]]
+        taken = {path for path, _ in wanted}
+        pending[:] = [item for item in pending if item[0] not in taken]
         if self._parser is None:
             from markergen.golang.parser import GoParser
 
             self._parser = GoParser()
         parser = self._parser
         return tuple(parser.parse_prepared(path.as_posix(), data) for path, data in wanted), found
+
+    def _pattern(self, pattern: bytes) -> re.Pattern[bytes]:
+        compiled = self._patterns.get(pattern)
+        if compiled is None:
+            compiled = self._patterns[pattern] = re.compile(pattern)
+        return compiled
 
     def _files(self, directory: Path) -> list[tuple[Path, bytes]]:
         """The package's non-test Go files (build constraint `ignore` excluded), read once."""
@@ -316,7 +334,7 @@ class ImportedPackages:
             names = []
         for name in names:
             path = directory / name
-            if not name.endswith(".go") or name.endswith("_test.go") or not path.is_file():
+            if not name.endswith(".go") or name.endswith("_test.go") or not os.path.isfile(path):
                 continue
             try:
                 data = prepare(path.as_posix(), path.read_bytes())
@@ -324,8 +342,11 @@ class ImportedPackages:
                 continue
             self.finder.files_read.add(str(path))
             header = scan_header(data)
-            if header is not None and any(
-                t.strip() == "ignore" for t in header.build_constraint.split("&&")
+            if header is not None and (
+                # Generated files (deep copies, protobuf, swagger docs) are skipped as
+                # they are in the inputs: they declare no API type or enum constant.
+                header.generated
+                or any(t.strip() == "ignore" for t in header.build_constraint.split("&&"))
             ):
                 continue
             out.append((path, data))

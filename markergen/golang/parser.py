@@ -100,6 +100,8 @@ class _FileReader:
         items = comments.items(self.src, root.children)
         package = ""
         package_doc: CommentGroup | None = None
+        header: list[comments.Group] = []
+        package_comments: tuple[CommentGroup, ...] = ()
         header_done = False
         generated = False
         go_build = ""
@@ -111,6 +113,7 @@ class _FileReader:
         for index, item in enumerate(items):
             if isinstance(item, comments.Group):
                 if not header_done:
+                    header.append(item)
                     for line in item.group.lines:
                         generated = generated or bool(GENERATED_LINE.match("//" + line.text))
                         if line.text.startswith("go:build") and not go_build:
@@ -127,6 +130,9 @@ class _FileReader:
                         package = self.text(child)
                 doc = comments.doc_of(items, index)
                 package_doc = doc.group if doc else None
+                # gengo and controller-gen read package tags from every comment above the
+                # clause, not only its doc: `+groupName=` often stands in a block of its own.
+                package_comments = tuple(g.group for g in header if g is not doc)
             elif kind == "import_declaration":
                 header_done = True
                 imports.extend(self.imports(item))
@@ -148,6 +154,7 @@ class _FileReader:
             path=self.src.path,
             package=package,
             package_doc=package_doc,
+            package_comments=package_comments,
             imports=tuple(imports),
             types=tuple(types),
             consts=tuple(consts),

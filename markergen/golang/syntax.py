@@ -278,6 +278,9 @@ class GoFile:
     # Receiver type names of MarshalJSON/UnmarshalJSON/MarshalText/UnmarshalText methods:
     # their JSON is whatever those methods make it, not the Go type's shape.
     marshalers: tuple[str, ...] = ()
+    # Comment blocks above the package clause other than its doc (license, tags in a block
+    # of their own): package tags are read from these too.
+    package_comments: tuple[CommentGroup, ...] = ()
 
     def import_path(self, name: str) -> str | None:
         for imp in self.imports:

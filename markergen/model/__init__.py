@@ -35,8 +35,8 @@ OPAQUE_TYPES: frozenset[TypeKey] = frozenset(
     }
 )
 Dialect = Literal["kep2019", "kep2022", "kep1027", "k8s", "kubebuilder"]
-# "k8s": validation-gen's checks (markergen/runtime/k8s.py). Opt-in for the runtime table
-# only (setting `semantics: {k8s: k8s}`), until the CRD rules speak it too.
+# "k8s": validation-gen's checks (markergen/runtime/k8s.py, CEL in markergen/crd/cel.py):
+# the default of the k8s dialect's unions (setting `semantics: {k8s: kep1027}` opts out).
 Semantics = Literal["kep1027", "kep2019", "smd", "k8s"]
 Mode = Literal["exactly-one", "at-most-one", "at-least-one"]
 
@@ -145,6 +145,12 @@ class Enum:
     # A value is another package's constant that could not be found (MG020).
     incomplete: bool = False
     stage: str = ""  # `+k8s:alpha=+k8s:enum` / `+k8s:beta=+k8s:enum`: its errors' stage
+    # The JSON type of the values: "string", "boolean", "integer" or "number". Values
+    # are kept as text (`"1"`, `"true"`); `json_values` gives them as JSON.
+    type: str = "string"
+    # Declared in a package that is not among the inputs (a field's type from an
+    # import): used for the inputs' fields, never emitted nor checked itself.
+    imported: bool = False
 
     @property
     def value_set(self) -> tuple[str, ...]:
@@ -154,6 +160,44 @@ class Enum:
     def values_without_options(self) -> tuple[EnumValue, ...]:
         """The values an API server with no option enabled accepts (what OpenAPI lists)."""
         return tuple(v for v in self.values if not v.excluded_without_options)
+
+
+def json_scalar(text: str, json_type: str) -> str | bool | int | float | None:
+    """An enum value's text as the JSON value of its type (`"1"` of an integer enum is
+    1, `"true"` of a boolean one is true); None when the text is not of the type."""
+    text = text.strip() if json_type != "string" else text
+    if json_type == "string":
+        return text
+    if json_type == "boolean":
+        return {"true": True, "false": False}.get(text)
+    try:
+        if json_type == "integer":
+            return int(text, 0)
+        if json_type == "number":
+            number = float(text)
+            return int(number) if number.is_integer() and "." not in text else number
+    except ValueError:
+        return None
+    return None
+
+
+def scalar_json_type(builtin: str | None) -> str:
+    """The JSON type of a predeclared Go type's values ("" for non-scalars)."""
+    if builtin == "string":
+        return "string"
+    if builtin == "bool":
+        return "boolean"
+    if builtin in ("float32", "float64"):
+        return "number"
+    if builtin in _INTEGERS:
+        return "integer"
+    return ""
+
+
+_INTEGERS = frozenset(
+    {"int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32",
+     "uint64", "byte", "rune", "uintptr"}
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -167,6 +211,9 @@ class Discriminator:
     omitempty: bool
     default: str | None  # the +default= text as written; markers.default_string reads it
     pos: Position
+    # The JSON type of the values ("string", "boolean", "integer", "number"): the
+    # discriminator of `type Mode int32` enum compares numbers, never strings.
+    value_type: str = "string"
 
 
 @dataclass(frozen=True)
@@ -176,6 +223,13 @@ class Member:
     value: str  # the discriminator value that selects it
     optional: bool  # kep1027 `,optional`: the discriminator may select it while it is unset
     pos: Position
+    # k8s: when validation-gen counts the member set (its Go type decides): "nil" (a
+    # pointer: set when present and not null), "len" (a list or map: set when not
+    # empty), "zero" (a builtin: set when not its zero value), "" (not known).
+    zero: str = ""
+    # k8s `+k8s:item(key: value)=`: the list item that is the member, as (key, JSON text of
+    # the value) pairs; json_name is then validation-gen's name for it, `tasks[{"name": "a"}]`
+    selector: tuple[tuple[str, str], ...] = ()
 
 
 ModeRuleKind = Literal["required", "optional", "forbidden", "other"]
@@ -247,6 +301,16 @@ class Union:
     # A mode union (`+k8s:modeDiscriminator` with `+k8s:ifMode` fields): its rules, in
     # field then source order; `members` holds each field once, at its first rule's value.
     modes: tuple[ModeRule, ...] = ()
+    # k8s path wrappers (`+k8s:subfield(s)=`, `+k8s:item(...)=`, `+k8s:eachVal=`): where
+    # the union lives below the struct that declares it, as JSON names and "*" (each list
+    # item or map value); empty for a union of the struct's own fields. Such a union is
+    # kept in `Struct.wrapped`, not in `Struct.unions`.
+    at: tuple[str, ...] = ()
+    # its members are list items (`+k8s:item`): the node at `at` is the list
+    items: bool = False
+    # the node at `at` is a struct value held by a field, not a pointer: on update it
+    # always has an old value (the zero struct when the old object leaves it out)
+    at_value: bool = False
 
     @property
     def traits(self) -> DialectTraits:
@@ -271,6 +335,9 @@ class Struct:
     markers: tuple[Marker, ...]
     description: str
     pos: Position
+    # k8s unions written through path wrappers on the struct's fields (Union.at): only
+    # the runtime table and the CRD rules read them
+    wrapped: tuple[Union, ...] = ()
 
     def field(self, go_name: str) -> Field | None:
         for f in self.fields:
@@ -321,6 +388,9 @@ class Model:
     # Types whose JSON is their own (custom MarshalJSON/UnmarshalJSON/MarshalText, or
     # one of OPAQUE_TYPES): nothing may assume their Go shape.
     opaque: frozenset[TypeKey] = frozenset()
+    # The enum types of imported packages that the inputs' fields use (`corev1.Protocol`):
+    # their enums are in `enums` (imported=True); never emitted nor checked themselves.
+    imported: dict[TypeKey, NamedType] = field(default_factory=dict)
     # Every file read to build this model (inputs, imported packages, go.mod/go.work),
     # for the cache key: an edit in a shared package must invalidate it.
     files_read: tuple[str, ...] = ()

@@ -11,11 +11,12 @@ from dataclasses import replace
 
 from markergen.diagnostics import Diagnostic, diag
 from markergen.doctext import description
-from markergen.golang.syntax import GoPackage, Position
+from markergen.golang.syntax import GoPackage, Position, TypeDecl
 from markergen.markers import REGISTRY, Marker, Registry, Target
-from markergen.model import Model, NamedType, Package, Struct, TypeKey
+from markergen.model import Model, NamedType, Package, Struct, TypeKey, TypeRef
 from markergen.model.dialects.base import StructInput
-from markergen.model.enums import ImportSource, PackageConsts, build_enums
+from markergen.model.dialects.k8s import build_wrapped
+from markergen.model.enums import ImportSource, PackageConsts, build_enums, external_refs
 from markergen.model.fields import make_field
 from markergen.model.ignores import Ignore, file_ignores
 from markergen.model.markerread import MarkerReader
@@ -46,6 +47,7 @@ def build_model(
     consts: list[PackageConsts] = []
     ignores: list[Ignore] = []
     const_markers: dict[tuple[str, str], tuple[Marker, ...]] = {}
+    package_dirs = {pkg.import_path: pkg.dir for pkg in packages}
     for pkg in packages:
         diagnostics.extend(_read_problems(pkg))
         pkg_markers = _package_markers(pkg, reader)
@@ -69,9 +71,9 @@ def build_model(
                 if spec.doc is not None:
                     # only `+k8s:enumExclude` takes effect on a constant: reading reports
                     # the union and enum markers written there by mistake (MG005)
-                    found = reader.read((spec.doc,), Target.CONST, f"constant {spec.name}")
-                    if found:
-                        const_markers[(pkg.import_path, spec.name)] = found
+                    read = reader.read((spec.doc,), Target.CONST, f"constant {spec.name}")
+                    if read:
+                        const_markers[(pkg.import_path, spec.name)] = read
             file_igs, ignore_problems = file_ignores(file)
             ignores += file_igs
             diagnostics += ignore_problems
@@ -101,7 +103,26 @@ def build_model(
                         description=description(decl.doc),
                         pos=decl.pos,
                     )
-    enums, enum_diags = build_enums(types, consts, imports, const_markers)
+    # Fields whose type is another package's (`corev1.Protocol`): its enum values are
+    # looked up through the imports; the directory is where the import is resolved from.
+    external: dict[TypeKey, str] = {}
+    for inp, package, _ in struct_inputs:
+        found: set[TypeKey] = set()
+        for f in inp.fields:
+            external_refs(f.type, found)
+        for key in found:
+            external.setdefault(key, package_dirs[package])
+    imported_reader = MarkerReader(registry)  # an imported package is never checked
+
+    def imported_markers(decl: TypeDecl) -> tuple[Marker, ...]:
+        return imported_reader.read((decl.doc_extra, decl.doc), Target.TYPE, decl.name)
+
+    def imported_type(pc: PackageConsts, decl: TypeDecl) -> TypeRef:
+        return Resolver(TypeIndex(frozenset()), pc.import_path, pc.file).resolve(decl.type)
+
+    enums, imported, enum_diags = build_enums(
+        types, consts, imports, external, imported_markers, imported_type, const_markers
+    )
     diagnostics.extend(enum_diags)
     structs: dict[TypeKey, Struct] = {}
     for inp, package, desc in struct_inputs:
@@ -117,6 +138,10 @@ def build_model(
             description=desc,
             pos=inp.pos,
         )
+    wrapped, wrapped_diags = build_wrapped(structs, types, enums)
+    diagnostics.extend(wrapped_diags)
+    for key, inner in wrapped.items():
+        structs[key] = replace(structs[key], wrapped=inner)
     _defined_struct_types(structs, types)
     diagnostics.extend(reader.diagnostics)
     unique = sorted(set(diagnostics), key=Diagnostic.sort_key)
@@ -125,6 +150,7 @@ def build_model(
         structs=dict(sorted(structs.items())),
         types=dict(sorted(types.items())),
         enums=enums,
+        imported=imported,
         diagnostics=tuple(unique),
         ignores=tuple(ignores),
         opaque=frozenset(
@@ -164,6 +190,7 @@ def _defined_struct_types(structs: dict[TypeKey, Struct], types: dict[TypeKey, N
                 markers=named.markers,
                 description=named.description,
                 pos=named.pos,
+                wrapped=tuple(replace(u, struct=key) for u in base.wrapped),
             )
             del types[key]
             changed = True
@@ -188,5 +215,9 @@ def _read_problems(pkg: GoPackage) -> list[Diagnostic]:
 
 
 def _package_markers(pkg: GoPackage, reader: MarkerReader) -> tuple[Marker, ...]:
-    groups = [f.package_doc for f in pkg.files if f.package_doc is not None]
+    groups = [
+        group
+        for f in pkg.files
+        for group in (*f.package_comments, *((f.package_doc,) if f.package_doc else ()))
+    ]
     return reader.read(groups, Target.PACKAGE, f"package {pkg.name}")

@@ -3,17 +3,18 @@ the constants that are their values."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from markergen.diagnostics import Diagnostic, diag
 from markergen.doctext import description
-from markergen.golang.imports import Found
-from markergen.golang.literals import unquote
-from markergen.golang.syntax import ConstSpec, GoFile, Position
+from markergen.golang.constexpr import BASIC, FLOAT_TYPES, INT_TYPES, Const, declared, evaluate
+from markergen.golang.imports import Found, is_standard
+from markergen.golang.syntax import ConstSpec, GoFile, Position, TypeDecl, TypeExpr
 from markergen.markers import (
     ENUM,
     K8S_ENUM,
@@ -23,7 +24,15 @@ from markergen.markers import (
     Marker,
     split_list,
 )
-from markergen.model import Enum, EnumExclusion, EnumValue, NamedType, TypeKey, TypeRef
+from markergen.model import (
+    OPAQUE_TYPES,
+    Enum,
+    EnumExclusion,
+    EnumValue,
+    NamedType,
+    TypeKey,
+    TypeRef,
+)
 
 ENUM_MARKERS = (ENUM, K8S_ENUM, KUBEBUILDER_ENUM)
 NON_STRING_SCALARS = frozenset(
@@ -50,7 +59,7 @@ class ImportSource(Protocol):
     def files_read(self) -> tuple[str, ...]: ...
 
     def load(
-        self, import_path: str, from_dir: str, name: str
+        self, import_path: str, from_dir: str, name: str, patterns: tuple[bytes, ...] = ()
     ) -> tuple[tuple[GoFile, ...], Found]: ...
 
 
@@ -135,89 +144,273 @@ def _canonical(key: TypeKey, types: Mapping[TypeKey, NamedType]) -> TypeKey:
 
 
 class _ConstValues:
-    """(import path, const name) → string value, on demand: references to other
-    constants (`ClusterScope ScopeType = v1.ClusterScope`, `AddressType(v1.IPv4Protocol)`)
-    are followed across the inputs and, with `imports`, into the packages they import.
-    An imported package is loaded only when an enum's constant refers to it."""
+    """(import path, const name) → constant, on demand, as go/types computes it: iota,
+    implicit repetition, arithmetic, conversions, and references to other constants
+    across the inputs and, with `imports`, into the packages they import. An imported
+    package is loaded only when an enum's constant or a field's type refers to it."""
 
-    def __init__(self, consts: Sequence[PackageConsts], imports: ImportSource | None) -> None:
+    def __init__(
+        self,
+        consts: Sequence[PackageConsts],
+        types: Mapping[TypeKey, NamedType],
+        imports: ImportSource | None,
+    ) -> None:
         self.index: dict[tuple[str, str], tuple[PackageConsts, ConstSpec]] = {}
+        self.type_decls: dict[tuple[str, str], tuple[PackageConsts, TypeDecl]] = {}
+        self.types = types
         self._add(consts)
         self.inputs = {pc.import_path for pc in consts}
         self.imports = imports
+        self.loaded: list[PackageConsts] = []  # imported packages' files, in load order
         self.requested: dict[tuple[str, str], Found] = {}
-        self.memo: dict[tuple[str, str], str | None] = {}
+        self.memo: dict[tuple[str, str], Const | None] = {}
         # A constant whose value could not be known because a package is missing:
         # (the missing constant's (import path, name), the places searched).
         self.missing: dict[tuple[str, str], tuple[tuple[str, str], tuple[str, ...]]] = {}
 
-    def _add(self, consts: Sequence[PackageConsts]) -> None:
+    def _add(self, consts: Sequence[PackageConsts], with_types: bool = False) -> None:
         for pc in consts:
             for spec in pc.consts:
                 self.index.setdefault((pc.import_path, spec.name), (pc, spec))
+            if with_types:
+                for decl in pc.file.types:
+                    self.type_decls.setdefault((pc.import_path, decl.name), (pc, decl))
 
-    def value(self, pc: PackageConsts, spec: ConstSpec) -> str | None:
+    def value(self, pc: PackageConsts, spec: ConstSpec, load: bool = True) -> Const | None:
         key = (pc.import_path, spec.name)
         if key not in self.memo:
             self.memo[key] = None  # a reference cycle ends here (go rejects it anyway)
-            self.memo[key] = self._evaluate(key, pc, spec)
+            result = self._evaluate(key, pc, spec, load)
+            if result is None and not load:
+                del self.memo[key]  # may be known once imports are followed
+                return None
+            self.memo[key] = result
         return self.memo[key]
 
-    def _evaluate(self, key: tuple[str, str], pc: PackageConsts, spec: ConstSpec) -> str | None:
-        if spec.value is not None:
-            return spec.value
+    def _evaluate(
+        self, key: tuple[str, str], pc: PackageConsts, spec: ConstSpec, load: bool
+    ) -> Const | None:
+        if spec.value is not None and spec.type is None:
+            return Const(spec.value)  # the common case, an untyped string literal
         if not spec.value_text:
             return None
-        # `T(x)` and `T(T2(x))`: a conversion keeps a string constant's value.
-        operand = spec.value_text
-        while (match := _CONVERSION.match(operand)) is not None:
-            operand = match.group(2).strip()
-        try:
-            return unquote(operand)
-        except ValueError:
-            pass
-        ref = _const_ref(operand, pc)
-        if ref is None:
-            return None
-        target = self._lookup(ref, pc)
-        if target is None:
-            where = self.requested.get(ref)
-            # Nothing searched: a standard library package, nothing to report.
-            if where is not None and where.directory is None and where.searched:
-                self.missing[key] = (ref, where.searched)
-            return None
-        result = self.value(*target)
-        if result is None and (target[0].import_path, target[1].name) in self.missing:
-            self.missing[key] = self.missing[(target[0].import_path, target[1].name)]
+        scope = _Scope(self, pc, load)
+        result = evaluate(spec.value_text, scope, spec.iota)
+        if result is not None and spec.type is not None:
+            type_key = _type_expr_key(spec.type, pc)
+            if type_key is None:
+                return None
+            result = declared(result, type_key, self.basic(type_key, pc.dir, load))
+        if result is None and scope.missing is not None:
+            self.missing[key] = scope.missing
         return result
 
-    def _lookup(
-        self, ref: tuple[str, str], pc: PackageConsts
+    def basic(self, type_key: TypeKey, from_dir: str, load: bool = True) -> str:
+        """The predeclared type under a named type ("" when it cannot be seen)."""
+        seen: set[str] = set()
+        while type_key not in seen:
+            seen.add(type_key)
+            if type_key in BASIC:
+                return type_key
+            named = self.types.get(type_key)
+            if named is not None:
+                ref = named.underlying
+                if ref.kind == "builtin":
+                    return ref.name
+                if ref.kind not in ("named", "external"):
+                    return ""
+                type_key = ref.type_key
+                continue
+            path, _, name = type_key.rpartition(".")
+            found = self.type_decl((path, name), from_dir, load)
+            if found is None:
+                return ""
+            pc, decl = found
+            next_key = _type_expr_key(decl.type, pc)
+            if next_key is None:
+                return ""
+            type_key, from_dir = next_key, pc.dir
+        return ""
+
+    def type_decl(
+        self,
+        ref: tuple[str, str],
+        from_dir: str,
+        load: bool = True,
+        patterns: tuple[bytes, ...] = (),
+    ) -> tuple[PackageConsts, TypeDecl] | None:
+        """A type declared in an imported package (None for the inputs' own types).
+        Only files matching every one of `patterns` are parsed to find it."""
+        if ref not in self.type_decls and load and ref[0] not in self.inputs:
+            self._load(ref, from_dir, (_decl_pattern(ref[1]), *patterns))
+        return self.type_decls.get(ref)
+
+    def load_all(self, path: str, from_dir: str, name: str) -> None:
+        """Every file of an imported package that mentions `name` in a const declaration."""
+        self._load((path, name), from_dir, (rb"\bconst\b",))
+
+    def _load(
+        self, ref: tuple[str, str], from_dir: str, patterns: tuple[bytes, ...] = ()
+    ) -> Found | None:
+        if self.imports is None or is_standard(ref[0]):
+            return None
+        files, found = self.imports.load(ref[0], from_dir, ref[1], patterns)
+        self.requested.setdefault(ref, found)
+        if found.directory is not None:
+            shown = found.directory.as_posix()
+            loaded = [PackageConsts(ref[0], f, f.consts, shown) for f in files]
+            self.loaded += loaded
+            self._add(loaded, with_types=True)
+        return found
+
+    def lookup(
+        self, ref: tuple[str, str], pc: PackageConsts, load: bool
     ) -> tuple[PackageConsts, ConstSpec] | None:
-        path = ref[0]
         if (
             ref not in self.index
-            and self.imports is not None
-            and path not in self.inputs
+            and load
+            and ref[0] not in self.inputs
             and ref not in self.requested
         ):
-            files, found = self.imports.load(path, pc.dir, ref[1])
-            self.requested[ref] = found
-            if found.directory is not None:
-                shown = found.directory.as_posix()
-                self._add([PackageConsts(path, f, f.consts, shown) for f in files])
+            self._load(ref, pc.dir)
         return self.index.get(ref)
 
 
-def _const_ref(text: str, pc: PackageConsts) -> tuple[str, str] | None:
-    text = text.strip()
-    if text.isidentifier():
-        return (pc.import_path, text)
-    head, dot, name = text.partition(".")
-    if dot and head.isidentifier() and name.isidentifier():
-        path = pc.file.import_path(head)
-        return (path, name) if path else None
+class _Scope:
+    """The names of one file's constant expressions (markergen.golang.constexpr.Scope)."""
+
+    def __init__(self, values: _ConstValues, pc: PackageConsts, load: bool) -> None:
+        self.values = values
+        self.pc = pc
+        self.load = load
+        self.missing: tuple[tuple[str, str], tuple[str, ...]] | None = None
+
+    def _path(self, qualifier: str) -> str | None:
+        return self.pc.import_path if not qualifier else self.pc.file.import_path(qualifier)
+
+    def constant(self, qualifier: str, name: str) -> Const | None:
+        path = self._path(qualifier)
+        if path is None:
+            return None
+        ref = (path, name)
+        target = self.values.lookup(ref, self.pc, self.load)
+        if target is None:
+            where = self.values.requested.get(ref)
+            # Nothing searched: a standard library package, nothing to report.
+            if where is not None and where.directory is None and where.searched:
+                self.missing = (ref, where.searched)
+            return None
+        result = self.values.value(*target, load=self.load)
+        if result is None:
+            inner = (target[0].import_path, target[1].name)
+            self.missing = self.values.missing.get(inner, self.missing)
+        return result
+
+    def type_name(self, qualifier: str, name: str) -> tuple[str, str] | None:
+        path = self._path(qualifier)
+        if path is None:
+            return None
+        key = f"{path}.{name}"
+        return key, self.values.basic(key, self.pc.dir, self.load)
+
+
+def _type_expr_key(expr: TypeExpr, pc: PackageConsts) -> TypeKey | None:
+    """The type key of a declared type (`T`, `pkg.T`, a predeclared name as itself)."""
+    if expr.kind == "ident" and not expr.package:
+        return expr.name if expr.name in BASIC else f"{pc.import_path}.{expr.name}"
+    if expr.kind == "qualified":
+        path = pc.file.import_path(expr.package)
+        return f"{path}.{expr.name}" if path else None
     return None
+
+
+JSON_TYPES = {"string": "string", "bool": "boolean"} | {
+    t: "integer" for t in INT_TYPES
+} | {t: "number" for t in FLOAT_TYPES}
+
+
+def enum_text(value: Const, json_type: str) -> str | None:
+    """A constant as the model's enum value text, None when it is not of the enum's
+    JSON type (`"1"` is no value of an integer enum, `true` none of a string one)."""
+    v = value.value
+    if json_type == "string":
+        return v if isinstance(v, str) else None
+    if json_type == "boolean":
+        return ("true" if v else "false") if isinstance(v, bool) else None
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        return None
+    if json_type == "integer":
+        return str(int(v)) if isinstance(v, int) or v.is_integer() else None
+    return json.dumps(float(v))
+
+
+# A non-struct type declaration line: `type Name string`, `Name int32` in a type
+# block, `type Name = pkg.T`; struct and interface types end in `{`.
+def _decl_pattern(name: str) -> bytes:
+    return (
+        rb"(?m)^[ \t]*(?:type[ \t]+)?"
+        + re.escape(name).encode()
+        + rb"[ \t]+=?[ \t]*[\w.]+[ \t]*(?://.*)?$"
+    )
+
+
+_ENUM_WORDS = re.compile(
+    b"\\+(?:"
+    + b"|".join(
+        re.escape(m).encode()
+        for m in (K8S_ENUM, KUBEBUILDER_ENUM, OPENSHIFT_FEATURE_GATE_AWARE_ENUM, ENUM)
+    )
+    + b")"
+)
+
+
+def external_refs(ref: TypeRef, out: set[TypeKey]) -> None:
+    """The types of other packages a field's values may be (through pointers, items
+    and map values), as enums are attached to them."""
+    while ref.kind in ("pointer", "slice", "array", "map") and ref.elem is not None:
+        ref = ref.elem
+    if ref.kind == "external" and not is_standard(ref.package) and ref.type_key not in OPAQUE_TYPES:
+        out.add(ref.type_key)
+
+
+MarkerRead = Callable[[TypeDecl], tuple[Marker, ...]]
+
+
+def _imported_enums(
+    wanted: Iterable[TypeKey],
+    from_dirs: Mapping[TypeKey, str],
+    const_values: _ConstValues,
+    read_markers: MarkerRead,
+    resolve: Callable[[PackageConsts, TypeDecl], TypeRef],
+) -> dict[TypeKey, NamedType]:
+    """The enum types of imported packages that input fields use, as named types."""
+    out: dict[TypeKey, NamedType] = {}
+    for key in sorted(wanted):
+        path, _, name = key.rpartition(".")
+        found = const_values.type_decl(
+            (path, name), from_dirs[key], patterns=(_decl_pattern(name), _ENUM_WORDS.pattern)
+        )
+        if found is None:
+            continue
+        pc, decl = found
+        if decl.type.kind in ("struct", "interface"):
+            continue
+        named = NamedType(
+            key=key,
+            name=name,
+            package=path,
+            underlying=resolve(pc, decl),
+            alias=decl.alias,
+            markers=read_markers(decl),
+            description=description(decl.doc),
+            pos=decl.pos,
+        )
+        if enum_marker(named) is None:
+            continue
+        out[key] = named
+        # Its constants may be in files that do not hold the type's declaration.
+        const_values.load_all(path, from_dirs[key], name)
+    return out
 
 
 def _k8s_enum(named: NamedType | None) -> Marker | None:
@@ -241,100 +434,6 @@ def _exclusions(
         else:
             always = True
     return always, tuple(conditions)
-
-
-def build_enums(
-    types: Mapping[TypeKey, NamedType],
-    consts: Sequence[PackageConsts],
-    imports: ImportSource | None = None,
-    const_markers: Mapping[tuple[str, str], tuple[Marker, ...]] | None = None,
-) -> tuple[dict[TypeKey, Enum], list[Diagnostic]]:
-    """`const_markers`: the markers of the inputs' constants, by (import path, name);
-    `+k8s:enumExclude` there takes a constant out of its `+k8s:enum` type."""
-    const_markers = const_markers or {}
-    candidates = {
-        key: named
-        for key, named in types.items()
-        if (marker := enum_marker(named)) is not None
-        and (
-            (builtin := underlying_builtin(named.underlying, types)) == "string"
-            # kubebuilder's Enum lists JSON values of any scalar type (`Enum=1;2;4`).
-            or (marker == KUBEBUILDER_ENUM and builtin in NON_STRING_SCALARS)
-        )
-    }
-    const_values = _ConstValues(consts, imports)
-    wanted = {_canonical(key, types) for key in candidates}
-    # Values are collected per canonical type, so an alias of an enum type (a package
-    # re-exporting another's enum) and the enum itself share their values.
-    values: dict[TypeKey, list[EnumValue]] = defaultdict(list)
-    diagnostics: list[Diagnostic] = []
-    incomplete: set[TypeKey] = set()
-    for pc in consts:
-        blocks: dict[Position, list[ConstSpec]] = defaultdict(list)
-        for spec in pc.consts:
-            blocks[spec.block_pos].append(spec)
-            key = _const_type_key(spec, pc)
-            marks = const_markers.get((pc.import_path, spec.name), ())
-            excluded, exclusions = _exclusions(marks)
-            if excluded or exclusions:
-                canon = _canonical(key, types) if key is not None else None
-                if canon is None or _k8s_enum(types.get(canon)) is None:
-                    diagnostics.append(_exclude_without_enum(spec, marks, key, types))
-                    excluded, exclusions = False, ()
-            if key is None or (canonical := _canonical(key, types)) not in wanted:
-                continue
-            value = const_values.value(pc, spec)
-            if value is not None:
-                if not excluded:
-                    values[canonical].append(
-                        EnumValue(spec.name, value, description(spec.doc), spec.pos, exclusions)
-                    )
-                continue
-            miss = const_values.missing.get((pc.import_path, spec.name))
-            if miss is None:
-                continue
-            incomplete.add(canonical)
-            (path, name), searched = miss
-            diagnostics.append(
-                diag(
-                    "MG020",
-                    spec.pos,
-                    f"constant {spec.name} refers to {path}.{name}, but package {path} was "
-                    f"not found (searched: {', '.join(searched)}), so enum "
-                    f"{key.rsplit('.', 1)[-1]} is incomplete",
-                    hint=f"make {path} available: `go mod vendor`, `go mod download`, or a "
-                    "`replace` directive to a local copy in go.mod",
-                )
-            )
-        for specs in blocks.values():
-            diagnostics.extend(_untyped_in_enum_block(specs, pc, candidates))
-    enums: dict[TypeKey, Enum] = {}
-    for key, named in sorted(candidates.items()):
-        found = list(values.get(_canonical(key, types), ()))
-        for m in named.markers:
-            if _gate_aware(m):
-                found.extend(EnumValue("", v, "", m.pos) for v in gate_aware_values(m))
-            if m.name == KUBEBUILDER_ENUM:
-                found.extend(EnumValue("", v, "", m.pos) for v in m.values)
-        seen: set[str] = set()
-        unique: list[EnumValue] = []
-        for v in found:
-            if v.value not in seen:
-                seen.add(v.value)
-                unique.append(v)
-        source = enum_marker(named)
-        enums[key] = Enum(
-            key=key,
-            name=named.name,
-            package=named.package,
-            values=tuple(unique),
-            source="kubebuilder" if source == KUBEBUILDER_ENUM else
-            (K8S_ENUM if source == K8S_ENUM else ENUM),
-            pos=named.pos,
-            incomplete=_canonical(key, types) in incomplete,
-            stage=k8s.stage if (k8s := _k8s_enum(named)) is not None else "",
-        )
-    return enums, diagnostics
 
 
 def _exclude_without_enum(
@@ -361,6 +460,136 @@ def _exclude_without_enum(
         f"`+{K8S_ENUM_EXCLUDE}` on constant {spec.name} has no effect: {what}",
         hint=hint,
     )
+
+
+def build_enums(
+    types: Mapping[TypeKey, NamedType],
+    consts: Sequence[PackageConsts],
+    imports: ImportSource | None = None,
+    fields_external: Mapping[TypeKey, str] | None = None,
+    read_markers: MarkerRead | None = None,
+    resolve: Callable[[PackageConsts, TypeDecl], TypeRef] | None = None,
+    const_markers: Mapping[tuple[str, str], tuple[Marker, ...]] | None = None,
+) -> tuple[dict[TypeKey, Enum], dict[TypeKey, NamedType], list[Diagnostic]]:
+    """Enums of the inputs' types, and of the imported types that input fields use
+    (`fields_external`: type key → the directory of a package that uses it); returns
+    the enums, the imported enum types, and the diagnostics. `const_markers`: the
+    markers of the inputs' constants, by (import path, name); `+k8s:enumExclude` there
+    takes a constant out of its `+k8s:enum` type."""
+    const_markers = const_markers or {}
+    const_values = _ConstValues(consts, types, imports)
+    imported: dict[TypeKey, NamedType] = {}
+    if fields_external and imports is not None and read_markers is not None and resolve:
+        imported = _imported_enums(
+            fields_external, fields_external, const_values, read_markers, resolve
+        )
+    all_types = {**imported, **types}
+
+    def builtin_of(named: NamedType) -> str | None:
+        if named.key in imported:
+            return const_values.basic(named.key, "") or None
+        return underlying_builtin(named.underlying, types)
+
+    candidates: dict[TypeKey, tuple[NamedType, str]] = {}
+    for type_key, named in all_types.items():
+        if enum_marker(named) is None:
+            continue
+        builtin = builtin_of(named)
+        if builtin == "string" or builtin in NON_STRING_SCALARS:
+            candidates[type_key] = (named, JSON_TYPES[builtin])
+    wanted = {_canonical(key, types): jt for key, (_, jt) in candidates.items()}
+    # Values are collected per canonical type, so an alias of an enum type (a package
+    # re-exporting another's enum) and the enum itself share their values.
+    values: dict[TypeKey, list[EnumValue]] = defaultdict(list)
+    diagnostics: list[Diagnostic] = []
+    incomplete: set[TypeKey] = set()
+    sources = list(consts) + const_values.loaded
+    for pc in sources:
+        is_input = pc.import_path in const_values.inputs
+        blocks: dict[Position, list[ConstSpec]] = defaultdict(list)
+        for spec in pc.consts:
+            if is_input:
+                blocks[spec.block_pos].append(spec)
+            if spec.name == "_":
+                continue  # the blank identifier declares nothing (it only counts for iota)
+            key = _const_type_key(spec, pc)
+            marks = const_markers.get((pc.import_path, spec.name), ()) if is_input else ()
+            excluded, exclusions = _exclusions(marks)
+            if excluded or exclusions:
+                canon = _canonical(key, types) if key is not None else None
+                if canon is None or _k8s_enum(all_types.get(canon)) is None:
+                    diagnostics.append(_exclude_without_enum(spec, marks, key, all_types))
+                    excluded, exclusions = False, ()
+            if key is not None and key not in wanted and _canonical(key, types) not in wanted:
+                continue
+            if key is None and (spec.type is not None or spec.value is not None):
+                continue  # untyped literal: no enum's value
+            # An untyped constant takes the type of a typed constant it refers to
+            # (go/types); imports are followed only for an enum's own constants.
+            value = const_values.value(pc, spec, load=key is not None)
+            if value is None:
+                miss = const_values.missing.get((pc.import_path, spec.name))
+                if miss is None or key is None:
+                    continue
+                canonical = _canonical(key, types)
+                incomplete.add(canonical)
+                if not is_input:
+                    continue  # an imported package is never checked: incomplete is all
+                (path, name), searched = miss
+                diagnostics.append(
+                    diag(
+                        "MG020",
+                        spec.pos,
+                        f"constant {spec.name} refers to {path}.{name}, but package {path} "
+                        f"was not found (searched: {', '.join(searched)}), so enum "
+                        f"{key.rsplit('.', 1)[-1]} is incomplete",
+                        hint=f"make {path} available: `go mod vendor`, `go mod download`, "
+                        "or a `replace` directive to a local copy in go.mod",
+                    )
+                )
+                continue
+            canonical = _canonical(value.type or key or "", types)
+            json_type = wanted.get(canonical)
+            if json_type is None:
+                continue
+            text = enum_text(value, json_type)
+            if text is not None and not excluded:
+                values[canonical].append(
+                    EnumValue(spec.name, text, description(spec.doc), spec.pos, exclusions)
+                )
+        for specs in blocks.values():
+            diagnostics.extend(
+                _untyped_in_enum_block(specs, pc, {k: n for k, (n, _) in candidates.items()})
+            )
+    enums: dict[TypeKey, Enum] = {}
+    for key, (named, json_type) in sorted(candidates.items()):
+        found = list(values.get(_canonical(key, types), ()))
+        for m in named.markers:
+            if _gate_aware(m):
+                found.extend(EnumValue("", v, "", m.pos) for v in gate_aware_values(m))
+            if m.name == KUBEBUILDER_ENUM:
+                found.extend(EnumValue("", v, "", m.pos) for v in m.values)
+        seen: set[str] = set()
+        unique: list[EnumValue] = []
+        for v in found:
+            if v.value not in seen:
+                seen.add(v.value)
+                unique.append(v)
+        source = enum_marker(named)
+        enums[key] = Enum(
+            key=key,
+            name=named.name,
+            package=named.package,
+            values=tuple(unique),
+            source="kubebuilder" if source == KUBEBUILDER_ENUM else
+            (K8S_ENUM if source == K8S_ENUM else ENUM),
+            pos=named.pos,
+            incomplete=_canonical(key, types) in incomplete,
+            type=json_type,
+            imported=key in imported,
+            stage=k8s.stage if (k8s := _k8s_enum(named)) is not None else "",
+        )
+    return enums, imported, diagnostics
 
 
 def _untyped_in_enum_block(

@@ -16,7 +16,7 @@ DEFAULT_MARKERS = ("default", "kubebuilder:default", "k8s:default")
 
 def _first_value(markers: tuple[Marker, ...], *names: str) -> str | None:
     for m in markers:
-        if m.name in names and m.value is not None:
+        if m.name in names and m.value is not None and not m.via:
             return m.value
     return None
 
@@ -30,7 +30,9 @@ def make_field(
 ) -> Field:
     """`optional_by_default` is a package-level `+kubebuilder:validation:Optional`."""
     markers = reader.read((decl.doc,), Target.FIELD, f"field {struct_name}.{decl.name}")
-    names = {m.name for m in markers}
+    # a wrapped marker (`+k8s:subfield(x)=+k8s:optional`) is about a part of the value,
+    # not about the field
+    names = {m.name for m in markers if not m.via}
     has_optional = bool(names & OPTIONAL_MARKERS)
     has_required = bool(names & REQUIRED_MARKERS)
     # controller-gen's reading: an explicit marker wins, then omitempty, then the
@@ -46,7 +48,7 @@ def make_field(
     json_name = "" if decl.json.skip or inline else decl.json.name or decl.name
     enum_values: tuple[str, ...] = ()
     for m in markers:
-        if m.name == KUBEBUILDER_ENUM:
+        if m.name == KUBEBUILDER_ENUM and not m.via:
             enum_values = m.values
     return Field(
         go_name=decl.name,

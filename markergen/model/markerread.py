@@ -74,6 +74,10 @@ class MarkerReader:
             return True  # unknown markers are kept: other generators may read them
         if target in definition.targets:
             return True
+        if marker.via and target in (Target.FIELD, Target.TYPE):
+            # `+k8s:item(...)=+k8s:unionMember` on a list type: the payload applies to a
+            # part of the value; the k8s dialect checks where (MG115-MG119)
+            return True
         if not definition.union_or_enum:
             # Markers of other generators are tolerated anywhere, as gengo tolerates them.
             return True

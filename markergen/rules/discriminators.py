@@ -40,7 +40,9 @@ def _enum_name(model: Model, d: Discriminator) -> str:
 
 
 def check_discriminator_type(model: Model) -> Iterator[Diagnostic]:
-    """MG201: not a string (error); a string without enum values (warning, kep2022)."""
+    """MG201: not a string and without enum values (error; a bool, integer or float
+    discriminator with an enum is typed in every output); a string without enum values
+    (warning, kep2022)."""
     for struct, union in unions(model):
         d = union.discriminator
         if d is None:
@@ -49,6 +51,8 @@ def check_discriminator_type(model: Model) -> Iterator[Diagnostic]:
         label = union_label(struct, union)
         if target.kind in ("external", "unknown"):
             continue  # unresolvable: MG104 or the builder's concern, not a type error
+        if d.values and d.value_type != "string":
+            continue  # an enum of numbers or booleans: its values are typed everywhere
         if union.modes and target.kind == "builtin" and target.name == "bool":
             continue  # validation-gen's mode discriminators may be bool (MG113 otherwise)
         if not (target.kind == "builtin" and target.name == "string"):

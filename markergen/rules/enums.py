@@ -1,8 +1,11 @@
-"""Enum rules: MG101 (enum marker on a non-string type), MG102 (enum with no values).
+"""Enum rules: MG101 (enum marker on a non-scalar type), MG021 (on a non-string scalar
+type), MG102 (enum with no values).
 
 The current KEP "Discriminator Values": discriminators "should be defined as an enum, and should
 be tagged so via the enum go marker // +enum", and an enum is a string type whose values
-are the constants of that type.
+are the constants of that type. markergen also reads enums of bool, integer and float
+types (their values typed as JSON booleans and numbers), which openapi-gen and
+validation-gen ignore: MG021 says so.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from collections.abc import Iterator
 
 from markergen.diagnostics import Diagnostic, diag
 from markergen.markers import ENUM, K8S_ENUM
-from markergen.model import Model
+from markergen.model import Model, scalar_json_type
 from markergen.rules.base import Rule, underlying
 
 ENUM_TYPE_MARKERS = (ENUM, K8S_ENUM)
@@ -30,7 +33,7 @@ def check_enum_not_string(model: Model) -> Iterator[Diagnostic]:
         ):
             # Cannot see what it is underneath (another package): MG104 territory.
             continue
-        if target.kind == "builtin" and target.name == "string":
+        if target.kind == "builtin" and scalar_json_type(target.name):
             continue
         written = (
             target.name
@@ -40,7 +43,8 @@ def check_enum_not_string(model: Model) -> Iterator[Diagnostic]:
         yield diag(
             "MG101",
             named.pos,
-            f"+{marker.name} on type {named.name}, whose underlying type is {written}, not string",
+            f"+{marker.name} on type {named.name}, whose underlying type is {written}, "
+            "not a string, boolean or number",
             hint=f"declare it as `type {named.name} string`, or remove +{marker.name}",
         )
     for key in sorted(model.structs):
@@ -52,6 +56,25 @@ def check_enum_not_string(model: Model) -> Iterator[Diagnostic]:
                     struct.pos,
                     f"+{m.name} on struct type {struct.name}; an enum must be a string type",
                 )
+
+
+def check_enum_not_string_scalar(model: Model) -> Iterator[Diagnostic]:
+    """MG021."""
+    for key in sorted(model.enums):
+        enum = model.enums[key]
+        if enum.type == "string" or enum.imported or enum.source == "kubebuilder":
+            continue  # kubebuilder's Enum lists JSON values of any type, as controller-gen
+        named = model.types.get(key)
+        written = named.underlying.text if named is not None else enum.type
+        yield diag(
+            "MG021",
+            enum.pos,
+            f"+{enum.source} on type {enum.name}, whose underlying type is {written}: "
+            f"markergen lists its values as JSON {enum.type}s, but openapi-gen and "
+            "validation-gen read only string enums and ignore the marker",
+            hint=f"keep it if only markergen's outputs matter; for openapi-gen, declare "
+            f"`type {enum.name} string` with string constants",
+        )
 
 
 def check_enum_without_values(model: Model) -> Iterator[Diagnostic]:
@@ -70,5 +93,6 @@ def check_enum_without_values(model: Model) -> Iterator[Diagnostic]:
 
 RULES = (
     Rule("MG101", check_enum_not_string),
+    Rule("MG021", check_enum_not_string_scalar),
     Rule("MG102", check_enum_without_values),
 )

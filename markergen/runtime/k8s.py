@@ -14,10 +14,10 @@ What the API server runs for declarative validation, as validation-gen's own tes
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from markergen.runtime.errors import FieldError
-from markergen.runtime.table import FieldInfo, Union
+from markergen.runtime.table import FieldInfo, Table, TypeInfo, Union
 from markergen.runtime.tree import JSON, Path
 
 
@@ -40,20 +40,115 @@ def is_zero(value: JSON, kind: str = "scalar") -> bool:
     return False
 
 
-def set_members_k8s(
-    obj: dict[str, JSON] | None, union: Union, kinds: Mapping[str, FieldInfo]
-) -> tuple[str, ...]:
-    if obj is None:
+def _member_set(value: JSON, zero: str, kind: str) -> bool:
+    if zero == "nil":
+        return value is not None
+    if zero == "len":
+        return isinstance(value, (list, dict)) and len(value) > 0
+    if zero == "zero":
+        return not is_zero(value, "scalar")
+    return not is_zero(value, kind)
+
+
+def _key_default(v: object) -> object:
+    # an item's key field left out of the JSON holds its Go zero value
+    if isinstance(v, bool):
+        return False
+    if isinstance(v, int):
+        return 0
+    return ""
+
+
+def _selects(item: JSON, selector: tuple[tuple[str, object], ...]) -> bool:
+    if not isinstance(item, dict):
+        return False
+    for k, v in selector:
+        got = item.get(k)
+        if got is None:
+            got = _key_default(v)
+        if type(got) is not type(v) or got != v:
+            return False
+    return True
+
+
+def set_members_k8s(obj: JSON, union: Union, kinds: Mapping[str, FieldInfo]) -> tuple[str, ...]:
+    """The members validation-gen counts as set: fields of `obj`, or for `+k8s:item`
+    members, the items of the list `obj` that match their selector."""
+    if isinstance(obj, list):
+        return tuple(
+            m.field
+            for m in union.members
+            if m.selector is not None and any(_selects(item, m.selector) for item in obj)
+        )
+    if not isinstance(obj, dict):
         return ()
     return tuple(
-        f
-        for f in union.fields
-        if not is_zero(obj.get(f), kinds[f].kind if f in kinds else "scalar")
+        m.field
+        for m in union.members
+        if m.selector is None
+        and _member_set(
+            obj.get(m.field), m.zero, kinds[m.field].kind if m.field in kinds else "scalar"
+        )
     )
 
 
-def _discriminator(obj: dict[str, JSON] | None, union: Union) -> str:
-    if obj is None or union.discriminator is None:
+def targets(
+    table: Table, info: TypeInfo, union: Union, path: Path, old: JSON, new: JSON
+) -> Iterator[tuple[Path, JSON, JSON, Mapping[str, FieldInfo]]]:
+    """Where a union written through path wrappers (`union.at`) is checked, below one
+    object: each place's path, old value (None when there is none to compare with), new
+    value, and the fields of the struct found there."""
+    stack: list[tuple[int, Path, JSON, JSON, TypeInfo | None, FieldInfo | None, bool]] = [
+        (0, path, old, new, info, None, old is not None)
+    ]
+    out: list[tuple[Path, JSON, JSON, Mapping[str, FieldInfo]]] = []
+    while stack:
+        i, p, o, n, t, fi, had_old = stack.pop()
+        if i == len(union.at):
+            if o is not None and o == n:
+                continue  # validation-gen does not validate unchanged data again
+            if o is None and union.at_value and had_old:
+                o = {}  # the old object's zero struct
+            out.append((p, o, n, t.fields if t is not None else {}))
+            continue
+        step = union.at[i]
+        if step == "*":
+            elem = table.lookup(fi.type) if fi is not None else None
+            if isinstance(n, list):
+                keys = fi.list_map_keys if fi is not None else ()
+                for j, item in reversed(list(enumerate(n))):
+                    prev = _correlated(o, item, keys)
+                    stack.append((i + 1, p.index(j), prev, item, elem, None, prev is not None))
+            elif isinstance(n, dict):
+                olds = o if isinstance(o, dict) else {}
+                for k in reversed(list(n)):
+                    stack.append((i + 1, p.key(k), olds.get(k), n[k], elem, None, k in olds))
+            continue
+        if not isinstance(n, dict):
+            continue
+        child = t.fields.get(step) if t is not None else None
+        nxt = table.lookup(child.type) if child is not None and child.kind == "object" else None
+        value = n.get(step)
+        if value is not None and not isinstance(value, (dict, list)):
+            continue  # the walk reports a value of the wrong kind
+        prev = o.get(step) if isinstance(o, dict) else None
+        stack.append((i + 1, p.field(step), prev, value, nxt, child, isinstance(o, dict)))
+    yield from out
+
+
+def _correlated(old: JSON, item: JSON, keys: tuple[str, ...]) -> JSON:
+    """The old list's item with the same list-map keys (validation-gen's ratcheting of
+    `listType=map` lists); None for other lists, whose items it does not correlate."""
+    if not keys or not isinstance(old, list) or not isinstance(item, dict):
+        return None
+    for prev in old:
+        if isinstance(prev, dict) and all(prev.get(k) == item.get(k) for k in keys):
+            return prev
+    return None
+
+
+def _discriminator(obj: JSON, union: Union) -> str:
+    if not isinstance(obj, dict) or union.discriminator is None:
         return ""
     v = obj.get(union.discriminator)
     return v if isinstance(v, str) else ""
@@ -66,8 +161,8 @@ def _list(fields: tuple[str, ...]) -> str:
 def validate_k8s(
     union: Union,
     path: Path,
-    old: dict[str, JSON] | None,
-    obj: dict[str, JSON],
+    old: JSON,
+    obj: JSON,
     kinds: Mapping[str, FieldInfo],
 ) -> list[FieldError]:
     """The errors of one union at one object; `kinds` are the object's fields."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from markergen.runtime.errors import FieldError
-from markergen.runtime.k8s import is_zero
+from markergen.runtime.k8s import _member_set
 from markergen.runtime.table import FieldInfo, ModeRule, Union
 from markergen.runtime.tree import JSON, Path
 
@@ -58,7 +58,8 @@ def validate_modes(
         if old is not None and old_mode == mode and old.get(name) == value:
             continue
         kind = kinds[name].kind if name in kinds else "scalar"
-        unset = is_zero(value, kind)
+        member = union.member_for_field(name)
+        unset = not _member_set(value, member.zero if member is not None else "", kind)
         where = path.field(name).render()
         selected = [r for r in rules if r.value == mode]
         if not selected:

@@ -7,19 +7,32 @@ errors it found; smd is the only semantics whose normalization itself can fail.
 from __future__ import annotations
 
 from markergen.runtime.errors import FieldError
-from markergen.runtime.table import Union
+from markergen.runtime.table import Scalar, Union
 from markergen.runtime.tree import JSON, Path
 
 
-def discriminator_value(obj: dict[str, JSON] | None, union: Union) -> str | None:
+def discriminator_value(obj: dict[str, JSON] | None, union: Union) -> Scalar | None:
     """The discriminator's value: "" when unset or null (unset and "" are equal), None when
-    it holds something other than a string."""
+    it holds something other than a value of the union's type (a string for string
+    discriminators; for `valueType: integer` a number with no fraction, never the string
+    "1"; for `boolean` true or false)."""
     if obj is None or union.discriminator is None:
         return ""
     v = obj.get(union.discriminator)
     if v is None:
         return ""
-    return v if isinstance(v, str) else None
+    kind = union.value_type
+    if kind == "string":
+        return v if isinstance(v, str) else None
+    if isinstance(v, bool):
+        return v if kind == "boolean" else None
+    if kind == "integer" and isinstance(v, int | float):
+        return int(v) if isinstance(v, float) and v.is_integer() else (
+            v if isinstance(v, int) else None
+        )
+    if kind == "number" and isinstance(v, int | float):
+        return v
+    return None
 
 
 def set_members(obj: dict[str, JSON] | None, union: Union) -> list[str]:
@@ -85,7 +98,7 @@ def _set_discriminator(obj: dict[str, JSON], union: Union, field: str) -> None:
 def _smd_value(obj: dict[str, JSON] | None, union: Union) -> str:
     # smd reads a non-string discriminator as unset
     v = discriminator_value(obj, union)
-    return v or ""
+    return v if isinstance(v, str) else ""
 
 
 def _smd_field_for(union: Union, value: str) -> str:
@@ -94,7 +107,7 @@ def _smd_field_for(union: Union, value: str) -> str:
     return m.field if m else value
 
 
-def _smd_value_for(union: Union, field: str) -> str:
+def _smd_value_for(union: Union, field: str) -> Scalar:
     m = union.member_for_field(field)
     return m.value if m else field
 

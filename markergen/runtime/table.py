@@ -19,9 +19,16 @@ Kind = Literal["scalar", "object", "list", "map"]
 Semantics = Literal["kep1027", "kep2019", "smd", "k8s"]
 Mode = Literal["exactly-one", "at-most-one", "at-least-one"]
 
+Scalar = str | bool | int | float
+# The JSON type of a union's discriminator values: a discriminator of `type Mode int32`
+# holds numbers, and the string "1" is no value of it.
+ValueType = Literal["string", "boolean", "integer", "number"]
+VALUE_TYPES: tuple[ValueType, ...] = ("string", "boolean", "integer", "number")
+
 KINDS: tuple[Kind, ...] = ("scalar", "object", "list", "map")
 SEMANTICS: tuple[Semantics, ...] = ("kep1027", "kep2019", "smd", "k8s")
 MODES: tuple[Mode, ...] = ("exactly-one", "at-most-one", "at-least-one")
+ZEROS: tuple[str, ...] = ("", "nil", "len", "zero")
 TABLE_VERSION = 1
 
 
@@ -51,8 +58,15 @@ class FieldInfo:
 @dataclass(frozen=True)
 class Member:
     field: str
-    value: str
+    value: Scalar
     optional: bool = False
+    # k8s: how validation-gen tells the member set, from its Go type: "nil" (a pointer:
+    # present and not null), "len" (a list or map: not empty), "zero" (a builtin: not
+    # its zero value); "" decides by the JSON value and the field's kind.
+    zero: str = ""
+    # k8s `+k8s:item(...)`: the member is the list item whose keys have these values
+    # (`field` is then validation-gen's name for it, `tasks[{"name": "a"}]`)
+    selector: tuple[tuple[str, object], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -101,7 +115,7 @@ class Union:
     semantics: Semantics
     discriminator: str | None
     discriminator_required: bool
-    values: tuple[str, ...]
+    values: tuple[Scalar, ...]
     members: tuple[Member, ...]
     mode: Mode
     deduce_invalid_discriminator: bool
@@ -115,26 +129,35 @@ class Union:
     # Go type ("string" or "bool": an unset discriminator is its zero value).
     modes: tuple[ModeRule, ...] = ()
     discriminator_type: str = "string"
+    # k8s path wrappers: the union lives below the object, at these JSON names and "*"
+    # (each list item or map value); empty: at the object itself
+    at: tuple[str, ...] = ()
+    # the node at `at` is a Go struct value (not a pointer): on update, an old object
+    # without it holds the zero struct there, so the union has an old value to ratchet on
+    at_value: bool = False
+    value_type: ValueType = "string"
     # Precompiled at load, so that the per-object work is plain tuple and dict look-ups.
     fields: tuple[str, ...] = field(init=False, repr=False, compare=False)
-    _by_value: dict[str, Member] = field(init=False, repr=False, compare=False)
+    _by_value: dict[Scalar, Member] = field(init=False, repr=False, compare=False)
     _by_field: dict[str, Member] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "fields", tuple(m.field for m in self.members))
-        by_value: dict[str, Member] = {}
+        by_value: dict[Scalar, Member] = {}
         for m in self.members:
             by_value.setdefault(m.value, m)  # the first member of a value, as before
         object.__setattr__(self, "_by_value", by_value)
         object.__setattr__(self, "_by_field", {m.field: m for m in self.members})
 
-    def member_for_value(self, value: str) -> Member | None:
+    def member_for_value(self, value: Scalar) -> Member | None:
+        # Values reach here already of the union's type (semantics.discriminator_value),
+        # so Python's `True == 1` never meets a number.
         return self._by_value.get(value)
 
     def member_for_field(self, name: str) -> Member | None:
         return self._by_field.get(name)
 
-    def is_known_value(self, value: str) -> bool:
+    def is_known_value(self, value: Scalar) -> bool:
         """Whether a discriminator value means something to this table.
 
         With an enum (`values`), the enum decides. Without one (kep2019, kep2022), the
@@ -198,6 +221,29 @@ class _Reader:
         if not isinstance(value, list):
             raise TableError(f"must be a list of strings, not {type(value).__name__}", where)
         return tuple(self.string(v, f"{where}[{i}]") for i, v in enumerate(value))
+
+    def scalar(self, value: object, value_type: str, where: str) -> Scalar:
+        """A discriminator value of the union's JSON type (an integer may be written
+        2.0; a string is never a number)."""
+        if value_type == "string" and isinstance(value, str):
+            return value
+        if value_type == "boolean" and isinstance(value, bool):
+            return value
+        if value_type == "integer" and not isinstance(value, bool):
+            if isinstance(value, int):
+                return value
+            if isinstance(value, float) and value.is_integer():
+                return int(value)
+        if value_type == "number" and isinstance(value, int | float) and not isinstance(
+            value, bool
+        ):
+            return value
+        raise TableError(f"must be a JSON {value_type}, not {value!r}", where)
+
+    def scalars(self, value: object, value_type: str, where: str) -> tuple[Scalar, ...]:
+        if not isinstance(value, list):
+            raise TableError(f"must be a list, not {type(value).__name__}", where)
+        return tuple(self.scalar(v, value_type, f"{where}[{i}]") for i, v in enumerate(value))
 
     def choice(self, value: object, allowed: tuple[str, ...], where: str) -> str:
         text = self.string(value, where)
@@ -286,6 +332,9 @@ def _read_union(r: _Reader, raw: object, where: str, forced: Semantics | None) -
     disc = None if disc_raw is None else r.string(disc_raw, f"{where}.discriminator")
     if disc == "":
         disc = None
+    value_type = cast(
+        ValueType, r.choice(d.get("valueType", "string"), VALUE_TYPES, f"{where}.valueType")
+    )
     raw_members = d.get("members")
     if not isinstance(raw_members, list):
         raise TableError("must be a list of members", f"{where}.members")
@@ -300,11 +349,24 @@ def _read_union(r: _Reader, raw: object, where: str, forced: Semantics | None) -
         if name in seen or name == disc:
             raise TableError(f"field {name!r} appears twice in the union", mw)
         seen.add(name)
+        zero = r.choice(m.get("zero", ""), ZEROS, f"{mw}.zero")
+        sel_raw = m.get("selector")
+        selector = None
+        if sel_raw is not None:
+            sel = r.obj(sel_raw, f"{mw}.selector")
+            for k, v in sel.items():
+                if not isinstance(v, str | int | bool) or isinstance(v, float):
+                    raise TableError(
+                        "must be a string, an integer or a boolean", f"{mw}.selector.{k}"
+                    )
+            selector = tuple(sel.items())
         members.append(
             Member(
                 name,
-                r.string(m["value"], f"{mw}.value"),
+                _member_value(r, m["value"], value_type, f"{mw}.value"),
                 r.boolean(m.get("optional", False), f"{mw}.optional"),
+                zero,
+                selector,
             )
         )
     return Union(
@@ -314,7 +376,7 @@ def _read_union(r: _Reader, raw: object, where: str, forced: Semantics | None) -
         discriminator_required=r.boolean(
             d.get("discriminatorRequired", False), f"{where}.discriminatorRequired"
         ),
-        values=r.strings(d.get("values", []), f"{where}.values"),
+        values=r.scalars(d.get("values", []), value_type, f"{where}.values"),
         members=tuple(members),
         mode=cast(Mode, r.choice(d.get("mode", "at-most-one"), MODES, f"{where}.mode")),
         deduce_invalid_discriminator=r.boolean(
@@ -327,7 +389,18 @@ def _read_union(r: _Reader, raw: object, where: str, forced: Semantics | None) -
         discriminator_type=r.choice(
             d.get("discriminatorType", "string"), ("string", "bool"), f"{where}.discriminatorType"
         ),
+        at=r.strings(d.get("at", []), f"{where}.at"),
+        at_value=r.boolean(d.get("atValue", False), f"{where}.atValue"),
+        value_type=value_type,
     )
+
+
+def _member_value(r: _Reader, value: object, value_type: str, where: str) -> Scalar:
+    # A member value that is not of the discriminator's type (markergen reports it,
+    # MG303) is kept as written: no discriminator value can select it.
+    if value_type != "string" and isinstance(value, str):
+        return value
+    return r.scalar(value, value_type, where)
 
 
 def _read_type(r: _Reader, name: str, raw: object, forced: Semantics | None) -> TypeInfo:

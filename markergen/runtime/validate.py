@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from markergen.runtime.errors import FieldError, quote
-from markergen.runtime.k8s import validate_k8s
+from markergen.runtime.k8s import targets, validate_k8s
 from markergen.runtime.k8s_enums import validate_enums
 from markergen.runtime.k8s_modes import validate_modes
 from markergen.runtime.semantics import discriminator_value, set_members
-from markergen.runtime.table import Table, Union
+from markergen.runtime.table import Scalar, Table, Union
 from markergen.runtime.tree import JSON, ROOT, Path, Visit, children
 
 
@@ -50,13 +50,17 @@ def validate(
                 continue
             if union.semantics != "k8s" and union.discriminator and union.values:
                 reported.add(union.discriminator)
-            if union.semantics == "k8s" and union.modes:
+            if union.at:
+                # written through validation-gen's path wrappers: its semantics only
+                k8s_errors = []
+                for tpath, told, tnew, kinds in targets(table, v.info, union, v.path, old_obj, v.new):
+                    k8s_errors.extend(validate_k8s(union, tpath, told, tnew, kinds))
+                errors.extend(_staged(k8s_errors, union.stage))
+            elif union.semantics == "k8s" and union.modes:
                 errors.extend(validate_modes(union, v.path, old_obj, v.new, v.info.fields))
             elif union.semantics == "k8s":
                 k8s_errors = validate_k8s(union, v.path, old_obj, v.new, v.info.fields)
-                if union.stage:
-                    k8s_errors = [replace(e, stage=union.stage) for e in k8s_errors]
-                errors.extend(k8s_errors)
+                errors.extend(_staged(k8s_errors, union.stage))
             elif union.semantics == "kep1027":
                 errors.extend(_kep1027(union, v.path, old_obj, v.new))
             else:
@@ -82,21 +86,33 @@ def validate(
     return errors
 
 
+_A = {"string": "a string", "boolean": "a boolean", "integer": "an integer",
+      "number": "a number"}  # fmt: skip
+
+
+def _staged(errors: list[FieldError], stage: str) -> list[FieldError]:
+    """validation-gen's `MarkAlpha()` / `MarkBeta()` on a wrapped union's errors."""
+    return [replace(e, stage=stage) for e in errors] if stage else errors
+
+
 def _names(fields: list[str]) -> str:
     return ", ".join(fields)
 
 
 def _check_discriminator(
     union: Union, path: Path, obj: dict[str, JSON]
-) -> tuple[str | None, list[FieldError]]:
-    """The discriminator's value (None when it is not a string) and its own errors."""
+) -> tuple[Scalar | None, list[FieldError]]:
+    """The discriminator's value (None when it is not of the union's type) and its own
+    errors."""
     d = union.discriminator
     assert d is not None
     dpath = path.field(d)
     value = discriminator_value(obj, union)
     if value is None:
         return None, [
-            FieldError(dpath.render(), "Invalid", f"{quote(obj.get(d))}: must be a string")
+            FieldError(
+                dpath.render(), "Invalid", f"{quote(obj.get(d))}: must be {_A[union.value_type]}"
+            )
         ]
     present = obj.get(d) is not None
     if union.discriminator_required and (not present or (value == "" and "" not in union.values)):

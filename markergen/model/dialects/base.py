@@ -31,7 +31,10 @@ from markergen.model import (
     NamedType,
     TypeKey,
     TypeRef,
+    json_scalar,
+    scalar_json_type,
 )
+from markergen.model.enums import underlying_builtin
 
 KEP2019_FIELD = UNION_DEPRECATED
 
@@ -126,7 +129,7 @@ def enum_of(ref: TypeRef, ctx: Ctx) -> tuple[TypeKey | None, tuple[str, ...]]:
     """The enum behind a discriminator's type (through pointers and aliases)."""
     ref = ref.deref()
     seen: set[TypeKey] = set()
-    while ref.kind == "named" and ref.type_key not in seen:
+    while ref.kind in ("named", "external") and ref.type_key not in seen:
         key = ref.type_key
         seen.add(key)
         if key in ctx.enums:
@@ -136,6 +139,13 @@ def enum_of(ref: TypeRef, ctx: Ctx) -> tuple[TypeKey | None, tuple[str, ...]]:
             break
         ref = named.underlying.deref()
     return None, ()
+
+
+def _value_type(f: Field, enum_key: TypeKey | None, ctx: Ctx) -> str:
+    """The JSON type of a discriminator's values (an enum's, else its Go type's)."""
+    if enum_key is not None and enum_key in ctx.enums:
+        return ctx.enums[enum_key].type
+    return scalar_json_type(underlying_builtin(f.type.deref(), ctx.types)) or "string"
 
 
 _REF = re.compile(r"^\s*ref\(\s*(?:[\w./-]+\.)?(\w+)\s*\)\s*$")
@@ -152,7 +162,7 @@ def _default(text: str | None, enum: Enum | None) -> str | None:
         return text
     for v in enum.values:
         if v.name == match.group(1):
-            return json.dumps(v.value)
+            return json.dumps(json_scalar(v.value, enum.type))
     return text
 
 
@@ -181,6 +191,7 @@ def discriminator_of(f: Field, ctx: Ctx) -> Discriminator:
         omitempty=f.json.omitempty,
         default=_default(f.default, ctx.enums.get(enum_key) if enum_key else None),
         pos=f.pos,
+        value_type=_value_type(f, enum_key, ctx),
     )
 
 

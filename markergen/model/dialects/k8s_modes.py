@@ -320,6 +320,8 @@ def _missing_discriminator(ctx: Ctx, r: _Rule) -> None:
 def _union(
     ctx: Ctx, modality: str, disc_field: Field, disc_marker: Marker, rules: list[_Rule]
 ) -> Union | None:
+    from markergen.model.dialects.k8s import zero_kind  # k8s.py imports this module
+
     disc = discriminator_of(disc_field, ctx)
     is_bool = _discriminator_kind(ctx, disc_field) == "bool"
     kept: list[ModeRule] = []
@@ -367,7 +369,14 @@ def _union(
         seen.add(rule.go_name)
         f = next(x for x in ctx.struct.fields if x.go_name == rule.go_name)
         members.append(
-            Member(f.go_name, f.json_name, rule.value, rule.rule != "required", f.pos)
+            Member(
+                f.go_name,
+                f.json_name,
+                rule.value,
+                rule.rule != "required",
+                f.pos,
+                zero=zero_kind(f.type, ctx.types),
+            )
         )
     claimed = {r.value for r in kept}
     first_rule = next(r for r in rules if r.field.go_name == kept[0].go_name)

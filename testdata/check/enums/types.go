@@ -1,14 +1,20 @@
 package enums
 
+// An integer enum: markergen reads it (values 1, 2, 4), openapi-gen ignores the marker.
 // +enum
-type Priority int32 // want "MG101" "type Priority, whose underlying type is int32"
+type Priority int32 // want "MG021" "type Priority, whose underlying type is int32"
 
 const (
-	PriorityLow Priority = 1
+	PriorityLow Priority = 1 << iota
+	PriorityMid
+	PriorityHigh
 )
 
 // +enum
-type Level Priority // want "MG101" "Level"
+type Level Priority // want "MG021" "Level" "MG102"
+
+// +enum
+type Tags []string // want "MG101" "type Tags, whose underlying type is .]string"
 
 // Near miss: a string type with a value.
 // +enum

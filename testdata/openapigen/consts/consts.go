@@ -13,3 +13,18 @@ const (
 	// UDPName is untyped: the declaration that uses it gives it a type.
 	UDPName = "UDP"
 )
+
+// Prefix is joined to other strings by constant expressions of the importing package.
+const Prefix = "Q"
+
+// Mode is an enum of this package that a field of another package uses: markergen
+// reads its values through the import, as openapi-gen reads them from its universe.
+// +enum
+type Mode string
+
+const (
+	// ModeActive is computed by a constant expression.
+	ModeActive Mode = "Act" + "ive"
+	// ModePassive is a plain literal.
+	ModePassive Mode = "Passive"
+)

@@ -15,10 +15,14 @@ const (
 	TransportUDP Transport = consts.UDPName
 	// TransportSCTP goes through a reference inside the other package.
 	TransportSCTP Transport = Transport(consts.SCTPAlias)
+	// TransportQUIC is a constant expression over another package's constant.
+	TransportQUIC Transport = consts.Prefix + "UIC"
 )
 
 // Connection uses Transport.
 type Connection struct {
 	// Transport of the connection.
 	Transport Transport `json:"transport"`
+	// Mode is an enum type of another package.
+	Mode consts.Mode `json:"mode"`
 }

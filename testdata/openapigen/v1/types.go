@@ -194,7 +194,21 @@ type Enums struct {
 	// ByName maps names to enum values.
 	// +optional
 	ByName map[string]Phase `json:"byName,omitempty"`
+	// Priority is an integer enum.
+	Priority Priority `json:"priority"`
 }
+
+// Priority is an enum of an integer type: markergen lists its values as numbers,
+// openapi-gen reads +enum on string types only.
+// +enum
+type Priority int32
+
+const (
+	// PriorityLow is the first value of an iota block.
+	PriorityLow Priority = iota + 1
+	// PriorityHigh repeats the expression implicitly.
+	PriorityHigh
+)
 
 // Source is a kep2019 struct union (kep/000 "Go tags"): every field but the
 // discriminator is a member.

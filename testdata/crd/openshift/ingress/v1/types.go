@@ -26,6 +26,10 @@ type WidgetSpec struct {
 	// policy is a union its hand-written rules already enforce.
 	// +optional
 	Policy *Policy `json:"policy,omitempty"`
+	// endpoint is a 2019-style union as openshift's EndpointPublishingStrategy writes
+	// it: half of its fields are named after their values, half are not.
+	// +optional
+	Endpoint *Endpoint `json:"endpoint,omitempty"`
 }
 
 // BalancerType is the type of load balancer.
@@ -107,6 +111,30 @@ type Policy struct {
 	// +unionMember
 	// +optional
 	Deny *Settings `json:"deny,omitempty"`
+}
+
+// EndpointType is how an endpoint is published.
+// +kubebuilder:validation:Enum=LoadBalancerService;HostNetwork;Private;NodePortService
+type EndpointType string
+
+// +union
+type Endpoint struct {
+	// type selects the strategy.
+	// +unionDiscriminator
+	// +required
+	Type EndpointType `json:"type"`
+	// loadBalancer is named unlike its value LoadBalancerService.
+	// +optional
+	LoadBalancer *Settings `json:"loadBalancer,omitempty"`
+	// hostNetwork is named after its value.
+	// +optional
+	HostNetwork *Settings `json:"hostNetwork,omitempty"`
+	// private is named after its value.
+	// +optional
+	Private *Settings `json:"private,omitempty"`
+	// nodePort is named unlike its value NodePortService.
+	// +optional
+	NodePort *Settings `json:"nodePort,omitempty"`
 }
 
 // Settings are shared settings.

@@ -1,0 +1,5 @@
+package v1
+
+type Pod struct {
+	Name string `json:"name"`
+}

@@ -1,0 +1,3 @@
+module example.com/groupname
+
+go 1.22
