@@ -389,7 +389,7 @@ def _union(
         members=tuple(members),
         empty_values=tuple(sorted(set(disc.values) - claimed)),
         mode="exactly-one" if disc.required else "at-most-one",
-        semantics="kep1027",
+        semantics="k8s",
         pos=disc_marker.pos,
         stage=disc_marker.stage,
         # validation-gen wraps a struct's mode checks in the wrapper of the `ifMode` tag
