@@ -95,6 +95,7 @@ def fieldmembers_union(union: Union, options: EmitOptions) -> bool:
     """Whether the union is written as the current KEP's fieldMembers on its discriminator."""
     return (
         not union.traits.list_form_only
+        and union.origin != "struct"  # a `+union` struct's: openapi-gen's list form only
         and union.discriminator is not None
         and options.union_format != "list"
     )

@@ -9,7 +9,7 @@ name. docs/k8s.md describes the tags.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
 
 from markergen.diagnostics import Diagnostic, diag
@@ -79,7 +79,11 @@ def one_union_written_twice(others: list[Union], k8s: list[Union]) -> list[Union
     code, so the k8s spelling stands and the 2019 copy (same discriminator, same members)
     goes."""
     written = {_union_key(u) for u in k8s}
-    return [u for u in others if _union_key(u) not in written] + k8s
+    # openapi-gen writes the `+union` struct's list entry whatever the `+k8s:` tags say:
+    # the k8s union that stands for it keeps that origin, so OpenAPI stays openapi-gen's.
+    listed = {_union_key(u) for u in others if u.origin == "struct"}
+    kept = [replace(u, origin="struct") if _union_key(u) in listed else u for u in k8s]
+    return [u for u in others if _union_key(u) not in written] + kept
 
 
 def form_k8s(ctx: Ctx, fields: list[Field]) -> list[Union]:
