@@ -103,6 +103,9 @@ CASES: list[tuple[str, JSON, JSON, frozenset[str], Want]] = [
      [("limited", REQ, "", "beta")]),
     ("PriorityLevelConfigurationSpec", {"type": "Exempt", "limited": "x", "exempt": "y"}, None,
      NONE, [("limited", FORB, "", "beta")]),
+    ("LimitedByName", {"type": "Queue"}, None, NONE, [("queuing", REQ, "", "")]),
+    ("LimitedByName", {"type": "Reject", "queuing": "q"}, None, NONE, [("queuing", FORB, "", "")]),
+    ("LimitedByName", {"type": "Queue", "queuing": "q"}, None, NONE, []),
 ]  # fmt: skip
 
 
@@ -163,3 +166,7 @@ def test_openapi_writes_one_entry_for_the_union_written_twice(tmp_path: Path) ->
             }
         ]
         assert "x-kubernetes-unions" not in schema["properties"]["type"]
+    # openapi-gen names the 2019 members by Go field name; the checks keep the modes
+    [union] = [u for u in model.structs["example.com/k8s/api.LimitedByName"].unions]
+    assert [(m.json_name, m.value) for m in union.members] == [("queuing", "Queuing")]
+    assert [(r.json_name, r.value) for r in union.modes] == [("queuing", "Queue")]

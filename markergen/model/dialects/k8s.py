@@ -81,9 +81,20 @@ def one_union_written_twice(others: list[Union], k8s: list[Union]) -> list[Union
     written = {_union_key(u) for u in k8s}
     # openapi-gen writes the `+union` struct's list entry whatever the `+k8s:` tags say:
     # the k8s union that stands for it keeps that origin, so OpenAPI stays openapi-gen's.
-    listed = {_union_key(u) for u in others if u.origin == "struct"}
-    kept = [replace(u, origin="struct") if _union_key(u) in listed else u for u in k8s]
+    listed = {_union_key(u): u for u in others if u.origin == "struct"}
+    kept = [_as_listed(u, listed[_union_key(u)]) if _union_key(u) in listed else u for u in k8s]
     return [u for u in others if _union_key(u) not in written] + kept
+
+
+def _as_listed(k8s: Union, struct_union: Union) -> Union:
+    """The k8s union standing for a `+union` struct's: openapi-gen's list entry names each
+    member by the 2019 value (its Go field name). A mode union keeps its own modes, which
+    its checks use; a union member keeps its memberName."""
+    if not k8s.modes:
+        return replace(k8s, origin="struct")
+    values = {m.go_name: m.value for m in struct_union.members}
+    members = tuple(replace(m, value=values.get(m.go_name, m.value)) for m in k8s.members)
+    return replace(k8s, origin="struct", members=members)
 
 
 def form_k8s(ctx: Ctx, fields: list[Field]) -> list[Union]:

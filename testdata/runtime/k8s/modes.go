@@ -160,3 +160,24 @@ type PriorityLevelConfigurationSpec struct {
 	// +k8s:beta(since: "1.37")=+k8s:ifMode("Exempt")=+k8s:optional
 	Exempt *string `json:"exempt,omitempty"`
 }
+
+// +enum
+type LimitResponseType string
+
+const (
+	LimitResponseTypeQueue  LimitResponseType = "Queue"
+	LimitResponseTypeReject LimitResponseType = "Reject"
+)
+
+// flowcontrol/v1 LimitResponse: the mode ("Queue") is not the 2019 member value (the Go
+// field name "Queuing"), which openapi-gen writes.
+// +union
+type LimitedByName struct {
+	// +unionDiscriminator
+	// +k8s:modeDiscriminator
+	Type LimitResponseType `json:"type"`
+
+	// +optional
+	// +k8s:ifMode("Queue")=+k8s:required
+	Queuing *string `json:"queuing,omitempty"`
+}
