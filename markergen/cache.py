@@ -78,9 +78,9 @@ def file_digests(paths: Sequence[str]) -> tuple[tuple[str, str], ...]:
 class OutputCache:
     """One invocation's slot in the cache directory: look it up, or store a result."""
 
-    def __init__(self, directory: Path, slot: str, key: str) -> None:
+    def __init__(self, directory: Path, slot: str, key: str, command: str = "generate") -> None:
         self.directory = directory
-        self.path = directory / f"generate-{slot}.cache"
+        self.path = directory / f"{command}-{slot}.cache"
         self.key = key
 
     @classmethod
@@ -90,15 +90,19 @@ class OutputCache:
         patterns: Sequence[str],
         cwd: Path,
         options: Mapping[str, Any],
+        command: str = "generate",
     ) -> OutputCache | None:
         """The cache slot of this invocation, or None when the inputs cannot be listed
-        (a pattern names nothing, a file cannot be read): the run then reports that."""
+        (a pattern names nothing, a file cannot be read): the run then reports that.
+        `command` names what is cached (`generate`, `check`, `dump`): each has its own
+        slots, and `options` are the settings its results depend on."""
         from markergen.golang.packages import input_files
 
         files = input_files(patterns, cwd)
         if files is None:
             return None
         shape = {
+            "command": command,
             "cwd": os.path.abspath(cwd),
             "patterns": list(patterns),
             "options": _canonical(options),
@@ -115,7 +119,7 @@ class OutputCache:
                     digest.update(hashlib.sha256(handle.read()).digest())
         except OSError:
             return None
-        return cls(directory, slot, digest.hexdigest())
+        return cls(directory, slot, digest.hexdigest(), command)
 
     def lookup(self) -> CachedRun | None:
         """The stored run for this key; None for a miss, a stale key, a corrupt file, or
@@ -132,6 +136,53 @@ class OutputCache:
         """Write the run atomically; False (and nothing left behind) when that fails."""
         if not write_atomically(self.path, _encode(run, self.key)):
             return False
+        _ignore_in_git(self.directory)
+        return True
+
+    def store_files(
+        self,
+        diagnostics: tuple[Diagnostic, ...],
+        files: Mapping[str, tuple[Path, int, str]],
+        extra: tuple[tuple[str, str], ...] = (),
+    ) -> bool:
+        """`store` with the outputs read from the files a run has just written (output
+        name → path, size and SHA-256 as written), copied piece by piece: no output is
+        held whole in memory. A file that no longer holds what was written (edited
+        meanwhile) stores nothing. The same bytes as `store` would write."""
+        names = sorted(files)
+        header = _header(
+            CachedRun(diagnostics, {}, extra), self.key, [(n, files[n][1]) for n in names], _NO_SUM
+        )
+        sum_at = header.rindex(b'"sha256": "') + len(b'"sha256": "')
+        tmp: str | None = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-", suffix=".cache")
+            body = hashlib.sha256()
+            with os.fdopen(fd, "wb") as out:
+                out.write(header + b"\n")
+                for name in names:
+                    path, size, expected = files[name]
+                    mine = hashlib.sha256()
+                    copied = 0
+                    with open(path, "rb") as src:
+                        while block := src.read(1 << 20):
+                            mine.update(block)
+                            body.update(block)
+                            out.write(block)
+                            copied += len(block)
+                    if copied != size or mine.hexdigest() != expected:
+                        return False
+                out.seek(sum_at)
+                out.write(body.hexdigest().encode("ascii"))
+            os.replace(tmp, self.path)
+            tmp = None
+        except OSError:
+            return False
+        finally:
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
         _ignore_in_git(self.directory)
         return True
 
@@ -192,20 +243,28 @@ def _canonical(value: Any) -> Any:
     return str(value)
 
 
-def _encode(run: CachedRun, key: str) -> bytes:
-    names = sorted(run.outputs)
-    bodies = [run.outputs[name].encode("utf-8") for name in names]
-    body = b"".join(bodies)
+_NO_SUM = "0" * 64  # the body's SHA-256 before it is known (same length)
+
+
+def _header(run: CachedRun, key: str, sizes: list[tuple[str, int]], body_sum: str) -> bytes:
     header = {
         "format": _FORMAT,
         "key": key,
         "diagnostics": [d.to_record() for d in run.diagnostics],
-        "outputs": [[name, len(data)] for name, data in zip(names, bodies, strict=True)],
+        "outputs": [[name, size] for name, size in sizes],
         "extra": [list(pair) for pair in run.extra],
-        "sha256": hashlib.sha256(body).hexdigest(),
+        "sha256": body_sum,
     }
     # ensure_ascii keeps the header free of raw newlines and multi-byte characters.
-    return json.dumps(header, sort_keys=True).encode("ascii") + b"\n" + body
+    return json.dumps(header, sort_keys=True).encode("ascii")
+
+
+def _encode(run: CachedRun, key: str) -> bytes:
+    names = sorted(run.outputs)
+    bodies = [run.outputs[name].encode("utf-8") for name in names]
+    body = b"".join(bodies)
+    sizes = [(name, len(data)) for name, data in zip(names, bodies, strict=True)]
+    return _header(run, key, sizes, hashlib.sha256(body).hexdigest()) + b"\n" + body
 
 
 def _decode(raw: bytes, key: str) -> CachedRun | None:

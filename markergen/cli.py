@@ -87,27 +87,69 @@ def use_color(stream: TextIO, environ: dict[str, str] | None = None) -> bool:
 # ---- command bodies ------------------------------------------------------------------
 
 
+def _run_cache(cfg: Config, command: str, patterns: Sequence[str], options: dict[str, Any],
+               use: bool) -> tuple[Any, Any]:
+    """(the cache slot of this run or None, the cached run or None). check and dump
+    take the generate fast path: a run whose inputs and settings did not change prints
+    the stored result without parsing anything (docs/performance.md, "Cache")."""
+    if not use:
+        return None, None
+    from markergen.cache import OutputCache, cache_dir
+
+    cache = OutputCache.open(cache_dir(cfg.root), patterns, Path.cwd(), options, command)
+    return cache, (cache.lookup() if cache is not None else None)
+
+
+def _store(cache: Any, diags: Sequence[Any], outputs: dict[str, str], model: Any) -> None:
+    from markergen.cache import CachedRun, file_digests
+
+    extra = [p for p in model.files_read if os.path.isabs(p)]
+    cache.store(CachedRun(tuple(diags), outputs, file_digests(extra)))
+
+
 def _run_dump(args: argparse.Namespace) -> int:
+    cfg = _config(args, "dump")
+    patterns = _patterns(args.patterns, cfg)
+    options: dict[str, Any] = {"include-generated": cfg.include_generated}
+    cache, cached = _run_cache(cfg, "dump", patterns, options, not args.no_cache)
+    if cached is not None and "dump" in cached.outputs:
+        sys.stdout.write(cached.outputs["dump"])
+        return 0
     from markergen.dump import model_to_json
     from markergen.pipeline import load_model
 
-    cfg = _config(args, "dump")
-    model = load_model(_patterns(args.patterns, cfg), Path.cwd(), cfg.include_generated)
-    sys.stdout.write(model_to_json(model))
+    model = load_model(patterns, Path.cwd(), cfg.include_generated)
+    text = model_to_json(model)
+    if cache is not None:
+        _store(cache, (), {"dump": text}, model)
+    sys.stdout.write(text)
     return 0
 
 
 def _run_check(args: argparse.Namespace) -> int:
-    from markergen.pipeline import check_model, load_model
+    from markergen.config import output_settings, policy
     from markergen.report import render
 
     cfg = _config(args, "check")
-    model = load_model(_patterns(args.patterns, cfg), Path.cwd(), cfg.include_generated)
-    from markergen.config import policy
-    from markergen.policy import apply_policy
+    patterns = _patterns(args.patterns, cfg)
+    crd_dirs = _crd_dirs(cfg)
+    # With CRDs to prove against, the findings also depend on the project's YAML
+    # objects, which the cache key does not cover: such a run is always computed.
+    options = {**output_settings(cfg), "strict": cfg.strict}
+    cache, cached = _run_cache(cfg, "check", patterns, options, not args.no_cache and not crd_dirs)
+    if cached is not None:
+        diags = list(cached.diagnostics)
+    else:
+        from markergen.pipeline import check_model, load_model
+        from markergen.policy import apply_policy
 
-    rules = policy(cfg)
-    diags = check_model(model, rules) + apply_policy(_sample_findings(cfg, model), rules)
+        model = load_model(patterns, Path.cwd(), cfg.include_generated)
+        rules = policy(cfg)
+        diags = check_model(model, rules) + apply_policy(
+            _sample_findings(cfg, crd_dirs, model), rules
+        )
+        if cache is not None:
+            _store(cache, diags, {}, model)
     color = args.format == "text" and use_color(sys.stdout)
     sys.stdout.write(render(diags, args.format, Path.cwd(), color=color))
     if args.format == "text" and diags:
@@ -115,13 +157,17 @@ def _run_check(args: argparse.Namespace) -> int:
     return 1 if any(d.severity.value == "error" for d in diags) else 0
 
 
-def _sample_findings(cfg: Config, model: Any) -> list[Any]:
-    """In a project whose CRDs markergen patches: the union rules `markergen crd` would
-    not write because they reject an object the project keeps (MG511)."""
+def _crd_dirs(cfg: Config) -> list[Path]:
+    """The existing CRD directories of the project (the Makefile's controller-gen runs)."""
     from markergen.crd.outputs import find_crd_outputs
 
     dirs = [cfg.root / d for d in find_crd_outputs(cfg.root).dirs]
-    dirs = [d for d in dirs if d.is_dir()]
+    return [d for d in dirs if d.is_dir()]
+
+
+def _sample_findings(cfg: Config, dirs: list[Path], model: Any) -> list[Any]:
+    """In a project whose CRDs markergen patches: the union rules `markergen crd` would
+    not write because they reject an object the project keeps (MG511)."""
     if not dirs:
         return []
     from markergen.crd.patch import sample_findings
@@ -309,6 +355,13 @@ _RUNTIME_SEMANTICS = Arg(
     complete="choice",
 )
 
+_NO_CACHE = Arg(
+    ("--no-cache",),
+    "Recompute everything; do not read or write the cache.",
+    "no_cache",
+    action="store_true",
+)
+
 # What validate and normalize share: the type, the stored object, the table, a semantics.
 _RUNTIME_ARGS = (_TYPE, _OLD, _TABLE, _RUNTIME_SEMANTICS)
 
@@ -330,6 +383,7 @@ COMMANDS: tuple[Command, ...] = (
                 default="text",
                 complete="choice",
             ),
+            _NO_CACHE,
         ),
         _run_check,
     ),
@@ -342,12 +396,7 @@ COMMANDS: tuple[Command, ...] = (
         (
             PATTERNS,
             _VERIFY,
-            Arg(
-                ("--no-cache",),
-                "Recompute everything; do not read or write the cache.",
-                "no_cache",
-                action="store_true",
-            ),
+            _NO_CACHE,
         ),
         _run_generate,
     ),
@@ -378,12 +427,7 @@ COMMANDS: tuple[Command, ...] = (
                 complete="dir",
             ),
             _VERIFY,
-            Arg(
-                ("--no-cache",),
-                "Recompute everything; do not read or write the cache.",
-                "no_cache",
-                action="store_true",
-            ),
+            _NO_CACHE,
         ),
         _run_crd,
     ),
@@ -489,7 +533,7 @@ COMMANDS: tuple[Command, ...] = (
         "dump",
         "Print the parsed model (packages, structs, enums, unions) as JSON.",
         "Print the model markergen builds from the Go packages, as JSON.",
-        (PATTERNS,),
+        (PATTERNS, _NO_CACHE),
         _run_dump,
     ),
     Command(

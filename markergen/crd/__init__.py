@@ -1,8 +1,31 @@
-"""CRD patching: union CEL rules for controller-gen CRDs."""
+"""CRD patching: union CEL rules for controller-gen CRDs.
 
-from markergen.crd.outputs import CrdTargets, find_crd_outputs
-from markergen.crd.patch import CrdError, CrdResult, patch_text, run_crd, sample_findings
-from markergen.crd.project import ProjectRun, run_project
+The names below are loaded on first use: `markergen check` asks only
+`markergen.crd.outputs` whether a project has CRDs, and importing the patcher (YAML, CEL)
+for that was half of a warm check's time.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from markergen.crd.outputs import CrdTargets, find_crd_outputs
+    from markergen.crd.patch import CrdError, CrdResult, patch_text, run_crd, sample_findings
+    from markergen.crd.project import ProjectRun, run_project
+
+_WHERE = {
+    "CrdTargets": "outputs",
+    "find_crd_outputs": "outputs",
+    "CrdError": "patch",
+    "CrdResult": "patch",
+    "patch_text": "patch",
+    "run_crd": "patch",
+    "sample_findings": "patch",
+    "ProjectRun": "project",
+    "run_project": "project",
+}
 
 __all__ = [
     "CrdError",
@@ -15,3 +38,10 @@ __all__ = [
     "run_project",
     "sample_findings",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)

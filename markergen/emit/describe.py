@@ -29,11 +29,20 @@ def with_enum_paragraph(description: str, enum: Enum) -> str:
     `["", "Possible enum values:", " - ...", ...]`: a blank line starts a paragraph and
     each indented value line stays on a line of its own, trailing spaces trimmed.
     """
+    return add_enum_paragraph(description, enum_paragraph(enum))
+
+
+def enum_paragraph(enum: Enum) -> str:
+    """The paragraph `with_enum_paragraph` adds ("" for none): the same for every
+    property of the enum's type, so a renderer computes it once per enum."""
     lines = enum_description_lines(enum)
-    if not lines:
+    return "\n".join(line.rstrip(" ") for line in lines[1:]) if lines else ""
+
+
+def add_enum_paragraph(description: str, paragraph: str) -> str:
+    if not paragraph:
         return description
-    block = "\n".join(line.rstrip(" ") for line in lines[1:])
-    return f"{description}\n\n{block}" if description else block
+    return f"{description}\n\n{paragraph}" if description else paragraph
 
 
 def go_quote(value: str) -> str:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from markergen.emit.describe import typed_enum_values, with_enum_paragraph
+from markergen.emit.describe import add_enum_paragraph, enum_paragraph, typed_enum_values
 from markergen.emit.naming import key_definition_name, ref_v2, ref_v3
 from markergen.emit.options import EmitOptions
 from markergen.emit.resolve import (
@@ -159,6 +160,11 @@ class SchemaBuilder:
         self.external: set[str] = set()
         # The same keys are named over and over (every $ref to a popular type).
         self._names: dict[str, str] = {}
+        self._keys_by_name: dict[str, list[str]] = {}
+        # Per enum type, computed once: its paragraph and its typed values (sorting
+        # them quotes every value the Go way, for every property of the type).
+        self._paragraphs: dict[str, str] = {}
+        self._enum_values: dict[tuple[str, str], list[object]] = {}
 
     def def_name(self, type_key: str) -> str:
         name = self._names.get(type_key)
@@ -184,9 +190,13 @@ class SchemaBuilder:
             # An incomplete enum (MG020) lists no `enum`: the known values alone would
             # reject valid objects; its description says values are missing.
             if enum is not None and not enum.incomplete:
-                schema["enum"] = typed_enum_values(
-                    [v.value for v in enum.values_without_options], tf[0]
-                )
+                values = self._enum_values.get((enum.key, tf[0]))
+                if values is None:
+                    values = typed_enum_values(
+                        [v.value for v in enum.values_without_options], tf[0]
+                    )
+                    self._enum_values[(enum.key, tf[0])] = values
+                schema["enum"] = list(values)
             return schema
         if target.kind == "named":
             if target.type_key in self.model.structs:
@@ -218,7 +228,10 @@ class SchemaBuilder:
         description = f.description
         # The paragraph quotes values as Go strings, as openapi-gen: string enums only.
         if enum is not None and schema.get("type") == "string":
-            description = with_enum_paragraph(description, enum)
+            paragraph = self._paragraphs.get(enum.key)
+            if paragraph is None:
+                paragraph = self._paragraphs[enum.key] = enum_paragraph(enum)
+            description = add_enum_paragraph(description, paragraph)
         extras: Schema = {}
         if description:
             extras["description"] = description
@@ -332,10 +345,26 @@ class SchemaBuilder:
         return schema
 
     def definitions(self) -> dict[str, Schema]:
-        out: dict[str, Schema] = {}
+        return dict(self.schemas(self.names_in_order()))
+
+    def names_in_order(self) -> list[str]:
+        """The definition names, sorted as the document's text lists them."""
+        by_name: dict[str, list[str]] = {}
         for key in sorted(self.model.structs):
-            out[self.def_name(key)] = self.struct_schema(self.model.structs[key])
-        return out
+            by_name.setdefault(self.def_name(key), []).append(key)
+        self._keys_by_name = by_name
+        return sorted(by_name)
+
+    def schemas(self, names: list[str]) -> Iterator[tuple[str, Schema]]:
+        """(name, schema) of each of `names` (from `names_in_order`), built one at a
+        time so that a writer can stream them. Two struct keys may share a definition
+        name: the later key's schema is kept, and both are built (both may name
+        external references)."""
+        for name in names:
+            keys = self._keys_by_name[name]
+            for key in keys[:-1]:
+                self.struct_schema(self.model.structs[key])
+            yield name, self.struct_schema(self.model.structs[keys[-1]])
 
 
 @dataclass(frozen=True)

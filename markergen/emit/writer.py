@@ -13,9 +13,10 @@ import difflib
 import os
 import signal
 import tempfile
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 class OutputError(Exception):
@@ -27,21 +28,33 @@ class OutputError(Exception):
         super().__init__(f"{path}: {message}")
 
 
+# An output's text: whole, or a function giving it in pieces (streamed to disk, so that
+# a large output is never held whole in memory).
+Content = str | Callable[[], Iterable[str]]
+
+
 @dataclass(frozen=True)
 class WriteReport:
     written: tuple[Path, ...]  # created or changed
     unchanged: tuple[Path, ...]
+    # (size, SHA-256) of each output's bytes as written: the cache stores the outputs
+    # from the files on disk and checks them against these.
+    digests: Mapping[Path, tuple[int, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class _Original:
-    content: bytes
     mode: int
     atime_ns: int
     mtime_ns: int
+    size: int
 
 
-def _read_existing(path: Path) -> _Original | None:
+_CHUNK = 1 << 20
+
+
+def _check_existing(path: Path) -> _Original | None:
+    """What restoring `path` needs; never its content (a backup link keeps that)."""
     try:
         st = path.stat()
     except FileNotFoundError:
@@ -51,10 +64,21 @@ def _read_existing(path: Path) -> _Original | None:
     if not path.is_file():
         raise OutputError(path, "exists and is not a regular file")
     try:
-        content = path.read_bytes()
+        with open(path, "rb"):
+            pass
     except OSError as e:
         raise OutputError(path, f"cannot read: {e.strerror or e}") from e
-    return _Original(content, st.st_mode & 0o7777, st.st_atime_ns, st.st_mtime_ns)
+    return _Original(st.st_mode & 0o7777, st.st_atime_ns, st.st_mtime_ns, st.st_size)
+
+
+def _read_existing(path: Path) -> bytes | None:
+    """The content of an existing output (for --verify), None if there is none."""
+    if _check_existing(path) is None:
+        return None
+    try:
+        return path.read_bytes()
+    except OSError as e:
+        raise OutputError(path, f"cannot read: {e.strerror or e}") from e
 
 
 def _default_mode() -> int:
@@ -80,55 +104,143 @@ def _write_temp(target: Path, data: bytes, mode: int) -> Path:
     return tmp
 
 
-def _restore(path: Path, original: _Original | None) -> None:
-    """Put one output back as it was; best effort, never raises."""
-    if original is None:
+class _NoDigest:
+    def update(self, data: bytes) -> None:
+        pass
+
+    def hexdigest(self) -> str:
+        return ""
+
+
+def _digest(wanted: bool) -> Any:
+    if not wanted:
+        return _NoDigest()
+    import hashlib
+
+    return hashlib.sha256()
+
+
+def _write_stream(
+    target: Path, chunks: Iterable[str], mode: int, digests: bool
+) -> tuple[Path, int, str]:
+    """The pieces, UTF-8, in a temporary beside `target` (not yet synced): (its path,
+    size, SHA-256 or "" without `digests`)."""
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    tmp = Path(name)
+    digest = _digest(digests)
+    size = 0
+    try:
+        with os.fdopen(fd, "wb") as f:
+            pending: list[bytes] = []
+            held = 0
+            for chunk in chunks:
+                data = chunk.encode("utf-8")
+                pending.append(data)
+                held += len(data)
+                if held >= _CHUNK:
+                    block = b"".join(pending)
+                    digest.update(block)
+                    f.write(block)
+                    size += held
+                    pending, held = [], 0
+            block = b"".join(pending)
+            digest.update(block)
+            f.write(block)
+            size += held
+        os.chmod(tmp, mode)
+    except BaseException:
         with contextlib.suppress(OSError):
-            path.unlink()
+            tmp.unlink()
+        raise
+    return tmp, size, digest.hexdigest()
+
+
+def _sync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _same_content(path: Path, data: bytes | Path) -> bool:
+    """Whether the file at `path` holds `data` (bytes, or another file's content)."""
+    with open(path, "rb") as mine:
+        if isinstance(data, bytes):
+            return mine.read(len(data) + 1) == data
+        with open(data, "rb") as theirs:
+            while True:
+                a = mine.read(_CHUNK)
+                if a != theirs.read(_CHUNK):
+                    return False
+                if not a:
+                    return True
+
+
+def _backup(path: Path) -> Path:
+    """A second name for the existing output, beside it: a hard link (no copy), or a
+    copy where links are not possible. Renaming it back restores the output exactly."""
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".bak", dir=path.parent)
+    os.close(fd)
+    backup = Path(name)
+    try:
+        os.unlink(backup)
+        try:
+            os.link(path, backup)
+        except OSError:
+            import shutil
+
+            shutil.copyfile(path, backup)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            backup.unlink()
+        raise
+    return backup
+
+
+def _restore(path: Path, original: _Original | None, backup: Path | None) -> None:
+    """Put one output back as it was; best effort, never raises."""
+    if original is None or backup is None:
+        if original is None:
+            with contextlib.suppress(OSError):
+                path.unlink()
         return
     try:
-        tmp = _write_temp(path, original.content, original.mode)
         try:
-            os.replace(tmp, path)
+            os.replace(backup, path)
         except OSError:
-            # Renaming is what failed in the first place; write in place instead.
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-            path.write_bytes(original.content)
-            os.chmod(path, original.mode)
+            # Renaming is what failed in the first place; copy in place instead.
+            import shutil
+
+            shutil.copyfile(backup, path)
+        os.chmod(path, original.mode)
     except OSError:
-        with contextlib.suppress(OSError):
-            path.write_bytes(original.content)
+        pass
     with contextlib.suppress(OSError):
         os.utime(path, ns=(original.atime_ns, original.mtime_ns))
 
 
-def write_outputs(outputs: Mapping[Path, str]) -> WriteReport:
-    """Write the changed outputs atomically, all or nothing (UTF-8 text)."""
+def write_outputs(outputs: Mapping[Path, Content], digests: bool = False) -> WriteReport:
+    """Write the changed outputs atomically, all or nothing (UTF-8 text). With
+    `digests`, the report has each output's size and SHA-256 (for the cache)."""
     targets = sorted(outputs, key=lambda p: str(p))
-    originals: dict[Path, _Original | None] = {}
+    originals = {path: _check_existing(path) for path in targets}
     changed: list[Path] = []
     unchanged: list[Path] = []
-    for path in targets:
-        original = _read_existing(path)
-        originals[path] = original
-        if original is not None and original.content == outputs[path].encode("utf-8"):
-            unchanged.append(path)
-        else:
-            changed.append(path)
-
+    sums: dict[Path, tuple[int, str]] = {}
     temps: dict[Path, Path] = {}
+    backups: dict[Path, Path] = {}
     created_dirs: list[Path] = []
     replaced: list[Path] = []
-    current = changed[0] if changed else Path()
+    current = targets[0] if targets else Path()
 
     def undo() -> None:
         # A rename that finished just before an exception was raised still has its
         # temporary listed; that temporary is gone, so the target must be restored too.
         renamed = [path for path, tmp in temps.items() if not os.path.lexists(tmp)]
         for path in [*reversed(replaced), *renamed]:
-            _restore(path, originals[path])
-        for tmp in temps.values():
+            _restore(path, originals[path], backups.pop(path, None))
+        for tmp in [*temps.values(), *backups.values()]:
             with contextlib.suppress(OSError):
                 tmp.unlink()
         for d in reversed(created_dirs):
@@ -137,15 +249,42 @@ def write_outputs(outputs: Mapping[Path, str]) -> WriteReport:
         # Idempotent: an interrupt may reach both handlers below.
         replaced.clear()
         temps.clear()
+        backups.clear()
         created_dirs.clear()
 
     try:
+        for path in targets:
+            current = path
+            original = originals[path]
+            content = outputs[path]
+            mode = original.mode if original is not None else _default_mode()
+            if isinstance(content, str):
+                data = content.encode("utf-8")
+                digest = _digest(digests)
+                digest.update(data)
+                sums[path] = (len(data), digest.hexdigest())
+                if original is not None and original.size == len(data) and _same_content(path, data):
+                    unchanged.append(path)
+                    continue
+                created_dirs.extend(_make_parents(path.parent))
+                temps[path] = _write_temp(path, data, mode)
+                del data
+            else:
+                created_dirs.extend(_make_parents(path.parent))
+                tmp, size, hexdigest = _write_stream(path, content(), mode, digests)
+                temps[path] = tmp
+                sums[path] = (size, hexdigest)
+                if original is not None and original.size == size and _same_content(path, tmp):
+                    del temps[path]
+                    tmp.unlink()
+                    unchanged.append(path)
+                    continue
+                _sync(tmp)
+            changed.append(path)
         for path in changed:
             current = path
-            created_dirs.extend(_make_parents(path.parent))
-            original = originals[path]
-            mode = original.mode if original is not None else _default_mode()
-            temps[path] = _write_temp(path, outputs[path].encode("utf-8"), mode)
+            if originals[path] is not None:
+                backups[path] = _backup(path)
         # Renames run with SIGINT/SIGTERM held back, so an interrupt cannot land between
         # two of them (or inside the undo) and leave a mix of old and new outputs. One
         # that arrived meanwhile is honoured after the outputs are back as they were,
@@ -173,7 +312,10 @@ def write_outputs(outputs: Mapping[Path, str]) -> WriteReport:
     except BaseException:
         undo()  # KeyboardInterrupt while writing temporaries: remove them
         raise
-    return WriteReport(written=tuple(changed), unchanged=tuple(unchanged))
+    for backup in backups.values():
+        with contextlib.suppress(OSError):
+            backup.unlink()
+    return WriteReport(written=tuple(changed), unchanged=tuple(unchanged), digests=sums)
 
 
 _HELD = tuple(
@@ -212,13 +354,14 @@ def _make_parents(directory: Path) -> list[Path]:
     return list(reversed(missing))
 
 
-def verify_outputs(outputs: Mapping[Path, str]) -> list[str]:
+def verify_outputs(outputs: Mapping[Path, Content]) -> list[str]:
     """Unified diffs of stale or missing outputs; writes nothing."""
     diffs: list[str] = []
     for path in sorted(outputs, key=lambda p: str(p)):
         original = _read_existing(path)
-        new = outputs[path]
-        old = original.content.decode("utf-8", errors="replace") if original else ""
+        content = outputs[path]
+        new = content if isinstance(content, str) else "".join(content())
+        old = original.decode("utf-8", errors="replace") if original is not None else ""
         if original is not None and old == new:
             continue
         name = _display(path)

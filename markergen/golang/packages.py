@@ -14,10 +14,10 @@ and (unless asked) generated files are skipped and their paths recorded.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from markergen.golang.header import scan_header
 from markergen.golang.source import DecodeError, prepare
@@ -53,13 +53,27 @@ class _Dir:
     files: set[str] = field(default_factory=set)  # explicitly named files
 
 
+class PackageSink(Protocol):
+    """Takes the packages one at a time (markergen.model.builder.ModelBuilder)."""
+
+    def expect(self, import_paths: Iterable[str]) -> None: ...
+
+    def add(self, pkg: GoPackage) -> None: ...
+
+
 def load_packages(
     patterns: Sequence[str],
     cwd: Path,
     include_generated: bool = False,
     progress: Progress | None = None,
+    sink: PackageSink | None = None,
 ) -> LoadResult:
-    """Parse the packages the patterns select. Never raises for bad input."""
+    """Parse the packages the patterns select. Never raises for bad input.
+
+    With `sink`, it is first told the import paths of every selected directory, then
+    given each package as soon as it is read, in the order of `LoadResult.packages`,
+    and the result lists none: the caller keeps what it needs of a package and its
+    syntax records are freed before the next one is read."""
     cwd = Path(os.path.abspath(cwd))
     dirs: dict[str, _Dir] = {}  # keyed by real path, so a directory is read once
     selected: list[tuple[str, list[str]]] = []
@@ -73,25 +87,34 @@ def load_packages(
     loader = _Loader(cwd, include_generated, _new_parser())
     if progress is not None:
         progress.stage("reading packages", len(dirs))
-    loaded: dict[str, GoPackage | None] = {}
-    for key, d in dirs.items():
-        loaded[key] = loader.load(d)
+    # Packages are read in the order they are listed (by directory), so that a sink
+    # sees them in that order too.
+    identity = {key: loader.identity(d) for key, d in dirs.items()}
+    if sink is not None:
+        sink.expect(ident[1] for ident in identity.values())
+    order = sorted(dirs, key=lambda key: identity[key][0])
+    found: dict[str, tuple[bool, bool]] = {}  # key -> (any Go file, any file or problem)
+    packages: list[GoPackage] = []
+    for key in order:
+        pkg = loader.load(dirs[key], identity[key])
+        found[key] = (pkg is not None, pkg is not None and bool(pkg.files or pkg.problems))
+        if pkg is not None and (pkg.files or pkg.problems):
+            if sink is not None:
+                sink.add(pkg)
+            else:
+                packages.append(pkg)
+        del pkg
         if progress is not None:
             progress.advance()
     for pattern, keys in selected:
-        found = [pkg for key in keys if (pkg := loaded[key]) is not None]
-        if not found:
+        if not any(found[key][0] for key in keys):
             errors.append(PatternError(pattern, "matched no Go files"))
-        elif not any(pkg.files or pkg.problems for pkg in found):
+        elif not any(found[key][1] for key in keys):
             errors.append(
                 PatternError(
                     pattern, "every Go file it matched is excluded (build constraint or generated)"
                 )
             )
-    packages = sorted(
-        (pkg for pkg in loaded.values() if pkg is not None and (pkg.files or pkg.problems)),
-        key=lambda p: p.dir,
-    )
     return LoadResult(tuple(packages), tuple(errors))
 
 
@@ -233,7 +256,17 @@ class _Loader:
         except ValueError:
             return path.as_posix()
 
-    def load(self, d: _Dir) -> GoPackage | None:
+    def identity(self, d: _Dir) -> tuple[str, str, str | None]:
+        """(directory as shown, import path, module root as shown) of a directory."""
+        module = self.modules.module_of(d.path)
+        shown_dir = self.display(d.path)
+        if module is None:
+            return shown_dir, shown_dir, None
+        root, module_path = module
+        rel = d.path.relative_to(root).as_posix()
+        return shown_dir, module_path if rel == "." else f"{module_path}/{rel}", self.display(root)
+
+    def load(self, d: _Dir, identity: tuple[str, str, str | None]) -> GoPackage | None:
         names = _names(d)
         if not names and not d.files:
             return None
@@ -264,15 +297,7 @@ class _Loader:
                 skipped.append(shown)
                 continue
             files.append(gofile)
-        module = self.modules.module_of(d.path)
-        shown_dir = self.display(d.path)
-        if module is None:
-            import_path, module_root = shown_dir, None
-        else:
-            root, module_path = module
-            rel = d.path.relative_to(root).as_posix()
-            import_path = module_path if rel == "." else f"{module_path}/{rel}"
-            module_root = self.display(root)
+        shown_dir, import_path, module_root = identity
         return GoPackage(
             dir=shown_dir,
             import_path=import_path,

@@ -6,7 +6,7 @@ understand becomes a diagnostic in `Model.diagnostics`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from markergen.diagnostics import Diagnostic, diag
@@ -31,27 +31,80 @@ def build_model(
 ) -> Model:
     """`imports` (markergen.golang.imports.ImportedPackages) resolves constants the
     inputs take from packages not on the command line; without it they stay unknown."""
-    reader = MarkerReader(registry)
-    diagnostics: list[Diagnostic] = []
-    index = TypeIndex(
-        frozenset(
-            (pkg.import_path, decl.name)
-            for pkg in packages
-            for file in pkg.files
-            for decl in file.types
-        )
-    )
-    model_packages: list[Package] = []
-    struct_inputs: list[tuple[StructInput, str, str]] = []  # (input, package, description)
-    types: dict[TypeKey, NamedType] = {}
-    consts: list[PackageConsts] = []
-    ignores: list[Ignore] = []
-    const_markers: dict[tuple[str, str], tuple[Marker, ...]] = {}
-    package_dirs = {pkg.import_path: pkg.dir for pkg in packages}
+    builder = ModelBuilder(registry, imports)
+    builder.declare(packages)
     for pkg in packages:
-        diagnostics.extend(_read_problems(pkg))
+        builder.add(pkg)
+    return builder.finish()
+
+
+class _Declared:
+    """Which type names each input package declares: the resolver's whole world.
+
+    A package is added when it is read. Until every input has been read (the model is
+    built package by package, so that each package's syntax records are freed before
+    the next is read), a qualified name in an input package not read yet is taken to be
+    declared; `ModelBuilder.finish` corrects the few that were not."""
+
+    def __init__(self) -> None:
+        self.declared: set[tuple[str, str]] = set()
+        self.read: set[str] = set()
+        self.pending: frozenset[str] = frozenset()
+        self.assumed: set[tuple[str, str]] = set()
+
+    def has(self, package: str, name: str) -> bool:
+        if (package, name) in self.declared:
+            return True
+        if package in self.pending and package not in self.read:
+            self.assumed.add((package, name))
+            return True
+        return False
+
+    def add(self, pkg: GoPackage) -> None:
+        self.read.add(pkg.import_path)
+        self.declared.update((pkg.import_path, d.name) for f in pkg.files for d in f.types)
+
+
+class ModelBuilder:
+    """Builds the model one package at a time: `expect` the input packages' import
+    paths (or `declare` the packages), `add` each package in order, then `finish`.
+    After `add`, nothing of a package's syntax records is kept but what the model
+    itself holds."""
+
+    def __init__(self, registry: Registry = REGISTRY, imports: ImportSource | None = None) -> None:
+        self.registry = registry
+        self.reader = MarkerReader(registry)
+        self.imports = imports
+        self.package_dirs: dict[str, str] = {}
+        self.index = _Declared()
+        self.diagnostics: list[Diagnostic] = []
+        self.packages: list[Package] = []
+        # (input, package, description)
+        self.struct_inputs: list[tuple[StructInput, str, str]] = []
+        self.types: dict[TypeKey, NamedType] = {}
+        self.consts: list[PackageConsts] = []
+        # the markers of the inputs' constants: `+k8s:enumExclude` (markergen/model/enums.py)
+        self.const_markers: dict[tuple[str, str], tuple[Marker, ...]] = {}
+        self.ignores: list[Ignore] = []
+        self.opaque: set[TypeKey] = set()
+        self.files_read: set[str] = set()
+
+    def expect(self, import_paths: Iterable[str]) -> None:
+        """The import paths of every input package, before the first `add`."""
+        self.index.pending = frozenset(import_paths)
+
+    def declare(self, packages: Sequence[GoPackage]) -> None:
+        """Every input package, known before the first `add`: no name is assumed."""
+        for pkg in packages:
+            self.index.add(pkg)
+
+    def add(self, pkg: GoPackage) -> None:
+        reader = self.reader
+        self.index.add(pkg)
+        self.package_dirs[pkg.import_path] = pkg.dir
+        self.diagnostics.extend(_read_problems(pkg))
         pkg_markers = _package_markers(pkg, reader)
-        model_packages.append(
+        self.packages.append(
             Package(
                 import_path=pkg.import_path,
                 name=pkg.name,
@@ -61,22 +114,37 @@ def build_model(
                 files=tuple(f.path for f in pkg.files),
             )
         )
+        self.files_read.update(f.path for f in pkg.files)
+        self.files_read.update(pkg.skipped)
+        self.opaque.update(
+            f"{pkg.import_path}.{name}" for file in pkg.files for name in file.marshalers
+        )
         optional_by_default = any(
             m.name == "kubebuilder:validation:Optional" for m in pkg_markers
         )
         for file in pkg.files:
-            resolver = Resolver(index, pkg.import_path, file)
-            consts.append(PackageConsts(pkg.import_path, file, file.consts, pkg.dir))
+            resolver = Resolver(self.index, pkg.import_path, file)
+            # The enum builder needs a file's imports and constants, not its types.
+            slim = replace(
+                file, package_doc=None, package_comments=(), types=(), errors=(), marked=()
+            )
+            self.consts.append(PackageConsts(pkg.import_path, slim, file.consts, pkg.dir))
             for spec in file.consts:
                 if spec.doc is not None:
                     # only `+k8s:enumExclude` takes effect on a constant: reading reports
                     # the union and enum markers written there by mistake (MG005)
                     read = reader.read((spec.doc,), Target.CONST, f"constant {spec.name}")
                     if read:
-                        const_markers[(pkg.import_path, spec.name)] = read
+                        self.const_markers[(pkg.import_path, spec.name)] = read
+            for marked in file.marked:
+                # likewise for variables and functions (MG005)
+                if marked.kind == "var":
+                    reader.read((marked.doc,), Target.VAR, f"variable {marked.name}")
+                else:
+                    reader.read((marked.doc,), Target.FUNC, f"function {marked.name}")
             file_igs, ignore_problems = file_ignores(file)
-            ignores += file_igs
-            diagnostics += ignore_problems
+            self.ignores += file_igs
+            self.diagnostics += ignore_problems
             for decl in file.types:
                 key = f"{pkg.import_path}.{decl.name}"
                 markers = reader.read((decl.doc_extra, decl.doc), Target.TYPE, f"type {decl.name}")
@@ -85,7 +153,7 @@ def build_model(
                         make_field(fd, resolver, reader, decl.name, optional_by_default)
                         for fd in decl.type.fields
                     )
-                    struct_inputs.append(
+                    self.struct_inputs.append(
                         (
                             StructInput(key, decl.name, markers, fields, decl.pos),
                             pkg.import_path,
@@ -93,7 +161,7 @@ def build_model(
                         )
                     )
                 else:
-                    types[key] = NamedType(
+                    self.types[key] = NamedType(
                         key=key,
                         name=decl.name,
                         package=pkg.import_path,
@@ -103,70 +171,93 @@ def build_model(
                         description=description(decl.doc),
                         pos=decl.pos,
                     )
-    # Fields whose type is another package's (`corev1.Protocol`): its enum values are
-    # looked up through the imports; the directory is where the import is resolved from.
-    external: dict[TypeKey, str] = {}
-    for inp, package, _ in struct_inputs:
-        found: set[TypeKey] = set()
-        for f in inp.fields:
-            external_refs(f.type, found)
-        for key in found:
-            external.setdefault(key, package_dirs[package])
-    imported_reader = MarkerReader(registry)  # an imported package is never checked
+    def finish(self) -> Model:
+        wrong = self.index.assumed - self.index.declared
+        if wrong:
+            self._not_declared(wrong)
+        types = self.types
+        diagnostics = self.diagnostics
+        # Fields whose type is another package's (`corev1.Protocol`): its enum values are
+        # looked up through the imports; the directory is where the import is resolved
+        # from.
+        external: dict[TypeKey, str] = {}
+        for inp, package, _ in self.struct_inputs:
+            found: set[TypeKey] = set()
+            for f in inp.fields:
+                external_refs(f.type, found)
+            for key in found:
+                external.setdefault(key, self.package_dirs[package])
+        imported_reader = MarkerReader(self.registry)  # an imported package is never checked
 
-    def imported_markers(decl: TypeDecl) -> tuple[Marker, ...]:
-        return imported_reader.read((decl.doc_extra, decl.doc), Target.TYPE, decl.name)
+        def imported_markers(decl: TypeDecl) -> tuple[Marker, ...]:
+            return imported_reader.read((decl.doc_extra, decl.doc), Target.TYPE, decl.name)
 
-    def imported_type(pc: PackageConsts, decl: TypeDecl) -> TypeRef:
-        return Resolver(TypeIndex(frozenset()), pc.import_path, pc.file).resolve(decl.type)
+        def imported_type(pc: PackageConsts, decl: TypeDecl) -> TypeRef:
+            return Resolver(TypeIndex(frozenset()), pc.import_path, pc.file).resolve(decl.type)
 
-    enums, imported, enum_diags = build_enums(
-        types, consts, imports, external, imported_markers, imported_type, const_markers
-    )
-    diagnostics.extend(enum_diags)
-    structs: dict[TypeKey, Struct] = {}
-    for inp, package, desc in struct_inputs:
-        unions, union_diags = build_unions(inp, enums, types)
-        diagnostics.extend(union_diags)
-        structs[inp.key] = Struct(
-            key=inp.key,
-            name=inp.name,
-            package=package,
-            fields=inp.fields,
-            unions=unions,
-            markers=inp.markers,
-            description=desc,
-            pos=inp.pos,
+        enums, imported, enum_diags = build_enums(
+            types,
+            self.consts,
+            self.imports,
+            external,
+            imported_markers,
+            imported_type,
+            self.const_markers,
         )
-    wrapped, wrapped_diags = build_wrapped(structs, types, enums)
-    diagnostics.extend(wrapped_diags)
-    for key, inner in wrapped.items():
-        structs[key] = replace(structs[key], wrapped=inner)
-    _defined_struct_types(structs, types)
-    diagnostics.extend(reader.diagnostics)
-    unique = sorted(set(diagnostics), key=Diagnostic.sort_key)
-    return Model(
-        packages=tuple(model_packages),
-        structs=dict(sorted(structs.items())),
-        types=dict(sorted(types.items())),
-        enums=enums,
-        imported=imported,
-        diagnostics=tuple(unique),
-        ignores=tuple(ignores),
-        opaque=frozenset(
-            f"{pkg.import_path}.{name}"
-            for pkg in packages
-            for file in pkg.files
-            for name in file.marshalers
-        ),
-        files_read=tuple(
-            sorted(
-                {f.path for pkg in packages for f in pkg.files}
-                | {path for pkg in packages for path in pkg.skipped}
-                | set(imports.files_read if imports is not None else ())
+        diagnostics.extend(enum_diags)
+        structs: dict[TypeKey, Struct] = {}
+        for inp, package, desc in self.struct_inputs:
+            unions, union_diags = build_unions(inp, enums, types)
+            diagnostics.extend(union_diags)
+            structs[inp.key] = Struct(
+                key=inp.key,
+                name=inp.name,
+                package=package,
+                fields=inp.fields,
+                unions=unions,
+                markers=inp.markers,
+                description=desc,
+                pos=inp.pos,
             )
-        ),
-    )
+        wrapped, wrapped_diags = build_wrapped(structs, types, enums)
+        diagnostics.extend(wrapped_diags)
+        for key, inner in wrapped.items():
+            structs[key] = replace(structs[key], wrapped=inner)
+        _defined_struct_types(structs, types)
+        diagnostics.extend(self.reader.diagnostics)
+        unique = sorted(set(diagnostics), key=Diagnostic.sort_key)
+        imported_files = self.imports.files_read if self.imports is not None else ()
+        return Model(
+            packages=tuple(self.packages),
+            structs=dict(sorted(structs.items())),
+            types=dict(sorted(types.items())),
+            enums=enums,
+            imported=imported,
+            diagnostics=tuple(unique),
+            ignores=tuple(self.ignores),
+            opaque=frozenset(self.opaque),
+            files_read=tuple(sorted(self.files_read | set(imported_files))),
+        )
+
+    def _not_declared(self, wrong: set[tuple[str, str]]) -> None:
+        """Names taken to be declared in an input package read later that it does not
+        declare: what resolving them with every package known gives (external)."""
+
+        def fix(ref: TypeRef) -> TypeRef:
+            elem = fix(ref.elem) if ref.elem is not None else None
+            key = fix(ref.key) if ref.key is not None else None
+            kind = ref.kind
+            if kind == "named" and (ref.package, ref.name) in wrong:
+                kind = "external"
+            if kind == ref.kind and elem is ref.elem and key is ref.key:
+                return ref
+            return replace(ref, kind=kind, elem=elem, key=key)
+
+        self.struct_inputs = [
+            (replace(inp, fields=tuple(replace(f, type=fix(f.type)) for f in inp.fields)), pkg, d)
+            for inp, pkg, d in self.struct_inputs
+        ]
+        self.types = {k: replace(t, underlying=fix(t.underlying)) for k, t in self.types.items()}
 
 
 def _defined_struct_types(structs: dict[TypeKey, Struct], types: dict[TypeKey, NamedType]) -> None:

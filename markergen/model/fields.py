@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from markergen.doctext import description
 from markergen.golang.syntax import FieldDecl
-from markergen.markers import KUBEBUILDER_ENUM, Marker, Target
+from markergen.markers import KUBEBUILDER_ENUM, Target
 from markergen.model import Field
 from markergen.model.markerread import MarkerReader
 from markergen.model.resolve import Resolver
@@ -12,13 +12,6 @@ from markergen.model.resolve import Resolver
 OPTIONAL_MARKERS = frozenset({"optional", "k8s:optional", "kubebuilder:validation:Optional"})
 REQUIRED_MARKERS = frozenset({"required", "k8s:required", "kubebuilder:validation:Required"})
 DEFAULT_MARKERS = ("default", "kubebuilder:default", "k8s:default")
-
-
-def _first_value(markers: tuple[Marker, ...], *names: str) -> str | None:
-    for m in markers:
-        if m.name in names and m.value is not None and not m.via:
-            return m.value
-    return None
 
 
 def make_field(
@@ -30,11 +23,45 @@ def make_field(
 ) -> Field:
     """`optional_by_default` is a package-level `+kubebuilder:validation:Optional`."""
     markers = reader.read((decl.doc,), Target.FIELD, f"field {struct_name}.{decl.name}")
-    # a wrapped marker (`+k8s:subfield(x)=+k8s:optional`) is about a part of the value,
-    # not about the field
-    names = {m.name for m in markers if not m.via}
-    has_optional = bool(names & OPTIONAL_MARKERS)
-    has_required = bool(names & REQUIRED_MARKERS)
+    # One pass over the markers (a field has a few; this runs for every field of a tree):
+    # the first value of each single-valued marker, every listMapKey, the last enum list.
+    # A wrapped marker (`+k8s:subfield(x)=+k8s:optional`) is about a part of the value,
+    # not about the field: only its listMapKey counts, as before.
+    has_optional = has_required = False
+    patch_strategy = patch_merge_key = list_type = default = None
+    list_map_keys: list[str] = []
+    enum_values: tuple[str, ...] = ()
+    for m in markers:
+        name, value = m.name, m.value
+        if m.via:
+            if name == "listMapKey" and value:
+                list_map_keys.append(value)
+            continue
+        if name in OPTIONAL_MARKERS:
+            has_optional = True
+        elif name in REQUIRED_MARKERS:
+            has_required = True
+        if value is None:
+            if name == KUBEBUILDER_ENUM:
+                enum_values = m.values
+            continue
+        if name in DEFAULT_MARKERS:
+            if default is None:
+                default = value
+        elif name == "listMapKey":
+            if value:
+                list_map_keys.append(value)
+        elif name == "listType":
+            if list_type is None:
+                list_type = value
+        elif name == "patchStrategy":
+            if patch_strategy is None:
+                patch_strategy = value
+        elif name == "patchMergeKey":
+            if patch_merge_key is None:
+                patch_merge_key = value
+        elif name == KUBEBUILDER_ENUM:
+            enum_values = m.values
     # controller-gen's reading: an explicit marker wins, then omitempty, then the
     # package default. openapi-gen ignores +required, so a field with both omitempty
     # and +required is required here, as controller-gen says.
@@ -46,10 +73,6 @@ def make_field(
         optional = decl.json.omits_zero or optional_by_default
     inline = decl.embedded and (decl.json.inline or not decl.json.name)
     json_name = "" if decl.json.skip or inline else decl.json.name or decl.name
-    enum_values: tuple[str, ...] = ()
-    for m in markers:
-        if m.name == KUBEBUILDER_ENUM and not m.via:
-            enum_values = m.values
     return Field(
         go_name=decl.name,
         json_name=json_name,
@@ -62,11 +85,11 @@ def make_field(
         required_marker=has_required,
         markers=markers,
         description=description(decl.doc),
-        patch_strategy=decl.tag("patchStrategy") or _first_value(markers, "patchStrategy") or "",
-        patch_merge_key=decl.tag("patchMergeKey") or _first_value(markers, "patchMergeKey") or "",
-        list_type=_first_value(markers, "listType") or "",
-        list_map_keys=tuple(m.value for m in markers if m.name == "listMapKey" and m.value),
-        default=_first_value(markers, *DEFAULT_MARKERS),
+        patch_strategy=decl.tag("patchStrategy") or patch_strategy or "",
+        patch_merge_key=decl.tag("patchMergeKey") or patch_merge_key or "",
+        list_type=list_type or "",
+        list_map_keys=tuple(list_map_keys),
+        default=default,
         enum_values=enum_values,
         pos=decl.pos,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from markergen.golang.syntax import GoFile, TypeExpr
 from markergen.model import TypeRef
@@ -28,10 +29,16 @@ class TypeIndex:
         return (package, name) in self.declared
 
 
+class DeclaredNames(Protocol):
+    """What the resolver asks: does input package `package` declare type `name`?"""
+
+    def has(self, package: str, name: str) -> bool: ...
+
+
 class Resolver:
     """Resolves the type expressions of one file (its imports decide qualified names)."""
 
-    def __init__(self, index: TypeIndex, package: str, file: GoFile) -> None:
+    def __init__(self, index: DeclaredNames, package: str, file: GoFile) -> None:
         self._index = index
         self._package = package
         self._file = file

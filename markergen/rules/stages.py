@@ -42,9 +42,9 @@ def check_since(model: Model) -> Iterator[Diagnostic]:
         digits = _DIGITS.search(m.since)
         fixed = f'since: "{digits.group(1)}.{digits.group(2)}"' if digits else ""
         if written is not None and fixed:
-            hint = f"replace `{written.group(0)}` with `{fixed}`"
+            hint = f"replace `{written.group(0)}` with `{fixed}` on this line"
         elif written is not None:
-            hint = f"replace `({written.group(0)})` with `` (the version is optional)"
+            hint = f"replace `({written.group(0)})` with `` on this line (the version is optional)"
         else:
             hint = 'write the version as `since: "<major>.<minor>"`, e.g. `since: "1.37"`'
         yield diag(

@@ -108,7 +108,7 @@ def _old_spelling(ctx: Ctx, m: Marker) -> None:
             m.pos,
             f"`+{m.name}` is the earlier spelling of `+{now}` (validation-gen renamed it); "
             "markergen reads it as the new one",
-            hint=f"replace `{m.raw}` with `{new}`",
+            hint=f"replace `{m.raw}` with `{new}` on this line",
         )
     )
 
@@ -122,7 +122,7 @@ def _payload(ctx: Ctx, f: Field, m: Marker) -> tuple[ModeRuleKind, str] | None:
                 m.pos,
                 f"`+{m.name}` on {ctx.subject(f)} has no payload: validation-gen rejects it "
                 "(missing required payload)",
-                hint=f"replace `{m.raw}` with `{m.raw}=+k8s:optional`",
+                hint=f"replace `{m.raw}` with `{m.raw}=+k8s:optional` on this line",
             )
         )
         return None
@@ -186,7 +186,8 @@ def form_modes(ctx: Ctx, fields: list[Field]) -> list[Union]:
                         m.pos,
                         f"`+{m.name}` on {ctx.subject(f)} names no mode: validation-gen "
                         "rejects it (missing required mode)",
-                        hint=f"replace `+{m.name}` with `+{m.name}(\"<mode value>\")`",
+                        hint=f"replace `+{m.name}` with `+{m.name}(\"<mode value>\")` on this line "
+                        "(the discriminator's value this rule is for)",
                     )
                 )
                 continue
@@ -201,8 +202,7 @@ def form_modes(ctx: Ctx, fields: list[Field]) -> list[Union]:
                         f"field {ctx.subject(f)} has rules per mode but is a struct, not a "
                         "pointer: validation-gen rejects it (discriminated member fields of "
                         "struct type must be pointers)",
-                        hint=f"replace `{f.go_name} {f.type.text}` with "
-                        f"`{f.go_name} *{f.type.text}`",
+                        hint=f"write the field as `{f.go_name} *{f.type.text}`",
                     )
                 )
                 continue
@@ -246,7 +246,8 @@ def _valid_modality(ctx: Ctx, f: Field, m: Marker, modality: str) -> bool:
             "MG114",
             m.pos,
             f"`+{m.name}` on {ctx.subject(f)}: {why}",
-            hint=f"replace `{_q(modality)}` with `{_q(fixed)}` (in every tag of this modality)",
+            hint=f"replace `{_q(modality)}` with `{_q(fixed)}` on this line (and in every "
+            "tag of this modality)",
         )
     )
     return False
@@ -256,13 +257,10 @@ def _discriminator_ok(ctx: Ctx, f: Field, m: Marker) -> bool:
     kind = _discriminator_kind(ctx, f)
     if _is_pointer(f):
         why = "can only be used on non-pointer types"
-        hint = f"replace `{f.go_name} {f.type.text}` with `{f.go_name} {f.type.text[1:]}`"
+        hint = f"write the field as `{f.go_name} {f.type.text[1:]}`"
     elif kind is None:
         why = f"can only be used on string or bool types ({f.type.text})"
-        hint = (
-            f"replace `{f.go_name} {f.type.text}` with `{f.go_name} string` "
-            "(or a string type with `+k8s:enum`)"
-        )
+        hint = f"write the field as `{f.go_name} string` (or a string type with `+k8s:enum`)"
     else:
         return True
     ctx.diagnostics.append(
@@ -290,8 +288,9 @@ def _not_duplicate(
             f"{ctx.subject(f)} is a second mode discriminator of modality "
             f"{_q(modality or 'default')} ({first.go_name} is the first): validation-gen "
             f"rejects it (duplicate discriminator)",
-            hint=f"replace `{m.raw}` with `+{K8S_MODE_DISCRIMINATOR}(modality: {_q(new)})` "
-            f"and name that modality in the `+{K8S_IF_MODE}` tags that depend on {f.go_name}",
+            hint=f"replace `{m.raw}` with `+{K8S_MODE_DISCRIMINATOR}(modality: {_q(new)})` on "
+            f"this line (and name that modality in the `+{K8S_IF_MODE}` tags that depend on "
+            f"{f.go_name})",
         )
     )
     return False
@@ -337,7 +336,7 @@ def _union(
                         f"mode {_q(value)} of {ctx.subject(r.field)} is no bool, but "
                         f"discriminator {disc_field.go_name} is a bool: validation-gen rejects "
                         "it (invalid discriminator value)",
-                        hint=f"replace `{_q(value)}` with `{_q(_as_bool(value))}`",
+                        hint=f"replace `{_q(value)}` with `{_q(_as_bool(value))}` on this line",
                     )
                 )
                 continue
@@ -351,7 +350,7 @@ def _union(
                     f"{disc_field.go_name}'s enum ({', '.join(_q(v) for v in disc.values)}): "
                     "the rule never applies",
                     hint=f"replace `{_q(value)}` with "
-                    f"`{_q(_closest(value, disc.values))}`",
+                    f"`{_q(_closest(value, disc.values))}` on this line",
                 )
             )
         kept.append(
