@@ -51,6 +51,9 @@ CASES: list[tuple[str, JSON, JSON, frozenset[str], Want]] = [
     ("Struct", {**FULL, "twoPtrField": ""}, None, opts(), [("emptyField", NS, "", ""),
                                                            ("twoPtrField", NS, "", "")]),
     ("Struct", {**FULL, "plainField": "not-x"}, None, opts(), [("emptyField", NS, "", "")]),
+    ("Struct", {**FULL, "notEnumField": "x"}, None, opts(), [("emptyField", NS, "", "")]),
+    ("Struct", {**FULL, "aliasField": "x"}, None, opts(), [("emptyField", NS, "", ""),
+                                                           ("aliasField", NS, "", "")]),
     # an unconditional +k8s:enumExclude: not a value at all
     ("Struct", {**FULL, "withExcludeField": "gone"}, None, opts(),
      [("emptyField", NS, "", ""), ("withExcludeField", NS, "", "")]),

@@ -111,6 +111,18 @@ class TableBuilder:
         named = self.model.types.get(enum.key)
         if named is None or not any(m.name == K8S_ENUM for m in named.markers):
             return
+        # validation-gen validates a field of the enum type itself (or an alias of it);
+        # `type NotEnum Enum2` is a type of its own, whose values are not checked
+        ref = f.type.deref()
+        seen: set[str] = set()
+        while ref.kind == "named" and ref.type_key != enum.key and ref.type_key not in seen:
+            seen.add(ref.type_key)
+            alias = self.model.types.get(ref.type_key)
+            if alias is None or not alias.alias:
+                return
+            ref = alias.underlying.deref()
+        if ref.kind != "named" or ref.type_key != enum.key:
+            return
         name = self.def_name(enum.key)
         self.k8s_enums[name] = enum
         entry["enum"] = name

@@ -66,6 +66,12 @@ const (
 	PlainX Plain = "x"
 )
 
+// not an enum: a defined type of its own (validation-gen checks only Two's own fields)
+type NotEnum Two
+
+// an alias is the same type: checked
+type TwoAlias = Two
+
 type Struct struct {
 	EmptyField    Empty  `json:"emptyField"`
 	EmptyPtrField *Empty `json:"emptyPtrField"`
@@ -76,6 +82,10 @@ type Struct struct {
 	WithExcludeField WithExclude `json:"withExcludeField"`
 
 	PlainField Plain `json:"plainField"`
+
+	NotEnumField NotEnum `json:"notEnumField"`
+	// +k8s:optional
+	AliasField TwoAlias `json:"aliasField,omitempty"`
 }
 
 type Options struct {
