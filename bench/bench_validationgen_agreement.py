@@ -49,6 +49,11 @@ FAMILIES = {
     "options": ["options/unions"],
     "levels": ["levels/unions"],
     "mode": ["mode"],
+    # k8smodes' part: mode unions under stages and options, enums with exclusions
+    "levels-modes": ["levels/modes"],
+    "options-modes": ["options/discriminators"],
+    "enum": ["enum", "enum/options"],
+    "levels-enums": ["levels/enums"],
 }
 DEFAULT = ["union", "zeroOrOneOf", "item", "subfield", "options"]
 
@@ -443,6 +448,13 @@ def replays(case: Path, test_file: Path, t: Types, errors: Counter[str]) -> list
 
 
 def to_json_opts(node: Node) -> dict[str, bool]:
+    fn = node.child_by_field_name("function") if node.type == "call_expression" else None
+    if fn is not None and text(fn) == "opts":
+        # tags/enum/options' helper: `opts("FeatureA", ...)` enables the options named
+        args = named(node.child_by_field_name("arguments"))  # type: ignore[arg-type]
+        if not all(a.type == "interpreted_string_literal" for a in args):
+            raise Unsupported("options")
+        return {unquote(text(a)): True for a in args}
     if node.type != "composite_literal":
         raise Unsupported("options")
     out = {}

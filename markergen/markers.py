@@ -50,8 +50,10 @@ class Target(str, Enum):
     PACKAGE = "package"
     TYPE = "type"
     FIELD = "field"
-    CONST = "const"  # no marker belongs here: read to report union/enum markers (MG005)
-    VAR = "var"  # nor here
+    # Only `+k8s:enumExclude` belongs here; the others are read to report union/enum
+    # markers written on a constant by mistake (MG005).
+    CONST = "const"
+    VAR = "var"  # no marker belongs here: read to report union/enum markers (MG005)
     FUNC = "func"  # nor here (functions and methods)
 
 
@@ -181,6 +183,21 @@ K8S_UNION_MEMBER: Final = "k8s:unionMember"
 K8S_ZERO_OR_ONE_OF_MEMBER: Final = "k8s:zeroOrOneOfMember"
 K8S_ENUM: Final = "k8s:enum"
 KUBEBUILDER_ENUM: Final = "kubebuilder:validation:Enum"
+# validation-gen's state-based ("modal") validation: `+k8s:modeDiscriminator(modality: "m")`
+# on the discriminator, `+k8s:ifMode("Value")=<tag>` (or `ifMode(modality: "m", mode: "V")`)
+# on the fields whose rules depend on it; `+k8s:discriminator(name: "m")` and
+# `+k8s:member(discriminator: "m", value: "V")=<tag>` are the earlier spellings (MG110).
+K8S_MODE_DISCRIMINATOR: Final = "k8s:modeDiscriminator"
+K8S_IF_MODE: Final = "k8s:ifMode"
+K8S_OLD_DISCRIMINATOR: Final = "k8s:discriminator"
+K8S_OLD_MEMBER: Final = "k8s:member"
+# On a constant of a `+k8s:enum` type: the value is not in the enum (alone, or inside
+# `+k8s:ifEnabled(Opt)=` / `+k8s:ifDisabled(Opt)=`: only under that condition).
+K8S_ENUM_EXCLUDE: Final = "k8s:enumExclude"
+# validation-gen's presence tags, as payloads of `+k8s:ifMode(...)=` and on enum fields.
+K8S_OPTIONAL: Final = "k8s:optional"
+K8S_REQUIRED: Final = "k8s:required"
+K8S_FORBIDDEN: Final = "k8s:forbidden"
 # validation-gen's path wrappers (prefix "path" in the registry): the payload applies to
 # the list items whose keys match, to a subfield, to each value, to each map key.
 K8S_ITEM: Final = "k8s:item"
@@ -326,8 +343,51 @@ def default_registry() -> Registry:
                 positional=0,
             ),
             MarkerDef(K8S_ENUM, _T, ARGS, True, "enum type", arg_names=frozenset(), positional=0),
-            MarkerDef("k8s:optional", _F, ARGS, arg_names=frozenset(), positional=0),
-            MarkerDef("k8s:required", _F, ARGS, arg_names=frozenset(), positional=0),
+            MarkerDef(
+                K8S_ENUM_EXCLUDE,
+                frozenset({Target.CONST}),
+                ARGS,
+                True,
+                "constant that is not a value of its +k8s:enum type",
+                arg_names=frozenset(),
+                positional=0,
+            ),
+            MarkerDef(
+                K8S_MODE_DISCRIMINATOR,
+                _F,
+                ARGS,
+                True,
+                'mode discriminator: +k8s:modeDiscriminator(modality: "m")',
+                arg_names=frozenset({"modality"}),
+                positional=0,
+            ),
+            MarkerDef(
+                K8S_IF_MODE,
+                _F,
+                ARGS,
+                True,
+                'rule for one mode: +k8s:ifMode("Value")=+k8s:required',
+                arg_names=frozenset({"modality", "mode"}),
+            ),
+            MarkerDef(
+                K8S_OLD_DISCRIMINATOR,
+                _F,
+                ARGS,
+                True,
+                "earlier spelling of +k8s:modeDiscriminator",
+                arg_names=frozenset({"name"}),
+                positional=0,
+            ),
+            MarkerDef(
+                K8S_OLD_MEMBER,
+                _F,
+                ARGS,
+                True,
+                "earlier spelling of +k8s:ifMode",
+                arg_names=frozenset({"discriminator", "value"}),
+            ),
+            MarkerDef(K8S_OPTIONAL, _F, ARGS, arg_names=frozenset(), positional=0),
+            MarkerDef(K8S_REQUIRED, _F, ARGS, arg_names=frozenset(), positional=0),
             # stability and feature-gate prefixes: the payload is another marker
             MarkerDef(
                 "k8s:alpha",

@@ -375,6 +375,8 @@ def _k8s_rules(
         tests.append((json_name, test, value))
     rules: list[Rule] = []
     disc = union.discriminator
+    if union.modes and disc is not None and d is not None:
+        return _mode_rules(union, label, d, tests), skipped
     if disc is not None and d is not None:
         for json_name, test, value in tests:
             sel = _selects(d, value)
@@ -398,6 +400,40 @@ def _k8s_rules(
             )
         return rules, skipped
     return _counted_k8s(union, label, [t for _, t, _ in tests]), skipped
+
+
+def _mode_rules(union: Union, label: str, d: str, tests: list[tuple[str, str, str]]) -> list[Rule]:
+    """validation-gen's mode union (`+k8s:modeDiscriminator` / `+k8s:ifMode`): a field is
+    required in the modes whose rule says `+k8s:required`, forbidden in the modes no rule
+    of it names (and where `+k8s:forbidden` says so), free otherwise."""
+    assert union.discriminator is not None
+    name = union.discriminator.json_name
+    rules: list[Rule] = []
+    for json_name, test, _ in tests:
+        own = [r for r in union.modes if r.json_name == json_name]
+        allowed = sorted({r.value for r in own if r.rule != "forbidden"})
+        where = " || ".join(_selects(d, v) for v in allowed)
+        shown = ", ".join(_json_string(v) for v in allowed)
+        rules.append(
+            Rule(
+                f"!{test} || {where}" if allowed else f"!{test}",
+                f"may only be specified when `{name}` is {shown} (union {label})"
+                if allowed
+                else f"may not be specified (union {label})",
+                FORBIDDEN,
+                _field_path(json_name),
+            )
+        )
+        for value in sorted({r.value for r in own if r.rule == "required"}):
+            rules.append(
+                Rule(
+                    f"{test} || !{_selects(d, value)}",
+                    f"must be specified when `{name}` is {_json_string(value)} (union {label})",
+                    REQUIRED,
+                    _field_path(json_name),
+                )
+            )
+    return rules
 
 
 def _counted_k8s(union: Union, label: str, tests: list[str]) -> list[Rule]:

@@ -300,6 +300,20 @@ class _Patcher:
         if union.items:
             self._item_site(site, objects, schema)
             return
+        if union.modes and union.discriminator is not None and _is_boolean(
+            node, union.discriminator.json_name
+        ):
+            where = ".".join(str(p) for p in site.path)
+            self.diag(
+                "MG506",
+                site.path,
+                f"union {union_label(union, site.struct.name)} at {where}: its mode "
+                f"discriminator {union.discriminator.json_name} is a bool, whose modes "
+                "markergen does not write as CRD rules; no rules written",
+                severity=Severity.INFO,
+                hint="nothing to do; the API server's declarative validation checks it",
+            )
+            return
         props = node.get("properties")
         props = props if isinstance(props, dict) else {}
         required = node.get("required")
@@ -565,6 +579,12 @@ class _Patcher:
                     self.edits.insert(line, self._key_text(k, name, value, offset))
                     return
         self.edits.insert(last_line(node), self._key_text(first_key, name, value, offset))
+
+
+def _is_boolean(node: Any, name: str) -> bool:
+    props = node.get("properties") if isinstance(node, dict) else None
+    prop = props.get(name) if isinstance(props, dict) else None
+    return isinstance(prop, dict) and prop.get("type") == "boolean"
 
 
 def _as_documentation(union: Union, problems: Sequence[str]) -> str:

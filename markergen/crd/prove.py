@@ -78,6 +78,10 @@ def family_k8s(
     names = [m.json_name for m in members]
 
     def verdict(chosen: frozenset[str], value: str) -> bool:
+        if union.modes:
+            return all(
+                _mode_allows(union, m.json_name, m.json_name in chosen, value) for m in members
+            )
         if disc is not None:
             return all((m.value == value) == (m.json_name in chosen) for m in members)
         return len(chosen) == 1 or (not chosen and union.mode != "exactly-one")
@@ -100,8 +104,15 @@ def family_k8s(
         values = sorted({m.value for m in members} | set(union.empty_values) | {""})
         if enum:
             values = list(dict.fromkeys([*map(str, enum), *values]))
+        if union.modes:
+            values = sorted({r.value for r in union.modes} | set(values))
         for v in values:
-            own = frozenset(m.json_name for m in members if m.value == v)
+            if union.modes:
+                own = frozenset(
+                    m.json_name for m in members if _mode_allows(union, m.json_name, True, v)
+                )
+            else:
+                own = frozenset(m.json_name for m in members if m.value == v)
             sets.append(own)
             sets.extend(own - {n} for n in own)
             sets.extend(own | {n} for n in names if n not in own)
@@ -128,6 +139,16 @@ def family_k8s(
                     about = next(iter(sorted(chosen)), "")
                     out.append(Probe(obj, verdict(chosen, v), about, f"{what} with {shown}"))
     return out
+
+
+def _mode_allows(union: Union, field: str, is_set: bool, value: str) -> bool:
+    """A mode union's verdict on one field: its rules for the mode, else forbidden."""
+    own = [r for r in union.modes if r.json_name == field and r.value == value]
+    if not own:
+        return not is_set
+    if is_set:
+        return not any(r.rule == "forbidden" for r in own)
+    return not any(r.rule == "required" for r in own)
 
 
 def family(union: Union, members: Sequence[Member], enum: Sequence[Any] | None) -> list[Probe]:

@@ -76,11 +76,11 @@ def enum_value_line(name: str, value: str, comment: str) -> str:
 
 def enum_description_lines(enum: Enum) -> list[str]:
     """The lines openapi-gen appends to an enum property's comment (sorted as it does)."""
-    if not enum.values:
+    if not enum.values_without_options:
         return ["", INCOMPLETE_NOTE] if enum.incomplete else []
     # The first constant of a value wins, as kube-openapi's addIfNotPresent keeps it.
     first: dict[str, tuple[str, str]] = {}
-    for v in enum.values:
+    for v in enum.values_without_options:
         first.setdefault(v.value, (v.name, v.description))
     lines = sorted(enum_value_line(n, value, d) for value, (n, d) in first.items())
     if enum.incomplete:

@@ -96,6 +96,7 @@ def fieldmembers_union(union: Union, options: EmitOptions) -> bool:
     """Whether the union is written as the current KEP's fieldMembers on its discriminator."""
     return (
         not union.traits.list_form_only
+        and union.origin != "struct"  # a `+union` struct's: openapi-gen's list form only
         and union.discriminator is not None
         and options.union_format != "list"
     )
@@ -191,7 +192,9 @@ class SchemaBuilder:
             if enum is not None and not enum.incomplete:
                 values = self._enum_values.get((enum.key, tf[0]))
                 if values is None:
-                    values = typed_enum_values([v.value for v in enum.values], tf[0])
+                    values = typed_enum_values(
+                        [v.value for v in enum.values_without_options], tf[0]
+                    )
                     self._enum_values[(enum.key, tf[0])] = values
                 schema["enum"] = list(values)
             return schema

@@ -107,7 +107,11 @@ def _table_json(inputs: Inputs) -> Iterator[str]:
 
     table = inputs.table
     types: dict[str, Any] = table["types"]
-    yield from _json_entries('{\n  "types": ', ((n, types[n]) for n in sorted(types)), 1)
+    head = '{\n  "types": '
+    if "enums" in table:
+        # keys sorted, as the rest: `enums` (only when a `+k8s:enum` field exists) first
+        head = "{\n" + _member("enums", table["enums"], 1) + ',\n  "types": '
+    yield from _json_entries(head, ((n, types[n]) for n in sorted(types)), 1)
     yield ',\n  "version": ' + tojson(table["version"]) + "\n}\n"
 
 

@@ -14,7 +14,8 @@ from typing import Any
 from markergen.emit.naming import key_definition_name
 from markergen.emit.options import EmitOptions
 from markergen.emit.resolve import MAX_INLINE_DEPTH, inline_struct_key, is_byte_slice, unwrap
-from markergen.model import Field, Member, Model, Struct, TypeRef, Union, json_scalar
+from markergen.markers import K8S_ENUM, K8S_OPTIONAL, K8S_REQUIRED
+from markergen.model import Enum, Field, Member, Model, Struct, TypeRef, Union, json_scalar
 
 TABLE_VERSION = 1
 
@@ -35,6 +36,8 @@ class TableBuilder:
     def __init__(self, model: Model, options: EmitOptions) -> None:
         self.model = model
         self.options = options
+        # `+k8s:enum` types met on fields, checked by the runtime as validation-gen does
+        self.k8s_enums: dict[str, Enum] = {}
 
     def def_name(self, type_key: str) -> str:
         return key_definition_name(type_key, self.options.naming)
@@ -95,7 +98,55 @@ class TableBuilder:
             # Builtins, well-known and other external types: the runtime treats them
             # as opaque values and never descends into them.
             entry = {"kind": "scalar"}
+            self._k8s_enum_field(f, entry)
         return entry
+
+    def _k8s_enum_field(self, f: Field, entry: dict[str, Any]) -> None:
+        """A field of a `+k8s:enum` type: validation-gen checks its value (NotSupported).
+        An unset pointer is not checked; an unset value is, unless `+k8s:optional` or
+        `+k8s:required` stops the checks of an unset field first."""
+        target, enum = unwrap(self.model, f.type)
+        if enum is None or target.kind != "builtin" or enum.incomplete or enum.type != "string":
+            return
+        named = self.model.types.get(enum.key)
+        if named is None or not any(m.name == K8S_ENUM for m in named.markers):
+            return
+        # validation-gen validates a field of the enum type itself (or an alias of it);
+        # `type NotEnum Enum2` is a type of its own, whose values are not checked
+        ref = f.type.deref()
+        seen: set[str] = set()
+        while ref.kind == "named" and ref.type_key != enum.key and ref.type_key not in seen:
+            seen.add(ref.type_key)
+            alias = self.model.types.get(ref.type_key)
+            if alias is None or not alias.alias:
+                return
+            ref = alias.underlying.deref()
+        if ref.kind != "named" or ref.type_key != enum.key:
+            return
+        name = self.def_name(enum.key)
+        self.k8s_enums[name] = enum
+        entry["enum"] = name
+        if f.type.kind == "pointer":
+            entry["pointer"] = True
+        if any(m.name in (K8S_OPTIONAL, K8S_REQUIRED) and not m.gate for m in f.markers):
+            entry["unsetNotChecked"] = True
+
+    def enums_entry(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name in sorted(self.k8s_enums):
+            enum = self.k8s_enums[name]
+            entry: dict[str, Any] = {"values": list(enum.value_set)}
+            exclusions = [
+                {"value": v.value, "option": x.option, "whenEnabled": x.when_enabled}
+                for v in sorted(enum.values, key=lambda v: v.value)
+                for x in v.exclusions
+            ]
+            if exclusions:
+                entry["exclusions"] = exclusions
+            if enum.stage:
+                entry["stage"] = enum.stage
+            out[name] = entry
+        return out
 
     def union_entry(self, union: Union, def_name: str) -> dict[str, Any]:
         # a union under a field (`+k8s:item`, `+k8s:subfield`, ...) is validation-gen's only
@@ -127,6 +178,16 @@ class TableBuilder:
             entry["at"] = list(union.at)
             if union.at_value:
                 entry["atValue"] = True
+        if union.stage:
+            entry["stage"] = union.stage  # validation-gen marks the union's errors so
+        if union.modes:
+            entry["modes"] = [
+                {"field": r.json_name, "value": r.value, "rule": r.rule}
+                | ({"stage": r.stage} if r.stage else {})
+                for r in union.modes
+            ]
+            if d is not None and unwrap(self.model, d.type)[0].name == "bool":
+                entry["discriminatorType"] = "bool"
         return entry
 
     @staticmethod
@@ -196,7 +257,11 @@ class TableBuilder:
             self.def_name(key): self.type_entry(self.model.structs[key])
             for key in sorted(self.model.structs)
         }
-        return {"version": TABLE_VERSION, "types": types}
+        out: dict[str, Any] = {"version": TABLE_VERSION, "types": types}
+        enums = self.enums_entry()
+        if enums:
+            out["enums"] = enums  # only when a `+k8s:enum` field exists: older tables stay
+        return out
 
 
 def build_table(model: Model, options: EmitOptions) -> dict[str, Any]:

@@ -110,11 +110,28 @@ class Field:
 
 
 @dataclass(frozen=True)
+class EnumExclusion:
+    """`+k8s:ifEnabled(option)=+k8s:enumExclude` (`when_enabled`) or
+    `+k8s:ifDisabled(option)=+k8s:enumExclude` on an enum constant."""
+
+    option: str
+    when_enabled: bool
+
+
+@dataclass(frozen=True)
 class EnumValue:
     name: str  # Go constant name; "" for values from a kubebuilder list
     value: str
     description: str  # doc comment of the constant, markers removed
     pos: Position
+    # The value leaves the enum when ANY of these holds (validation-gen's EnumExclusion);
+    # an unconditional `+k8s:enumExclude` leaves it out of `Enum.values` altogether.
+    exclusions: tuple[EnumExclusion, ...] = ()
+
+    @property
+    def excluded_without_options(self) -> bool:
+        """Out of the enum when no option is enabled (an `ifDisabled` exclusion)."""
+        return any(not x.when_enabled for x in self.exclusions)
 
 
 @dataclass(frozen=True)
@@ -127,6 +144,7 @@ class Enum:
     pos: Position  # the type's position
     # A value is another package's constant that could not be found (MG020).
     incomplete: bool = False
+    stage: str = ""  # `+k8s:alpha=+k8s:enum` / `+k8s:beta=+k8s:enum`: its errors' stage
     # The JSON type of the values: "string", "boolean", "integer" or "number". Values
     # are kept as text (`"1"`, `"true"`); `json_values` gives them as JSON.
     type: str = "string"
@@ -137,6 +155,11 @@ class Enum:
     @property
     def value_set(self) -> tuple[str, ...]:
         return tuple(sorted({v.value for v in self.values}))
+
+    @property
+    def values_without_options(self) -> tuple[EnumValue, ...]:
+        """The values an API server with no option enabled accepts (what OpenAPI lists)."""
+        return tuple(v for v in self.values if not v.excluded_without_options)
 
 
 def json_scalar(text: str, json_type: str) -> str | bool | int | float | None:
@@ -209,6 +232,24 @@ class Member:
     selector: tuple[tuple[str, str], ...] = ()
 
 
+ModeRuleKind = Literal["required", "optional", "forbidden", "other"]
+
+
+@dataclass(frozen=True)
+class ModeRule:
+    """One `+k8s:ifMode("value")=<tag>` of a mode union's field: in that mode the field is
+    required, optional or forbidden (`other`: allowed, with a check markergen does not
+    model, such as `+k8s:maxLength`). In a mode no rule of the field names, validation-gen
+    forbids the field."""
+
+    go_name: str
+    json_name: str
+    value: str
+    rule: ModeRuleKind
+    stage: str  # "alpha" / "beta" when the rule is wrapped in `+k8s:alpha=` / `+k8s:beta=`
+    pos: Position
+
+
 @dataclass(frozen=True, slots=True)
 class DialectTraits:
     """What a union's dialect means for everything that reads the model: the rules, the
@@ -257,6 +298,9 @@ class Union:
     # for messages, left out of `members` so that no output builds a rule from them.
     unmatched: tuple[Member, ...] = ()
     gate_disabled: bool = False  # `+k8s:ifDisabled(gate)=`, not `ifEnabled`
+    # A mode union (`+k8s:modeDiscriminator` with `+k8s:ifMode` fields): its rules, in
+    # field then source order; `members` holds each field once, at its first rule's value.
+    modes: tuple[ModeRule, ...] = ()
     # k8s path wrappers (`+k8s:subfield(s)=`, `+k8s:item(...)=`, `+k8s:eachVal=`): where
     # the union lives below the struct that declares it, as JSON names and "*" (each list
     # item or map value); empty for a union of the struct's own fields. Such a union is

@@ -83,6 +83,8 @@ class ModelBuilder:
         self.struct_inputs: list[tuple[StructInput, str, str]] = []
         self.types: dict[TypeKey, NamedType] = {}
         self.consts: list[PackageConsts] = []
+        # the markers of the inputs' constants: `+k8s:enumExclude` (markergen/model/enums.py)
+        self.const_markers: dict[tuple[str, str], tuple[Marker, ...]] = {}
         self.ignores: list[Ignore] = []
         self.opaque: set[TypeKey] = set()
         self.files_read: set[str] = set()
@@ -129,9 +131,11 @@ class ModelBuilder:
             self.consts.append(PackageConsts(pkg.import_path, slim, file.consts, pkg.dir))
             for spec in file.consts:
                 if spec.doc is not None:
-                    # no marker takes effect on a constant: this reports the union and
-                    # enum markers written there by mistake (MG005)
-                    reader.read((spec.doc,), Target.CONST, f"constant {spec.name}")
+                    # only `+k8s:enumExclude` takes effect on a constant: reading reports
+                    # the union and enum markers written there by mistake (MG005)
+                    read = reader.read((spec.doc,), Target.CONST, f"constant {spec.name}")
+                    if read:
+                        self.const_markers[(pkg.import_path, spec.name)] = read
             for marked in file.marked:
                 # likewise for variables and functions (MG005)
                 if marked.kind == "var":
@@ -192,7 +196,13 @@ class ModelBuilder:
             return Resolver(TypeIndex(frozenset()), pc.import_path, pc.file).resolve(decl.type)
 
         enums, imported, enum_diags = build_enums(
-            types, self.consts, self.imports, external, imported_markers, imported_type
+            types,
+            self.consts,
+            self.imports,
+            external,
+            imported_markers,
+            imported_type,
+            self.const_markers,
         )
         diagnostics.extend(enum_diags)
         structs: dict[TypeKey, Struct] = {}

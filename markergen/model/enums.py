@@ -19,12 +19,21 @@ from markergen.golang.syntax import ConstSpec, GoFile, Position, TypeDecl, TypeE
 from markergen.markers import (
     ENUM,
     K8S_ENUM,
+    K8S_ENUM_EXCLUDE,
     KUBEBUILDER_ENUM,
     OPENSHIFT_FEATURE_GATE_AWARE_ENUM,
     Marker,
     split_list,
 )
-from markergen.model import OPAQUE_TYPES, Enum, EnumValue, NamedType, TypeKey, TypeRef
+from markergen.model import (
+    OPAQUE_TYPES,
+    Enum,
+    EnumExclusion,
+    EnumValue,
+    NamedType,
+    TypeKey,
+    TypeRef,
+)
 
 ENUM_MARKERS = (ENUM, K8S_ENUM, KUBEBUILDER_ENUM)
 NON_STRING_SCALARS = frozenset(
@@ -405,6 +414,55 @@ def _imported_enums(
     return out
 
 
+def _k8s_enum(named: NamedType | None) -> Marker | None:
+    if named is None:
+        return None
+    return next((m for m in named.markers if m.name == K8S_ENUM), None)
+
+
+def _exclusions(
+    markers: Sequence[Marker],
+) -> tuple[bool, tuple[EnumExclusion, ...]]:
+    """validation-gen's reading of a constant's `+k8s:enumExclude` tags: excluded always
+    (a bare tag), or under the conditions of the `ifEnabled` / `ifDisabled` around it."""
+    always = False
+    conditions: list[EnumExclusion] = []
+    for m in markers:
+        if m.name != K8S_ENUM_EXCLUDE or m.stage:
+            continue  # validation-gen reads only a bare or option-wrapped enumExclude
+        if m.gate:
+            conditions.append(EnumExclusion(m.gate, not m.gate_disabled))
+        else:
+            always = True
+    return always, tuple(conditions)
+
+
+def _exclude_without_enum(
+    spec: ConstSpec,
+    marks: Sequence[Marker],
+    key: TypeKey | None,
+    types: Mapping[TypeKey, NamedType],
+) -> Diagnostic:
+    """MG325: validation-gen reads `+k8s:enumExclude` only for a `+k8s:enum` type."""
+    marker = next(m for m in marks if m.name == K8S_ENUM_EXCLUDE)
+    named = types.get(key) if key is not None else None
+    if named is not None:
+        hint = (
+            f"add `// +{K8S_ENUM}` above {named.name} (or remove `{marker.raw}` if "
+            f"{named.name} is no enum)"
+        )
+        what = f"type {named.name} has no `+{K8S_ENUM}`"
+    else:
+        hint = f"give {spec.name} a `+{K8S_ENUM}` string type, or remove `{marker.raw}`"
+        what = f"{spec.name} is no constant of a named type"
+    return diag(
+        "MG325",
+        marker.pos,
+        f"`+{K8S_ENUM_EXCLUDE}` on constant {spec.name} has no effect: {what}",
+        hint=hint,
+    )
+
+
 def build_enums(
     types: Mapping[TypeKey, NamedType],
     consts: Sequence[PackageConsts],
@@ -412,10 +470,14 @@ def build_enums(
     fields_external: Mapping[TypeKey, str] | None = None,
     read_markers: MarkerRead | None = None,
     resolve: Callable[[PackageConsts, TypeDecl], TypeRef] | None = None,
+    const_markers: Mapping[tuple[str, str], tuple[Marker, ...]] | None = None,
 ) -> tuple[dict[TypeKey, Enum], dict[TypeKey, NamedType], list[Diagnostic]]:
     """Enums of the inputs' types, and of the imported types that input fields use
     (`fields_external`: type key → the directory of a package that uses it); returns
-    the enums, the imported enum types, and the diagnostics."""
+    the enums, the imported enum types, and the diagnostics. `const_markers`: the
+    markers of the inputs' constants, by (import path, name); `+k8s:enumExclude` there
+    takes a constant out of its `+k8s:enum` type."""
+    const_markers = const_markers or {}
     const_values = _ConstValues(consts, types, imports)
     imported: dict[TypeKey, NamedType] = {}
     if fields_external and imports is not None and read_markers is not None and resolve:
@@ -452,6 +514,13 @@ def build_enums(
             if spec.name == "_":
                 continue  # the blank identifier declares nothing (it only counts for iota)
             key = _const_type_key(spec, pc)
+            marks = const_markers.get((pc.import_path, spec.name), ()) if is_input else ()
+            excluded, exclusions = _exclusions(marks)
+            if excluded or exclusions:
+                canon = _canonical(key, types) if key is not None else None
+                if canon is None or _k8s_enum(all_types.get(canon)) is None:
+                    diagnostics.append(_exclude_without_enum(spec, marks, key, all_types))
+                    excluded, exclusions = False, ()
             if key is not None and key not in wanted and _canonical(key, types) not in wanted:
                 continue
             if key is None and (spec.type is not None or spec.value is not None):
@@ -485,9 +554,9 @@ def build_enums(
             if json_type is None:
                 continue
             text = enum_text(value, json_type)
-            if text is not None:
+            if text is not None and not excluded:
                 values[canonical].append(
-                    EnumValue(spec.name, text, description(spec.doc), spec.pos)
+                    EnumValue(spec.name, text, description(spec.doc), spec.pos, exclusions)
                 )
         for specs in blocks.values():
             diagnostics.extend(
@@ -519,6 +588,7 @@ def build_enums(
             incomplete=_canonical(key, types) in incomplete,
             type=json_type,
             imported=key in imported,
+            stage=k8s.stage if (k8s := _k8s_enum(named)) is not None else "",
         )
     return enums, imported, diagnostics
 

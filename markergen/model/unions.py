@@ -37,6 +37,7 @@ from markergen.model.dialects.base import (
     pos_of,
 )
 from markergen.model.dialects.k8s import form_k8s, one_union_written_twice
+from markergen.model.dialects.k8s_modes import form_modes
 from markergen.model.dialects.kep1027 import form_discriminated
 from markergen.model.dialects.kep2019 import form_kep2019
 from markergen.model.dialects.kubebuilder import form_controller_gen
@@ -100,6 +101,7 @@ def build_unions(
         unions.extend(form_discriminated(ctx, plain))
     k8s_fields = member_fields(ctx, "k8s")
     k8s = form_k8s(ctx, k8s_fields)
+    k8s += form_modes(ctx, k8s_fields)
     merged = one_union_written_twice(unions, k8s)
     if k8s and (plain or deprecated) and any(u in merged for u in unions):
         _mixed_with_k8s(ctx, struct_union, deprecated, plain, k8s_fields)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from markergen.diagnostics import Diagnostic
 from markergen.model import Model
-from markergen.rules import discriminators, enums, kep2019, members
+from markergen.rules import discriminators, enums, kep2019, members, stages
 from markergen.rules.base import Rule
 
 RULES: tuple[Rule, ...] = (
@@ -17,6 +17,7 @@ RULES: tuple[Rule, ...] = (
     *discriminators.RULES,
     *members.RULES,
     *kep2019.RULES,
+    *stages.RULES,
 )
 
 

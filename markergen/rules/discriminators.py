@@ -64,6 +64,8 @@ def check_discriminator_type(model: Model) -> Iterator[Diagnostic]:
             continue  # unresolvable: MG104 or the builder's concern, not a type error
         if d.values and d.value_type != "string" and _values_fit(d):
             continue  # an enum of numbers or booleans: its values are typed everywhere
+        if union.modes and target.kind == "builtin" and target.name == "bool":
+            continue  # validation-gen's mode discriminators may be bool (MG113 otherwise)
         if not (target.kind == "builtin" and target.name == "string"):
             yield diag(
                 "MG201",

@@ -110,8 +110,8 @@ def check_member_value_in_enum(model: Model) -> Iterator[Diagnostic]:
     """
     for struct, union, member, _ in _members(model):
         d = union.discriminator
-        if union.traits.values_are_field_names:
-            continue
+        if union.traits.values_are_field_names or union.modes:
+            continue  # a mode union's values are checked per rule (MG323)
         if d is None or not d.values or member.value in d.values:
             continue
         if d.enum is not None:
@@ -134,6 +134,8 @@ def check_duplicate_values(model: Model) -> Iterator[Diagnostic]:
     for struct, union in unions(model):
         if union.traits.values_are_field_names:
             continue  # unique by construction
+        if union.modes:
+            continue  # modes: several fields may be required in one mode
         first: dict[str, Member] = {}
         for member in union.members:
             prev = first.setdefault(member.value, member)

@@ -34,6 +34,9 @@ class FieldError:
     # semantics, whose errors are hand-written validation's. Not part of `str()`, as in
     # Kubernetes, where the origin is metadata of the error, not its text.
     origin: str = ""
+    # validation-gen's `MarkAlpha()` / `MarkBeta()`: "alpha" or "beta" when the check
+    # comes from a tag wrapped in `+k8s:alpha=` / `+k8s:beta=`; metadata, as the origin.
+    stage: str = ""
 
     def __str__(self) -> str:
         body = _LABELS[self.type]

@@ -41,6 +41,12 @@ class FieldInfo:
     # Not written by markergen: accepted so hand-written tables can name a patch merge key
     # that is not also a list-map key. Absent in generated tables, where listMapKeys serve.
     patch_merge_key: str | None = None
+    # A `+k8s:enum` field: the enum's name in the table's `enums`, whether the Go field
+    # is a pointer (unset is then null, never checked), and whether an unset value is
+    # left unchecked (`+k8s:optional` / `+k8s:required` stop the checks of an unset field).
+    enum: str | None = None
+    pointer: bool = False
+    unset_not_checked: bool = False
 
     @property
     def merge_keys(self) -> tuple[str, ...]:
@@ -64,6 +70,46 @@ class Member:
 
 
 @dataclass(frozen=True)
+class EnumExclusion:
+    value: str
+    option: str
+    when_enabled: bool  # excluded when `option` is enabled (else: when it is not)
+
+
+@dataclass(frozen=True)
+class EnumInfo:
+    """validation-gen's `+k8s:enum`: the values (unconditionally excluded ones left out)
+    and the option-dependent exclusions; `stage` marks its errors (alpha/beta)."""
+
+    name: str
+    values: tuple[str, ...]
+    exclusions: tuple[EnumExclusion, ...] = ()
+    stage: str = ""
+
+    def excluded(self, value: str, options: frozenset[str]) -> bool:
+        return any(
+            x.value == value and x.when_enabled == (x.option in options) for x in self.exclusions
+        )
+
+    def supported(self, options: frozenset[str]) -> tuple[str, ...]:
+        return tuple(sorted(v for v in self.values if not self.excluded(v, options)))
+
+
+ModeRuleKind = Literal["required", "optional", "forbidden", "other"]
+MODE_RULES: tuple[ModeRuleKind, ...] = ("required", "optional", "forbidden", "other")
+
+
+@dataclass(frozen=True)
+class ModeRule:
+    """`+k8s:ifMode(value)=<tag>` on `field`; `other` is a tag the runtime does not model."""
+
+    field: str
+    value: str
+    rule: ModeRuleKind
+    stage: str = ""
+
+
+@dataclass(frozen=True)
 class Union:
     dialect: str
     semantics: Semantics
@@ -78,6 +124,11 @@ class Union:
     # `gate_disabled`). Empty: always.
     gate: str = ""
     gate_disabled: bool = False
+    stage: str = ""  # validation-gen's `+k8s:alpha=` / `+k8s:beta=`: marks the errors
+    # A mode union (`+k8s:modeDiscriminator` / `+k8s:ifMode`), and its discriminator's
+    # Go type ("string" or "bool": an unset discriminator is its zero value).
+    modes: tuple[ModeRule, ...] = ()
+    discriminator_type: str = "string"
     # k8s path wrappers: the union lives below the object, at these JSON names and "*"
     # (each list item or map value); empty: at the object itself
     at: tuple[str, ...] = ()
@@ -213,7 +264,62 @@ def _read_field(r: _Reader, name: str, raw: object, where: str) -> FieldInfo:
     pmk = d.get("patchMergeKey")
     if pmk is not None:
         pmk = r.string(pmk, f"{where}.patchMergeKey")
-    return FieldInfo(name, kind, type_name, keys, pmk)
+    enum = d.get("enum")
+    if enum is not None:
+        enum = r.string(enum, f"{where}.enum")
+    return FieldInfo(
+        name,
+        kind,
+        type_name,
+        keys,
+        pmk,
+        enum,
+        r.boolean(d.get("pointer", False), f"{where}.pointer"),
+        r.boolean(d.get("unsetNotChecked", False), f"{where}.unsetNotChecked"),
+    )
+
+
+def _read_modes(r: _Reader, raw: object, where: str) -> tuple[ModeRule, ...]:
+    if not isinstance(raw, list):
+        raise TableError("must be a list of mode rules", where)
+    out = []
+    for i, item in enumerate(raw):
+        w = f"{where}[{i}]"
+        d = r.obj(item, w)
+        out.append(
+            ModeRule(
+                r.string(d.get("field"), f"{w}.field"),
+                r.string(d.get("value"), f"{w}.value"),
+                cast(ModeRuleKind, r.choice(d.get("rule", "other"), MODE_RULES, f"{w}.rule")),
+                r.string(d.get("stage", ""), f"{w}.stage"),
+            )
+        )
+    return tuple(out)
+
+
+def _read_enum(r: _Reader, name: str, raw: object) -> EnumInfo:
+    where = f"enums[{name!r}]"
+    d = r.obj(raw, where)
+    exclusions = []
+    ex_raw = d.get("exclusions", [])
+    if not isinstance(ex_raw, list):
+        raise TableError("must be a list", f"{where}.exclusions")
+    for i, item in enumerate(ex_raw):
+        w = f"{where}.exclusions[{i}]"
+        x = r.obj(item, w)
+        exclusions.append(
+            EnumExclusion(
+                r.string(x.get("value"), f"{w}.value"),
+                r.string(x.get("option"), f"{w}.option"),
+                r.boolean(x.get("whenEnabled"), f"{w}.whenEnabled"),
+            )
+        )
+    return EnumInfo(
+        name,
+        r.strings(d.get("values", []), f"{where}.values"),
+        tuple(exclusions),
+        r.string(d.get("stage", ""), f"{where}.stage"),
+    )
 
 
 def _read_union(r: _Reader, raw: object, where: str, forced: Semantics | None) -> Union:
@@ -278,6 +384,11 @@ def _read_union(r: _Reader, raw: object, where: str, forced: Semantics | None) -
         ),
         gate=r.string(d.get("gate", ""), f"{where}.gate"),
         gate_disabled=r.boolean(d.get("gateDisabled", False), f"{where}.gateDisabled"),
+        stage=r.string(d.get("stage", ""), f"{where}.stage"),
+        modes=_read_modes(r, d.get("modes", []), f"{where}.modes"),
+        discriminator_type=r.choice(
+            d.get("discriminatorType", "string"), ("string", "bool"), f"{where}.discriminatorType"
+        ),
         at=r.strings(d.get("at", []), f"{where}.at"),
         at_value=r.boolean(d.get("atValue", False), f"{where}.atValue"),
         value_type=value_type,
@@ -319,6 +430,8 @@ class Table:
     """A checked runtime table: type name → TypeInfo."""
 
     types: Mapping[str, TypeInfo]
+    # validation-gen's `+k8s:enum` types that fields name (FieldInfo.enum)
+    enums: Mapping[str, EnumInfo] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: object, semantics: str | None = None) -> Table:
@@ -340,7 +453,16 @@ class Table:
             raise TableError("missing 'types'", "table")
         types_raw = r.obj(top["types"], "types")
         types = {name: _read_type(r, name, raw, forced) for name, raw in types_raw.items()}
-        return cls(types)
+        enums_raw = r.obj(top.get("enums", {}), "enums")
+        enums = {name: _read_enum(r, name, raw) for name, raw in enums_raw.items()}
+        for info in types.values():
+            for f in info.fields.values():
+                if f.enum is not None and f.enum not in enums:
+                    raise TableError(
+                        f"names enum {f.enum!r}, which is not in 'enums'",
+                        f"types[{info.name!r}].fields[{f.name!r}].enum",
+                    )
+        return cls(types, enums)
 
     @classmethod
     def load(cls, path: str | Path, semantics: str | None = None) -> Table:

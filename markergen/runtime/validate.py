@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from markergen.runtime.errors import FieldError, quote
 from markergen.runtime.k8s import targets, validate_k8s
+from markergen.runtime.k8s_enums import validate_enums
+from markergen.runtime.k8s_modes import validate_modes
 from markergen.runtime.semantics import discriminator_value, set_members
 from markergen.runtime.table import Scalar, Table, Union
 from markergen.runtime.tree import JSON, ROOT, Path, Visit, children
@@ -40,19 +44,33 @@ def validate(
             )
             continue
         old_obj = v.old if isinstance(v.old, dict) else None
+        reported: set[str] = set()  # discriminators whose enum a union check reports
         for union in v.info.unions:
             if not union.applies(options):
                 continue
+            if union.semantics != "k8s" and union.discriminator and union.values:
+                reported.add(union.discriminator)
             if union.at:
                 # written through validation-gen's path wrappers: its semantics only
+                k8s_errors = []
                 for tpath, told, tnew, kinds in targets(table, v.info, union, v.path, old_obj, v.new):
-                    errors.extend(validate_k8s(union, tpath, told, tnew, kinds))
+                    k8s_errors.extend(validate_k8s(union, tpath, told, tnew, kinds))
+                errors.extend(_staged(k8s_errors, union.stage))
+            elif union.semantics == "k8s" and union.modes:
+                errors.extend(validate_modes(union, v.path, old_obj, v.new, v.info.fields))
             elif union.semantics == "k8s":
-                errors.extend(validate_k8s(union, v.path, old_obj, v.new, v.info.fields))
+                k8s_errors = validate_k8s(union, v.path, old_obj, v.new, v.info.fields)
+                errors.extend(_staged(k8s_errors, union.stage))
             elif union.semantics == "kep1027":
                 errors.extend(_kep1027(union, v.path, old_obj, v.new))
             else:
                 errors.extend(_at_most_one_with_discriminator(union, v.path, v.new))
+        if table.enums:
+            errors.extend(
+                validate_enums(
+                    v.info.fields, table.enums, v.path, old_obj, v.new, options, frozenset(reported)
+                )
+            )
         if not v.info.has_children:
             continue
         found: list[Visit | FieldError] = []
@@ -70,6 +88,11 @@ def validate(
 
 _A = {"string": "a string", "boolean": "a boolean", "integer": "an integer",
       "number": "a number"}  # fmt: skip
+
+
+def _staged(errors: list[FieldError], stage: str) -> list[FieldError]:
+    """validation-gen's `MarkAlpha()` / `MarkBeta()` on a wrapped union's errors."""
+    return [replace(e, stage=stage) for e in errors] if stage else errors
 
 
 def _names(fields: list[str]) -> str:

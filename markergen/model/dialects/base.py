@@ -11,6 +11,10 @@ from dataclasses import dataclass, field
 from markergen.diagnostics import Diagnostic, diag
 from markergen.golang.syntax import Position
 from markergen.markers import (
+    K8S_IF_MODE,
+    K8S_MODE_DISCRIMINATOR,
+    K8S_OLD_DISCRIMINATOR,
+    K8S_OLD_MEMBER,
     K8S_UNION_DISCRIMINATOR,
     K8S_UNION_MEMBER,
     K8S_ZERO_OR_ONE_OF_MEMBER,
@@ -56,7 +60,16 @@ K8S_ZERO_OR_ONE = K8S_ZERO_OR_ONE_OF_MEMBER
 FAMILY_MARKERS = {
     "kep2019": (KEP2019_FIELD,),
     "plain": (PLAIN_MEMBER, DISCRIMINATED_BY),
-    "k8s": (K8S_DISCRIMINATOR, K8S_MEMBER, K8S_ZERO_OR_ONE),
+    "k8s": (
+        K8S_DISCRIMINATOR,
+        K8S_MEMBER,
+        K8S_ZERO_OR_ONE,
+        # mode unions (markergen/model/dialects/k8s_modes.py) are k8s too
+        K8S_MODE_DISCRIMINATOR,
+        K8S_IF_MODE,
+        K8S_OLD_DISCRIMINATOR,
+        K8S_OLD_MEMBER,
+    ),
 }
 
 

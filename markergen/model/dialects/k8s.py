@@ -9,7 +9,7 @@ name. docs/k8s.md describes the tags.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
 
 from markergen import hints
@@ -52,12 +52,14 @@ from markergen.model.dialects.base import (
     discriminator_of,
     marker_of,
 )
+from markergen.model.dialects.k8s_modes import MODE_MARKERS
 
 MARKERS: tuple[str, ...] = (
     K8S_UNION_DISCRIMINATOR,
     K8S_UNION_MEMBER,
     K8S_ZERO_OR_ONE_OF_MEMBER,
     K8S_ENUM,
+    *MODE_MARKERS,  # mode unions: markergen/model/dialects/k8s_modes.py
 )
 
 TRAITS = DialectTraits(
@@ -78,7 +80,22 @@ def one_union_written_twice(others: list[Union], k8s: list[Union]) -> list[Union
     code, so the k8s spelling stands and the 2019 copy (same discriminator, same members)
     goes."""
     written = {_union_key(u) for u in k8s}
-    return [u for u in others if _union_key(u) not in written] + k8s
+    # openapi-gen writes the `+union` struct's list entry whatever the `+k8s:` tags say:
+    # the k8s union that stands for it keeps that origin, so OpenAPI stays openapi-gen's.
+    listed = {_union_key(u): u for u in others if u.origin == "struct"}
+    kept = [_as_listed(u, listed[_union_key(u)]) if _union_key(u) in listed else u for u in k8s]
+    return [u for u in others if _union_key(u) not in written] + kept
+
+
+def _as_listed(k8s: Union, struct_union: Union) -> Union:
+    """The k8s union standing for a `+union` struct's: openapi-gen's list entry names each
+    member by the 2019 value (its Go field name). A mode union keeps its own modes, which
+    its checks use; a union member keeps its memberName."""
+    if not k8s.modes:
+        return replace(k8s, origin="struct")
+    values = {m.go_name: m.value for m in struct_union.members}
+    members = tuple(replace(m, value=values.get(m.go_name, m.value)) for m in k8s.members)
+    return replace(k8s, origin="struct", members=members)
 
 
 def form_k8s(ctx: Ctx, fields: list[Field]) -> list[Union]:
