@@ -15,7 +15,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from markergen.runtime import Table
+from markergen.runtime import Table, UnionError, normalize, validate
 from markergen.runtime.semantics import normalize_kep1027, normalize_kep2019, normalize_smd
 from markergen.runtime.table import Union
 from markergen.runtime.tree import ROOT
@@ -31,7 +31,7 @@ member_contents = st.none() | st.integers(0, 2) | st.just({}) | st.just("")
 
 
 @st.composite
-def unions(draw: st.DrawFn) -> Union:
+def union_defs(draw: st.DrawFn) -> dict[str, Any]:
     n = draw(st.integers(min_value=1, max_value=4))
     members = [
         {
@@ -50,9 +50,21 @@ def unions(draw: st.DrawFn) -> Union:
         "mode": draw(st.sampled_from(["exactly-one", "at-most-one", "at-least-one"])),
         "deduceInvalidDiscriminator": draw(st.booleans()),
     }
-    fields = {f: {"kind": "scalar"} for f in [*FIELDS, "type"]}
-    table = Table.from_dict({"version": 1, "types": {"T": {"fields": fields, "unions": [raw]}}})
-    return table.types["T"].unions[0]
+    return raw
+
+
+def _table(raw: dict[str, Any]) -> Table:
+    """Type T holds the union in a flat object; type W the same union beside an object
+    field, so that the walk runs (the flat path skips it)."""
+    fields: dict[str, Any] = {f: {"kind": "scalar"} for f in [*FIELDS, "type"]}
+    wide = {**fields, "other": {"kind": "object", "type": "T"}}
+    types = {"T": {"fields": fields, "unions": [raw]}, "W": {"fields": wide, "unions": [raw]}}
+    return Table.from_dict({"version": 1, "types": types})
+
+
+@st.composite
+def unions(draw: st.DrawFn) -> Union:
+    return _table(draw(union_defs())).types["T"].unions[0]
 
 
 @st.composite
@@ -164,3 +176,23 @@ def test_smd_reads_an_unclaimed_discriminator_value_as_a_field_name() -> None:
     got = {"type": "b", "a": 1, "b": 1}
     assert union.quick_normalize(old, got)
     assert got == expected == {"type": "b", "b": 1}
+
+
+def _outcome(table: Table, type_name: str, old: Any, new: Any) -> Any:
+    try:
+        out = normalize(table, type_name, old, new)
+    except UnionError as e:
+        return "error", e.errors
+    return out, validate(table, type_name, out, old)
+
+
+@MANY
+@given(union_defs(), updates())
+def test_a_flat_object_gets_what_the_walk_gives(
+    raw: dict[str, Any], update: tuple[dict[str, Any] | None, dict[str, Any]]
+) -> None:
+    old, new = update
+    new = {k: v for k, v in new.items() if k != "other"}
+    table = _table(raw)
+    assert not table.types["T"].has_children and table.types["W"].has_children
+    assert _outcome(table, "T", old, new) == _outcome(table, "W", old, new)
