@@ -308,7 +308,8 @@ def main(argv: list[str] | None = None) -> int:
     failing = sum(1 for v in py if not v["ok"])
     print(f"cases: {len(cases)} (seed {args.seed}; {failing} fail normalization), "
           f"{len(data['types'])} union types; median of {args.runs} rounds, each one run "
-          f"of >= {args.min_seconds:g} s of Go, normalize, normalize + validate in turn")
+          f"of >= {args.min_seconds:g} s of Go (after a warm-up run), normalize, "
+          "normalize + validate in turn")
     print("runs (cases/s): Go " + ", ".join(f"{r:,.0f}" for r in go_rates)
           + "; normalize " + ", ".join(f"{r:,.0f}" for r in norm)
           + "; normalize + validate " + ", ".join(f"{r:,.0f}" for r in both))
