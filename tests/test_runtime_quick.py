@@ -151,12 +151,24 @@ def test_quick_normalize_does_what_the_reference_does(
         assert errors or not strings
 
 
-def test_a_k8s_union_has_no_quick_path() -> None:
-    fields = {f: {"kind": "scalar"} for f in FIELDS}
-    raw = {"semantics": "k8s", "members": [{"field": "a", "value": "A"}]}
-    table = Table.from_dict({"version": 1, "types": {"T": {"fields": fields, "unions": [raw]}}})
-    union = table.types["T"].unions[0]
-    assert union.quick_valid is None and union.quick_normalize is None
+def test_the_reference_alone_serves_k8s_and_non_string_discriminators() -> None:
+    fields = {f: {"kind": "scalar"} for f in [*FIELDS, "type"]}
+    k8s = {"semantics": "k8s", "members": [{"field": "a", "value": "A"}]}
+    numbers = {
+        "semantics": "kep1027",
+        "discriminator": "type",
+        "valueType": "integer",
+        "members": [{"field": "a", "value": 1}, {"field": "b", "value": 2}],
+    }
+    table = Table.from_dict(
+        {"version": 1, "types": {"T": {"fields": fields, "unions": [k8s, numbers]}}}
+    )
+    for union in table.types["T"].unions:
+        assert union.quick_valid is None and union.quick_normalize is None
+    # and the reference still decides: "1" is no value of an integer discriminator
+    assert [str(e) for e in validate(table, "T", {"type": "1", "a": 1})] == [
+        'type: Invalid value: "1": must be an integer'
+    ]
 
 
 def test_smd_reads_an_unclaimed_discriminator_value_as_a_field_name() -> None:

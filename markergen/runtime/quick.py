@@ -90,7 +90,7 @@ def _at_most_one_valid(union: Union) -> Valid:
     values = frozenset(union.values)
     # the discriminator value a member set alone demands; None: a value no enum value
     # allows can never be named, and is not checked
-    demands: dict[str, str | None] = {
+    demands: dict[str, Scalar | None] = {
         m.field: m.value if not values or m.value in values else None for m in union.members
     }
 
@@ -133,8 +133,8 @@ def _kep1027_valid(union: Union) -> Valid:
     fields = union.fields
     required = union.discriminator_required
     values = frozenset(union.values)
-    selects: dict[str, str] = {}  # value → the field of the first member with it
-    needs: dict[str, str] = {}  # value → that field, when the member is not optional
+    selects: dict[Scalar, str] = {}  # value → the field of the first member with it
+    needs: dict[Scalar, str] = {}  # value → that field, when the member is not optional
     for m in union.members:
         if m.value not in selects:
             selects[m.value] = m.field
@@ -177,7 +177,7 @@ def _smd_normalize(union: Union) -> Normalize:
     fields = union.fields
     deduce = union.deduce_invalid_discriminator
     value_of = {m.field: m.value for m in union.members}
-    field_of: dict[str, str] = {}
+    field_of: dict[Scalar, str] = {}
     for m in union.members:
         field_of.setdefault(m.value, m.field)
 
@@ -235,7 +235,7 @@ def _kep2019_normalize(union: Union) -> Normalize:
     assert d is not None
     fields = union.fields
     value_of = {m.field: m.value for m in union.members}
-    field_of: dict[str, str] = {}
+    field_of: dict[Scalar, str] = {}
     for m in union.members:
         field_of.setdefault(m.value, m.field)
 
@@ -289,7 +289,7 @@ def _kep1027_normalize(union: Union) -> Normalize:
     assert d is not None
     fields = union.fields
     enum = frozenset(union.values)
-    field_of: dict[str, str] = {}
+    field_of: dict[Scalar, str] = {}
     for m in union.members:
         field_of.setdefault(m.value, m.field)
 
