@@ -51,6 +51,8 @@ class Target(str, Enum):
     TYPE = "type"
     FIELD = "field"
     CONST = "const"  # no marker belongs here: read to report union/enum markers (MG005)
+    VAR = "var"  # nor here
+    FUNC = "func"  # nor here (functions and methods)
 
 
 class Shape(str, Enum):
@@ -226,9 +228,9 @@ class Registry:
     def suggest(self, name: str) -> str | None:
         """The known union/enum marker an unknown `name` was probably meant to be.
 
-        Names are split at their last `:`; only markers with the same prefix (compared
-        case-insensitively) are candidates, and only the last segments are compared,
-        with the optimal-string-alignment distance, case-insensitively. Short
+        Names are split at their last `:`; the last segments are compared with the
+        optimal-string-alignment distance, case-insensitively, and a differing prefix
+        adds its own distance (a name with a prefix is never matched to one without). Short
         candidates (5 characters or fewer, `enum`, `union`) allow distance 1 only:
         at distance 2, `enum` would match prose such as `+end` or `+item`.
         """
@@ -240,10 +242,15 @@ class Registry:
             if not d.union_or_enum:
                 continue
             d_prefix, _, d_last = d.name.lower().rpartition(":")
-            if d_prefix != prefix:
-                continue
             limit = 1 if len(d_last) <= 5 else 2
-            dist = edit_distance(last, d_last)
+            if d_prefix == prefix:
+                dist = edit_distance(last, d_last)
+            elif prefix and d_prefix:
+                # a typo in the prefix (`+kubebuilder:validaton:Enum`, `+k8:unionMember`)
+                # counts with the name's own edits
+                dist = edit_distance(prefix, d_prefix) + edit_distance(last, d_last)
+            else:
+                continue
             if dist <= limit and (best is None or (dist, d.name) < best):
                 best = (dist, d.name)
         return None if best is None else best[1]

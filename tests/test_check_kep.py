@@ -39,10 +39,11 @@ EXPECTED: dict[str, list[tuple[str, int]]] = {
         ("MG103", 43),
         # Union2's int members: MG302 as above.
         ("MG302", 54),
-        ("MG302", 57),
         # "Go Markers": memberName "MUST correspond to one of the valid enum values of the
-        # discriminator's enum type"; Union2Type's only value is "ALPHA", so BETA fails.
-        ("MG303", 57),
+        # discriminator's enum type"; Union2Type's only value is "ALPHA", so BETA fails
+        # (reported at the `+unionMember=BETA` that names the value).
+        ("MG303", 55),
+        ("MG302", 57),
         # Not reported: +unionMember=ALPHA matches the JSON name "alpha"
         # case-insensitively (MG305), the required discriminator of Union2 has no ""
         # value and no default (MG202 satisfied), and TopLevelUnion inlining Union is

@@ -433,12 +433,14 @@ class _Patcher:
                 current.append(d)
 
     def _check_error(self, union: Union) -> Diagnostic | None:
-        places = {(union.pos.file, union.pos.line)}
-        places.update((m.pos.file, m.pos.line) for m in union.members)
+        """A check error inside the union: from its first marker or field to its last
+        field (value problems are reported at a member's marker, above its field)."""
+        lines = [union.pos.line, *(m.pos.line for m in union.members)]
         if union.discriminator is not None:
-            places.add((union.discriminator.pos.file, union.discriminator.pos.line))
+            lines.append(union.discriminator.pos.line)
+        first, last = min(lines), max(lines)
         for d in self.context.check_errors:
-            if (d.pos.file, d.pos.line) in places:
+            if d.pos.file == union.pos.file and first <= d.pos.line <= last:
                 return d
         return None
 

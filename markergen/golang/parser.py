@@ -25,6 +25,7 @@ from markergen.golang.syntax import (
     GoFile,
     ImportSpec,
     JSONTag,
+    MarkedDecl,
     Position,
     SyntaxError_,
     TypeDecl,
@@ -110,6 +111,7 @@ class _FileReader:
         types: list[TypeDecl] = []
         consts: list[ConstSpec] = []
         marshalers: list[str] = []
+        marked: list[MarkedDecl] = []
         for index, item in enumerate(items):
             if isinstance(item, comments.Group):
                 if not header_done:
@@ -147,6 +149,10 @@ class _FileReader:
                 receiver = self.marshaler_receiver(item)
                 if receiver:
                     marshalers.append(receiver)
+                self.marked(items, index, marked)
+            elif kind in ("function_declaration", "var_declaration"):
+                header_done = True
+                self.marked(items, index, marked)
             elif kind != "ERROR":
                 header_done = True
         constraint = go_build or plus_build_expr(plus_build)
@@ -162,6 +168,7 @@ class _FileReader:
             build_constraint=constraint,
             generated=generated,
             marshalers=tuple(sorted(set(marshalers))),
+            marked=tuple(marked),
         )
 
     # ------------------------------------------------------------------- imports
@@ -398,6 +405,40 @@ class _FileReader:
             for name, pos in named
         ]
 
+    # ----------------------------------------------------- vars and functions
+
+    def marked(self, top: list[comments.Item], index: int, out: list[MarkedDecl]) -> None:
+        """Record the variable or function at `index` (each spec of a `var (...)`
+        group) when its doc comment has a marker line; nothing else of it is read."""
+        decl = top[index]
+        assert isinstance(decl, Node)
+        if decl.type == "var_declaration":
+            doc = comments.doc_of(top, index)
+            for child in decl.children:
+                if child.type == "var_spec":
+                    self._mark("var", self._spec_name(child), doc, out)
+                elif child.type == "var_spec_list":
+                    inner = comments.items(self.src, child.children)
+                    for i, item in enumerate(inner):
+                        if isinstance(item, Node) and item.type == "var_spec":
+                            spec_doc = comments.doc_of(inner, i)
+                            self._mark("var", self._spec_name(item), spec_doc, out)
+            return
+        name = decl.child_by_field_name("name")
+        label = self.text(name) if name is not None else ""
+        receiver = self.receiver_type(decl) if decl.type == "method_declaration" else ""
+        doc = comments.doc_of(top, index)
+        self._mark("func", f"{receiver}.{label}" if receiver else label, doc, out)
+
+    def _spec_name(self, spec: Node) -> str:
+        name = spec.child_by_field_name("name")
+        return self.text(name) if name is not None else ""
+
+    @staticmethod
+    def _mark(kind: str, name: str, doc: comments.Group | None, out: list[MarkedDecl]) -> None:
+        if doc is not None and any(line.text.lstrip().startswith("+") for line in doc.group.lines):
+            out.append(MarkedDecl(kind, name, doc.group))
+
     # -------------------------------------------------------------------- consts
 
     def const_decls(self, top: list[comments.Item], index: int) -> list[ConstSpec]:
@@ -469,6 +510,10 @@ class _FileReader:
         name = node.child_by_field_name("name")
         if name is None or self.text(name) not in _MARSHALERS:
             return ""
+        return self.receiver_type(node)
+
+    def receiver_type(self, node: Node) -> str:
+        """The type name of a method's receiver (`Duration` of `(d *Duration)`)."""
         receiver = node.child_by_field_name("receiver")
         stack = [receiver] if receiver is not None else []
         while stack:
@@ -524,12 +569,31 @@ class _FileReader:
                 )
                 continue
             if node.type == "ERROR":
-                out.append(
-                    SyntaxError_(self.pos(node), self.end_pos(node), self.error_message(node))
-                )
+                at = self._error_start(node)
+                if at is node:
+                    message = self.error_message(node)
+                else:
+                    rest = self.data[at.start_byte : at.start_byte + 4 * _SNIPPET]
+                    line = rest.split(b"\n", 1)[0].decode("utf-8", "replace").strip()
+                    message = f"syntax error: cannot parse from `{line[:_SNIPPET]}`"
+                out.append(SyntaxError_(self.pos(at), self.end_pos(node), message))
                 continue
             stack.extend(c for c in node.children if c.has_error or c.is_missing)
         return out
+
+    @staticmethod
+    def _error_start(node: Node) -> Node:
+        """Where a region tree-sitter could not parse goes wrong: after the last
+        declaration it still parsed inside it (an unclosed tag string makes the whole
+        struct one ERROR; its well-formed fields come first), else the region itself."""
+        children = node.children
+        last = -1
+        for i, c in enumerate(children):
+            if c.type.endswith(("_declaration", "_spec", "_declaration_list", "_spec_list")):
+                last = i
+        if 0 <= last < len(children) - 1:
+            return children[last + 1]
+        return node
 
     def error_message(self, node: Node) -> str:
         text = self.text(node).strip()

@@ -249,6 +249,19 @@ class ConstSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class MarkedDecl:
+    """A variable or function whose doc comment has a marker line (`// +...`).
+
+    No marker takes effect there; these are kept only so that union and enum markers
+    written there by mistake can be reported (MG005). Declarations without a marker
+    line in their doc are not recorded, so the cost is one scan of their doc."""
+
+    kind: str  # "var" or "func" (functions and methods)
+    name: str  # `Name`, or `Recv.Name` for a method
+    doc: CommentGroup
+
+
+@dataclass(frozen=True, slots=True)
 class SyntaxError_:
     """A region tree-sitter could not parse (an ERROR or MISSING node)."""
 
@@ -278,6 +291,8 @@ class GoFile:
     # Receiver type names of MarshalJSON/UnmarshalJSON/MarshalText/UnmarshalText methods:
     # their JSON is whatever those methods make it, not the Go type's shape.
     marshalers: tuple[str, ...] = ()
+    # Variables and functions with a marker line in their doc comment (for MG005).
+    marked: tuple[MarkedDecl, ...] = ()
     # Comment blocks above the package clause other than its doc (license, tags in a block
     # of their own): package tags are read from these too.
     package_comments: tuple[CommentGroup, ...] = ()

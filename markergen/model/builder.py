@@ -71,6 +71,12 @@ def build_model(
                     # no marker takes effect on a constant: this reports the union and
                     # enum markers written there by mistake (MG005)
                     reader.read((spec.doc,), Target.CONST, f"constant {spec.name}")
+            for marked in file.marked:
+                # likewise for variables and functions (MG005)
+                if marked.kind == "var":
+                    reader.read((marked.doc,), Target.VAR, f"variable {marked.name}")
+                else:
+                    reader.read((marked.doc,), Target.FUNC, f"function {marked.name}")
             file_igs, ignore_problems = file_ignores(file)
             ignores += file_igs
             diagnostics += ignore_problems

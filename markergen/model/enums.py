@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from markergen import hints
 from markergen.diagnostics import Diagnostic, diag
 from markergen.doctext import description
 from markergen.golang.constexpr import BASIC, FLOAT_TYPES, INT_TYPES, Const, declared, evaluate
@@ -532,16 +533,33 @@ def _untyped_in_enum_block(
     if not block_enums:
         return []
     enum = block_enums[0]
+    typed = [s.value for s in specs if s.type is not None and s.value]
     out = []
     for spec in specs:
         if spec.type is None and spec.value is not None:
+            typed_it = hints.replace(f"{spec.name} {enum.name}", spec.name)
+            move = (
+                f"move `{spec.name} = {spec.value_text}` out of the const block, to "
+                f"`const {spec.name} = {spec.value_text}` after it"
+            )
+            # A value written like the enum's own values is one of them (the KEP's
+            # `Beta = "BETA"` beside "ALPHA"); one written otherwise (openshift's
+            # container name "logs" beside "Container") only shares the block.
+            alike = not typed or any(_shape(v) == _shape(spec.value) for v in typed)
             out.append(
                 diag(
                     "MG103",
                     spec.pos,
                     f"constant {spec.name} = {spec.value_text} is untyped, so it is not a value "
                     f"of enum {enum.name} declared in the same const block",
-                    hint=f"declare it as `{spec.name} {enum.name} = {spec.value_text}`",
+                    hint=hints.edits(typed_it, otherwise=move)
+                    if alike
+                    else f"{move} (or {typed_it} if it is a value of the enum)",
                 )
             )
     return out
+
+
+def _shape(value: str) -> tuple[bool, bool]:
+    """How a value is written: starts upper-case, all upper-case."""
+    return (value[:1].isupper(), value.isupper())

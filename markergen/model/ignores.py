@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from markergen import hints
 from markergen.diagnostics import CATALOG, Diagnostic, diag
 from markergen.golang.syntax import CommentGroup, GoFile, Position
 
@@ -33,6 +34,9 @@ class Ignore:
     pos: Position  # the comment's `markergen:ignore`
     first: int
     last: int
+    text: str = ""  # the comment as written, from `markergen:ignore` on
+    owner: str = ""  # the Go name of the field or type whose comment holds it
+    written_codes: str = ""  # the codes as written (`MG302,MG305`)
 
     def covers(self, d: Diagnostic) -> bool:
         return (
@@ -42,7 +46,9 @@ class Ignore:
         )
 
 
-def _read(group: CommentGroup | None, last: int) -> tuple[list[Ignore], list[Diagnostic]]:
+def _read(
+    group: CommentGroup | None, last: int, owner: str
+) -> tuple[list[Ignore], list[Diagnostic]]:
     found: list[Ignore] = []
     problems: list[Diagnostic] = []
     if group is None:
@@ -63,7 +69,7 @@ def _read(group: CommentGroup | None, last: int) -> tuple[list[Ignore], list[Dia
                     "MG011",
                     pos,
                     f"`{text}` names no code: write `// {DIRECTIVE} MGnnn <reason>`",
-                    hint=f"write `// {DIRECTIVE} MGnnn <why this is fine here>`",
+                    hint=hints.replace(f"{DIRECTIVE} MGnnn <why this is fine here>", text),
                 )
             )
             continue
@@ -81,12 +87,17 @@ def _read(group: CommentGroup | None, last: int) -> tuple[list[Ignore], list[Dia
                     "MG011",
                     pos,
                     f"`{text}`: {why}; the comment is not applied",
-                    hint=f"write `// {DIRECTIVE} {' '.join(c for c in codes if c in CATALOG) or 'MGnnn'}"
-                    " <why this is fine here>`",
+                    hint=hints.replace(
+                        f"{DIRECTIVE} {','.join(c for c in codes if c in CATALOG) or 'MGnnn'} "
+                        f"{reason or '<why this is fine here>'}",
+                        text,
+                    ),
                 )
             )
             continue
-        found.append(Ignore(codes, reason, pos, line.pos.line + 1, last))
+        found.append(
+            Ignore(codes, reason, pos, line.pos.line + 1, last, text, owner, match.group(0))
+        )
     return found, problems
 
 
@@ -98,11 +109,11 @@ def file_ignores(file: GoFile) -> tuple[list[Ignore], list[Diagnostic]]:
         fields = decl.type.fields if decl.type.kind == "struct" else ()
         end = max([decl.pos.line, *(f.pos.line for f in fields)])
         for group in (decl.doc_extra, decl.doc):
-            got, bad = _read(group, end)
+            got, bad = _read(group, end, decl.name)
             ignores += got
             problems += bad
         for f in fields:
-            got, bad = _read(f.doc, f.pos.line)
+            got, bad = _read(f.doc, f.pos.line, f.name)
             ignores += got
             problems += bad
     return ignores, problems
@@ -121,7 +132,15 @@ def unused(ignores: Iterable[Ignore], used: set[tuple[Ignore, str]]) -> list[Dia
                     ig.pos,
                     f"`// {DIRECTIVE} {code}` silences nothing: no {code} is reported on the "
                     "lines it covers",
-                    hint=f"delete {code} from the comment (the whole comment if it lists no other code)",
+                    hint=_unused_hint(ig, code),
                 )
             )
     return out
+
+
+def _unused_hint(ig: Ignore, code: str) -> str:
+    """Delete the code from the comment; the whole comment when it names no other."""
+    others = [c for c in ig.codes if c != code]
+    if not others:
+        return hints.remove(f"// {ig.text}", ig.owner)
+    return hints.replace(",".join(others), ig.written_codes)

@@ -9,16 +9,36 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from markergen import hints
 from markergen.diagnostics import Diagnostic, diag
 from markergen.golang.syntax import CommentGroup
-from markergen.markers import LineCache, Marker, MarkerError, Registry, Target, parse_group
+from markergen.markers import (
+    LineCache,
+    Marker,
+    MarkerError,
+    Registry,
+    Target,
+    parse_group,
+    parse_line,
+)
 
 _TARGET_WORDS = {
     Target.PACKAGE: "a package",
     Target.TYPE: "a type",
     Target.FIELD: "a field",
     Target.CONST: "a constant",
+    Target.VAR: "a variable",
+    Target.FUNC: "a function",
 }
+
+# Endings that close what a marker line most often leaves open (MG004's hint tries
+# each and offers the first that parses).
+_CLOSINGS = (")", '")', '"', "`)", "`")
+
+
+def _declared_name(subject: str) -> str:
+    """The Go name a subject (`field Shape.Circle`, `type Shape`) declares."""
+    return subject.rsplit(" ", 1)[-1].rsplit(".", 1)[-1]
 
 
 class MarkerReader:
@@ -50,9 +70,34 @@ class MarkerReader:
         return tuple(found)
 
     def _malformed(self, err: MarkerError, subject: str) -> None:
+        fixed = self._repair(err)
         self.diagnostics.append(
-            diag("MG004", err.pos, f"malformed marker `{err.raw}` on {subject}: {err.message}")
+            diag(
+                "MG004",
+                err.pos,
+                f"malformed marker `{err.raw}` on {subject}: {err.message}",
+                hint=hints.edits(
+                    hints.replace(fixed, err.raw),
+                    otherwise="write it as `markergen explain MG004` shows",
+                )
+                if fixed is not None
+                else None,
+            )
         )
+
+    def _repair(self, err: MarkerError) -> str | None:
+        """The nearest well-formed marker line: the line closed, or cut before what
+        cannot be read (a stray flag, a space in a value, an empty `=`)."""
+        raw = err.raw
+        candidates = [raw + c for c in _CLOSINGS]
+        for sep in (",", " ", "="):
+            at = raw.rfind(sep)
+            if at > 0:
+                candidates.append(raw[:at].rstrip())
+        for text in candidates:
+            if isinstance(parse_line(text, err.pos, self._registry), Marker):
+                return text
+        return None
 
     def _accept(self, marker: Marker, target: Target, subject: str) -> bool:
         definition = self._registry.get(marker.name)
@@ -67,8 +112,11 @@ class MarkerReader:
                         marker.pos,
                         f"unknown marker `+{marker.name}` on {subject}; "
                         f"did you mean `+{suggestion}`?",
-                        hint=f"markergen ignores `+{marker.name}`; "
-                        f"rename it to `+{suggestion}` if that was meant",
+                        hint=hints.edits(
+                            hints.replace(f"+{suggestion}", f"+{marker.name}"),
+                            otherwise=f"keep `+{marker.name}` if another generator reads it, "
+                            "and ignore this warning",
+                        ),
                     )
                 )
             return True  # unknown markers are kept: other generators may read them
@@ -88,6 +136,10 @@ class MarkerReader:
                 marker.pos,
                 f"`+{marker.name}` on {subject} has no effect: "
                 f"it belongs on {allowed}, not on {_TARGET_WORDS[target]}",
+                hint=hints.edits(
+                    hints.remove(hints.marker_line(marker.raw), _declared_name(subject)),
+                    otherwise=f"move it to the comment of {allowed} it is meant for",
+                ),
             )
         )
         return False

@@ -17,11 +17,22 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Iterator
 
+from markergen import hints
 from markergen.diagnostics import Diagnostic, Severity, diag
-from markergen.markers import K8S_UNION_DISCRIMINATOR, UNION, UNION_DISCRIMINATOR, default_string
+from markergen.markers import (
+    K8S_UNION_DISCRIMINATOR,
+    KUBEBUILDER_ENUM,
+    UNION,
+    UNION_DISCRIMINATOR,
+    UNION_MEMBER,
+    Marker,
+    default_string,
+)
 from markergen.model import Discriminator, Model, Struct, Union
+from markergen.model.fields import DEFAULT_MARKERS, OPTIONAL_MARKERS, REQUIRED_MARKERS
 from markergen.rules.base import (
     MEMBER_MARKERS,
     Rule,
@@ -51,7 +62,7 @@ def check_discriminator_type(model: Model) -> Iterator[Diagnostic]:
         label = union_label(struct, union)
         if target.kind in ("external", "unknown"):
             continue  # unresolvable: MG104 or the builder's concern, not a type error
-        if d.values and d.value_type != "string":
+        if d.values and d.value_type != "string" and _values_fit(d):
             continue  # an enum of numbers or booleans: its values are typed everywhere
         if not (target.kind == "builtin" and target.name == "string"):
             yield diag(
@@ -59,18 +70,101 @@ def check_discriminator_type(model: Model) -> Iterator[Diagnostic]:
                 d.pos,
                 f"discriminator {d.go_name} of union {label} has type "
                 f"{d.type.text or target.name or target.kind}, which is not a string",
-                hint="a discriminator must be a string type; the current KEP wants a +enum string type",
+                hint=hints.edits(
+                    hints.replace("string", d.type.deref().text or target.name, on=d.go_name),
+                    *_enum_list(struct, union),
+                    otherwise="a named `+enum` string type with one constant per value",
+                ),
             )
-        elif union.traits.untyped_discriminator and not d.values:
+        elif union.traits.untyped_discriminator and not d.values and not _enum_marker_broken(
+            model, d, f"{struct.name}.{d.go_name}"
+        ):
             yield diag(
                 "MG201",
                 d.pos,
                 f"discriminator {d.go_name} of union {label} has type "
                 f"{d.type.text or 'string'}, which has no enum values: this is a kep2022 "
                 "union, kep1027 requires a +enum string type",
-                hint="declare `// +enum` on a named string type with one constant per member",
+                hint=hints.edits(
+                    *_enum_list(struct, union),
+                    otherwise="a named `+enum` string type with one constant per value",
+                ),
                 severity=Severity.WARNING,
             )
+
+
+def _values_fit(d: Discriminator) -> bool:
+    """Every value of a bool, integer or float discriminator is one of its type (an
+    `Enum=Foo;Bar` of names on an int32 field is a string enum on the wrong type)."""
+    for v in d.values:
+        try:
+            x = json.loads(v) if isinstance(v, str) else v
+        except ValueError:
+            return False
+        number = isinstance(x, int | float) and not isinstance(x, bool)
+        if d.value_type == "boolean" and not isinstance(x, bool):
+            return False
+        if d.value_type == "integer" and not (number and float(x).is_integer()):
+            return False
+        if d.value_type == "number" and not number:
+            return False
+    return True
+
+
+def _enum_marker_broken(model: Model, d: Discriminator, field: str) -> bool:
+    """The discriminator's type or field has an enum marker markergen could not read
+    (MG004) or a misspelt one (MG003): that is the one report of the missing values."""
+    subjects = [f"field {field}"]
+    if d.type.deref().name:
+        subjects.append(f"type {d.type.deref().name}")
+    return any(
+        diagnostic.code in ("MG003", "MG004")
+        and any(f" on {s}{end}" in diagnostic.message for s in subjects for end in (";", ":"))
+        for diagnostic in model.diagnostics
+    )
+
+
+def _enum_list(struct: Struct, union: Union) -> list[str]:
+    """The edit that lists a discriminator's values on the field itself (controller-gen's
+    enum marker): one value per member, as the members are selected today."""
+    d = union.discriminator
+    assert d is not None
+    field = struct.field(d.go_name)
+    if field is not None and field.marker(KUBEBUILDER_ENUM) is not None:
+        return []
+    values = sorted({m.value for m in union.members if m.value})
+    if not values:
+        return []
+    return [hints.add_above(f"// +{KUBEBUILDER_ENUM}={';'.join(values)}", d.go_name)]
+
+
+def _requiredness_edits(struct: Struct, d: Discriminator, *, required: bool) -> list[str]:
+    """The marker and json tag edits that make the discriminator required (or
+    optional with omitempty)."""
+    field = struct.field(d.go_name)
+    if field is None:
+        return []
+    out: list[str] = []
+    want, drop = ("required", OPTIONAL_MARKERS) if required else ("optional", REQUIRED_MARKERS)
+    for m in field.markers:
+        if m.name in drop:
+            out.append(hints.remove(hints.marker_line(m.raw), d.go_name))
+    if not any(m.name in (REQUIRED_MARKERS if required else OPTIONAL_MARKERS) for m in field.markers):
+        out.append(hints.add_above(f"// +{want}", d.go_name))
+    tag = (
+        hints.json_options(field.json, drop=("omitempty",))
+        if required
+        else hints.json_options(field.json, add=("omitempty",))
+    )
+    if tag is not None:
+        out.append(tag)
+    return out
+
+
+def _tag_edit(struct: Struct, d: Discriminator) -> list[str]:
+    field = struct.field(d.go_name)
+    edit = hints.json_options(field.json, add=("omitempty",)) if field is not None else None
+    return [edit] if edit is not None else [f'tag it `json:"{d.json_name},omitempty"`']
 
 
 def check_discriminator_requiredness(model: Model) -> Iterator[Diagnostic]:
@@ -100,7 +194,7 @@ def check_discriminator_requiredness(model: Model) -> Iterator[Diagnostic]:
                     d.pos,
                     f"{name} has +default={d.default} but lacks {' and '.join(missing)}: "
                     f"{consequence}",
-                    hint=f'add `// +optional` and `json:"{d.json_name},omitempty"`',
+                    hint=hints.edits(*_requiredness_edits(struct, d, required=False)),
                 )
         elif "" in d.values:
             if not d.omitempty:
@@ -109,7 +203,7 @@ def check_discriminator_requiredness(model: Model) -> Iterator[Diagnostic]:
                     d.pos,
                     f'{name}: the empty string is the default option ("" is a value of '
                     f"{_enum_name(model, d)}), so the field must be omitempty",
-                    hint=f'use `json:"{d.json_name},omitempty"`',
+                    hint=hints.edits(*_tag_edit(struct, d)),
                 )
         elif not d.required:
             yield diag(
@@ -117,8 +211,10 @@ def check_discriminator_requiredness(model: Model) -> Iterator[Diagnostic]:
                 d.pos,
                 f'{name} has no default option (no +default and "" is not a value of '
                 f"{_enum_name(model, d)}), so it must be required",
-                hint='add `// +required` and drop omitempty, add a +default, or add a "" '
-                "value to the enum",
+                hint=hints.edits(
+                    *_requiredness_edits(struct, d, required=True),
+                    otherwise='add a +default, or a "" value to the enum',
+                ),
             )
 
 
@@ -133,12 +229,20 @@ def check_discriminator_is_member(model: Model) -> Iterator[Diagnostic]:
         as_member = any(m.go_name == d.go_name for u in struct.unions for m in u.members)
         if marks or as_member:
             what = ", ".join(f"+{m}" for m in marks) or "a member marker"
+            wrong = next((m for m in field.markers if m.name in MEMBER_MARKERS), None) if field else None
             yield diag(
                 "MG204",
-                d.pos,
+                wrong.pos if wrong is not None else d.pos,
                 f"field {d.go_name} of {struct.name} is the discriminator of union "
                 f"{union_label(struct, union)} and also a union member ({what})",
-                hint="a discriminator selects members; it cannot be one: remove the member marker",
+                hint=hints.edits(
+                    *(
+                        hints.remove(hints.marker_line(m.raw), d.go_name)
+                        for m in (field.markers if field is not None else ())
+                        if m.name in MEMBER_MARKERS
+                    )
+                )
+                or "a discriminator selects members; it cannot be one: remove the member marker",
             )
 
 
@@ -165,16 +269,22 @@ def check_discriminator_without_members(model: Model) -> Iterator[Diagnostic]:
             continue
         similar = _similar_fields(struct, union)
         if similar:
-            hint = "to make them members, add " + "; ".join(
-                f"`// +unionMember={value}` above {go_name}" for go_name, value in similar
+            hint = hints.edits(
+                *(hints.add_above(f"// +{UNION_MEMBER}={value}", go_name) for go_name, value in similar),
+                otherwise="remove the discriminator marker if no value needs a member",
             )
         elif any(m.name == UNION for m in struct.markers):
-            hint = (
-                f"if no value needs a member, remove `// +union` from {struct.name} and "
-                f"`// +unionDiscriminator` from {d.go_name}"
+            union_marker = next(m for m in struct.markers if m.name == UNION)
+            hint = hints.edits(
+                hints.remove(hints.marker_line(union_marker.raw), struct.name),
+                *_discriminator_removal(struct, d),
+                otherwise="mark the members with `+unionMember=<value>`",
             )
         else:
-            hint = f"if no value needs a member, remove `// +unionDiscriminator` from {d.go_name}"
+            hint = hints.edits(
+                *_discriminator_removal(struct, d),
+                otherwise="mark the members with `+unionMember=<value>`",
+            )
         field = struct.field(d.go_name)
         marker = None
         if field is not None:
@@ -187,23 +297,58 @@ def check_discriminator_without_members(model: Model) -> Iterator[Diagnostic]:
         )
 
 
+def _discriminator_removal(struct: Struct, d: Discriminator) -> list[str]:
+    field = struct.field(d.go_name)
+    if field is None:
+        return []
+    return [
+        hints.remove(hints.marker_line(m.raw), d.go_name)
+        for m in field.markers
+        if m.name in (UNION_DISCRIMINATOR, K8S_UNION_DISCRIMINATOR)
+    ]
+
+
 def check_default_value(model: Model) -> Iterator[Diagnostic]:
-    """MG206."""
+    """MG206, for each default marker of the discriminator (openshift/api writes
+    `+kubebuilder:default` and `+default` both; each must be a value), at the marker."""
     for struct, union in unions(model):
         d = union.discriminator
         if d is None or d.default is None or not d.values:
             continue
-        value = default_string(d.default)
-        if value is not None and value in d.values:
-            continue
-        yield diag(
-            "MG206",
-            d.pos,
-            f"discriminator {d.go_name} of union {union_label(struct, union)} defaults to "
-            f"{quoted([value]) if value is not None else d.default}, which is not a value of {_enum_name(model, d)} "
-            f"({quoted(d.values)})",
-            hint=f"write `// +default={json.dumps(_closest_value(value, d.values))}`",
-        )
+        field = struct.field(d.go_name)
+        written: list[Marker | None] = [
+            m for m in (field.markers if field else ()) if m.name in DEFAULT_MARKERS
+        ]
+        for marker in written or [None]:
+            raw = d.default
+            if marker is not None and marker.value is not None and not _REF.match(marker.value):
+                raw = marker.value
+            value = default_string(raw)
+            if value is not None and value in d.values:
+                continue
+            yield diag(
+                "MG206",
+                marker.pos if marker is not None else d.pos,
+                f"discriminator {d.go_name} of union {union_label(struct, union)} defaults to "
+                f"{quoted([value]) if value is not None else raw}, which is not a value of "
+                f"{_enum_name(model, d)} ({quoted(d.values)})",
+                hint=_default_hint(marker, _closest_value(value, d.values)),
+            )
+
+
+# openapi-gen's `+default=ref(Const)`: the model resolves it (d.default)
+_REF = re.compile(r"^\s*ref\(")
+
+
+def _default_hint(marker: Marker | None, value: str) -> str:
+    if marker is None:
+        return f"write `// +default={json.dumps(value)}`"
+    # controller-gen's `+kubebuilder:default=Foo` takes a bare word; openapi-gen's JSON.
+    quoted_value = (marker.value or "").lstrip().startswith('"')
+    written = json.dumps(value) if quoted_value else value
+    old = marker.raw
+    sep = ":=" if old.startswith(f"+{marker.name}:=") else "="
+    return hints.replace(f"+{marker.name}{sep}{written}", old)
 
 
 def _closest_value(value: str | None, values: tuple[str, ...]) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from markergen import hints
 from markergen.diagnostics import Diagnostic, diag
 from markergen.markers import ENUM, K8S_ENUM
 from markergen.model import Model, scalar_json_type
@@ -42,10 +43,14 @@ def check_enum_not_string(model: Model) -> Iterator[Diagnostic]:
         )
         yield diag(
             "MG101",
-            named.pos,
+            marker.pos,
             f"+{marker.name} on type {named.name}, whose underlying type is {written}, "
             "not a string, boolean or number",
-            hint=f"declare it as `type {named.name} string`, or remove +{marker.name}",
+            hint=hints.edits(
+                hints.remove(hints.marker_line(marker.raw), named.name),
+                otherwise=f"declare it `type {named.name} string` with string constants "
+                "if it is meant to be an enum",
+            ),
         )
     for key in sorted(model.structs):
         struct = model.structs[key]
@@ -53,8 +58,9 @@ def check_enum_not_string(model: Model) -> Iterator[Diagnostic]:
             if m.name in ENUM_TYPE_MARKERS:
                 yield diag(
                     "MG101",
-                    struct.pos,
+                    m.pos,
                     f"+{m.name} on struct type {struct.name}; an enum must be a string type",
+                    hint=hints.remove(hints.marker_line(m.raw), struct.name),
                 )
 
 
@@ -72,8 +78,15 @@ def check_enum_not_string_scalar(model: Model) -> Iterator[Diagnostic]:
             f"+{enum.source} on type {enum.name}, whose underlying type is {written}: "
             f"markergen lists its values as JSON {enum.type}s, but openapi-gen and "
             "validation-gen read only string enums and ignore the marker",
-            hint=f"keep it if only markergen's outputs matter; for openapi-gen, declare "
-            f"`type {enum.name} string` with string constants",
+            # keeping it is the usual answer: the edit that records that decision
+            hint=hints.edits(
+                hints.add_above(
+                    f"// markergen:ignore MG021 only markergen's outputs read {enum.name}",
+                    enum.name,
+                ),
+                otherwise=f"for openapi-gen, declare `type {enum.name} string` with string "
+                "constants",
+            ),
         )
 
 
@@ -87,8 +100,22 @@ def check_enum_without_values(model: Model) -> Iterator[Diagnostic]:
             "MG102",
             enum.pos,
             f"enum type {enum.name} has no constants of type {enum.name} in package {enum.package}",
-            hint=f'declare its values: const ( Foo {enum.name} = "Foo" )',
+            hint=_no_values_hint(model, enum.key, enum.name),
         )
+
+
+def _no_values_hint(model: Model, key: str, name: str) -> str:
+    """Remove the enum marker: an enum without values constrains nothing (declaring
+    the values, which markergen cannot guess, is the alternative)."""
+    named = model.types.get(key)
+    marker = next((m for m in named.markers if m.name in ENUM_TYPE_MARKERS), None) if named else None
+    declare = f'declare its values, `const {name}Example {name} = "Example"`'
+    if marker is None:
+        return declare
+    return hints.edits(
+        hints.remove(hints.marker_line(marker.raw), name),
+        otherwise=declare + " for each value, if it has a fixed set",
+    )
 
 
 RULES = (

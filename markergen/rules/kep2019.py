@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from markergen import hints
 from markergen.diagnostics import Diagnostic, diag
 from markergen.markers import UNION_DEPRECATED
-from markergen.model import Model
+from markergen.model import Field, Model
 from markergen.rules.base import Rule
 
 
@@ -39,7 +40,7 @@ def check_union_struct_inline(model: Model) -> Iterator[Diagnostic]:
                 field.pos,
                 f"+union struct {struct.name} inlines {field.go_name} ({field.type.text}): "
                 "every field of a +union struct is a member, so an inlined struct cannot be one",
-                hint=f"give {field.go_name} a JSON name, or move the union into its own struct",
+                hint=_name_it(field),
             )
 
 
@@ -56,7 +57,10 @@ def check_union_struct_deprecated(model: Model) -> Iterator[Diagnostic]:
                 field.pos,
                 f"field {field.go_name} of +union struct {struct.name} is marked "
                 "+unionDeprecated: every field of a +union struct is already a member",
-                hint="remove +unionDeprecated (or +union on the struct)",
+                hint=hints.edits(
+                    hints.remove(hints.marker_line(m.raw), field.go_name),
+                    otherwise="remove `+union` from the struct",
+                ),
             )
 
 
@@ -82,8 +86,31 @@ def check_deprecated_pointer_omitempty(model: Model) -> Iterator[Diagnostic]:
                 field.pos,
                 f"+unionDeprecated member {field.go_name} of {struct.name} "
                 f"({field.type.text}) is not {' and not '.join(missing)}",
-                hint="the 2019 KEP: +unionDeprecated fields MUST BE optional, omitempty and pointers",
+                hint=hints.edits(
+                    *(
+                        [hints.replace(f"*{field.type.text}", field.type.text, on=field.go_name)]
+                        if field.type.kind != "pointer" and field.type.text
+                        else []
+                    ),
+                    *(
+                        [tag]
+                        if (tag := hints.json_options(field.json, add=("omitempty",))) is not None
+                        else []
+                    ),
+                ),
             )
+
+
+def _name_it(field: Field) -> str:
+    """MG401: the embedded field gets a JSON name of its own, and so becomes a member."""
+    prose = f"give {field.go_name} a JSON name, or move the union into its own struct"
+    if not field.json.present:
+        return prose
+    json_name = field.go_name[:1].lower() + field.go_name[1:]
+    return hints.edits(
+        hints.replace(f'json:"{json_name},omitempty"', hints.json_tag(field.json)),
+        otherwise="move the union into its own struct",
+    )
 
 
 RULES = (

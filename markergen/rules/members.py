@@ -8,11 +8,16 @@ type" and "should match the serialized JSON name of the field case-insensitively
 
 from __future__ import annotations
 
+import difflib
+import json
 from collections.abc import Iterator
 
+from markergen import hints
 from markergen.diagnostics import Diagnostic, diag
-from markergen.markers import UNION_DEPRECATED
-from markergen.model import Field, Member, Model, Struct, Union
+from markergen.golang.syntax import Position
+from markergen.markers import KUBEBUILDER_ENUM, UNION_DEPRECATED, Marker
+from markergen.model import Discriminator, Field, Member, Model, Struct, Union
+from markergen.model.fields import OPTIONAL_MARKERS, REQUIRED_MARKERS
 from markergen.rules.base import (
     UNION_FIELD_MARKERS,
     Rule,
@@ -44,7 +49,7 @@ def check_member_optional(model: Model) -> Iterator[Diagnostic]:
             "MG301",
             member.pos,
             f"member {member.go_name} of union {union_label(struct, union)} is not optional: {why}",
-            hint="members are optional (only one is set): add `// +optional` and omitempty",
+            hint=hints.edits(*_optional_edits(field)),
         )
 
 
@@ -56,8 +61,8 @@ def check_member_unset(model: Model) -> Iterator[Diagnostic]:
     which asks for exactly the fix (pointer and omitempty).
     """
     for struct, union, member, field in _members(model):
-        if field is None or field.marker(UNION_DEPRECATED) is not None:
-            continue
+        if field is None or field.marker(UNION_DEPRECATED) is not None or field.json.skip:
+            continue  # json:"-" is MG308's: the field is not in the JSON at all
         target = underlying(model, field.type)
         if target.kind in NILLABLE or target.kind in ("external", "unknown"):
             continue
@@ -71,7 +76,12 @@ def check_member_unset(model: Model) -> Iterator[Diagnostic]:
                 f"member {member.go_name} of union {label} is a struct value "
                 f"({field.type.text}): encoding/json always writes it, even with omitempty, "
                 "so it is never unset",
-                hint=f"make it a pointer, `*{field.type.text}`, or add `omitzero` to its json tag",
+                hint=_tag_or(
+                    field,
+                    ("omitempty", "omitzero"),
+                    f"make it a pointer, `*{field.type.text}`",
+                    "add `omitzero` to its json tag",
+                ),
             )
         elif not field.json.omitempty:
             yield diag(
@@ -80,7 +90,12 @@ def check_member_unset(model: Model) -> Iterator[Diagnostic]:
                 f"member {member.go_name} of union {label} ({field.type.text}) is neither a "
                 "pointer, slice nor map and has no omitempty: its zero value is always "
                 "written, so it cannot be told unset",
-                hint=f"add `omitempty` to its json tag (or make it `*{field.type.text}`)",
+                hint=_tag_or(
+                    field,
+                    ("omitempty",),
+                    f"make it a pointer, `*{field.type.text}`",
+                    "add `omitempty` to its json tag",
+                ),
             )
 
 
@@ -104,19 +119,10 @@ def check_member_value_in_enum(model: Model) -> Iterator[Diagnostic]:
             source = f"enum {enum.name if enum else d.enum.rsplit('.', 1)[-1]}"
         else:
             source = f"the +kubebuilder:validation:Enum list of {d.go_name}"
-        close = [v for v in d.values if v.casefold() == member.value.casefold()]
-        if close:
-            hint: str | None = f"did you mean {quoted(close)}?"
-        elif d.enum is not None:
-            hint = (
-                f"add a constant of type {source.split()[-1]} for it, or set "
-                "+unionMember=<value> to one of its values"
-            )
-        else:
-            hint = None
+        hint = _value_hint(model, struct, union, member, d)
         yield diag(
             "MG303",
-            member.pos,
+            value_pos(union, member, struct.field(member.go_name)),
             f"member {member.go_name} of union {union_label(struct, union)} has value "
             f"{quoted([member.value])}, which is not a value of {source} ({quoted(d.values)})",
             hint=hint,
@@ -135,12 +141,23 @@ def check_duplicate_values(model: Model) -> Iterator[Diagnostic]:
                 continue
             yield diag(
                 "MG304",
-                member.pos,
+                value_pos(union, member, struct.field(member.go_name)),
                 f"members {prev.go_name} and {member.go_name} of union "
                 f"{union_label(struct, union)} have the same discriminator value "
                 f"{quoted([member.value])}",
-                hint="each discriminator value selects at most one member",
+                hint=_other_value_hint(struct, union, member),
             )
+
+
+def _wrong_value(union: Union, member: Member) -> bool:
+    """The member's value is no discriminator value (MG303) or another member's (MG304)."""
+    d = union.discriminator
+    if union.traits.values_are_field_names:
+        return False
+    if d is not None and d.values and member.value not in d.values:
+        return True
+    first = next(m for m in union.members if m.value == member.value)
+    return first is not member  # MG304 is reported on the later ones
 
 
 def explicit_member_name(union: Union, member: Member, field: Field) -> str | None:
@@ -160,18 +177,18 @@ def explicit_member_name(union: Union, member: Member, field: Field) -> str | No
 def check_member_name_matches_json(model: Model) -> Iterator[Diagnostic]:
     """MG305."""
     for struct, union, member, field in _members(model):
-        if field is None or not field.json_name:
-            continue
+        if field is None or not field.json_name or _wrong_value(union, member):
+            continue  # a value that is wrong (MG303, MG304) is reported once, as such
         name = explicit_member_name(union, member, field)
         if name is None or name.casefold() == field.json_name.casefold():
             continue
         yield diag(
             "MG305",
-            member.pos,
+            value_pos(union, member, field),
             f"member {member.go_name} of union {union_label(struct, union)} has memberName "
             f"{quoted([name])}, which does not match its JSON name {quoted([field.json_name])} "
             "case-insensitively",
-            hint="the current KEP: the memberName should match the serialized JSON name of the field",
+            hint=_member_name_hint(model, struct, union, member, field, name),
         )
 
 
@@ -199,16 +216,172 @@ def check_member_not_serialized(model: Model) -> Iterator[Diagnostic]:
             continue
         if field.json.skip:
             why = 'has json:"-", so it never appears in the API'
+            json_name = go_name[:1].lower() + go_name[1:]
+            # a required field (a discriminator, mostly) keeps its zero value in JSON
+            options = "" if field.required_marker else ",omitempty"
+            hint = hints.edits(
+                hints.replace(f'json:"{json_name}{options}"', 'json:"-"'),
+                otherwise="remove its union markers if it is not meant to be in the API",
+            )
         elif not field.exported:
             why = "is unexported, so encoding/json ignores it"
+            hint = hints.edits(
+                *(
+                    hints.remove(hints.marker_line(m.raw), go_name)
+                    for m in field.markers
+                    if m.name in UNION_FIELD_MARKERS
+                ),
+                otherwise="export it, with a json tag, if it is meant to be in the API",
+            )
         else:
             continue
         yield diag(
             "MG308",
             field.pos,
             f"union field {go_name} of {struct.name} {why}",
-            hint="union members and discriminators must be serialized fields",
+            hint=hint,
         )
+
+
+def _optional_edits(field: Field) -> list[str]:
+    """Edits that make a member optional: no required marker, `+optional`, omitempty."""
+    out = [
+        hints.remove(hints.marker_line(m.raw), field.go_name)
+        for m in field.markers
+        if m.name in REQUIRED_MARKERS
+    ]
+    if not any(m.name in OPTIONAL_MARKERS for m in field.markers):
+        out.append(hints.add_above("// +optional", field.go_name))
+    if not field.json.omits_zero:
+        tag = hints.json_options(field.json, add=("omitempty",))
+        if tag is not None:
+            out.append(tag)
+    return out
+
+
+def _tag_or(field: Field, add: tuple[str, ...], otherwise: str, untagged: str) -> str:
+    """The json tag edit, with a type change as the alternative; prose without a tag."""
+    tag = hints.json_options(field.json, add=add)
+    return hints.edits(tag, otherwise=otherwise) if tag is not None else f"{untagged} (or {otherwise})"
+
+
+def value_pos(union: Union, member: Member, field: Field | None) -> Position:
+    """Where a problem with a member's value is reported: the marker that gives the
+    value (`+unionMember=X`, `+k8s:unionMember(memberName: "X")`), else the field."""
+    name = union.traits.member_name_marker
+    marker = field.marker(name) if field is not None and name else None
+    return marker.pos if marker is not None else member.pos
+
+
+def _member_marker(union: Union, field: Field | None) -> Marker | None:
+    """The marker that gives a member its value (`+unionMember[=v]`), when the dialect
+    writes the value as the marker's `=` value."""
+    traits = union.traits
+    if field is None or not traits.member_name_marker or traits.member_name_arg:
+        return None
+    return field.marker(traits.member_name_marker)
+
+
+def _revalue(union: Union, field: Field | None, member: Member, value: str) -> str | None:
+    """The edit that gives a member another value, or None."""
+    marker = _member_marker(union, field)
+    if marker is None:
+        return None
+    name = marker.name
+    old = f"+{name}={marker.value}" if marker.value else f"+{name}"
+    return hints.replace(f"+{name}={value}", old)
+
+
+def _unclaimed(union: Union, d: Discriminator, near: str) -> str | None:
+    """The enum value no member claims that is closest to `near` (a name or value)."""
+    taken = {m.value for m in union.members}
+    free = [v for v in d.values if v and v not in taken]
+    if not free:
+        return None
+    same = [v for v in free if v.casefold() == near.casefold()]
+    if same:
+        return same[0]
+    close = difflib.get_close_matches(near, free, n=1, cutoff=0.0)
+    return close[0] if close else free[0]
+
+
+def _new_constant(model: Model, d: Discriminator, value: str) -> str | None:
+    """`add `const ShapeSquare ShapeType = "Square"` below ShapeType`: a value added to
+    the discriminator's enum, named like its other constants."""
+    if d.enum is None or not value.isidentifier():
+        return None
+    enum = model.enums.get(d.enum)
+    if enum is None:
+        return None
+    prefix = enum.name
+    for v in enum.values:
+        if v.name and v.value.isidentifier() and v.name.endswith(v.value[:1].upper() + v.value[1:]):
+            prefix = v.name[: len(v.name) - len(v.value)]
+            break
+    name = prefix + value[:1].upper() + value[1:]
+    return hints.add_below(f"const {name} {enum.name} = {json.dumps(value)}", enum.name)
+
+
+def _value_hint(
+    model: Model, struct: Struct, union: Union, member: Member, d: Discriminator
+) -> str | None:
+    """MG303: the value it most likely meant when one is free, else a new enum value."""
+    field = struct.field(member.go_name)
+    free = _unclaimed(union, d, member.value)
+    if free is not None and free.casefold() == member.value.casefold():
+        return _revalue(union, field, member, free)
+    added = _new_constant(model, d, member.value)
+    if added is None and d.enum is None and field is not None:
+        disc_field = struct.field(d.go_name)
+        listed = next(
+            (m for m in (disc_field.markers if disc_field else ()) if m.name == KUBEBUILDER_ENUM),
+            None,
+        )
+        if listed is not None and listed.value:
+            added = hints.replace(
+                f"+{listed.name}={listed.value};{member.value}", listed.raw, on=d.go_name
+            )
+    other = _revalue(union, field, member, free) if free is not None else None
+    if added is not None:
+        return hints.edits(added, otherwise=other.replace("write", "instead") if other else None)
+    return other
+
+
+def _other_value_hint(struct: Struct, union: Union, member: Member) -> str | None:
+    """MG304: a value no member claims yet, else the member's marker removed."""
+    d = union.discriminator
+    field = struct.field(member.go_name)
+    free = _unclaimed(union, d, member.json_name or member.go_name) if d is not None else None
+    if free is not None:
+        return _revalue(union, field, member, free)
+    marker = _member_marker(union, field)
+    if marker is None:
+        return None
+    return hints.edits(
+        hints.remove(hints.marker_line(marker.raw), member.go_name),
+        otherwise="add an enum value for it and select it with that value",
+    )
+
+
+def _member_name_hint(
+    model: Model, struct: Struct, union: Union, member: Member, field: Field, name: str
+) -> str | None:
+    """MG305: rename the enum value after the JSON name, and the marker with it; on a
+    released API, the alternative is to keep both and silence the warning."""
+    keep = f"on a released API, keep both: `// markergen:ignore MG305 <reason>` above {field.go_name}"
+    d = union.discriminator
+    wanted = field.json_name[:1].upper() + field.json_name[1:]
+    enum = model.enums.get(d.enum) if d is not None and d.enum is not None else None
+    constant = next((v for v in enum.values if v.value == name and v.name), None) if enum else None
+    marker = _revalue(union, field, member, wanted)
+    shared = any(m.value == name and m is not member for m in union.members)
+    if constant is None or marker is None or shared:
+        return keep
+    return hints.edits(
+        hints.replace(json.dumps(wanted), json.dumps(name), on=constant.name),
+        marker,
+        otherwise=keep,
+    )
 
 
 RULES = (

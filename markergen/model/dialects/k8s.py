@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 
+from markergen import hints
 from markergen.diagnostics import Diagnostic, diag
 from markergen.markers import (
     K8S_EACH_KEY,
@@ -119,6 +120,7 @@ def form_k8s(ctx: Ctx, fields: list[Field]) -> list[Union]:
                             m.pos,
                             f"field {ctx.subject(f)} is a member of two unions "
                             f"({seen_unions[0]!r} and {name!r})",
+                            hint=hints.remove(hints.marker_line(m.raw), f.go_name),
                         )
                     )
                 seen_unions.append(name)
@@ -207,7 +209,12 @@ def _struct_member(subject: str, f: Field, m: Marker) -> Diagnostic:
         m.pos,
         f"+{m.name} on {subject}, a struct value: validation-gen accepts union members "
         "of nilable and primitive types only (a struct value is never unset)",
-        hint=f"make it a pointer: write the field as `{f.go_name} *{f.type.text}`",
+        hint="make it a pointer: "
+        + hints.edits(
+            f"write the field as `{f.go_name} *{f.type.text}`",
+            # a pointer that is always written is not unset either (MG301)
+            *([tag] if (tag := hints.json_options(f.json, add=("omitempty",))) else []),
+        ),
     )
 
 

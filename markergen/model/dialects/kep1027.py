@@ -14,9 +14,11 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 
+from markergen import hints
 from markergen.diagnostics import Diagnostic, diag
 from markergen.markers import (
     ENUM,
+    REGISTRY,
     UNION_DISCRIMINATED_BY,
     UNION_DISCRIMINATOR,
     UNION_MEMBER,
@@ -94,6 +96,11 @@ def form_discriminated(ctx: Ctx, plain: list[Field], house: bool = False) -> lis
                         f"discriminator of struct {ctx.struct.name}"
                         + known_discriminators(discs)
                         + "; unions cannot span structs",
+                        hint=hints.replace(
+                            f"+{DISCRIMINATED_BY}={_closest_name(by.value or '', discs)}", by.raw
+                        )
+                        if discs
+                        else None,
                     )
                 )
             else:
@@ -109,7 +116,10 @@ def form_discriminated(ctx: Ctx, plain: list[Field], house: bool = False) -> lis
                         um.pos,
                         f"`+unionMember={um.value}` on {ctx.subject(f)} is the kep2022 form "
                         "naming the discriminator",
-                        hint=f"write `+unionMember` and `+unionDiscriminatedBy={um.value}`",
+                        hint=hints.edits(
+                            hints.replace(f"+{PLAIN_MEMBER}", f"+{PLAIN_MEMBER}={um.value}"),
+                            hints.add_above(f"// +{DISCRIMINATED_BY}={um.value}", f.go_name),
+                        ),
                     )
                 )
                 targets.append((target, um))
@@ -117,7 +127,12 @@ def form_discriminated(ctx: Ctx, plain: list[Field], house: bool = False) -> lis
                 value = um.value
         for extra in members[1:]:
             ctx.diagnostics.append(
-                diag("MG309", extra.pos, f"field {ctx.subject(f)} has several +unionMember markers")
+                diag(
+                    "MG309",
+                    extra.pos,
+                    f"field {ctx.subject(f)} has several +unionMember markers",
+                    hint=hints.remove(hints.marker_line(extra.raw), f.go_name),
+                )
             )
         distinct = {t.go_name for t, _ in targets}
         if len(distinct) > 1:
@@ -127,6 +142,14 @@ def form_discriminated(ctx: Ctx, plain: list[Field], house: bool = False) -> lis
                     targets[1][1].pos,
                     f"field {ctx.subject(f)} is a member of two unions "
                     f"({', '.join(sorted(distinct))})",
+                    hint=hints.edits(
+                        *(
+                            hints.remove(hints.marker_line(m.raw), f.go_name)
+                            for t, m in targets[1:]
+                            if t.go_name != targets[0][0].go_name and m.name == DISCRIMINATED_BY
+                        )
+                    )
+                    or None,
                 )
             )
         if targets:
@@ -139,14 +162,19 @@ def form_discriminated(ctx: Ctx, plain: list[Field], house: bool = False) -> lis
             if by_markers:
                 continue  # MG306 already said why
             if not discs:
+                if _misspelt_discriminator(ctx):
+                    continue  # MG003 at the misspelt marker is the one report
                 ctx.diagnostics.append(
                     diag(
                         "MG307",
                         pos,
                         f"union member {ctx.subject(f)} is in struct {ctx.struct.name}, which has "
                         "no +unionDiscriminator field",
-                        hint="add a discriminator field of a +enum string type marked "
-                        "+unionDiscriminator",
+                        hint=hints.edits(
+                            *(hints.remove(hints.marker_line(m.raw), f.go_name) for m in members),
+                            otherwise="add a discriminator field of a +enum string type marked "
+                            "+unionDiscriminator, with a value for each member",
+                        ),
                     )
                 )
             else:
@@ -157,7 +185,7 @@ def form_discriminated(ctx: Ctx, plain: list[Field], house: bool = False) -> lis
                         f"struct {ctx.struct.name} has several discriminators "
                         f"({', '.join(d.go_name for d in discs)}) and member {ctx.subject(f)} "
                         "does not say which union it belongs to",
-                        hint=f"add `+unionDiscriminatedBy=<{'|'.join(d.go_name for d in discs)}>`",
+                        hint=_which_union_hint(f, um, discs, built),
                     )
                 )
             continue
@@ -199,17 +227,54 @@ def form_discriminated(ctx: Ctx, plain: list[Field], house: bool = False) -> lis
     return out
 
 
+def _misspelt_discriminator(ctx: Ctx) -> bool:
+    """A field of the struct carries a misspelling of `+unionDiscriminator` (MG003)."""
+    return any(
+        REGISTRY.get(m.name) is None and REGISTRY.suggest(m.name) == UNION_DISCRIMINATOR
+        for f in ctx.struct.fields
+        for m in f.markers
+        if m.name not in (UNION_MEMBER, UNION_DISCRIMINATED_BY)
+    )
+
+
+def _closest_name(name: str, discs: list[Field]) -> str:
+    """The discriminator a member or a `+unionDiscriminatedBy` most likely meant."""
+    names = [d.go_name for d in discs]
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.0)
+    return close[0] if close else names[0]
+
+
+def _which_union_hint(
+    f: Field, um: Marker | None, discs: list[Field], built: dict[str, Discriminator]
+) -> str:
+    """MG203: name the discriminator one of whose values selects the member."""
+    value = (um.value if um is not None else None) or f.go_name
+    names = {value.casefold(), f.json_name.casefold()}
+    chosen = next(
+        (d.go_name for d in discs if names & {v.casefold() for v in built[d.go_name].values}),
+        discs[0].go_name,
+    )
+    others = " or ".join(d.go_name for d in discs if d.go_name != chosen)
+    return hints.edits(
+        hints.add_above(f"// +{DISCRIMINATED_BY}={chosen}", f.go_name),
+        otherwise=f"name {others} if the member belongs to that union",
+    )
+
+
 def _unmatched_member(ctx: Ctx, m: Member, disc: Discriminator) -> Diagnostic:
     f = next(x for x in ctx.struct.fields if x.go_name == m.go_name)
     marker = marker_of(f, PLAIN_MEMBER)
     close = _closest(m.value, disc.values)
     flags = ",optional" if m.optional else ""
-    if close is not None:
-        hint = f"write `// +unionMember={close}{flags}` (the discriminator value that selects it)"
-    else:
-        hint = (
-            f"write `// +unionMember=<value>{flags}` with one of {', '.join(disc.values)}"
-        )
+    old = marker.raw if marker is not None else f"+{PLAIN_MEMBER}{flags}"
+    chosen = close or disc.values[0]
+    others = [v for v in disc.values if v != chosen]
+    hint = hints.edits(
+        hints.replace(f"+{PLAIN_MEMBER}={chosen}{flags}", old),
+        otherwise=f"another of {', '.join(others)}: the discriminator value that selects it"
+        if others
+        else None,
+    )
     return diag(
         "MG340",
         marker.pos if marker else m.pos,

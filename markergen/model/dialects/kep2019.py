@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from markergen import hints
 from markergen.diagnostics import diag
 from markergen.golang.syntax import Position
 from markergen.markers import (
@@ -118,8 +119,27 @@ def _documentation(
             f"({', '.join(repr(v) for v in disc.values)}), so markergen cannot tell which "
             "fields are alternatives and which are settings; the union is not enforced "
             "(no runtime validation, no CRD rule)",
-            hint=f"mark each alternative with `// +unionMember=<its value of {disc.go_name}>`, "
-            "or remove `// +union` if the fields are settings shared by every value",
+            hint=hints.edits(
+                *(
+                    hints.add_above(f"// +{PLAIN_MEMBER}={_value_of(f, disc)}", f.go_name)
+                    for f in alternatives
+                ),
+                otherwise=f"mark each other alternative `// +{PLAIN_MEMBER}=<its value of "
+                f"{disc.go_name}>`; remove `// +{UNION}` if the fields are settings shared by "
+                "every value",
+            )
+            if alternatives
+            else hints.edits(
+                hints.remove(hints.marker_line(marker.raw), ctx.struct.name),
+                otherwise=f"mark each alternative `// +{PLAIN_MEMBER}=<its value of "
+                f"{disc.go_name}>`",
+            ),
         )
     )
     return True
+
+
+def _value_of(f: Field, disc: Discriminator) -> str:
+    """The discriminator value a field is named after (compared case-insensitively)."""
+    names = {f.go_name.casefold(), f.json_name.casefold()}
+    return next(v for v in disc.values if v.casefold() in names)

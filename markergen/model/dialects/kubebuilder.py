@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping
 
+from markergen import hints
 from markergen.diagnostics import diag
 from markergen.markers import (
     KUBEBUILDER_AT_LEAST_ONE_OF,
@@ -55,6 +56,14 @@ def _json_name_of(ctx: Ctx, name: str, by_json: Mapping[str, Field]) -> str:
     return close[0] if close else name
 
 
+def _hidden_field(ctx: Ctx, name: str) -> Field | None:
+    """A json:"-" field the item names by its Go name, compared case-insensitively."""
+    for f in ctx.struct.fields:
+        if f.json.skip and f.go_name.casefold() == name.casefold():
+            return f
+    return None
+
+
 def form_controller_gen(ctx: Ctx) -> list[Union]:
     """controller-gen's `+kubebuilder:validation:ExactlyOneOf=a;b` (and AtMostOneOf,
     AtLeastOneOf) on a struct: a union without discriminator over the JSON fields it
@@ -68,21 +77,38 @@ def form_controller_gen(ctx: Ctx) -> list[Union]:
         members: list[Member] = []
         for name in m.values:
             f = by_json.get(name)
+            hidden = _hidden_field(ctx, name)
+            if f is None and hidden is not None:
+                # the item names a field that is not in the JSON: the field is what is
+                # wrong (MG308), as for a member marker on it
+                ctx.diagnostics.append(
+                    diag(
+                        "MG308",
+                        hidden.pos,
+                        f"union field {hidden.go_name} of {ctx.struct.name} has json:\"-\", so "
+                        f"it never appears in the API (+{m.name} names it {name!r})",
+                        hint=hints.edits(
+                            hints.replace(f'json:"{name},omitempty"', 'json:"-"'),
+                            otherwise=f"remove {name} from +{m.name} if it is not meant to be "
+                            "in the API",
+                        ),
+                    )
+                )
+                continue
             if f is None:
+                names = [
+                    by_json[n].json_name if n in by_json else _json_name_of(ctx, n, by_json)
+                    for n in m.values
+                ]
+                if names == list(m.values):  # nothing close: leave the unknown names out
+                    names = [n for n in m.values if n in by_json]
                 ctx.diagnostics.append(
                     diag(
                         "MG341",
                         m.pos,
                         f"+{m.name} on {ctx.struct.name} names {name!r}, which is no JSON "
                         f"field of {ctx.struct.name}",
-                        hint="write the JSON names: `+"
-                        + m.name
-                        + "="
-                        + ";".join(
-                            by_json[n].json_name if n in by_json else _json_name_of(ctx, n, by_json)
-                            for n in m.values
-                        )
-                        + "`",
+                        hint=hints.replace(f"+{m.name}={';'.join(names)}", m.raw),
                     )
                 )
                 continue

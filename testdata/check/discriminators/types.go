@@ -119,8 +119,9 @@ type DefaultGood struct {
 type DefaultNotAValue struct {
 	// +unionDiscriminator
 	// +optional
+	// want "MG206" "\"Triangle\", which is not a value of enum ShapeType"
 	// +default="Triangle"
-	Type ShapeType `json:"type,omitempty"` // want "MG206" "\"Triangle\", which is not a value of enum ShapeType"
+	Type ShapeType `json:"type,omitempty"`
 
 	// +unionMember
 	// +optional
@@ -129,9 +130,10 @@ type DefaultNotAValue struct {
 
 type DiscriminatorIsMember struct {
 	// +unionDiscriminator
+	// want "MG204" "discriminator .* and also a union member"
 	// +unionMember
 	// +required
-	Type ShapeType `json:"type"` // want "MG204" "discriminator .* and also a union member"
+	Type ShapeType `json:"type"`
 
 	// +unionMember
 	// +optional
@@ -165,4 +167,19 @@ type TwoDiscriminators struct {
 	// +unionDiscriminatedBy=Mode
 	// +optional
 	Fast *int32 `json:"fast,omitempty"`
+}
+
+// openshift/api writes controller-gen's default and openapi-gen's both; each is checked,
+// at its own marker.
+type TwoDefaults struct {
+	// +unionDiscriminator
+	// +optional
+	// +kubebuilder:default:="Circle"
+	// want "MG206" "defaults to \"Round\""
+	// +default="Round"
+	Type ShapeType `json:"type,omitempty"`
+
+	// +unionMember
+	// +optional
+	Circle *int32 `json:"circle,omitempty"`
 }

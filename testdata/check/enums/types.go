@@ -13,8 +13,9 @@ const (
 // +enum
 type Level Priority // want "MG021" "Level" "MG102"
 
+// want "MG101" "type Tags, whose underlying type is .]string"
 // +enum
-type Tags []string // want "MG101" "type Tags, whose underlying type is .]string"
+type Tags []string
 
 // Near miss: a string type with a value.
 // +enum
@@ -32,8 +33,9 @@ const (
 	NameX Name = "x"
 )
 
+// want "MG101" "struct type Settings"
 // +enum
-type Settings struct { // want "MG101" "struct type Settings"
+type Settings struct {
 	A string `json:"a"`
 }
 

@@ -19,9 +19,10 @@ type Shape struct {
 	// +k8s:unionMember(union: "shape", memberName: "Circle")
 	// +k8s:optional
 	Circle *int32 `json:"circle,omitempty"`
+	// want "MG305" "memberName \"Square\""
 	// +k8s:unionMember(union: "shape", memberName: "Square")
 	// +k8s:optional
-	Box *int32 `json:"box,omitempty"` // want "MG305" "memberName \"Square\""
+	Box *int32 `json:"box,omitempty"`
 }
 
 // A union without discriminator: at most one of the fields.
@@ -42,9 +43,10 @@ type Stages struct {
 	// +k8s:alpha(since: "1.37")=+k8s:unionMember(union: "shape", memberName: "Circle")
 	// +k8s:optional
 	Circle *int32 `json:"circle,omitempty"`
+	// want "MG303" "Triangle"
 	// +k8s:unionMember(union: "shape", memberName: "Triangle")
 	// +k8s:optional
-	Triangle *int32 `json:"triangle,omitempty"` // want "MG303" "Triangle"
+	Triangle *int32 `json:"triangle,omitempty"`
 }
 
 // MG308 in the k8s dialect: a member that never appears in JSON.

@@ -13,7 +13,7 @@ type Misspelt struct {
 	// +required
 	Type ShapeType `json:"type"`
 
-	// want "MG307"
+	// No MG307 here: the member has a discriminator, misspelt, and MG003 says so once.
 	// +unionMember
 	// +optional
 	Circle *int32 `json:"circle,omitempty"`

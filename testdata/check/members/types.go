@@ -47,9 +47,10 @@ type Unset struct {
 	// +unionMember
 	// +optional
 	Round int32 `json:"round,omitempty"`
+	// want "MG305"
 	// +unionMember=None
 	// +optional
-	Extra Labels `json:"extra"` // want "MG305"
+	Extra Labels `json:"extra"`
 }
 
 type Values struct {
@@ -60,15 +61,18 @@ type Values struct {
 	// +unionMember
 	// +optional
 	Circle *int32 `json:"circle,omitempty"`
+	// want "MG303" "has value \"Triangle\", which is not a value of enum ShapeType \\(\"Circle\", \"None\", \"Round\", \"Square\"\\)"
 	// +unionMember=Triangle
 	// +optional
-	Triangle *int32 `json:"triangle,omitempty"` // want "MG303" "has value \"Triangle\", which is not a value of enum ShapeType \\(\"Circle\", \"None\", \"Round\", \"Square\"\\)"
+	Triangle *int32 `json:"triangle,omitempty"`
+	// want "MG303" "did you mean|\"square\""
 	// +unionMember=square
 	// +optional
-	Square *int32 `json:"square,omitempty"` // want "MG303" "did you mean|\"square\""
+	Square *int32 `json:"square,omitempty"`
+	// want "MG304" "members Circle and Disc"
 	// +unionMember=Circle
 	// +optional
-	Disc *int32 `json:"disc,omitempty"` // want "MG304" "members Circle and Disc" "MG305" "\"Circle\", which does not match its JSON name \"disc\""
+	Disc *int32 `json:"disc,omitempty"`
 }
 
 // Near miss for MG303/MG305: an upper-case memberName matching the JSON name.
