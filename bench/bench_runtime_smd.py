@@ -11,18 +11,24 @@ Usage: python bench/bench_runtime_smd.py [--cases N] [--seed S] [--runs R] [--mi
    half of the new objects are the old one with one change (switch, add, remove a
    member, change the discriminator). All go into one JSON file.
 2. Builds bench/smd (our Go program, GOPATH mode, against the SMD 4.1.2 sources in
-   --gocode, Debian's golang-k8s-sigs-structured-merge-diff-dev) and runs it: it types
-   every object first (as an API server has decoded them), then times
-   `old.NormalizeUnions(new)` over all cases, R runs of at least T seconds each, and
-   writes every case's verdict (the normalized object or the error).
+   --gocode, Debian's golang-k8s-sigs-structured-merge-diff-dev). The program types
+   every object first (as an API server has decoded them: untimed, as Python's objects
+   are already decoded dicts), writes every case's verdict (the normalized object or the
+   error), then times `old.NormalizeUnions(new)` over all cases for at least T seconds,
+   twice: the first is a warm-up, only the second counts.
 3. Times markergen.runtime over the same cases with the same union definitions in a
    runtime table with the `smd` semantics (structured-merge-diff 4.1.2's rules):
-   `normalize(table, type, old, new)` alone (the same work as SMD's NormalizeUnions),
-   then `normalize` followed by `validate(table, type, out, old)`.
-4. Prints the median rate of each (cases/second) and the ratios, and checks that both
-   give the same verdict on every case: both fail, or both succeed with equal objects
-   (a member that is null counts as absent: SMD deletes it when it clears the union,
-   markergen leaves it null; docs/runtime.md).
+   `normalize(table, type, old, new)` alone, then `normalize` followed by
+   `validate(table, type, out, old)`. SMD's call also walks the old object and checks
+   every scalar's type (string, number) on both; `normalize` does neither, `validate`
+   adds the union rules SMD does not check (docs/performance.md, "Runtime").
+   R rounds, each one Go invocation then one run of each Python loop, so that the load
+   of a shared machine falls on both sides alike.
+4. Prints the median rate of each (cases/second), every run, and the ratios (also to
+   Go's fastest run, the ratio least flattering to Python), and checks
+   that both give the same verdict on every case: both fail, or both succeed with equal
+   objects (a member that is null counts as absent: SMD deletes it when it clears the
+   union, markergen leaves it null; docs/runtime.md).
 
 `--profile` prints a cProfile of the Python normalize + validate loop.
 Needs `go` (1.19 is enough) and the SMD sources; nothing is fetched.
@@ -163,7 +169,7 @@ def go_env(gopath: str) -> dict[str, str]:
     return env
 
 
-def run_go(cases_path: Path, tmp: Path, gocode: Path) -> dict[str, Any]:
+def build_go(tmp: Path, gocode: Path) -> tuple[Path, dict[str, str]]:
     # GOPATH mode only resolves SMD's module-style imports (".../v4/...") for code that
     # lives inside a GOPATH and has a go.mod: the program is copied into a temporary one.
     src = tmp / "gopath" / "src" / "smdbench"
@@ -173,10 +179,13 @@ def run_go(cases_path: Path, tmp: Path, gocode: Path) -> dict[str, Any]:
     env = go_env(f"{tmp / 'gopath'}{os.pathsep}{gocode}")
     binary = tmp / "smdbench"
     subprocess.run(["go", "build", "-o", str(binary), "."], cwd=src, env=env, check=True)
-    verdicts_path = tmp / "verdicts.json"
+    return binary, env
+
+
+def run_go(binary: Path, env: dict[str, str], cases_path: Path, verdicts_path: Path) -> Any:
+    """One run of the Go program: every case's verdict, and the rate of its timed runs."""
     subprocess.run([str(binary), str(cases_path), str(verdicts_path)], env=env, check=True)
-    result: dict[str, Any] = json.loads(verdicts_path.read_text())
-    return result
+    return json.loads(verdicts_path.read_text())
 
 
 def python_verdicts(table: Table, cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -207,20 +216,17 @@ def _normalize_validate_all(table: Table, cases: list[tuple[str, Any, Any]]) -> 
         validate(table, type_name, out, old)
 
 
-def python_rates(table: Table, cases: list[dict[str, Any]], runs: int, min_seconds: float,
-                 with_validate: bool) -> list[float]:
-    work = [(c["type"], c["old"], c["new"]) for c in cases]
+def python_rate(table: Table, work: list[tuple[str, Any, Any]], min_seconds: float,
+                with_validate: bool) -> float:
+    """One timed run: cases per second over at least `min_seconds`, after a warm-up pass."""
     step = _normalize_validate_all if with_validate else _normalize_all
     step(table, work)  # warm up
-    rates = []
-    for _ in range(runs):
-        n = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < min_seconds:
-            step(table, work)
-            n += len(work)
-        rates.append(n / (time.perf_counter() - start))
-    return rates
+    n = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < min_seconds:
+        step(table, work)
+        n += len(work)
+    return n / (time.perf_counter() - start)
 
 
 def _without_nulls(obj: Any) -> Any:
@@ -253,7 +259,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--cases", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--runs", type=int, default=5, help="timed runs of each side (median)")
+    ap.add_argument("--runs", type=int, default=5,
+                    help="rounds; each times Go, normalize and normalize + validate once (median)")
     ap.add_argument("--min-seconds", type=float, default=1.0, help="length of one run")
     ap.add_argument("--gocode", type=Path, default=Path("/usr/share/gocode"),
                     help="GOPATH entry holding sigs.k8s.io/structured-merge-diff (4.1.2)")
@@ -268,39 +275,57 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no structured-merge-diff under {args.gocode}/src", file=sys.stderr)
         return 2
     data = make_cases(args.cases, args.seed)
-    data["runs"] = args.runs
+    # two Go runs per round, the first a warm-up whose rate is dropped (Go's first second
+    # in a fresh process is up to a tenth slower); the rounds interleave Go and Python
+    data["runs"] = 2
     data["minSeconds"] = args.min_seconds
     cases = data["cases"]
     table = runtime_table(data["types"])
+    work = [(c["type"], c["old"], c["new"]) for c in cases]
+    go_rates: list[float] = []
+    norm: list[float] = []
+    both: list[float] = []
     with tempfile.TemporaryDirectory(prefix="bench-smd-") as tmp_name:
         tmp = Path(tmp_name)
         cases_path = tmp / "cases.json"
         cases_path.write_text(json.dumps(data))
-        go = run_go(cases_path, tmp, args.gocode)
+        binary, env = build_go(tmp, args.gocode)
+        verdicts_path = tmp / "verdicts.json"
+        go: dict[str, Any] = {}
+        # Go and Python alternate, so that a slower minute of a shared machine slows both
+        for _ in range(args.runs):
+            go = run_go(binary, env, cases_path, verdicts_path)
+            go_rates.append(go["rates"][-1])
+            norm.append(python_rate(table, work, args.min_seconds, with_validate=False))
+            both.append(python_rate(table, work, args.min_seconds, with_validate=True))
         if args.keep:
             args.keep.mkdir(parents=True, exist_ok=True)
             shutil.copy(cases_path, args.keep / "cases.json")
-            shutil.copy(tmp / "verdicts.json", args.keep / "smd-verdicts.json")
+            shutil.copy(verdicts_path, args.keep / "smd-verdicts.json")
     py = python_verdicts(table, cases)
     problems, null_only = compare(go["verdicts"], py, cases)
-    norm = python_rates(table, cases, args.runs, args.min_seconds, with_validate=False)
-    both = python_rates(table, cases, args.runs, args.min_seconds, with_validate=True)
-    go_rate = statistics.median(go["rates"])
+    go_rate = statistics.median(go_rates)
     failing = sum(1 for v in py if not v["ok"])
     print(f"cases: {len(cases)} (seed {args.seed}; {failing} fail normalization), "
-          f"{len(data['types'])} union types; median of {args.runs} runs of "
-          f">= {args.min_seconds:g} s each")
+          f"{len(data['types'])} union types; median of {args.runs} rounds, each one run "
+          f"of >= {args.min_seconds:g} s of Go (after a warm-up run), normalize, "
+          "normalize + validate in turn")
+    print("runs (cases/s): Go " + ", ".join(f"{r:,.0f}" for r in go_rates)
+          + "; normalize " + ", ".join(f"{r:,.0f}" for r in norm)
+          + "; normalize + validate " + ", ".join(f"{r:,.0f}" for r in both))
     print(f"structured-merge-diff 4.1.2 NormalizeUnions (Go): {go_rate:,.0f} cases/s")
     print(f"markergen.runtime normalize (smd semantics): {statistics.median(norm):,.0f} "
           f"cases/s, ratio to SMD {statistics.median(norm) / go_rate:.2f}")
     print(f"markergen.runtime normalize + validate: {statistics.median(both):,.0f} cases/s, "
           f"ratio to SMD {statistics.median(both) / go_rate:.2f}")
+    print(f"against SMD's fastest run ({max(go_rates):,.0f} cases/s): normalize "
+          f"{statistics.median(norm) / max(go_rates):.2f}, normalize + validate "
+          f"{statistics.median(both) / max(go_rates):.2f}")
     print(f"verdicts: {len(cases) - len(problems)} of {len(cases)} agree ({null_only} of them "
           "only up to null members: SMD deletes a null member it clears, markergen keeps it)")
     for line in problems[:10]:
         print("  " + line)
     if args.profile:
-        work = [(c["type"], c["old"], c["new"]) for c in cases]
         profiler = cProfile.Profile()
         profiler.enable()
         _normalize_validate_all(table, work)

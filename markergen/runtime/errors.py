@@ -61,7 +61,12 @@ class UnionError(Exception):
 
     def __init__(self, errors: list[FieldError]) -> None:
         self.errors = list(errors)
-        super().__init__("; ".join(str(e) for e in self.errors))
+        # the message is written when someone reads it: a caller that only looks at
+        # `.errors`, or drops the update, never pays for the text
+        super().__init__(self.errors)
+
+    def __str__(self) -> str:
+        return "; ".join(str(e) for e in self.errors)
 
 
 def quote(value: object) -> str:

@@ -11,8 +11,8 @@ from markergen.runtime.semantics import (
     normalize_kep2019,
     normalize_smd,
 )
-from markergen.runtime.table import Table
-from markergen.runtime.tree import JSON, ROOT, Visit, children, deep_copy
+from markergen.runtime.table import Table, TypeInfo, Union
+from markergen.runtime.tree import JSON, ROOT, Path, Visit, children, deep_copy
 
 
 def normalize(table: Table, type_name: str, old: JSON, new: JSON) -> JSON:
@@ -24,32 +24,53 @@ def normalize(table: Table, type_name: str, old: JSON, new: JSON) -> JSON:
     info = table.type(type_name)
     out = deep_copy(new)
     errors: list[FieldError] = []
+    if not info.has_children:
+        # one object, no walk (the usual shape of a union's own type)
+        if info.unions and isinstance(out, dict):
+            _normalize_object(info, ROOT, old, out, errors)
+            if errors:
+                raise UnionError(errors)
+        return out
     stack = [Visit(ROOT, info, old, out)]
     while stack:
         v = stack.pop()
         if not isinstance(v.new, dict):
             continue  # wrong shape: left as it is, validate() reports it
         if v.info.unions:
-            _normalize_object(v, errors)
+            _normalize_object(v.info, v.path, v.old, v.new, errors)
         _push_children(table, v, stack)
     if errors:
         raise UnionError(errors)
     return out
 
 
-def _normalize_object(v: Visit, errors: list[FieldError]) -> None:
-    obj: dict[str, JSON] = v.new
-    old_obj = v.old if isinstance(v.old, dict) else None
-    for union in v.info.unions:
-        semantics = union.semantics
-        if semantics == "k8s":
-            continue  # declarative validation only validates: it never clears a member
-        if semantics == "kep1027":
-            normalize_kep1027(union, old_obj, obj)
-        elif semantics == "kep2019":
-            normalize_kep2019(union, old_obj, obj)
-        else:
-            errors.extend(normalize_smd(union, old_obj, obj, v.path))
+def _normalize_object(
+    info: TypeInfo, path: Path, old: JSON, obj: dict[str, JSON], errors: list[FieldError]
+) -> None:
+    old_obj = old if isinstance(old, dict) else None
+    for union in info.unions:
+        quick = union.quick_normalize
+        if quick is None or not quick(old_obj, obj):
+            _normalize_union(union, path, old_obj, obj, errors)
+
+
+def _normalize_union(
+    union: Union,
+    path: Path,
+    old: dict[str, JSON] | None,
+    obj: dict[str, JSON],
+    errors: list[FieldError],
+) -> None:
+    """The reference rules (semantics.py), where quick.py left the union to them."""
+    semantics = union.semantics
+    if semantics == "k8s":
+        return  # declarative validation only validates: it never clears a member
+    if semantics == "kep1027":
+        normalize_kep1027(union, old, obj)
+    elif semantics == "kep2019":
+        normalize_kep2019(union, old, obj)
+    else:
+        errors.extend(normalize_smd(union, old, obj, path))
 
 
 def normalize_apply(table: Table, type_name: str, applied: JSON, merged: JSON) -> JSON:

@@ -14,9 +14,14 @@ from markergen.runtime.table import FieldInfo, Table, TypeInfo
 
 JSON = Any
 
+# Values that are never copied; any other type (a subclass included) takes the full path.
+_SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
+
 
 def deep_copy(value: JSON) -> JSON:
     """Copy dicts and lists at any depth; other values are immutable JSON scalars."""
+    if type(value) is dict and _SCALAR_TYPES.issuperset(map(type, value.values())):
+        return value.copy()  # a flat object, the common case: one C-level copy
     if not isinstance(value, dict | list):
         return value
     root: JSON = {} if isinstance(value, dict) else []
@@ -59,6 +64,8 @@ class Path:
         return Path(self, f"[{text}]")
 
     def render(self) -> str:
+        if self.parent is None:
+            return self.segment.removeprefix(".")  # the root: most union errors are there
         parts: list[str] = []
         node: Path | None = self
         while node is not None:

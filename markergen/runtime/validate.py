@@ -9,7 +9,7 @@ from markergen.runtime.k8s import targets, validate_k8s
 from markergen.runtime.k8s_enums import validate_enums
 from markergen.runtime.k8s_modes import validate_modes
 from markergen.runtime.semantics import discriminator_value, set_members
-from markergen.runtime.table import Scalar, Table, Union
+from markergen.runtime.table import Scalar, Table, TypeInfo, Union
 from markergen.runtime.tree import JSON, ROOT, Path, Visit, children
 
 
@@ -30,6 +30,11 @@ def validate(
     """
     info = table.type(type_name)
     errors: list[FieldError] = []
+    if not info.has_children and isinstance(obj, dict):
+        # one object, no walk (the usual shape of a union's own type)
+        if info.unions or table.enums:
+            _check_object(table, info, ROOT, old, obj, options, errors)
+        return errors
     # errors for containers of the wrong shape travel on the stack too, so that every
     # error comes out in document order
     stack: list[Visit | FieldError] = [Visit(ROOT, info, old, obj)]
@@ -43,34 +48,8 @@ def validate(
                 FieldError(v.path.render(), "Invalid", f"{quote(v.new)}: must be an object")
             )
             continue
-        old_obj = v.old if isinstance(v.old, dict) else None
-        reported: set[str] = set()  # discriminators whose enum a union check reports
-        for union in v.info.unions:
-            if not union.applies(options):
-                continue
-            if union.semantics != "k8s" and union.discriminator and union.values:
-                reported.add(union.discriminator)
-            if union.at:
-                # written through validation-gen's path wrappers: its semantics only
-                k8s_errors = []
-                for tpath, told, tnew, kinds in targets(table, v.info, union, v.path, old_obj, v.new):
-                    k8s_errors.extend(validate_k8s(union, tpath, told, tnew, kinds))
-                errors.extend(_staged(k8s_errors, union.stage))
-            elif union.semantics == "k8s" and union.modes:
-                errors.extend(validate_modes(union, v.path, old_obj, v.new, v.info.fields))
-            elif union.semantics == "k8s":
-                k8s_errors = validate_k8s(union, v.path, old_obj, v.new, v.info.fields)
-                errors.extend(_staged(k8s_errors, union.stage))
-            elif union.semantics == "kep1027":
-                errors.extend(_kep1027(union, v.path, old_obj, v.new))
-            else:
-                errors.extend(_at_most_one_with_discriminator(union, v.path, v.new))
-        if table.enums:
-            errors.extend(
-                validate_enums(
-                    v.info.fields, table.enums, v.path, old_obj, v.new, options, frozenset(reported)
-                )
-            )
+        if v.info.unions or table.enums:
+            _check_object(table, v.info, v.path, v.old, v.new, options, errors)
         if not v.info.has_children:
             continue
         found: list[Visit | FieldError] = []
@@ -84,6 +63,47 @@ def validate(
                 )
         stack.extend(reversed(found))
     return errors
+
+
+def _check_object(
+    table: Table,
+    info: TypeInfo,
+    path: Path,
+    old: JSON,
+    obj: dict[str, JSON],
+    options: frozenset[str],
+    errors: list[FieldError],
+) -> None:
+    """The union checks of one object: every check of an object belongs here, the
+    walk above only finds the objects."""
+    old_obj = old if isinstance(old, dict) else None
+    reported: list[str] = []  # discriminators whose enum a union check reports
+    for union in info.unions:
+        if union.gate and not union.applies(options):
+            continue
+        if union.semantics != "k8s" and union.discriminator and union.values:
+            reported.append(union.discriminator)
+        quick = union.quick_valid
+        if quick is not None and quick(old_obj, obj):
+            continue  # nothing to report: no error built (quick.py)
+        if union.at:
+            # written through validation-gen's path wrappers: its semantics only
+            k8s_errors = []
+            for tpath, told, tnew, kinds in targets(table, info, union, path, old_obj, obj):
+                k8s_errors.extend(validate_k8s(union, tpath, told, tnew, kinds))
+            errors.extend(_staged(k8s_errors, union.stage))
+        elif union.semantics == "k8s" and union.modes:
+            errors.extend(validate_modes(union, path, old_obj, obj, info.fields))
+        elif union.semantics == "k8s":
+            errors.extend(_staged(validate_k8s(union, path, old_obj, obj, info.fields), union.stage))
+        elif union.semantics == "kep1027":
+            errors.extend(_kep1027(union, path, old_obj, obj))
+        else:
+            errors.extend(_at_most_one_with_discriminator(union, path, obj))
+    if table.enums:
+        errors.extend(
+            validate_enums(info.fields, table.enums, path, old_obj, obj, options, frozenset(reported))
+        )
 
 
 _A = {"string": "a string", "boolean": "a boolean", "integer": "an integer",
