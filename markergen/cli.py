@@ -275,12 +275,31 @@ def _run_validate(args: argparse.Namespace) -> int:
     table, name, _, old = _runtime_inputs(args, None)
     docs = load_objects(args.object)
     invalid = False
+    records: list[dict[str, object]] = []
     for doc in docs:
         errors = run_validate(table, name, doc.value, old=old, options=frozenset(args.option))
+        invalid = invalid or bool(errors)
+        if args.format == "json":
+            records.extend(
+                {
+                    "document": doc.line,
+                    "path": e.path,
+                    "type": e.type,
+                    "detail": e.message,
+                    "origin": e.origin,
+                    "stage": e.stage,
+                    "error": str(e),
+                }
+                for e in errors
+            )
+            continue
         # Several documents (a YAML stream, as kubectl applies it): each error says which.
         where = f"{args.object}:{doc.line}: " if len(docs) > 1 else ""
         sys.stdout.write("".join(f"{where}{err}\n" for err in errors))
-        invalid = invalid or bool(errors)
+    if args.format == "json":
+        import json
+
+        sys.stdout.write(json.dumps(records, indent=2, ensure_ascii=False) + "\n")
     return 1 if invalid else 0
 
 
@@ -455,6 +474,15 @@ COMMANDS: tuple[Command, ...] = (
                 metavar="NAME",
                 action="append",
                 default=[],
+            ),
+            Arg(
+                ("--format", "-f"),
+                "Output format: text (one Kubernetes-style error per line) or json (a list "
+                "of errors with path, type, detail, and validation-gen's origin and stage).",
+                "format",
+                choices=("text", "json"),
+                default="text",
+                complete="choice",
             ),
         ),
         _run_validate,

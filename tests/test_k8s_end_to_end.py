@@ -1,8 +1,10 @@
 """From Go `+k8s:` tags to validate(): the runtime table with `semantics: {k8s: k8s}`
-records each union's gate, and validate() gives validation-gen's verdict."""
+records each union's gate, and validate() gives validation-gen's verdict (k8s semantics are
+the default for `+k8s:` unions; the config line some tests write is the explicit form)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from markergen.emit.options import EmitOptions
@@ -72,3 +74,29 @@ def test_validate_option_flag_enables_gated_unions(tmp_path: Path) -> None:
     assert run_cli(["validate", "--type", "Spec", "obj.yaml"], tmp_path).code == 0
     res = run_cli(["validate", "--type", "Spec", "--option", "GateX", "obj.yaml"], tmp_path)
     assert res.code == 1 and res.stdout.count("\n") == 1, res.stdout
+
+
+def test_validate_json_output_carries_origin(tmp_path: Path) -> None:
+    """`--format json` keeps what the text line cannot: validation-gen's origin (and
+    stage), beside the path, the type and the detail."""
+    from helpers import run_cli
+
+    (tmp_path / "go.mod").write_text("module example.com/e2e\n\ngo 1.22\n")
+    (tmp_path / "api").mkdir()
+    (tmp_path / "api" / "types.go").write_text(GO)
+    assert run_cli(["generate"], tmp_path).code == 0
+    (tmp_path / "obj.yaml").write_text("a: x\nx: '1'\ny: '2'\n")
+    text = run_cli(["validate", "--type", "Spec", "--option", "GateX", "obj.yaml"], tmp_path)
+    res = run_cli(
+        ["validate", "--type", "Spec", "--option", "GateX", "--format", "json", "obj.yaml"],
+        tmp_path,
+    )
+    assert res.code == 1
+    records = json.loads(res.stdout)
+    assert [(r["path"], r["type"], r["origin"], r["stage"]) for r in records] == [
+        ("", "Invalid", "zeroOrOneOf", "")
+    ]
+    assert [r["error"] for r in records] == text.stdout.splitlines()
+    (tmp_path / "ok.yaml").write_text("a: x\nx: '1'\n")
+    ok = run_cli(["validate", "--type", "Spec", "--format", "json", "ok.yaml"], tmp_path)
+    assert ok.code == 0 and json.loads(ok.stdout) == []
