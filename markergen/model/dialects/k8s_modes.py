@@ -186,8 +186,10 @@ def form_modes(ctx: Ctx, fields: list[Field]) -> list[Union]:
                         m.pos,
                         f"`+{m.name}` on {ctx.subject(f)} names no mode: validation-gen "
                         "rejects it (missing required mode)",
-                        hint=f"replace `+{m.name}` with `+{m.name}(\"<mode value>\")` on this line "
-                        "(the discriminator's value this rule is for)",
+                        # The field's Go name is the usual mode value (`Fast` for `Fast`),
+                        # as for union members; the author corrects it if the mode differs.
+                        hint=f"replace `+{m.name}` with `+{m.name}(\"{f.go_name}\")` on this "
+                        "line (the discriminator's value this rule is for)",
                     )
                 )
                 continue
