@@ -14,7 +14,7 @@ from typing import Any
 from markergen.emit.naming import key_definition_name
 from markergen.emit.options import EmitOptions
 from markergen.emit.resolve import MAX_INLINE_DEPTH, inline_struct_key, is_byte_slice, unwrap
-from markergen.markers import K8S_ENUM, K8S_OPTIONAL, K8S_REQUIRED
+from markergen.markers import K8S_ENUM, K8S_OPTIONAL, K8S_REQUIRED, default_string
 from markergen.model import Enum, Field, Member, Model, Struct, TypeRef, Union, json_scalar
 
 TABLE_VERSION = 1
@@ -30,6 +30,18 @@ def typed_value(text: str, value_type: str) -> Any:
 def typed_values(texts: tuple[str, ...], value_type: str) -> list[Any]:
     values = {typed_value(t, value_type) for t in texts}
     return sorted(values, key=lambda v: (isinstance(v, str), v if not isinstance(v, str) else 0, str(v)))
+
+
+def _default_value(text: str | None, value_type: str) -> Any:
+    """The discriminator's `+default` as JSON of its type, None when there is none or it
+    is not of that type (`+kubebuilder:default=Inline` is a bare word, `+default="Inline"`
+    JSON: both are the string)."""
+    if text is None:
+        return None
+    if value_type == "string":
+        return default_string(text)
+    value = json_scalar(text.strip(), value_type)
+    return None if value is None else value
 
 
 class TableBuilder:
@@ -165,6 +177,11 @@ class TableBuilder:
                 semantics == "smd" and d is not None and self.options.deduce_invalid_discriminator
             ),
         }
+        default = _default_value(d.default, value_type) if d is not None else None
+        if default is not None:
+            # The API server fills the default in before it validates; only written when
+            # there is one, so that other tables stay as they were.
+            entry["discriminatorDefault"] = default
         if value_type != "string":
             # A discriminator of `type Mode int32` holds numbers (booleans for bool):
             # the runtime compares JSON values of this type. Only written when not a

@@ -48,6 +48,12 @@ def _normalize_object(
     info: TypeInfo, path: Path, old: JSON, obj: dict[str, JSON], errors: list[FieldError]
 ) -> None:
     old_obj = old if isinstance(old, dict) else None
+    for name, value in info.defaults:
+        # the API server stores the default it filled in; `obj` is normalize's own copy
+        if obj.get(name) is None:
+            obj[name] = value
+    if info.defaults and old_obj is not None:
+        old_obj = info.defaulted(old_obj)
     for union in info.unions:
         quick = union.quick_normalize
         if quick is None or not quick(old_obj, obj):

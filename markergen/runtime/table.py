@@ -11,10 +11,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Literal, cast
+from typing import TYPE_CHECKING, Literal, cast
 
 from markergen.runtime import quick
 from markergen.runtime.errors import TableError
+
+if TYPE_CHECKING:
+    from markergen.runtime.tree import JSON
 
 Kind = Literal["scalar", "object", "list", "map"]
 Semantics = Literal["kep1027", "kep2019", "smd", "k8s"]
@@ -137,6 +140,9 @@ class Union:
     # without it holds the zero struct there, so the union has an old value to ratchet on
     at_value: bool = False
     value_type: ValueType = "string"
+    # `+default` / `+kubebuilder:default` of the discriminator: the API server fills it in
+    # (defaulting runs before validation) when the object leaves the discriminator out.
+    discriminator_default: Scalar | None = None
     # Precompiled at load, so that the per-object work is plain tuple and dict look-ups.
     fields: tuple[str, ...] = field(init=False, repr=False, compare=False)
     _by_value: dict[Scalar, Member] = field(init=False, repr=False, compare=False)
@@ -189,10 +195,26 @@ class TypeInfo:
     unions: tuple[Union, ...]
     # Whether any field can hold a typed object: when not, the walk never looks inside.
     has_children: bool = field(init=False, repr=False, compare=False)
+    # (discriminator, default) of the unions whose discriminator has a default
+    defaults: tuple[tuple[str, Scalar], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         has = any(f.kind != "scalar" for f in self.fields.values())
         object.__setattr__(self, "has_children", has)
+        defaults = {
+            u.discriminator: u.discriminator_default
+            for u in self.unions
+            if u.discriminator is not None and u.discriminator_default is not None
+        }
+        object.__setattr__(self, "defaults", tuple(defaults.items()))
+
+    def defaulted(self, obj: dict[str, JSON]) -> dict[str, JSON]:
+        """`obj` as the API server validates it: a discriminator left out (or null) holds
+        its default. A new dict when one is filled in; `obj` itself otherwise."""
+        for name, value in self.defaults:
+            if obj.get(name) is None:
+                obj = {**obj, name: value}
+        return obj
 
     def strategies(self, field: str) -> tuple[str, ...]:
         return self.patch_strategies.get(field, ())
@@ -399,6 +421,11 @@ def _read_union(r: _Reader, raw: object, where: str, forced: Semantics | None) -
         at=r.strings(d.get("at", []), f"{where}.at"),
         at_value=r.boolean(d.get("atValue", False), f"{where}.atValue"),
         value_type=value_type,
+        discriminator_default=(
+            None
+            if d.get("discriminatorDefault") is None
+            else r.scalar(d["discriminatorDefault"], value_type, f"{where}.discriminatorDefault")
+        ),
     )
 
 

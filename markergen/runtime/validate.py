@@ -77,6 +77,9 @@ def _check_object(
     """The union checks of one object: every check of an object belongs here, the
     walk above only finds the objects."""
     old_obj = old if isinstance(old, dict) else None
+    if info.defaults:
+        obj = info.defaulted(obj)
+        old_obj = info.defaulted(old_obj) if old_obj is not None else None
     reported: list[str] = []  # discriminators whose enum a union check reports
     for union in info.unions:
         if union.gate and not union.applies(options):
