@@ -297,6 +297,12 @@ class Union:
     # Members whose discriminator value is no value of the discriminator (MG340): kept
     # for messages, left out of `members` so that no output builds a rule from them.
     unmatched: tuple[Member, ...] = ()
+    # A 2019 `+union` struct with a discriminator lists every optional field in
+    # openapi-gen's `x-kubernetes-unions`; markergen enforces only the fields named after a
+    # discriminator value (`members`), the others being settings every variant shares
+    # (envoyproxy/gateway's LoadBalancer: `slowStart`, `zoneAware` beside `consistentHash`).
+    # Empty: OpenAPI lists `members`.
+    listed: tuple[Member, ...] = ()
     gate_disabled: bool = False  # `+k8s:ifDisabled(gate)=`, not `ifEnabled`
     # A mode union (`+k8s:modeDiscriminator` with `+k8s:ifMode` fields): its rules, in
     # field then source order; `members` holds each field once, at its first rule's value.

@@ -85,11 +85,20 @@ def form_kep2019(ctx: Ctx, struct_union: Marker | None, deprecated: list[Field])
         union = make("struct", members, struct_union.pos, struct_union)
         if disc is not None and _documentation(ctx, disc, members, struct_union):
             union = replace(union, documentation=True)
+        elif disc is not None and disc.values:
+            named = [m for m in union.members if _names_a_value(m, disc)]
+            if named and len(named) < len(union.members):
+                union = replace(union, members=tuple(named), listed=union.members)
         out.append(union)
     if deprecated:
         first = marker_of(deprecated[0], KEP2019_FIELD)
         out.append(make("deprecated", deprecated, first.pos if first else deprecated[0].pos, first))
     return out
+
+
+def _names_a_value(m: Member, disc: Discriminator) -> bool:
+    values = {v.casefold() for v in disc.values}
+    return bool({m.go_name.casefold(), m.json_name.casefold()} & values)
 
 
 def _documentation(
