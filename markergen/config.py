@@ -148,8 +148,9 @@ class Config:
     samples: Globs = setting(
         {},
         help="YAML objects the project keeps besides config/samples, examples/, samples/, "
-        "docs/ and e2e data, that `crd` proves its rules against and `check` reports on: "
-        "`include` and `exclude` lists of globs relative to the module root.",
+        "docs/, e2e data and openshift-style API test suites, that `crd` proves its rules "
+        "against and `check` reports on: `include` and `exclude` lists of globs relative to "
+        "the module root.",
     )
     strict: bool = setting(
         False,

@@ -332,3 +332,59 @@ def test_a_value_an_unmatched_member_may_be_meant_for_is_not_claimed_allowed(
     else:
         assert [m.go_name for m in union.unmatched] == ["Sigv4"]
         assert not any(w.startswith('type="SigV4"') for w in allowed)
+
+
+SUITE = """apiVersion: apiextensions.k8s.io/v1 # openshift/api's test-suite layout
+name: "Widget"
+crdName: widgets.ingress.example.openshift.io
+tests:
+  onCreate:
+    - name: the server accepts a load balancer strategy without its settings
+      initial: |
+        apiVersion: ingress.example.openshift.io/v1
+        kind: Widget
+        spec:
+          publishing:
+            type: LoadBalancerService
+      expected: |
+        apiVersion: ingress.example.openshift.io/v1
+        kind: Widget
+        spec:
+          publishing:
+            type: LoadBalancerService
+    - name: the server rejects this one, so it proves nothing
+      initial: |
+        apiVersion: ingress.example.openshift.io/v1
+        kind: Widget
+        spec:
+          publishing:
+            type: Private
+            loadBalancer: {}
+      expectedError: "loadBalancer may only be set"
+"""
+
+
+def test_openshift_test_suites_are_objects_the_project_keeps(tmp_path: Path) -> None:
+    """openshift/api runs `<group>/<version>/tests/<crd>/*.yaml` against a real API
+    server: an object a case expects to be accepted is one no union rule may reject
+    (AWSEFSVolumeMetrics in openshift/api: `+unionMember` without `,optional`, yet the
+    server accepts `state: RecursiveWalk` alone). The rule is not written (MG510, naming
+    the suite's line); the rest of the union's rules are."""
+    project = _project(tmp_path)
+    suite = project / "ingress" / "v1" / "tests" / "widgets.ingress.example.openshift.io"
+    suite.mkdir(parents=True)
+    (suite / "AAA_ungated.yaml").write_text(SUITE, encoding="utf-8")
+    manifests = project / MANIFESTS
+    result = run_crd(
+        [manifests], load_model(["./..."], project), verify=False, root=project
+    )
+    mg510 = [d for d in result.diagnostics if d.code == "MG510"]
+    assert mg510 and all("loadBalancer must be set" in d.message for d in mg510)
+    assert all(
+        "ingress/v1/tests/widgets.ingress.example.openshift.io/AAA_ungated.yaml:8" in d.message
+        for d in mg510
+    )
+    text = (manifests / DEFAULT).read_text(encoding="utf-8")
+    messages = [r["message"] for r in _node(text, *SPEC, "publishing")["x-kubernetes-validations"]]
+    assert not any("loadBalancer must be set" in m for m in messages)
+    assert any("loadBalancer may only be set" in m for m in messages)

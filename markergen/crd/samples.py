@@ -2,8 +2,10 @@
 that a union rule never rejects what the project already applies to API servers.
 
 Sources: kubebuilder's `config/samples`, by convention YAML under `examples/`, `samples/`,
-`docs/` and e2e test data (`test/e2e`, `tests/e2e`, `e2e`), plus the `samples` include
-globs of the config, minus its exclude globs. vendor/ and hidden directories are skipped;
+`docs/` and e2e test data (`test/e2e`, `tests/e2e`, `e2e`), openshift/api's API-server
+test suites (`<group>/<version>/tests/**/*.yaml`: the objects of every `onCreate` /
+`onUpdate` case the server accepts, which its CI creates on a real API server), plus the
+`samples` include globs of the config, minus its exclude globs. vendor/ and hidden directories are skipped;
 a file is read only when its text names one of the CRDs' groups; a file that does not
 parse as YAML (templated) is skipped.
 """
@@ -59,6 +61,9 @@ def sample_files(
     for top in CONVENTIONAL:
         if (root / top).is_dir():
             found.update(dict.fromkeys(_yaml_files(root, root / top)))
+    for suites in sorted(root.glob("*/*/tests")):
+        if suites.is_dir() and not any(part in SKIP_DIRS for part in suites.parts):
+            found.update(dict.fromkeys(_yaml_files(root, suites)))
     if include:
         for path in _yaml_files(root, root):
             if _matches(path.relative_to(root).as_posix(), include):
@@ -90,7 +95,8 @@ def load_samples(
             continue  # templated or broken: not an object the project applies as is
         rel = path.relative_to(root).as_posix()
         for doc in docs:
-            for value, line in _objects(doc.value, doc.node):
+            found = _suite_objects(doc.value, doc.node) or _objects(doc.value, doc.node)
+            for value, line in found:
                 api = value.get("apiVersion")
                 kind = value.get("kind")
                 if not isinstance(api, str) or "/" not in api or not isinstance(kind, str):
@@ -98,6 +104,45 @@ def load_samples(
                 group, version = api.split("/", 1)
                 if group in wanted:
                     out.append(SampleObject(rel, line, group, version, kind, value))
+    return out
+
+
+def _child(node: yaml.Node, key: str) -> yaml.Node | None:
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    return next((v for k, v in node.value if getattr(k, "value", None) == key), None)
+
+
+def _suite_objects(value: Any, node: yaml.Node) -> list[tuple[dict[str, Any], int]]:
+    """The objects of an openshift/api test suite that the API server accepts: each
+    case's `initial` (and `updated`, and the `expected` stored object) when it expects no
+    error. Empty for any other document."""
+    if not isinstance(value, dict) or "crdName" not in value:
+        return []
+    tests, tests_node = value.get("tests"), _child(node, "tests")
+    if not isinstance(tests, dict) or tests_node is None:
+        return []
+    out: list[tuple[dict[str, Any], int]] = []
+    for phase in ("onCreate", "onUpdate"):
+        cases, cases_node = tests.get(phase), _child(tests_node, phase)
+        if not isinstance(cases, list) or not isinstance(cases_node, yaml.SequenceNode):
+            continue
+        for case, case_node in zip(cases, cases_node.value, strict=False):
+            if not isinstance(case, dict):
+                continue
+            if case.get("expectedError") or case.get("expectedStatusError"):
+                continue  # the server rejects it: no proof that a rule may not
+            for key in ("initial", "updated", "expected"):
+                text, text_node = case.get(key), _child(case_node, key)
+                if not isinstance(text, str) or text_node is None:
+                    continue
+                try:
+                    obj = yaml.safe_load(text)
+                except yaml.YAMLError:
+                    continue
+                if isinstance(obj, dict):
+                    # the block scalar's text starts on the line after `initial: |`
+                    out.append((obj, text_node.start_mark.line + 2))
     return out
 
 
