@@ -180,6 +180,10 @@ def check_discriminator_requiredness(model: Model) -> Iterator[Diagnostic]:
         field = struct.field(d.go_name)
         optional = field.optional if field is not None else not d.required
         if d.default is not None:
+            if d.type.kind == "pointer" and not d.omitempty:
+                # A nil pointer is sent as null, which the API server prunes and then
+                # defaults: clients can leave it unset (envoyproxy/gateway's LocalJWKS).
+                continue
             missing = [
                 what for what, ok in (("+optional", optional), ("omitempty", d.omitempty)) if not ok
             ]

@@ -104,6 +104,19 @@ type DefaultButRequired struct {
 	Circle *int32 `json:"circle,omitempty"`
 }
 
+// Near miss for MG202: a pointer with a default and without omitempty, as
+// envoyproxy/gateway's LocalJWKS writes it. A nil pointer is sent as null, which the API
+// server prunes and then defaults, so clients can leave it unset.
+type DefaultOnPointer struct {
+	// +unionDiscriminator
+	// +kubebuilder:default=Circle
+	Type *ShapeType `json:"type"`
+
+	// +unionMember
+	// +optional
+	Circle *int32 `json:"circle,omitempty"`
+}
+
 // Near miss for MG202 and MG206: a valid default, optional and omitempty.
 type DefaultGood struct {
 	// +unionDiscriminator
