@@ -213,3 +213,56 @@ def test_columns_count_characters_in_files_with_and_without_non_ascii_text() -> 
         (field,) = decl.type.fields
         assert (field.pos.line, field.pos.column) == (5, 9 + len(comment))
         assert decl.doc is not None and decl.doc.lines[0].text == f" {comment}"
+
+
+IMPORTED = b"""package v1
+
+import "k8s.io/apimachinery/pkg/types"
+
+// Protocol defines network protocols.
+// +enum
+type Protocol string
+
+const (
+	// TCP is the TCP protocol.
+	ProtocolTCP Protocol = "TCP"
+	ProtocolUDP Protocol = "UDP"
+)
+
+type (
+	// UID is an alias.
+	UID = types.UID
+	// Port is a port.
+	Port struct {
+		// +optional
+		Protocol Protocol `json:"protocol,omitempty"`
+		Inner struct{ X int }
+	}
+)
+
+// Pod has fields.
+type Pod struct {
+	Name string `json:"name"`
+}
+"""
+
+
+def test_imported_files_are_read_without_struct_fields_and_otherwise_alike() -> None:
+    """Files of imported packages are read with struct_fields=False: only constants and
+    non-struct type declarations are used there, and everything else must equal the
+    full reading (the struct types keep their kind and text, with no fields)."""
+    from dataclasses import replace
+
+    from markergen.golang.parser import GoParser
+
+    parser = GoParser()
+    full = parser.parse_prepared("v1/types.go", IMPORTED)
+    shallow = parser.parse_prepared("v1/types.go", IMPORTED, struct_fields=False)
+    assert [t.name for t in full.types] == ["Protocol", "UID", "Port", "Pod"]
+    assert all(t.type.fields for t in full.types if t.type.kind == "struct")
+    assert all(not t.type.fields for t in shallow.types)
+    fieldless = tuple(
+        replace(t, type=replace(t.type, fields=())) if t.type.kind == "struct" else t
+        for t in full.types
+    )
+    assert shallow == replace(full, types=fieldless)
