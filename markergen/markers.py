@@ -260,9 +260,15 @@ class Registry:
                 continue
             d_prefix, _, d_last = d.name.lower().rpartition(":")
             limit = 1 if len(d_last) <= 5 else 2
+            # The distance is at least the difference in length: most candidates are
+            # ruled out without computing it (an API tree has dozens of unknown names).
+            if abs(len(last) - len(d_last)) > limit:
+                continue
             if d_prefix == prefix:
                 dist = edit_distance(last, d_last)
             elif prefix and d_prefix:
+                if abs(len(prefix) - len(d_prefix)) + abs(len(last) - len(d_last)) > limit:
+                    continue
                 # a typo in the prefix (`+kubebuilder:validaton:Enum`, `+k8:unionMember`)
                 # counts with the name's own edits
                 dist = edit_distance(prefix, d_prefix) + edit_distance(last, d_last)

@@ -213,3 +213,157 @@ def test_columns_count_characters_in_files_with_and_without_non_ascii_text() -> 
         (field,) = decl.type.fields
         assert (field.pos.line, field.pos.column) == (5, 9 + len(comment))
         assert decl.doc is not None and decl.doc.lines[0].text == f" {comment}"
+
+
+IMPORTED = b"""package v1
+
+import "k8s.io/apimachinery/pkg/types"
+
+// Protocol defines network protocols.
+// +enum
+type Protocol string
+
+const (
+	// TCP is the TCP protocol.
+	ProtocolTCP Protocol = "TCP"
+	ProtocolUDP Protocol = "UDP"
+)
+
+type (
+	// UID is an alias.
+	UID = types.UID
+	// Port is a port.
+	Port struct {
+		// +optional
+		Protocol Protocol `json:"protocol,omitempty"`
+		Inner struct{ X int }
+	}
+)
+
+// Pod has fields.
+type Pod struct {
+	Name string `json:"name"`
+}
+"""
+
+
+def test_imported_files_are_read_without_struct_fields_and_otherwise_alike() -> None:
+    """Files of imported packages are read with struct_fields=False: only constants and
+    non-struct type declarations are used there, and everything else must equal the
+    full reading (the struct types keep their kind and text, with no fields)."""
+    from dataclasses import replace
+
+    from markergen.golang.parser import GoParser
+
+    parser = GoParser()
+    full = parser.parse_prepared("v1/types.go", IMPORTED)
+    shallow = parser.parse_prepared("v1/types.go", IMPORTED, struct_fields=False)
+    assert [t.name for t in full.types] == ["Protocol", "UID", "Port", "Pod"]
+    assert all(t.type.fields for t in full.types if t.type.kind == "struct")
+    assert all(not t.type.fields for t in shallow.types)
+    fieldless = tuple(
+        replace(t, type=replace(t.type, fields=())) if t.type.kind == "struct" else t
+        for t in full.types
+    )
+    assert shallow == replace(full, types=fieldless)
+
+
+SWAGGER = (
+    LICENSE
+    + b"""// Package v1 is a test.
+// +groupName=example.com
+package v1
+
+import "fmt"
+
+// This file contains a collection of methods that can be used from go-restful.
+//
+// AUTO-GENERATED FUNCTIONS START HERE. DO NOT EDIT.
+var map_Pod = map[string]string{
+	"":     "Pod is a pod. The type of \\"it\\" is \xc3\xa9t\xc3\xa9 \\u00e9.",
+	"spec": "Spec: see https://example.com/a+b",
+}
+
+func (Pod) SwaggerDoc() map[string]string {
+	return map_Pod
+}
+
+var map_PodList = map[string]string{
+	"": "PodList is a list.",
+}
+
+func (PodList) SwaggerDoc() map[string]string {
+	return map_PodList
+}
+
+// AUTO-GENERATED FUNCTIONS END HERE
+"""
+)
+
+
+def _full_reading(data: bytes) -> object:
+    import tree_sitter_go
+    from tree_sitter import Language, Parser
+
+    from markergen.golang.parser import _FileReader
+    from markergen.golang.source import Source
+
+    tree = Parser(Language(tree_sitter_go.language())).parse(data)
+    return _FileReader(Source("v1/x.go", data), {}).read(tree.root_node)
+
+
+def test_swagger_doc_declarations_are_not_parsed_and_the_record_is_the_same() -> None:
+    from markergen.golang.header import doc_tail
+
+    cut = doc_tail(SWAGGER)
+    assert cut is not None and SWAGGER[cut:].startswith(b"var map_Pod ")
+    got = parse_file("v1/x.go", SWAGGER)
+    assert got == _full_reading(SWAGGER)
+    assert got.package == "v1" and [i.path for i in got.imports] == ["fmt"]
+    assert any("+groupName=example.com" in line.text for g in (got.package_doc,) if g for line in g.lines)
+
+
+# Each of these changes makes the tail hold something markergen reads (or may read):
+# the file must be parsed whole, with the record the parser gives.
+NOT_A_DOC_TAIL = [
+    (b"// AUTO-GENERATED FUNCTIONS END HERE\n", b"// +k8s:enum\n// AUTO-GENERATED FUNCTIONS END HERE\n"),
+    (b"// AUTO-GENERATED FUNCTIONS END HERE\n", b"// AUTO-GENERATED FUNCTIONS END HERE\n\ntype T string\n"),
+    (b"// AUTO-GENERATED FUNCTIONS END HERE\n", b"// AUTO-GENERATED FUNCTIONS END HERE\n\nconst C = 1\n"),
+    (b"var map_PodList =", b"// +optional\nvar map_PodList ="),  # MG005: a marker on a var
+    (b"func (PodList)", b"// +genclient\nfunc (PodList)"),  # MG005: a marker on a func
+    (b"func (PodList) SwaggerDoc()", b"func (PodList) MarshalJSON()"),
+    (b'"spec": "Spec', b'"spec": "\\q Spec'),  # an escape Go rejects
+    (b'"spec": "Spec', b'"spec": "Sp\nec'),  # a string cut by a newline
+    (b"\tspec", b"\tspec"),  # unchanged: control
+    (b"}\n\nfunc (Pod)", b"\nfunc (Pod)"),  # a map left open
+    (b"// AUTO-GENERATED FUNCTIONS END HERE\n", b"// AUTO-GENERATED FUNCTIONS END HERE\r\n"),
+]
+
+
+def test_a_tail_with_anything_markergen_reads_is_parsed() -> None:
+    from markergen.golang.header import doc_tail
+
+    for old, new in NOT_A_DOC_TAIL:
+        data = SWAGGER.replace(old, new)
+        if data == SWAGGER:
+            assert doc_tail(data) is not None
+            continue
+        assert old in SWAGGER
+        assert doc_tail(data) is None, new
+        assert parse_file("v1/x.go", data) == _full_reading(data)
+    with_marker = parse_file("v1/x.go", SWAGGER.replace(b"func (PodList)", b"// +genclient\nfunc (PodList)"))
+    assert [m.name for m in with_marker.marked] == ["PodList.SwaggerDoc"]
+    typed = parse_file("v1/x.go", SWAGGER + b"\ntype T string\n")
+    assert [t.name for t in typed.types] == ["T"]
+
+
+def test_a_head_that_does_not_parse_alone_is_read_whole() -> None:
+    """An unterminated block comment before the doc declarations would swallow them in
+    the whole file: the head's parse has an error, so the whole file is parsed."""
+    data = SWAGGER.replace(b'import "fmt"\n', b'import "fmt"\n/* open\n').replace(
+        b"// AUTO-GENERATED FUNCTIONS END HERE\n", b"// */\n"
+    )
+    from markergen.golang.header import doc_tail
+
+    assert doc_tail(data) is not None
+    assert parse_file("v1/x.go", data) == _full_reading(data)

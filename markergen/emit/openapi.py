@@ -249,13 +249,19 @@ class SchemaBuilder:
             extras["x-kubernetes-list-type"] = f.list_type
         if f.list_map_keys:
             extras["x-kubernetes-list-map-keys"] = list(f.list_map_keys)
-        for marker, extension in (
-            ("mapType", "x-kubernetes-map-type"),
-            ("structType", "x-kubernetes-struct-type"),
-        ):
-            found = f.marker(marker)
-            if found is not None and found.value:
-                extras[extension] = found.value
+        # The first +mapType and the first +structType, found in one pass over the
+        # field's markers (this runs for every property of both documents).
+        map_type = struct_type = None
+        for m in f.markers:
+            if m.name == "mapType":
+                if map_type is None:
+                    map_type = m
+            elif m.name == "structType" and struct_type is None:
+                struct_type = m
+        if map_type is not None and map_type.value:
+            extras["x-kubernetes-map-type"] = map_type.value
+        if struct_type is not None and struct_type.value:
+            extras["x-kubernetes-struct-type"] = struct_type.value
         for union in owner.unions:
             d = union.discriminator
             if d is not None and d.go_name == f.go_name and fieldmembers_union(union, self.options):

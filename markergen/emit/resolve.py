@@ -20,6 +20,8 @@ MAX_INLINE_DEPTH = 64
 
 def unwrap(model: Model, ref: TypeRef) -> tuple[TypeRef, Enum | None]:
     """Strip pointers and expand named non-struct types; returns the enum met first."""
+    if ref.kind == "builtin":
+        return ref, None  # most properties: nothing to strip or expand
     enum: Enum | None = None
     seen: set[str] = set()
     while True:

@@ -103,3 +103,42 @@ def plus_build_expr(lines: list[str]) -> str:
     if len(clauses) > 1:
         clauses = [f"({c})" if " || " in c else c for c in clauses]
     return " && ".join(clauses)
+
+
+# The declarations of a `types_swagger_doc_generated.go` (kubernetes/api, openshift/api):
+# `var map_T = map[string]string{...}` maps of doc strings and `func (T) SwaggerDoc()`
+# methods returning them. Such a file has no generated-file header, so it is parsed,
+# yet markergen reads nothing in those declarations. `doc_tail` finds them from the
+# raw bytes so that only the part before them is parsed. The grammar below is strict,
+# line by line: each text it accepts is valid Go made only of var and method
+# declarations with no marker comment (no `+` in any comment line), no type, const or
+# import declaration, no marshalling method and no syntax error, so the declarations
+# add nothing to the file's record; anything else (another layout, an escape Go would
+# reject, a `\r`) fails the match and the whole file is parsed.
+_GO_STRING = rb'"(?:[^"\\\r\n]|\\(?:[abfnrtv\\\'"]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{3}))*+"'
+_DOC_TAIL = re.compile(
+    rb"(?:"
+    rb"[ \t]*\n"  # a blank line
+    rb"|//[^+\r\n]*\n"  # a comment line without `+`
+    rb"|var map_\w+ = map\[string\]string\{\n"
+    rb"(?:\t" + _GO_STRING + rb":[ \t]*" + _GO_STRING + rb",\n)*+"
+    rb"\}\n"
+    rb"|func \(\w+\) SwaggerDoc\(\) map\[string\]string \{\n\treturn map_\w+\n\}\n"
+    rb")*+"
+)
+_DOC_TAIL_START = re.compile(rb"^var map_\w+ = map\[string\]string\{$", re.MULTILINE)
+
+
+def doc_tail(data: bytes) -> int | None:
+    """Where the swagger doc declarations that end the file begin (the offset of the
+    first `var map_...` line), when everything from there to the end is such
+    declarations, blank lines and comment lines without `+`; else None."""
+    if b"SwaggerDoc()" not in data:
+        return None
+    start = _DOC_TAIL_START.search(data)
+    if start is None:
+        return None
+    tail = _DOC_TAIL.match(data, start.start())
+    if tail is None or tail.end() != len(data):
+        return None
+    return start.start()

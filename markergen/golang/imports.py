@@ -294,7 +294,8 @@ class ImportedPackages:
         self, import_path: str, from_dir: str, name: str, patterns: tuple[bytes, ...] = ()
     ) -> tuple[tuple[GoFile, ...], Found]:
         """The not yet returned files of `import_path` that mention `name` (and match
-        every regular expression of `patterns`), parsed, and where the package was found."""
+        every regular expression of `patterns`), parsed (struct types without their fields),
+        and where the package was found."""
         found = self.find(import_path, from_dir)
         if found.directory is None:
             return (), found
@@ -315,7 +316,12 @@ class ImportedPackages:
 
             self._parser = GoParser()
         parser = self._parser
-        return tuple(parser.parse_prepared(path.as_posix(), data) for path, data in wanted), found
+        # Only constants and non-struct type declarations of an imported package are
+        # read (markergen.model.enums): its structs' fields are never walked.
+        return tuple(
+            parser.parse_prepared(path.as_posix(), data, struct_fields=False)
+            for path, data in wanted
+        ), found
 
     def _pattern(self, pattern: bytes) -> re.Pattern[bytes]:
         compiled = self._patterns.get(pattern)

@@ -33,7 +33,6 @@ from markergen.model.dialects.base import (
     StructInput,
     families,
     marker_of,
-    member_fields,
     pos_of,
 )
 from markergen.model.dialects.k8s import form_k8s, one_union_written_twice
@@ -47,8 +46,14 @@ def build_unions(
     struct: StructInput, enums: Mapping[TypeKey, Enum], types: Mapping[TypeKey, NamedType]
 ) -> tuple[tuple[Union, ...], list[Diagnostic]]:
     ctx = Ctx(struct, enums, types)
+    # Each field's families are asked once here (they were asked four times: 0.26 s
+    # at 10,000 types); a field is a member of its first family's unions.
+    first: dict[str, list[Field]] = {"kep2019": [], "plain": [], "k8s": []}
     for f in struct.fields:
         fams = families(f)
+        if not fams:
+            continue
+        first[fams[0]].append(f)
         if len(fams) > 1:
             dropped = [m for m in f.markers for x in fams[1:] if m.name in FAMILY_MARKERS[x]]
             ctx.diagnostics.append(
@@ -65,8 +70,8 @@ def build_unions(
                 )
             )
     struct_union = next((m for m in struct.markers if m.name == UNION), None)
-    deprecated = member_fields(ctx, "kep2019")
-    plain = member_fields(ctx, "plain")
+    deprecated = first["kep2019"]
+    plain = first["plain"]
     unions: list[Union] = []
     # a discriminator marked as a member too is MG204's, and makes no house style
     house = [f for f in plain if marker_of(f, PLAIN_DISCRIMINATOR) is None]
@@ -99,7 +104,7 @@ def build_unions(
         unions.extend(form_kep2019(ctx, struct_union, deprecated))
     else:
         unions.extend(form_discriminated(ctx, plain))
-    k8s_fields = member_fields(ctx, "k8s")
+    k8s_fields = first["k8s"]
     k8s = form_k8s(ctx, k8s_fields)
     k8s += form_modes(ctx, k8s_fields)
     merged = one_union_written_twice(unions, k8s)

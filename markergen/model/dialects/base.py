@@ -195,15 +195,6 @@ def discriminator_of(f: Field, ctx: Ctx) -> Discriminator:
     )
 
 
-def member_fields(ctx: Ctx, family: str) -> list[Field]:
-    out = []
-    for f in ctx.struct.fields:
-        fams = families(f)
-        if fams and fams[0] == family:
-            out.append(f)
-    return out
-
-
 def plain_discriminators(ctx: Ctx) -> list[Field]:
     return [f for f in ctx.struct.fields if marker_of(f, PLAIN_DISCRIMINATOR) is not None]
 
