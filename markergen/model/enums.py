@@ -502,6 +502,13 @@ def build_enums(
     # built once, not per const block: a dict of every enum per block was quadratic
     # (0.6 s at 10,000 types)
     candidate_types = {k: n for k, (n, _) in candidates.items()}
+    # MG103 is about enums whose values are their constants (`+enum`, `+k8s:enum`): an
+    # untyped one beside them was likely meant as a value. A `+kubebuilder:validation:Enum`
+    # list names its values itself, so constants sharing the block (cluster-api's
+    # annotation keys beside MachineDeploymentRolloutStrategyType) cannot be missing ones.
+    by_constants = {
+        k: n for k, n in candidate_types.items() if enum_marker(n) in (ENUM, K8S_ENUM)
+    }
     # Values are collected per canonical type, so an alias of an enum type (a package
     # re-exporting another's enum) and the enum itself share their values.
     values: dict[TypeKey, list[EnumValue]] = defaultdict(list)
@@ -562,7 +569,7 @@ def build_enums(
                     EnumValue(spec.name, text, description(spec.doc), spec.pos, exclusions)
                 )
         for specs in blocks.values():
-            diagnostics.extend(_untyped_in_enum_block(specs, pc, candidate_types))
+            diagnostics.extend(_untyped_in_enum_block(specs, pc, by_constants))
     enums: dict[TypeKey, Enum] = {}
     for key, (named, json_type) in sorted(candidates.items()):
         found = list(values.get(_canonical(key, types), ()))

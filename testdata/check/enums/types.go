@@ -75,3 +75,16 @@ const (
 const (
 	Untyped = "free"
 )
+
+// Near miss for MG103: the enum's values are its +kubebuilder:validation:Enum list, so
+// the untyped constants sharing the block (annotation keys, as cluster-api's
+// MachineDeploymentRolloutStrategyType block holds) cannot be missing values.
+// +kubebuilder:validation:Enum=RollingUpdate;OnDelete
+type RolloutStrategyType string
+
+const (
+	RollingUpdateStrategy RolloutStrategyType = "RollingUpdate"
+	OnDeleteStrategy      RolloutStrategyType = "OnDelete"
+
+	RevisionAnnotation = "example.com/revision"
+)
