@@ -23,6 +23,7 @@ from typing import Any
 import yaml
 
 from markergen.crd.locate import root_type
+from markergen.crd.samples import ENVSUBST
 from markergen.emit.naming import key_definition_name
 from markergen.emit.options import EmitOptions
 from markergen.emit.table import build_table
@@ -48,8 +49,8 @@ def yaml_files(root: Path, dirs: list[str]) -> Iterator[Path]:
 
 def objects(path: Path, groups: set[str]) -> Iterator[tuple[int, dict[str, Any]]]:
     text = path.read_text(errors="replace")
-    if "{{" in text or not any(g in text for g in groups):
-        return  # templated (Helm) or no object of these groups: skip before parsing
+    if "{{" in text or ENVSUBST.search(text) or not any(g in text for g in groups):
+        return  # templated (Helm, envsubst) or no object of these groups: skip before parsing
     try:
         docs = list(yaml.safe_load_all(text))
     except yaml.YAMLError:

@@ -5,15 +5,18 @@ Sources: kubebuilder's `config/samples`, by convention YAML under `examples/`, `
 `docs/` and e2e test data (`test/e2e`, `tests/e2e`, `e2e`), openshift/api's API-server
 test suites (`<group>/<version>/tests/**/*.yaml`: the objects of every `onCreate` /
 `onUpdate` case the server accepts, which its CI creates on a real API server), plus the
-`samples` include globs of the config, minus its exclude globs. vendor/ and hidden directories are skipped;
-a file is read only when its text names one of the CRDs' groups; a file that does not
-parse as YAML (templated) is skipped.
+`samples` include globs of the config, minus its exclude globs. vendor/ and hidden
+directories are skipped; a file is read only when its text names one of the CRDs'
+groups; a file that does not parse as YAML (a Helm template) or that holds envsubst
+variables (`${CLUSTER_NAME}`, cluster-api's clusterctl templates) is skipped: neither is
+applied as written.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import os
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +26,7 @@ import yaml
 
 from markergen.crd.yamlio import PathKey, YamlError, load_documents
 
+ENVSUBST = re.compile(r"\$\{[A-Z_][A-Z0-9_]*(?::?[-=+?][^}]*)?\}")
 CONVENTIONAL = ("config/samples", "examples", "samples", "docs", "test/e2e", "tests/e2e", "e2e")
 SKIP_DIRS = frozenset({"vendor", "node_modules"})
 
@@ -89,6 +93,10 @@ def load_samples(
             continue
         if not any(g in text for g in wanted):
             continue  # cheaper than parsing: most YAML in docs/ is not ours
+        if ENVSUBST.search(text):
+            # a clusterctl / envsubst template (`${POD_CIDR:=...}` where a list goes):
+            # applied only after substitution, so not an object as written
+            continue
         try:
             docs = load_documents(text)
         except YamlError:
