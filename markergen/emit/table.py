@@ -14,7 +14,7 @@ from typing import Any
 from markergen.emit.naming import key_definition_name
 from markergen.emit.options import EmitOptions
 from markergen.emit.resolve import MAX_INLINE_DEPTH, inline_struct_key, is_byte_slice, unwrap
-from markergen.markers import K8S_ENUM, K8S_OPTIONAL, K8S_REQUIRED, default_string
+from markergen.markers import K8S_ENUM, K8S_LIST_TYPE, K8S_OPTIONAL, K8S_REQUIRED, default_string
 from markergen.model import Enum, Field, Member, Model, Struct, TypeRef, Union, json_scalar
 
 TABLE_VERSION = 1
@@ -101,11 +101,15 @@ class TableBuilder:
             keys = list(f.list_map_keys) or ([f.patch_merge_key] if f.patch_merge_key else [])
             if keys:
                 entry["listMapKeys"] = keys
+            if elem is None:
+                self._k8s_enum_items(f, target.elem, entry)
         elif target.kind == "map" and target.elem is not None:
             entry = {"kind": "map"}
             elem = self._struct_name(target.elem)
             if elem is not None:
                 entry["type"] = elem
+            else:
+                self._k8s_enum_items(f, target.elem, entry)
         else:
             # Builtins, well-known and other external types: the runtime treats them
             # as opaque values and never descends into them.
@@ -113,30 +117,52 @@ class TableBuilder:
             self._k8s_enum_field(f, entry)
         return entry
 
-    def _k8s_enum_field(self, f: Field, entry: dict[str, Any]) -> None:
-        """A field of a `+k8s:enum` type: validation-gen checks its value (NotSupported).
-        An unset pointer is not checked; an unset value is, unless `+k8s:optional` or
-        `+k8s:required` stops the checks of an unset field first."""
-        target, enum = unwrap(self.model, f.type)
-        if enum is None or target.kind != "builtin" or enum.incomplete or enum.type != "string":
+    def _k8s_enum_items(self, f: Field, elem: TypeRef, entry: dict[str, Any]) -> None:
+        """A list or map of a `+k8s:enum` type: validation-gen calls the type's validation
+        for each item (`f[i]`) or value (`f[key]`). On update an item is not checked again
+        when the old object has it: a map value under the same key, a list item of a
+        `+k8s:listType=set` list anywhere in the old list (other lists: never)."""
+        name = self._k8s_enum_name(elem)
+        if name is None:
             return
+        entry["enum"] = name
+        if entry["kind"] == "list" and any(
+            m.name == K8S_LIST_TYPE and m.value == "set" and not m.gate for m in f.markers
+        ):
+            entry["setItems"] = True
+
+    def _k8s_enum_name(self, ref: TypeRef) -> str | None:
+        """The table name of the `+k8s:enum` type `ref` names (itself or an alias of it,
+        through pointers), recorded in the table's enums; None for any other type."""
+        target, enum = unwrap(self.model, ref)
+        if enum is None or target.kind != "builtin" or enum.incomplete or enum.type != "string":
+            return None
         named = self.model.types.get(enum.key)
         if named is None or not any(m.name == K8S_ENUM for m in named.markers):
-            return
-        # validation-gen validates a field of the enum type itself (or an alias of it);
+            return None
+        # validation-gen validates a value of the enum type itself (or an alias of it);
         # `type NotEnum Enum2` is a type of its own, whose values are not checked
-        ref = f.type.deref()
+        ref = ref.deref()
         seen: set[str] = set()
         while ref.kind == "named" and ref.type_key != enum.key and ref.type_key not in seen:
             seen.add(ref.type_key)
             alias = self.model.types.get(ref.type_key)
             if alias is None or not alias.alias:
-                return
+                return None
             ref = alias.underlying.deref()
         if ref.kind != "named" or ref.type_key != enum.key:
-            return
+            return None
         name = self.def_name(enum.key)
         self.k8s_enums[name] = enum
+        return name
+
+    def _k8s_enum_field(self, f: Field, entry: dict[str, Any]) -> None:
+        """A field of a `+k8s:enum` type: validation-gen checks its value (NotSupported).
+        An unset pointer is not checked; an unset value is, unless `+k8s:optional` or
+        `+k8s:required` stops the checks of an unset field first."""
+        name = self._k8s_enum_name(f.type)
+        if name is None:
+            return
         entry["enum"] = name
         if f.type.kind == "pointer":
             entry["pointer"] = True

@@ -51,6 +51,9 @@ class FieldInfo:
     enum: str | None = None
     pointer: bool = False
     unset_not_checked: bool = False
+    # A list of a `+k8s:enum` type declared `+k8s:listType=set`: on update, an item the
+    # old list holds anywhere is not checked again (other lists: every item is).
+    set_items: bool = False
 
     @property
     def merge_keys(self) -> tuple[str, ...]:
@@ -305,6 +308,7 @@ def _read_field(r: _Reader, name: str, raw: object, where: str) -> FieldInfo:
         enum,
         r.boolean(d.get("pointer", False), f"{where}.pointer"),
         r.boolean(d.get("unsetNotChecked", False), f"{where}.unsetNotChecked"),
+        r.boolean(d.get("setItems", False), f"{where}.setItems"),
     )
 
 
