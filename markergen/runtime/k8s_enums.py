@@ -29,7 +29,7 @@ def _go_value(value: JSON, f: FieldInfo) -> JSON:
 
 
 def validate_enums(
-    fields: Mapping[str, FieldInfo],
+    fields: tuple[FieldInfo, ...],
     enums: Mapping[str, EnumInfo],
     path: Path,
     old: dict[str, JSON] | None,
@@ -37,10 +37,12 @@ def validate_enums(
     options: frozenset[str],
     skip: frozenset[str] = frozenset(),
 ) -> list[FieldError]:
-    """`skip`: fields whose enum another check of this object already reports."""
+    """`fields`: the type's enum fields (TypeInfo.enum_fields); `skip`: fields whose enum
+    another check of this object already reports."""
     errors: list[FieldError] = []
-    for name, f in fields.items():
-        if f.enum is None or name in skip:
+    for f in fields:
+        name = f.name
+        if f.enum is None or name in skip:  # `is None`: never, it narrows the type
             continue
         if f.kind in ("list", "map"):
             errors.extend(_items(f, enums[f.enum], name, path, old, obj, options))

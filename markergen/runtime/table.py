@@ -200,10 +200,15 @@ class TypeInfo:
     has_children: bool = field(init=False, repr=False, compare=False)
     # (discriminator, default) of the unions whose discriminator has a default
     defaults: tuple[tuple[str, Scalar], ...] = field(init=False, repr=False, compare=False)
+    # the `+k8s:enum` fields (FieldInfo.enum): an object of a type without any is never
+    # looked at for enums
+    enum_fields: tuple[FieldInfo, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         has = any(f.kind != "scalar" for f in self.fields.values())
         object.__setattr__(self, "has_children", has)
+        enum_fields = tuple(f for f in self.fields.values() if f.enum is not None)
+        object.__setattr__(self, "enum_fields", enum_fields)
         defaults = {
             u.discriminator: u.discriminator_default
             for u in self.unions

@@ -32,7 +32,7 @@ def validate(
     errors: list[FieldError] = []
     if not info.has_children and isinstance(obj, dict):
         # one object, no walk (the usual shape of a union's own type)
-        if info.unions or table.enums:
+        if info.unions or info.enum_fields:
             _check_object(table, info, ROOT, old, obj, options, errors)
         return errors
     # errors for containers of the wrong shape travel on the stack too, so that every
@@ -48,7 +48,7 @@ def validate(
                 FieldError(v.path.render(), "Invalid", f"{quote(v.new)}: must be an object")
             )
             continue
-        if v.info.unions or table.enums:
+        if v.info.unions or v.info.enum_fields:
             _check_object(table, v.info, v.path, v.old, v.new, options, errors)
         if not v.info.has_children:
             continue
@@ -103,10 +103,9 @@ def _check_object(
             errors.extend(_kep1027(union, path, old_obj, obj))
         else:
             errors.extend(_at_most_one_with_discriminator(union, path, obj))
-    if table.enums:
-        errors.extend(
-            validate_enums(info.fields, table.enums, path, old_obj, obj, options, frozenset(reported))
-        )
+    if info.enum_fields:
+        skip = frozenset(reported)
+        errors.extend(validate_enums(info.enum_fields, table.enums, path, old_obj, obj, options, skip))
 
 
 _A = {"string": "a string", "boolean": "a boolean", "integer": "an integer",
