@@ -7,7 +7,7 @@ The runtime reads nothing else: not the Go parser, not the model. A table comes 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -244,6 +244,17 @@ class _Reader:
                 raise TableError(f"keys must be strings, found {k!r}", where)
         return cast(dict[str, object], value)
 
+    def objects(
+        self, value: object, message: str, where: str
+    ) -> Iterator[tuple[str, dict[str, object]]]:
+        """The objects of a list, each with its `where`, checked one by one as they are
+        read (errors come in document order); `message` when it is no list."""
+        if not isinstance(value, list):
+            raise TableError(message, where)
+        for i, v in enumerate(value):
+            w = f"{where}[{i}]"
+            yield w, self.obj(v, w)
+
     def string(self, value: object, where: str) -> str:
         if not isinstance(value, str):
             raise TableError(f"must be a string, not {type(value).__name__}", where)
@@ -318,44 +329,32 @@ def _read_field(r: _Reader, name: str, raw: object, where: str) -> FieldInfo:
 
 
 def _read_modes(r: _Reader, raw: object, where: str) -> tuple[ModeRule, ...]:
-    if not isinstance(raw, list):
-        raise TableError("must be a list of mode rules", where)
-    out = []
-    for i, item in enumerate(raw):
-        w = f"{where}[{i}]"
-        d = r.obj(item, w)
-        out.append(
-            ModeRule(
-                r.string(d.get("field"), f"{w}.field"),
-                r.string(d.get("value"), f"{w}.value"),
-                cast(ModeRuleKind, r.choice(d.get("rule", "other"), MODE_RULES, f"{w}.rule")),
-                r.string(d.get("stage", ""), f"{w}.stage"),
-            )
+    return tuple(
+        ModeRule(
+            r.string(d.get("field"), f"{w}.field"),
+            r.string(d.get("value"), f"{w}.value"),
+            cast(ModeRuleKind, r.choice(d.get("rule", "other"), MODE_RULES, f"{w}.rule")),
+            r.string(d.get("stage", ""), f"{w}.stage"),
         )
-    return tuple(out)
+        for w, d in r.objects(raw, "must be a list of mode rules", where)
+    )
 
 
 def _read_enum(r: _Reader, name: str, raw: object) -> EnumInfo:
     where = f"enums[{name!r}]"
     d = r.obj(raw, where)
-    exclusions = []
-    ex_raw = d.get("exclusions", [])
-    if not isinstance(ex_raw, list):
-        raise TableError("must be a list", f"{where}.exclusions")
-    for i, item in enumerate(ex_raw):
-        w = f"{where}.exclusions[{i}]"
-        x = r.obj(item, w)
-        exclusions.append(
-            EnumExclusion(
-                r.string(x.get("value"), f"{w}.value"),
-                r.string(x.get("option"), f"{w}.option"),
-                r.boolean(x.get("whenEnabled"), f"{w}.whenEnabled"),
-            )
+    exclusions = tuple(
+        EnumExclusion(
+            r.string(x.get("value"), f"{w}.value"),
+            r.string(x.get("option"), f"{w}.option"),
+            r.boolean(x.get("whenEnabled"), f"{w}.whenEnabled"),
         )
+        for w, x in r.objects(d.get("exclusions", []), "must be a list", f"{where}.exclusions")
+    )
     return EnumInfo(
         name,
         r.strings(d.get("values", []), f"{where}.values"),
-        tuple(exclusions),
+        exclusions,
         r.string(d.get("stage", ""), f"{where}.stage"),
     )
 
@@ -373,14 +372,9 @@ def _read_union(r: _Reader, raw: object, where: str, forced: Semantics | None) -
     value_type = cast(
         ValueType, r.choice(d.get("valueType", "string"), VALUE_TYPES, f"{where}.valueType")
     )
-    raw_members = d.get("members")
-    if not isinstance(raw_members, list):
-        raise TableError("must be a list of members", f"{where}.members")
     members: list[Member] = []
     seen: set[str] = set()
-    for i, m_raw in enumerate(raw_members):
-        mw = f"{where}.members[{i}]"
-        m = r.obj(m_raw, mw)
+    for mw, m in r.objects(d.get("members"), "must be a list of members", f"{where}.members"):
         if "field" not in m or "value" not in m:
             raise TableError("a member needs 'field' and 'value'", mw)
         name = r.string(m["field"], f"{mw}.field")
