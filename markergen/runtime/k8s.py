@@ -40,6 +40,13 @@ def is_zero(value: JSON, kind: str = "scalar") -> bool:
     return False
 
 
+def member_set(value: JSON, zero: str, kinds: Mapping[str, FieldInfo], name: str) -> bool:
+    """Whether validation-gen counts field `name` of an object (its fields: `kinds`) as
+    set when it holds `value`; `zero` is the member's Member.zero ("" for a non-member)."""
+    f = kinds.get(name)
+    return _member_set(value, zero, f.kind if f is not None else "scalar")
+
+
 def _member_set(value: JSON, zero: str, kind: str) -> bool:
     if zero == "nil":
         return value is not None
@@ -86,9 +93,7 @@ def set_members_k8s(obj: JSON, union: Union, kinds: Mapping[str, FieldInfo]) -> 
         m.field
         for m in union.members
         if m.selector is None
-        and _member_set(
-            obj.get(m.field), m.zero, kinds[m.field].kind if m.field in kinds else "scalar"
-        )
+        and member_set(obj.get(m.field), m.zero, kinds, m.field)
     )
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from markergen.runtime.errors import FieldError
-from markergen.runtime.k8s import _member_set
+from markergen.runtime.k8s import member_set
 from markergen.runtime.table import FieldInfo, ModeRule, Union
 from markergen.runtime.tree import JSON, Path
 
@@ -35,7 +35,7 @@ def mode_value(obj: dict[str, JSON] | None, union: Union) -> str:
     return v if isinstance(v, str) else ""
 
 
-def _uniform_stage(rules: list[ModeRule]) -> str:
+def _uniform_stage(rules: tuple[ModeRule, ...]) -> str:
     stages = {r.stage for r in rules}
     return stages.pop() if len(stages) == 1 else ""
 
@@ -49,17 +49,13 @@ def validate_modes(
 ) -> list[FieldError]:
     mode = mode_value(obj, union)
     old_mode = mode_value(old, union) if old is not None else None
-    by_field: dict[str, list[ModeRule]] = {}
-    for rule in union.modes:
-        by_field.setdefault(rule.field, []).append(rule)
     errors: list[FieldError] = []
-    for name, rules in by_field.items():
+    for name, rules in union.mode_rules:
         value = obj.get(name)
         if old is not None and old_mode == mode and old.get(name) == value:
             continue
-        kind = kinds[name].kind if name in kinds else "scalar"
         member = union.member_for_field(name)
-        unset = not _member_set(value, member.zero if member is not None else "", kind)
+        unset = not member_set(value, member.zero if member is not None else "", kinds, name)
         where = path.field(name).render()
         selected = [r for r in rules if r.value == mode]
         if not selected:

@@ -154,9 +154,18 @@ class Union:
     # None where only the reference code in semantics.py / validate.py runs.
     quick_valid: quick.Valid | None = field(init=False, repr=False, compare=False)
     quick_normalize: quick.Normalize | None = field(init=False, repr=False, compare=False)
+    # `modes` grouped by field, in the order of their first rule (k8s_modes.validate_modes)
+    mode_rules: tuple[tuple[str, tuple[ModeRule, ...]], ...] = field(
+        init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "fields", tuple(m.field for m in self.members))
+        by_field: dict[str, list[ModeRule]] = {}
+        for rule in self.modes:
+            by_field.setdefault(rule.field, []).append(rule)
+        mode_rules = tuple((f, tuple(rules)) for f, rules in by_field.items())
+        object.__setattr__(self, "mode_rules", mode_rules)
         by_value: dict[Scalar, Member] = {}
         for m in self.members:
             by_value.setdefault(m.value, m)  # the first member of a value, as before
