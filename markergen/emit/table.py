@@ -40,8 +40,7 @@ def _default_value(text: str | None, value_type: str) -> Any:
         return None
     if value_type == "string":
         return default_string(text)
-    value = json_scalar(text.strip(), value_type)
-    return None if value is None else value
+    return json_scalar(text, value_type)  # it strips a non-string text itself
 
 
 class TableBuilder:
