@@ -11,7 +11,7 @@ errors as (path, type, origin).
 from __future__ import annotations
 
 import pytest
-from k8s_support import Triple, errors_of, table_from_go
+from k8s_tables import Triple, errors_of, table_from_go
 
 from markergen.runtime import Table
 from markergen.runtime.tree import JSON

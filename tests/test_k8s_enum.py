@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from k8s_tables import PREFIX, load, table_of
+from k8s_tables import PREFIX, load, staged_errors_of, table_of
 
 from markergen.emit.openapi import build_document
 from markergen.emit.options import EmitOptions
@@ -101,8 +101,7 @@ def test_enum(
     want: Want,
 ) -> None:
     _, table = built
-    errors = validate(table, PREFIX + type_name, obj, old, options)
-    assert [(e.path, e.type, e.origin, e.stage) for e in errors] == want
+    assert staged_errors_of(table, type_name, obj, old, options) == want
 
 
 def test_detail_lists_the_values_supported_under_the_options(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from k8s_support import Triple, errors_of, table_from_go
+from k8s_tables import Triple, errors_of, table_from_go
 
 from markergen.runtime import Table, validate
 from markergen.runtime.tree import JSON

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from k8s_tables import PREFIX, table_of
+from k8s_tables import PREFIX, staged_errors_of, table_of
 
 from markergen.runtime import Table, validate
 from markergen.runtime.tree import JSON
@@ -119,8 +119,7 @@ def test_modes(
     want: Want,
 ) -> None:
     _, table = built
-    errors = validate(table, PREFIX + type_name, obj, old, options)
-    assert [(e.path, e.type, e.origin, e.stage) for e in errors] == want
+    assert staged_errors_of(table, type_name, obj, old, options) == want
 
 
 def test_messages_are_validation_gens(built: tuple[dict[str, Any], Table]) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from k8s_tables import PREFIX, table_of
+from k8s_tables import PREFIX, staged_errors_of, table_of
 
 from markergen.runtime import Table, validate
 from markergen.runtime.tree import JSON
@@ -46,8 +46,7 @@ def test_stage_marks_errors(
     want: list[tuple[str, str, str, str]],
 ) -> None:
     _, table = built
-    errors = validate(table, PREFIX + type_name, obj, old)
-    assert [(e.path, e.type, e.origin, e.stage) for e in errors] == want
+    assert staged_errors_of(table, type_name, obj, old) == want
 
 
 def test_stage_is_in_the_table_and_not_in_the_message(built: tuple[dict[str, Any], Table]) -> None:

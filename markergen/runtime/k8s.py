@@ -92,8 +92,7 @@ def set_members_k8s(obj: JSON, union: Union, kinds: Mapping[str, FieldInfo]) -> 
     return tuple(
         m.field
         for m in union.members
-        if m.selector is None
-        and member_set(obj.get(m.field), m.zero, kinds, m.field)
+        if m.selector is None and member_set(obj.get(m.field), m.zero, kinds, m.field)
     )
 
 
