@@ -7,7 +7,7 @@ errors it found; smd is the only semantics whose normalization itself can fail.
 from __future__ import annotations
 
 from markergen.runtime.errors import FieldError
-from markergen.runtime.table import Scalar, Union
+from markergen.runtime.table import Scalar, Union, as_value_type
 from markergen.runtime.tree import JSON, Path
 
 
@@ -21,18 +21,9 @@ def discriminator_value(obj: dict[str, JSON] | None, union: Union) -> Scalar | N
     v = obj.get(union.discriminator)
     if v is None:
         return ""
-    kind = union.value_type
-    if kind == "string":
+    if union.value_type == "string":  # the usual type: no call
         return v if isinstance(v, str) else None
-    if isinstance(v, bool):
-        return v if kind == "boolean" else None
-    if kind == "integer" and isinstance(v, int | float):
-        return int(v) if isinstance(v, float) and v.is_integer() else (
-            v if isinstance(v, int) else None
-        )
-    if kind == "number" and isinstance(v, int | float):
-        return v
-    return None
+    return as_value_type(v, union.value_type)
 
 
 def set_members(obj: dict[str, JSON] | None, union: Union) -> list[str]:

@@ -29,6 +29,25 @@ Scalar = str | bool | int | float
 ValueType = Literal["string", "boolean", "integer", "number"]
 VALUE_TYPES: tuple[ValueType, ...] = ("string", "boolean", "integer", "number")
 
+
+def as_value_type(value: object, value_type: str) -> Scalar | None:
+    """`value` as a discriminator value of JSON type `value_type`, None when it is none:
+    an integer may be written 2.0; a string is never a number, a boolean never a number."""
+    if value_type == "string":
+        return value if isinstance(value, str) else None
+    if isinstance(value, bool):
+        return value if value_type == "boolean" else None
+    if value_type == "integer":
+        if isinstance(value, int):
+            return value
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        return None
+    if value_type == "number" and isinstance(value, int | float):
+        return value
+    return None
+
+
 KINDS: tuple[Kind, ...] = ("scalar", "object", "list", "map")
 SEMANTICS: tuple[Semantics, ...] = ("kep1027", "kep2019", "smd", "k8s")
 MODES: tuple[Mode, ...] = ("exactly-one", "at-most-one", "at-least-one")
@@ -280,22 +299,11 @@ class _Reader:
         return tuple(self.string(v, f"{where}[{i}]") for i, v in enumerate(value))
 
     def scalar(self, value: object, value_type: str, where: str) -> Scalar:
-        """A discriminator value of the union's JSON type (an integer may be written
-        2.0; a string is never a number)."""
-        if value_type == "string" and isinstance(value, str):
-            return value
-        if value_type == "boolean" and isinstance(value, bool):
-            return value
-        if value_type == "integer" and not isinstance(value, bool):
-            if isinstance(value, int):
-                return value
-            if isinstance(value, float) and value.is_integer():
-                return int(value)
-        if value_type == "number" and isinstance(value, int | float) and not isinstance(
-            value, bool
-        ):
-            return value
-        raise TableError(f"must be a JSON {value_type}, not {value!r}", where)
+        """A discriminator value of the union's JSON type (as_value_type)."""
+        typed = as_value_type(value, value_type)
+        if typed is None:
+            raise TableError(f"must be a JSON {value_type}, not {value!r}", where)
+        return typed
 
     def scalars(self, value: object, value_type: str, where: str) -> tuple[Scalar, ...]:
         if not isinstance(value, list):
