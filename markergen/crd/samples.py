@@ -24,7 +24,13 @@ from typing import Any
 
 import yaml
 
-from markergen.crd.yamlio import PathKey, YamlError, load_documents, mapping_item
+from markergen.crd.yamlio import (
+    PathKey,
+    YamlError,
+    load_documents,
+    load_value,
+    mapping_item,
+)
 
 ENVSUBST = re.compile(r"\$\{[A-Z_][A-Z0-9_]*(?::?[-=+?][^}]*)?\}")
 CONVENTIONAL = ("config/samples", "examples", "samples", "docs", "test/e2e", "tests/e2e", "e2e")
@@ -144,7 +150,7 @@ def _suite_objects(value: Any, node: yaml.Node) -> list[tuple[dict[str, Any], in
                 if not isinstance(text, str) or text_node is None:
                     continue
                 try:
-                    obj = yaml.safe_load(text)
+                    obj = load_value(text)
                 except yaml.YAMLError:
                     continue
                 if isinstance(obj, dict):
