@@ -201,6 +201,16 @@ class PatchContext:
     samples: tuple[SampleObject, ...] = ()
     check_errors: tuple[Diagnostic, ...] = ()
     strict: bool = False  # a rule that would reject a project's object is an error
+    # the samples by (group, version, kind): every CRD version asks for its own
+    by_kind: dict[tuple[str, str, str], list[SampleObject]] = field(
+        init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        by_kind: dict[tuple[str, str, str], list[SampleObject]] = {}
+        for o in self.samples:
+            by_kind.setdefault((o.group, o.version, o.kind), []).append(o)
+        object.__setattr__(self, "by_kind", by_kind)
 
 
 def is_ours(rule: Any) -> bool:
@@ -292,9 +302,7 @@ class _Patcher:
             return
         base: PathKey = (*vpath, "schema", "openAPIV3Schema")
         self.kind = (group, name, kind)
-        objects = [
-            o for o in self.context.samples if (o.group, o.version, o.kind) == (group, name, kind)
-        ]
+        objects = self.context.by_kind.get((group, name, kind), [])
         for site in union_sites(self.model, root, schema, base):
             self._site(site, objects, schema)
 
