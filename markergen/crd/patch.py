@@ -874,11 +874,11 @@ def sample_findings(
     samples_exclude: Sequence[str] = (),
 ) -> list[Diagnostic]:
     """For `markergen check`: the union rules `markergen crd` would not write because they
-    reject an object the project keeps, as MG511 warnings (nothing is written)."""
-    result = run_crd(
-        paths,
+    reject an object the project keeps, as MG511 warnings (nothing is written, no diff
+    is made: only the diagnostics are wanted)."""
+    _, diagnostics = patch_files(
+        crd_files(paths),
         model,
-        verify=True,
         root=root,
         samples_include=samples_include,
         samples_exclude=samples_exclude,
@@ -889,6 +889,6 @@ def sample_findings(
             d.pos,
             d.message.replace("; not written", "; `markergen crd` will not write it"),
         )
-        for d in result.diagnostics
+        for d in diagnostics
         if d.code == "MG510"
     ]
