@@ -517,7 +517,8 @@ class _Patcher:
         times = cardinality(schema, below) * per_call
         keep: list[Rule] = []
         for r in rules:
-            cost = call_cost(r.rule) * times
+            per_rule = call_cost(r.rule)
+            cost = per_rule * times
             self.costs.append(cost)
             if cost <= STATIC_ESTIMATED_COST_LIMIT:
                 keep.append(r)
@@ -526,7 +527,7 @@ class _Patcher:
                 "MG512",
                 site.path,
                 f"union {label}: the rule `{r.message}` has an estimated cost of {cost:,} "
-                f"({call_cost(r.rule)} per call x {times:,} possible nodes), over the API "
+                f"({per_rule} per call x {times:,} possible nodes), over the API "
                 f"server's per-rule limit of {STATIC_ESTIMATED_COST_LIMIT:,}; not written. "
                 "Bound the enclosing lists and maps (+kubebuilder:validation:MaxItems, "
                 "MaxProperties)",
