@@ -8,16 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from crd_support import PatchedGo, patch_go, rules_of, spec_schema
 
 from markergen.crd.celeval import CelEvaluator
-from markergen.crd.patch import patch_text
-from markergen.crd.yamlio import load_documents
-from markergen.diagnostics import Diagnostic
-from markergen.emit.options import EmitOptions
-from markergen.emit.table import build_table
-from markergen.model import Model
-from markergen.pipeline import load_model
-from markergen.runtime import Table, validate
+from markergen.runtime import validate
 
 GO = """// +groupName=k8s.example.com
 package v1
@@ -110,33 +104,15 @@ spec:
 
 
 @pytest.fixture(scope="module")
-def patched(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> tuple[Model, dict[str, Any], list[Diagnostic]]:
-    root = tmp_path_factory.mktemp("crd")
-    (root / "go.mod").write_text("module example.com/k8s\n\ngo 1.24\n")
-    (root / "v1").mkdir()
-    (root / "v1" / "types.go").write_text(GO)
-    model = load_model(["./..."], root)
-    text, diags = patch_text(model, CRD, "crd.yaml")
-    (doc,) = load_documents(text)
-    return model, doc.value, diags
-
-
-def _spec(crd: dict[str, Any]) -> dict[str, Any]:
-    node: dict[str, Any] = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]
-    return node["properties"]["spec"]  # type: ignore[no-any-return]
-
-
-def _rules(node: dict[str, Any]) -> list[str]:
-    return [r["rule"] for r in node.get("x-kubernetes-validations", [])]
+def patched(tmp_path_factory: pytest.TempPathFactory) -> PatchedGo:
+    return patch_go(tmp_path_factory.mktemp("crd"), GO, CRD)
 
 
 def test_rules_say_required_and_forbidden_per_mode(
-    patched: tuple[Model, dict[str, Any], list[Diagnostic]],
+    patched: PatchedGo,
 ) -> None:
-    _, crd, diags = patched
-    rules = _rules(_spec(crd))
+    crd, diags = patched.crd, patched.diagnostics
+    rules = rules_of(spec_schema(crd))
     assert 'has(self.fast) || !(has(self.kind) && self.kind == "Fast")' in rules
     assert (
         '!(has(self.shared) && size(self.shared) > 0) || (has(self.kind) && self.kind == "Fast")'
@@ -164,11 +140,8 @@ OBJECTS: list[dict[str, Any]] = [
 
 
 @pytest.mark.parametrize("obj", OBJECTS, ids=[str(o) for o in OBJECTS])
-def test_cel_verdict_is_validation_gens(
-    patched: tuple[Model, dict[str, Any], list[Diagnostic]], obj: dict[str, Any]
-) -> None:
-    model, crd, _ = patched
-    table = Table.from_dict(build_table(model, EmitOptions()))
-    runtime_ok = validate(table, "com.example.k8s.v1.Spec", obj) == []
+def test_cel_verdict_is_validation_gens(patched: PatchedGo, obj: dict[str, Any]) -> None:
+    crd = patched.crd
+    runtime_ok = validate(patched.table, "com.example.k8s.v1.Spec", obj) == []
     evaluator = CelEvaluator()
-    assert all(evaluator.passes(r, obj) for r in _rules(_spec(crd))) == runtime_ok
+    assert all(evaluator.passes(r, obj) for r in rules_of(spec_schema(crd))) == runtime_ok

@@ -12,16 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from crd_support import PatchedGo, patch_go, rules_of, spec_schema
 
 from markergen.crd.celeval import CelEvaluator
 from markergen.crd.patch import patch_text
-from markergen.crd.yamlio import load_documents
-from markergen.diagnostics import Diagnostic
-from markergen.emit.options import EmitOptions
-from markergen.emit.table import build_table
-from markergen.model import Model
-from markergen.pipeline import load_model
-from markergen.runtime import Table, validate
+from markergen.runtime import validate
 
 GO = """// +groupName=k8s.example.com
 package v1
@@ -161,47 +156,27 @@ spec:
 
 
 @pytest.fixture(scope="module")
-def patched(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> tuple[Model, dict[str, Any], list[Diagnostic]]:
-    root = tmp_path_factory.mktemp("crd")
-    (root / "go.mod").write_text("module example.com/k8s\n\ngo 1.24\n")
-    (root / "v1").mkdir()
-    (root / "v1" / "types.go").write_text(GO)
-    model = load_model(["./..."], root)
-    text, diags = patch_text(model, CRD, "crd.yaml")
-    (doc,) = load_documents(text)
-    return model, doc.value, diags
-
-
-def _spec(crd: dict[str, Any]) -> dict[str, Any]:
-    node: dict[str, Any] = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"][
-        "spec"
-    ]
-    return node
-
-
-def _rules(node: dict[str, Any]) -> list[str]:
-    return [r["rule"] for r in node.get("x-kubernetes-validations", [])]
+def patched(tmp_path_factory: pytest.TempPathFactory) -> PatchedGo:
+    return patch_go(tmp_path_factory.mktemp("crd"), GO, CRD)
 
 
 def test_rules_are_written_where_the_unions_live(
-    patched: tuple[Model, dict[str, Any], list[Diagnostic]],
+    patched: PatchedGo,
 ) -> None:
-    _, crd, diags = patched
-    spec = _spec(crd)
-    assert any('self.name != ""' in r and "self.count != 0" in r for r in _rules(spec))
+    crd, diags = patched.crd, patched.diagnostics
+    spec = spec_schema(crd)
+    assert any('self.name != ""' in r and "self.count != 0" in r for r in rules_of(spec))
     speed = spec["properties"]["speed"]
-    assert 'has(self.fast) || !(has(self.kind) && self.kind == "Fast")' in _rules(speed)
-    assert any("size(self.slow) > 0" in r for r in _rules(speed))
-    assert any("self.allow" in r for r in _rules(spec["properties"]["rules"]["items"]))
-    assert _rules(spec["properties"]["steps"]) == [
+    assert 'has(self.fast) || !(has(self.kind) && self.kind == "Fast")' in rules_of(speed)
+    assert any("size(self.slow) > 0" in r for r in rules_of(speed))
+    assert any("self.allow" in r for r in rules_of(spec["properties"]["rules"]["items"]))
+    assert rules_of(spec["properties"]["steps"]) == [
         '(self.exists(i, (has(i.name) ? i.name : "") == "a") ? 1 : 0) + '
         '(self.exists(i, (has(i.name) ? i.name : "") == "b") ? 1 : 0) <= 1'
     ]
     # not written, with an info each: an unbounded list, a gated union
     assert "x-kubernetes-validations" not in spec["properties"]["unbounded"]
-    assert not any("self.x" in r for r in _rules(spec))
+    assert not any("self.x" in r for r in rules_of(spec))
     infos = sorted(d.message.split(": ", 1)[1] for d in diags if d.code == "MG506")
     assert [d.severity.value for d in diags] == ["info", "info"], diags
     assert "no maxItems" in infos[0] or "no maxItems" in infos[1]
@@ -229,7 +204,7 @@ OBJECTS: list[dict[str, Any]] = [
 
 def _cel_ok(evaluator: CelEvaluator, node: dict[str, Any], value: Any) -> bool:
     """The API server's verdict on `value` at `node` and below, from the rules only."""
-    if not all(evaluator.passes(r, value) for r in _rules(node)):
+    if not all(evaluator.passes(r, value) for r in rules_of(node)):
         return False
     if isinstance(value, dict):
         props = node.get("properties", {})
@@ -240,19 +215,14 @@ def _cel_ok(evaluator: CelEvaluator, node: dict[str, Any], value: Any) -> bool:
 
 
 @pytest.mark.parametrize("obj", OBJECTS, ids=[str(o) for o in OBJECTS])
-def test_cel_verdict_is_validation_gens(
-    patched: tuple[Model, dict[str, Any], list[Diagnostic]], obj: dict[str, Any]
-) -> None:
-    model, crd, _ = patched
-    table = Table.from_dict(build_table(model, EmitOptions()))
-    runtime_ok = validate(table, "com.example.k8s.v1.Spec", obj) == []
-    assert _cel_ok(CelEvaluator(), _spec(crd), obj) == runtime_ok
+def test_cel_verdict_is_validation_gens(patched: PatchedGo, obj: dict[str, Any]) -> None:
+    crd = patched.crd
+    runtime_ok = validate(patched.table, "com.example.k8s.v1.Spec", obj) == []
+    assert _cel_ok(CelEvaluator(), spec_schema(crd), obj) == runtime_ok
 
 
-def test_second_run_changes_nothing(
-    patched: tuple[Model, dict[str, Any], list[Diagnostic]], tmp_path: Path
-) -> None:
-    model, _, _ = patched
+def test_second_run_changes_nothing(patched: PatchedGo, tmp_path: Path) -> None:
+    model = patched.model
     once, _ = patch_text(model, CRD, "crd.yaml")
     twice, _ = patch_text(model, once, "crd.yaml")
     assert twice == once

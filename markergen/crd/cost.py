@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
 from typing import Any
 
 from markergen.crd.yamlio import PathKey
@@ -78,7 +77,3 @@ def cardinality(schema: Any, below: PathKey) -> int:
 
 def rule_cost(rule: str, schema: Any, below: PathKey) -> int:
     return call_cost(rule) * cardinality(schema, below)
-
-
-def over_limit(costs: Sequence[int]) -> bool:
-    return sum(costs) > STATIC_ESTIMATED_CRD_COST_LIMIT

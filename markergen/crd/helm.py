@@ -30,6 +30,8 @@ def _code(line: str) -> bool:
 
 
 def mask_templates(text: str) -> Masked:
+    if "{{" not in text:
+        return Masked(text, 0)  # no template at all: spare splitting and matching every line
     lines = split_lines(text)
     whole = [bool(_WHOLE_LINE.match(line)) for line in lines]
     if not any(whole):

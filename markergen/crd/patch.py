@@ -97,11 +97,11 @@ class RunMemo:
         self._shapes: dict[PathKey, list[tuple[Shape, SampleObject]]] = {}
         self._verdicts: dict[tuple[str, Shape], bool] = {}
         self._proofs: dict[tuple[Any, ...], Proof] = {}
+        self._items_proofs: dict[tuple[Any, ...], list[str]] = {}
         self._told: set[tuple[Any, ...]] = set()
 
     def first_time(self, *what: Any) -> bool:
-        """Whether `what` is said for the first time in this run: feature-set variants and
-        the spec/status copies of a type repeat one finding, which is worth one line."""
+        """Whether `what` is said for the first time in this run (`_Patcher.diag`'s `once`)."""
         if what in self._told:
             return False
         self._told.add(what)
@@ -170,6 +170,17 @@ class RunMemo:
             self._proofs[key] = found
         return found
 
+    def items_proof(
+        self, union: Union, rules: Sequence[Rule], evaluator: CelEvaluator
+    ) -> list[str]:
+        """`prove_items`, once per distinct union of list items and rules."""
+        key = (union, tuple(rules))
+        found = self._items_proofs.get(key)
+        if found is None:
+            found = prove_items(union, rules, evaluator)
+            self._items_proofs[key] = found
+        return found
+
     def verdict(self, evaluator: CelEvaluator, rule: str, shape: Shape) -> bool:
         """True unless the rule rejects the shape (no verdict counts as accepting)."""
         key = (rule, shape)
@@ -190,6 +201,16 @@ class PatchContext:
     samples: tuple[SampleObject, ...] = ()
     check_errors: tuple[Diagnostic, ...] = ()
     strict: bool = False  # a rule that would reject a project's object is an error
+    # the samples by (group, version, kind): every CRD version asks for its own
+    by_kind: dict[tuple[str, str, str], list[SampleObject]] = field(
+        init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        by_kind: dict[tuple[str, str, str], list[SampleObject]] = {}
+        for o in self.samples:
+            by_kind.setdefault((o.group, o.version, o.kind), []).append(o)
+        object.__setattr__(self, "by_kind", by_kind)
 
 
 def is_ours(rule: Any) -> bool:
@@ -225,7 +246,12 @@ class _Patcher:
         message: str,
         severity: Severity | None = None,
         hint: str | None = None,
+        once: tuple[Any, ...] | None = None,
     ) -> None:
+        """Record a diagnostic at `path`; with `once`, only the first time this run says it
+        (feature-set variants and the spec/status copies of a type repeat one finding)."""
+        if once is not None and not self.memo.first_time(code, *once):
+            return
         line, col = self.doc.position(path)
         self.diagnostics.append(
             diag(code, Position(self.file, line, col), message, severity=severity, hint=hint)
@@ -276,20 +302,19 @@ class _Patcher:
             return
         base: PathKey = (*vpath, "schema", "openAPIV3Schema")
         self.kind = (group, name, kind)
-        objects = [
-            o for o in self.context.samples if (o.group, o.version, o.kind) == (group, name, kind)
-        ]
+        objects = self.context.by_kind.get((group, name, kind), [])
         for site in union_sites(self.model, root, schema, base):
             self._site(site, objects, schema)
 
     def _site(self, site: UnionSite, objects: Sequence[SampleObject], schema: Any) -> None:
         node, union = site.node, site.union
+        label = union_label(union, site.struct.name)
+        where = ".".join(str(p) for p in site.path)
         if union.gate and not union.gate_disabled:
-            where = ".".join(str(p) for p in site.path)
             self.diag(
                 "MG506",
                 site.path,
-                f"union {union_label(union, site.struct.name)} at {where}: validation-gen "
+                f"union {label} at {where}: validation-gen "
                 f"checks it only when option {union.gate} is enabled, and a CRD has no "
                 "options; no rules written",
                 severity=Severity.INFO,
@@ -298,16 +323,15 @@ class _Patcher:
             )
             return
         if union.items:
-            self._item_site(site, objects, schema)
+            self._item_site(site, objects, schema, label, where)
             return
         if union.modes and union.discriminator is not None and _is_boolean(
             node, union.discriminator.json_name
         ):
-            where = ".".join(str(p) for p in site.path)
             self.diag(
                 "MG506",
                 site.path,
-                f"union {union_label(union, site.struct.name)} at {where}: its mode "
+                f"union {label} at {where}: its mode "
                 f"discriminator {union.discriminator.json_name} is a bool, whose modes "
                 "markergen does not write as CRD rules; no rules written",
                 severity=Severity.INFO,
@@ -320,7 +344,6 @@ class _Patcher:
         required = [r for r in required if isinstance(r, str)] if isinstance(required, list) else []
         types = {str(k): str(v.get("type", "")) for k, v in props.items() if isinstance(v, dict)}
         rules, skipped = union_rules(union, site.struct.name, props.keys(), required, types)
-        where = ".".join(str(p) for p in site.path)
         for s in skipped:
             self.diag(
                 "MG501",
@@ -328,16 +351,7 @@ class _Patcher:
                 f"union {site.struct.name} field {s.field} {s.reason} at {where}; "
                 "the union's rules leave it out",
             )
-        if not rules:
-            return
-        blocked = self._check_error(union)
-        if blocked is not None:
-            self.diag(
-                "MG506",
-                site.path,
-                f"union {union_label(union, site.struct.name)} at {where}: `markergen check` "
-                f"reports {blocked.code} at {blocked.pos}: {blocked.message}; no rules written",
-            )
+        if not rules or self._blocked(site, label, where):
             return
         disc = union.discriminator
         prop = props.get(disc.json_name) if disc is not None else None
@@ -370,15 +384,13 @@ class _Patcher:
         proof = self.memo.proof(
             union, rules, list(props), required, schema_enum, self.evaluator, hand, types
         )
-        label = union_label(union, site.struct.name)
         documentation = _as_documentation(union, proof.problems)
         for p in proof.problems:
-            if not self.memo.first_time("MG506", union.struct, union.name, p):
-                continue
             self.diag(
                 "MG506",
                 site.path,
                 f"union {label} at {where}: {p}; no rules written{documentation}",
+                once=(union.struct, union.name, p),
             )
         for c in proof.contradictions:
             self.diag("MG508", site.path, f"union {label} at {where}: {c}")
@@ -386,28 +398,30 @@ class _Patcher:
             # not written anyway; the objects they would reject still tell the author why
             self._not_rejecting(list(rules), site, objects, label)
             return
-        if proof.covered and self.memo.first_time("MG509", union.struct, union.name):
+        if proof.covered:
             self.diag(
                 "MG509",
                 site.path,
                 f"union {label} at {where}: the hand-written rules already enforce it; "
                 "nothing added",
+                once=(union.struct, union.name),
             )
         rules = self._not_rejecting(list(proof.rules), site, objects, label)
         rules = self._affordable(rules, site, schema, label)
-        current = self.wanted.setdefault(site.path, [])
-        for r in rules:
-            d = r.as_dict()
-            if d not in current:
-                current.append(d)
+        self._want(site.path, rules)
         if add_enum and disc is not None:
             self.enums[(*site.path, "properties", disc.json_name)] = typed_values
 
-    def _item_site(self, site: UnionSite, objects: Sequence[SampleObject], schema: Any) -> None:
+    def _item_site(
+        self,
+        site: UnionSite,
+        objects: Sequence[SampleObject],
+        schema: Any,
+        label: str,
+        where: str,
+    ) -> None:
         """A union of list items (`+k8s:item`): `self.exists(...)` rules at the list."""
         union, node = site.union, site.node
-        label = union_label(union, site.struct.name)
-        where = ".".join(str(p) for p in site.path)
         bound = node.get("maxItems")
         if not isinstance(bound, int) or isinstance(bound, bool):
             self.diag(
@@ -424,9 +438,25 @@ class _Patcher:
         rules, skipped = item_rules(union, label)
         for s in skipped:
             self.diag("MG501", site.path, f"union {label} member {s.field} {s.reason} at {where}")
-        if not rules:
+        if not rules or self._blocked(site, label, where):
             return
-        blocked = self._check_error(union)
+        for p in self.memo.items_proof(union, rules, self.evaluator):
+            self.diag("MG506", site.path, f"union {label} at {where}: {p}; no rules written")
+            return
+        rules = self._not_rejecting(list(rules), site, objects, label)
+        rules = self._affordable(rules, site, schema, label, per_call=bound)
+        self._want(site.path, rules)
+
+    def _want(self, path: PathKey, rules: Sequence[Rule]) -> None:
+        current = self.wanted.setdefault(path, [])
+        for r in rules:
+            d = r.as_dict()
+            if d not in current:
+                current.append(d)
+
+    def _blocked(self, site: UnionSite, label: str, where: str) -> bool:
+        """Whether `markergen check` has an error inside the union (then MG506, no rules)."""
+        blocked = self._check_error(site.union)
         if blocked is not None:
             self.diag(
                 "MG506",
@@ -434,17 +464,7 @@ class _Patcher:
                 f"union {label} at {where}: `markergen check` reports {blocked.code} at "
                 f"{blocked.pos}: {blocked.message}; no rules written",
             )
-            return
-        for p in prove_items(union, rules, self.evaluator):
-            self.diag("MG506", site.path, f"union {label} at {where}: {p}; no rules written")
-            return
-        rules = self._not_rejecting(list(rules), site, objects, label)
-        rules = self._affordable(rules, site, schema, label, per_call=bound)
-        current = self.wanted.setdefault(site.path, [])
-        for r in rules:
-            d = r.as_dict()
-            if d not in current:
-                current.append(d)
+        return blocked is not None
 
     def _check_error(self, union: Union) -> Diagnostic | None:
         """A check error inside the union: from its first marker or field to its last
@@ -497,7 +517,8 @@ class _Patcher:
         times = cardinality(schema, below) * per_call
         keep: list[Rule] = []
         for r in rules:
-            cost = call_cost(r.rule) * times
+            per_rule = call_cost(r.rule)
+            cost = per_rule * times
             self.costs.append(cost)
             if cost <= STATIC_ESTIMATED_COST_LIMIT:
                 keep.append(r)
@@ -506,7 +527,7 @@ class _Patcher:
                 "MG512",
                 site.path,
                 f"union {label}: the rule `{r.message}` has an estimated cost of {cost:,} "
-                f"({call_cost(r.rule)} per call x {times:,} possible nodes), over the API "
+                f"({per_rule} per call x {times:,} possible nodes), over the API "
                 f"server's per-rule limit of {STATIC_ESTIMATED_COST_LIMIT:,}; not written. "
                 "Bound the enclosing lists and maps (+kubebuilder:validation:MaxItems, "
                 "MaxProperties)",
@@ -854,11 +875,11 @@ def sample_findings(
     samples_exclude: Sequence[str] = (),
 ) -> list[Diagnostic]:
     """For `markergen check`: the union rules `markergen crd` would not write because they
-    reject an object the project keeps, as MG511 warnings (nothing is written)."""
-    result = run_crd(
-        paths,
+    reject an object the project keeps, as MG511 warnings (nothing is written, no diff
+    is made: only the diagnostics are wanted)."""
+    _, diagnostics = patch_files(
+        crd_files(paths),
         model,
-        verify=True,
         root=root,
         samples_include=samples_include,
         samples_exclude=samples_exclude,
@@ -869,6 +890,6 @@ def sample_findings(
             d.pos,
             d.message.replace("; not written", "; `markergen crd` will not write it"),
         )
-        for d in result.diagnostics
+        for d in diagnostics
         if d.code == "MG510"
     ]

@@ -234,15 +234,16 @@ def prove_union(
     names = [escape_property(f) or f for f in fields]
     # only hand-written rules about this union's fields can enforce or contradict it
     existing = [t for t in existing if any(f"self.{n}" in t for n in names)]
+    enum_texts = None if enum is None else {text_of(e) for e in enum}
 
     def schema_ok(obj: dict[str, Any]) -> bool:
         if any(r not in obj for r in req):
             return False
         return not (
             disc is not None
-            and enum is not None
+            and enum_texts is not None
             and disc.json_name in obj
-            and text_of(obj[disc.json_name]) not in [text_of(e) for e in enum]
+            and text_of(obj[disc.json_name]) not in enum_texts
         )
 
     if union.semantics == "k8s":
@@ -250,16 +251,23 @@ def prove_union(
         # enum) it rejects on its own; the rules must be right on everything else
         probes = [p for p in probes if schema_ok(p.obj)]
 
-    def hand_verdict(obj: dict[str, Any]) -> bool:
-        """False when some hand-written rule rejects `obj` (rules that cannot be evaluated
-        on these small objects, e.g. transition rules, give no verdict)."""
-        for text in existing:
-            try:
-                if not evaluator.passes(text, _cel_obj(obj)):
-                    return False
-            except CelError:
-                continue
-        return True
+    hand: dict[int, bool] = {}  # by id(probe): asked for contradictions and per rule
+
+    def hand_verdict(p: Probe) -> bool:
+        """False when some hand-written rule rejects the probe's object (rules that cannot
+        be evaluated on these small objects, e.g. transition rules, give no verdict)."""
+        found = hand.get(id(p))
+        if found is None:
+            found = True
+            for text in existing:
+                try:
+                    if not evaluator.passes(text, _cel_obj(p.obj)):
+                        found = False
+                        break
+                except CelError:
+                    continue
+            hand[id(p)] = found
+        return found
 
     problems: list[str] = []
     try:
@@ -282,14 +290,14 @@ def prove_union(
     contradictions = tuple(
         f"a hand-written rule rejects {p.why}, which the union allows"
         for p in probes
-        if p.allowed and not hand_verdict(p.obj)
+        if p.allowed and not hand_verdict(p)
     )
     if not existing:
         return Proof((), tuple(rules), False, contradictions)
     keep: list[Rule] = []
     for r in rules:
         rejected = [p for p in probes if not evaluator.passes(r.rule, _cel_obj(p.obj))]
-        if any(hand_verdict(p.obj) for p in rejected):
+        if any(hand_verdict(p) for p in rejected):
             keep.append(r)
     return Proof((), tuple(keep), not keep, contradictions)
 

@@ -24,7 +24,13 @@ from typing import Any
 
 import yaml
 
-from markergen.crd.yamlio import PathKey, YamlError, load_documents
+from markergen.crd.yamlio import (
+    PathKey,
+    YamlError,
+    load_documents,
+    load_value,
+    mapping_item,
+)
 
 ENVSUBST = re.compile(r"\$\{[A-Z_][A-Z0-9_]*(?::?[-=+?][^}]*)?\}")
 CONVENTIONAL = ("config/samples", "examples", "samples", "docs", "test/e2e", "tests/e2e", "e2e")
@@ -116,9 +122,8 @@ def load_samples(
 
 
 def _child(node: yaml.Node, key: str) -> yaml.Node | None:
-    if not isinstance(node, yaml.MappingNode):
-        return None
-    return next((v for k, v in node.value if getattr(k, "value", None) == key), None)
+    item = mapping_item(node, key)
+    return None if item is None else item[1]
 
 
 def _suite_objects(value: Any, node: yaml.Node) -> list[tuple[dict[str, Any], int]]:
@@ -145,7 +150,7 @@ def _suite_objects(value: Any, node: yaml.Node) -> list[tuple[dict[str, Any], in
                 if not isinstance(text, str) or text_node is None:
                     continue
                 try:
-                    obj = yaml.safe_load(text)
+                    obj = load_value(text)
                 except yaml.YAMLError:
                     continue
                 if isinstance(obj, dict):
@@ -159,15 +164,12 @@ def _objects(value: Any, node: yaml.Node) -> Iterator[tuple[dict[str, Any], int]
     if not isinstance(value, dict):
         return
     items = value.get("items")
-    if (
-        value.get("kind") == "List"
-        and isinstance(items, list)
-        and isinstance(node, yaml.MappingNode)
-    ):
-        item_node = next((v for k, v in node.value if k.value == "items"), None)
-        for i, item in enumerate(items):
-            if isinstance(item, dict) and isinstance(item_node, yaml.SequenceNode):
-                yield item, item_node.value[i].start_mark.line + 1
+    if value.get("kind") == "List" and isinstance(items, list):
+        item_node = _child(node, "items")
+        if isinstance(item_node, yaml.SequenceNode):
+            for item, n in zip(items, item_node.value, strict=False):
+                if isinstance(item, dict):
+                    yield item, n.start_mark.line + 1
         return
     yield value, node.start_mark.line + 1
 

@@ -63,31 +63,31 @@ def flat_fields(
             yield f
 
 
-def unions_at(
+def _with_inlined(
     model: Model, struct: Struct, seen: frozenset[TypeKey] = frozenset()
-) -> Iterator[tuple[Struct, Union]]:
-    """The struct's own unions, then those of inlined structs in field order."""
+) -> Iterator[Struct]:
+    """The struct, then the structs it inlines, in field order (each once per path)."""
     seen = seen | {struct.key}
-    for u in struct.unions:
-        yield struct, u
+    yield struct
     for f in struct.fields:
         inner = _inlined_struct(model, f)
         if inner is not None and inner.key not in seen:
-            yield from unions_at(model, inner, seen)
+            yield from _with_inlined(model, inner, seen)
 
 
-def wrapped_at(
-    model: Model, struct: Struct, seen: frozenset[TypeKey] = frozenset()
-) -> Iterator[tuple[Struct, Union]]:
+def unions_at(model: Model, struct: Struct) -> Iterator[tuple[Struct, Union]]:
+    """The struct's own unions, then those of inlined structs in field order."""
+    for s in _with_inlined(model, struct):
+        for u in s.unions:
+            yield s, u
+
+
+def wrapped_at(model: Model, struct: Struct) -> Iterator[tuple[Struct, Union]]:
     """The k8s unions written through path wrappers (`Union.at`) on the struct's fields,
     then on those of inlined structs."""
-    seen = seen | {struct.key}
-    for u in struct.wrapped:
-        yield struct, u
-    for f in struct.fields:
-        inner = _inlined_struct(model, f)
-        if inner is not None and inner.key not in seen:
-            yield from wrapped_at(model, inner, seen)
+    for s in _with_inlined(model, struct):
+        for u in s.wrapped:
+            yield s, u
 
 
 def _below(node: Any, path: PathKey, at: tuple[str, ...]) -> Iterator[tuple[PathKey, Any]]:

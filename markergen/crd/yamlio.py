@@ -103,6 +103,12 @@ def mapping_item(node: yaml.Node, key: str) -> tuple[yaml.Node, yaml.Node] | Non
     return None
 
 
+def load_value(text: str) -> Any:
+    """The plain value of a one-document YAML text, without positions (libyaml when
+    available; `yaml.safe_load`'s result). Raises yaml.YAMLError."""
+    return yaml.load(text, Loader=_Loader)
+
+
 def load_documents(text: str) -> list[Document]:
     """Every non-empty document of a YAML stream, with its composed node tree."""
     docs: list[Document] = []
