@@ -75,6 +75,12 @@ def file_digests(paths: Sequence[str]) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+def read_beyond(files_read: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """`CachedRun.extra` of a run whose model read `files_read`: the absolute paths among
+    them are the files beyond the selected ones (imported packages, go.mod, go.work)."""
+    return file_digests([p for p in files_read if os.path.isabs(p)])
+
+
 class OutputCache:
     """One invocation's slot in the cache directory: look it up, or store a result."""
 

@@ -101,10 +101,9 @@ def _run_cache(cfg: Config, command: str, patterns: Sequence[str], options: dict
 
 
 def _store(cache: Any, diags: Sequence[Any], outputs: dict[str, str], model: Any) -> None:
-    from markergen.cache import CachedRun, file_digests
+    from markergen.cache import CachedRun, read_beyond
 
-    extra = [p for p in model.files_read if os.path.isabs(p)]
-    cache.store(CachedRun(tuple(diags), outputs, file_digests(extra)))
+    cache.store(CachedRun(tuple(diags), outputs, read_beyond(model.files_read)))
 
 
 def _run_dump(args: argparse.Namespace) -> int:
