@@ -176,6 +176,23 @@ def _join(lines: list[str]) -> str:
     return "\n".join(lines)
 
 
+def _replace_line(
+    kind: str, path: str, lines: list[str], i: int, text: str, code: str, where: str
+) -> Mutation:
+    """Line `i` (0-based) becomes `text`; `code` is expected on it."""
+    new = list(lines)
+    new[i] = text
+    return Mutation(kind, path, _join(new), ((code, i + 1),), _same, f"{path}:{i + 1} {where}")
+
+
+def _insert_line(
+    kind: str, path: str, lines: list[str], at: int, text: str, code: str, where: str
+) -> Mutation:
+    """`text` inserted before line `at` (0-based); `code` is expected on it."""
+    new = [*lines[:at], text, *lines[at:]]
+    return Mutation(kind, path, _join(new), ((code, at + 1),), _inserted(at), where)
+
+
 def _attached(lines: list[str], i: int) -> bool:
     """Whether the comment line `i` is in the doc of a declaration (not a tombstone or
     a free-floating comment)."""
@@ -190,10 +207,9 @@ def misspelt_marker(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator
     for i, text in enumerate(lines):
         m = MARKER_LINE.match(text)
         if m and m.group(2) in UNION_MARKERS and _attached(lines, i):
-            new = list(lines)
-            new[i] = f"{m.group(1)}// +{_swap_letters(m.group(2))}{m.group(3)}"
-            yield Mutation("misspelt-marker", path, _join(new), (("MG003", i + 1),), _same,
-                           f"{path}:{i + 1} +{m.group(2)}")
+            yield _replace_line("misspelt-marker", path, lines, i,
+                                f"{m.group(1)}// +{_swap_letters(m.group(2))}{m.group(3)}",
+                                "MG003", f"+{m.group(2)}")
 
 
 def enum_on_const(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[Mutation]:
@@ -206,9 +222,8 @@ def enum_on_const(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[M
             in_block = False
         elif in_block and CONST_SPEC.match(text):
             at = _comment_block(lines, i)
-            new = [*lines[:at], "\t// +enum", *lines[at:]]
-            yield Mutation("marker-on-const", path, _join(new), (("MG005", at + 1),),
-                           _inserted(at), f"{path}:{i + 1}")
+            yield _insert_line("marker-on-const", path, lines, at, "\t// +enum", "MG005",
+                               f"{path}:{i + 1}")
 
 
 def member_on_var(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[Mutation]:
@@ -217,9 +232,9 @@ def member_on_var(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[M
         if re.match(r"^var \w+", text) or (re.match(r"^\t\w+\s*(=|\w)", text) and _in_var_block(lines, i)):
             at = _comment_block(lines, i)
             indent = "\t" if text.startswith("\t") else ""
-            new = [*lines[:at], indent + "// +unionMember", *lines[at:]]
-            yield Mutation("marker-on-var", path, _join(new), (("MG005", at + 1),),
-                           _inserted(at), f"{path}:{i + 1}")
+            yield _insert_line("marker-on-var", path, lines, at, indent + "// +unionMember",
+                               "MG005",
+                               f"{path}:{i + 1}")
 
 
 def _in_var_block(lines: list[str], i: int) -> bool:
@@ -236,9 +251,8 @@ def union_on_func(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[M
     for i, text in enumerate(lines):
         if text.startswith("func "):
             at = _comment_block(lines, i)
-            new = [*lines[:at], "// +union", *lines[at:]]
-            yield Mutation("marker-on-func", path, _join(new), (("MG005", at + 1),),
-                           _inserted(at), f"{path}:{i + 1}")
+            yield _insert_line("marker-on-func", path, lines, at, "// +union", "MG005",
+                               f"{path}:{i + 1}")
 
 
 def enum_on_field(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[Mutation]:
@@ -247,9 +261,8 @@ def enum_on_field(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[M
         for f in s.fields:
             if not f.markers or all(m[1] not in UNION_MARKERS for m in f.markers):
                 at = f.doc_start
-                new = [*lines[:at], "\t// +enum", *lines[at:]]
-                yield Mutation("enum-on-field", path, _join(new), (("MG005", at + 1),),
-                               _inserted(at), f"{path}:{f.line + 1} {s.name}.{f.name}")
+                yield _insert_line("enum-on-field", path, lines, at, "\t// +enum", "MG005",
+                                   f"{path}:{f.line + 1} {s.name}.{f.name}")
 
 
 def hidden_member(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[Mutation]:
@@ -258,10 +271,9 @@ def hidden_member(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[M
         for f in s.fields:
             if member_marker(f) is None or 'json:"' not in f.tag:
                 continue
-            new = list(lines)
-            new[f.line] = re.sub(r'json:"[^"]*"', 'json:"-"', lines[f.line], count=1)
-            yield Mutation("member-json-dash", path, _join(new), (("MG308", f.line + 1),),
-                           _same, f"{path}:{f.line + 1} {s.name}.{f.name}")
+            yield _replace_line("member-json-dash", path, lines, f.line,
+                                re.sub(r'json:"[^"]*"', 'json:"-"', lines[f.line], count=1),
+                                "MG308", f"{s.name}.{f.name}")
 
 
 def _discriminated(s: GoStruct) -> bool:
@@ -279,10 +291,9 @@ def value_not_in_enum(path: str, lines: list[str], ss: list[GoStruct]) -> Iterat
             continue
         for f, (i, _, rest) in plain_members(s):
             flags = ",optional" if "optional" in rest else ""
-            new = list(lines)
-            new[i] = re.sub(r"\+unionMember.*$", f"+unionMember=NoSuchValue{flags}", lines[i])
-            yield Mutation("member-value-not-in-enum", path, _join(new), (("MG303", i + 1),),
-                           _same, f"{path}:{i + 1} {s.name}.{f.name}")
+            yield _replace_line("member-value-not-in-enum", path, lines, i,
+                                re.sub(r"\+unionMember.*$", f"+unionMember=NoSuchValue{flags}", lines[i]),
+                                "MG303", f"{s.name}.{f.name}")
 
 
 def scalar_member(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[Mutation]:
@@ -307,10 +318,9 @@ def duplicate_value(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator
         (f1, (_, _, rest1)), (f2, (i2, _, rest2)) = members[0], members[1]
         value = rest1[1:].split(",")[0] if rest1.startswith("=") else f1.name
         flags = ",optional" if "optional" in rest2 else ""
-        new = list(lines)
-        new[i2] = re.sub(r"\+unionMember.*$", f"+unionMember={value}{flags}", lines[i2])
-        yield Mutation("duplicate-member-value", path, _join(new), (("MG304", i2 + 1),),
-                       _same, f"{path}:{i2 + 1} {s.name}.{f2.name}")
+        yield _replace_line("duplicate-member-value", path, lines, i2,
+                            re.sub(r"\+unionMember.*$", f"+unionMember={value}{flags}", lines[i2]),
+                            "MG304", f"{s.name}.{f2.name}")
 
 
 def no_discriminator(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[Mutation]:
@@ -345,10 +355,8 @@ def malformed_marker(path: str, lines: list[str], ss: list[GoStruct]) -> Iterato
             bad = f"+{name}{rest[1:] and ' ' + rest[1:]}"
         else:
             continue
-        new = list(lines)
-        new[i] = f"{m.group(1)}// {bad}"
-        yield Mutation("malformed-marker", path, _join(new), (("MG004", i + 1),), _same,
-                       f"{path}:{i + 1} +{name}")
+        yield _replace_line("malformed-marker", path, lines, i,
+                            f"{m.group(1)}// {bad}", "MG004", f"+{name}")
 
 
 def untyped_enum_const(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[Mutation]:
@@ -368,10 +376,8 @@ def untyped_enum_const(path: str, lines: list[str], ss: list[GoStruct]) -> Itera
         if cm and cm.group(2) in enums:
             seen[cm.group(2)] += 1
             if seen[cm.group(2)] == 2:  # not the block's first: Go repeats nothing here
-                new = list(lines)
-                new[i] = f"\t{cm.group(1)} = {cm.group(3)}"
-                yield Mutation("untyped-enum-constant", path, _join(new), (("MG103", i + 1),),
-                               _same, f"{path}:{i + 1} {cm.group(1)}")
+                yield _replace_line("untyped-enum-constant", path, lines, i,
+                                    f"\t{cm.group(1)} = {cm.group(3)}", "MG103", cm.group(1))
 
 
 def required_member(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[Mutation]:
@@ -411,10 +417,9 @@ def wrong_one_of(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[Mu
     for s in ss:
         for i, name, rest in s.markers:
             if name.endswith(("ExactlyOneOf", "AtMostOneOf", "AtLeastOneOf")) and rest.startswith("="):
-                new = list(lines)
-                new[i] = lines[i].replace(rest, "=noSuchField;" + rest[1:], 1)
-                yield Mutation("one-of-names-no-field", path, _join(new), (("MG341", i + 1),),
-                               _same, f"{path}:{i + 1} {s.name}")
+                yield _replace_line("one-of-names-no-field", path, lines, i,
+                                    lines[i].replace(rest, "=noSuchField;" + rest[1:], 1),
+                                    "MG341", s.name)
 
 
 def discriminator_also_member(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[Mutation]:
@@ -436,18 +441,17 @@ def by_no_discriminator(path: str, lines: list[str], ss: list[GoStruct]) -> Iter
             continue
         for f, _ in plain_members(s):
             at = f.line
-            new = [*lines[:at], "\t// +unionDiscriminatedBy=NoSuchField", *lines[at:]]
-            yield Mutation("discriminated-by-nothing", path, _join(new), (("MG306", at + 1),),
-                           _inserted(at), f"{path}:{f.line + 1} {s.name}.{f.name}")
+            yield _insert_line("discriminated-by-nothing", path, lines, at,
+                               "\t// +unionDiscriminatedBy=NoSuchField", "MG306",
+                               f"{path}:{f.line + 1} {s.name}.{f.name}")
 
 
 def enum_on_struct(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[Mutation]:
     """MG101: `+enum` on a struct type (integer enums are read since issue 18)."""
     for s in ss:
         at = _comment_block(lines, s.line)
-        new = [*lines[:at], "// +enum", *lines[at:]]
-        yield Mutation("enum-on-struct-type", path, _join(new), (("MG101", at + 1),),
-                       _inserted(at), f"{path}:{s.line + 1} {s.name}")
+        yield _insert_line("enum-on-struct-type", path, lines, at, "// +enum", "MG101",
+                           f"{path}:{s.line + 1} {s.name}")
 
 
 def default_not_in_enum(path: str, lines: list[str], ss: list[GoStruct]) -> Iterator[Mutation]:
@@ -458,10 +462,9 @@ def default_not_in_enum(path: str, lines: list[str], ss: list[GoStruct]) -> Iter
                 continue
             for i, name, rest in f.markers:
                 if name in ("default", "kubebuilder:default") and rest.startswith("="):
-                    new = list(lines)
-                    new[i] = lines[i].replace(rest, '="NoSuchValue"' if name == "default" else "=NoSuchValue")
-                    yield Mutation("default-not-in-enum", path, _join(new), (("MG206", i + 1),),
-                                   _same, f"{path}:{i + 1} {s.name}.{f.name}")
+                    yield _replace_line("default-not-in-enum", path, lines, i,
+                                        lines[i].replace(rest, '="NoSuchValue"' if name == "default" else "=NoSuchValue"),
+                                        "MG206", f"{s.name}.{f.name}")
 
 
 # ---------------------------------------------------------------------------- harmless

@@ -15,20 +15,13 @@ mostly other validations, which markergen does not model).
 from __future__ import annotations
 
 import argparse
-import re
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import yaml
-
-from markergen.crd.locate import root_type
-from markergen.emit.naming import key_definition_name
-from markergen.emit.options import EmitOptions
-from markergen.emit.table import build_table
-from markergen.pipeline import load_model
-from markergen.runtime import Table, validate
+from _verdicts import Rejections, Validator
 
 
 def suites(root: Path) -> list[Path]:
@@ -54,10 +47,9 @@ def main() -> int:
     ap.add_argument("--all", action="store_true", help="list every false rejection")
     args = ap.parse_args()
     root = args.checkout.resolve()
-    model = load_model(["./..."], root)
-    table = Table.from_dict(build_table(model, EmitOptions()))
+    validator = Validator(["./..."], root)
     accepted_ok = accepted_total = rejected_total = rejected_too = skipped = 0
-    grouped: dict[str, list[str]] = defaultdict(list)
+    rejections = Rejections()
     kinds: Counter[str] = Counter()
     for path in suites(root):
         try:
@@ -77,13 +69,11 @@ def main() -> int:
                 if not isinstance(new, dict) or not isinstance(new.get("kind"), str):
                     skipped += 1
                     continue
-                group, _, version = str(new.get("apiVersion", "")).rpartition("/")
-                found = root_type(model, group, new["kind"], version)
-                if found is None:
+                errors = validator.errors(new, old)
+                if errors is None:
                     skipped += 1
                     continue
                 kinds[new["kind"]] += 1
-                errors = validate(table, key_definition_name(found.key), new, old=old)
                 server_rejects = bool(case.get("expectedError") or case.get("expectedStatusError"))
                 if server_rejects:
                     rejected_total += 1
@@ -94,17 +84,12 @@ def main() -> int:
                     accepted_ok += 1
                     continue
                 where = f"{path.relative_to(root)}: {case.get('name', '?')}"
-                for e in errors:
-                    shape = re.sub(r"\[\d+\]", "[i]", f"{new['kind']} {e}")
-                    grouped[shape].append(where)
+                rejections.add(new["kind"], errors, where)
     print(f"suites: {len(suites(root))}; objects by kind: {len(kinds)} kinds, {sum(kinds.values())} objects")
     print(f"server accepted: {accepted_total}; markergen accepts {accepted_ok}, rejects {accepted_total - accepted_ok}")
     print(f"server rejected: {rejected_total}; markergen rejects {rejected_too} of them too")
     print(f"not read (no object, or a kind the inputs lack): {skipped}")
-    for shape, wheres in sorted(grouped.items(), key=lambda kv: -len(kv[1])):
-        print(f"  {len(wheres):4d}  {shape}")
-        for w in wheres if args.all else wheres[:1]:
-            print(f"          {w}")
+    rejections.print(args.all)
     return 0
 
 

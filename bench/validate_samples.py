@@ -13,22 +13,16 @@ by type and message (with one file:document example each); `--all` lists every o
 from __future__ import annotations
 
 import argparse
-import re
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import yaml
+from _verdicts import Rejections, Validator
 
-from markergen.crd.locate import root_type
 from markergen.crd.samples import ENVSUBST
-from markergen.emit.naming import key_definition_name
-from markergen.emit.options import EmitOptions
-from markergen.emit.table import build_table
-from markergen.pipeline import load_model
-from markergen.runtime import Table, validate
 
 DEFAULT_DIRS = ("config/samples", "examples", "samples", "docs", "test", "site")
 SKIP_DIRS = {"vendor", "node_modules", "testdata-output"}
@@ -72,37 +66,29 @@ def main() -> int:
     ap.add_argument("--all", action="store_true", help="list every rejection")
     args = ap.parse_args()
 
-    model = load_model(args.patterns, args.project)
-    table = Table.from_dict(build_table(model, EmitOptions()))
-    groups = {p.group_name for p in model.packages if p.group_name}
+    validator = Validator(args.patterns, args.project)
+    groups = {p.group_name for p in validator.model.packages if p.group_name}
     found = accepted = 0
     kinds: Counter[str] = Counter()
-    grouped: dict[str, list[str]] = defaultdict(list)
+    rejections = Rejections()
     for path in yaml_files(args.project, args.dirs):
         for index, obj in objects(path, groups):
-            group, _, version = str(obj["apiVersion"]).rpartition("/")
+            group = str(obj["apiVersion"]).rpartition("/")[0]
             if group not in groups or not isinstance(obj.get("kind"), str):
                 continue
-            root = root_type(model, group, obj["kind"], version)
-            if root is None:
+            errors = validator.errors(obj)
+            if errors is None:
                 continue
             found += 1
             kinds[obj["kind"]] += 1
-            errors = validate(table, key_definition_name(root.key), obj)
             if not errors:
                 accepted += 1
                 continue
-            where = f"{path.relative_to(args.project)}#{index}"
-            for e in errors:
-                shape = re.sub(r"\[\d+\]", "[i]", f"{obj['kind']} {e}")
-                grouped[shape].append(where)
+            rejections.add(obj["kind"], errors, f"{path.relative_to(args.project)}#{index}")
     print(f"groups: {', '.join(sorted(groups))}")
     print(f"objects: {found} ({', '.join(f'{k} {n}' for k, n in kinds.most_common())})")
     print(f"accepted: {accepted}  rejected: {found - accepted}")
-    for shape, wheres in sorted(grouped.items(), key=lambda kv: -len(kv[1])):
-        print(f"  {len(wheres):4d}  {shape}")
-        for w in wheres if args.all else wheres[:1]:
-            print(f"          {w}")
+    rejections.print(args.all)
     return 0
 
 

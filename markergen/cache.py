@@ -30,10 +30,10 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import markergen
 from markergen.diagnostics import Diagnostic
@@ -73,6 +73,12 @@ def file_digests(paths: Sequence[str]) -> tuple[tuple[str, str], ...]:
         except OSError:
             out.append((p, ""))
     return tuple(out)
+
+
+def read_beyond(files_read: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """`CachedRun.extra` of a run whose model read `files_read`: the absolute paths among
+    them are the files beyond the selected ones (imported packages, go.mod, go.work)."""
+    return file_digests([p for p in files_read if os.path.isabs(p)])
 
 
 class OutputCache:
@@ -154,35 +160,28 @@ class OutputCache:
             CachedRun(diagnostics, {}, extra), self.key, [(n, files[n][1]) for n in names], _NO_SUM
         )
         sum_at = header.rindex(b'"sha256": "') + len(b'"sha256": "')
-        tmp: str | None = None
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-", suffix=".cache")
+
+        def fill(out: BinaryIO) -> bool:
             body = hashlib.sha256()
-            with os.fdopen(fd, "wb") as out:
-                out.write(header + b"\n")
-                for name in names:
-                    path, size, expected = files[name]
-                    mine = hashlib.sha256()
-                    copied = 0
-                    with open(path, "rb") as src:
-                        while block := src.read(1 << 20):
-                            mine.update(block)
-                            body.update(block)
-                            out.write(block)
-                            copied += len(block)
-                    if copied != size or mine.hexdigest() != expected:
-                        return False
-                out.seek(sum_at)
-                out.write(body.hexdigest().encode("ascii"))
-            os.replace(tmp, self.path)
-            tmp = None
-        except OSError:
+            out.write(header + b"\n")
+            for name in names:
+                path, size, expected = files[name]
+                mine = hashlib.sha256()
+                copied = 0
+                with open(path, "rb") as src:
+                    while block := src.read(1 << 20):
+                        mine.update(block)
+                        body.update(block)
+                        out.write(block)
+                        copied += len(block)
+                if copied != size or mine.hexdigest() != expected:
+                    return False
+            out.seek(sum_at)
+            out.write(body.hexdigest().encode("ascii"))
+            return True
+
+        if not _replace_atomically(self.path, fill):
             return False
-        finally:
-            if tmp is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
         _ignore_in_git(self.directory)
         return True
 
@@ -191,12 +190,24 @@ def write_atomically(target: Path, data: bytes) -> bool:
     """Write `data` to a temporary file beside `target` and rename it into place, so a
     reader never sees half a file; False (and nothing left behind) when that fails. The
     caches use it: a read-only directory only costs their speed-up."""
+
+    def fill(out: BinaryIO) -> bool:
+        out.write(data)
+        return True
+
+    return _replace_atomically(target, fill)
+
+
+def _replace_atomically(target: Path, fill: Callable[[BinaryIO], bool]) -> bool:
+    """`fill` a temporary file beside `target`, then rename it into place; False (and
+    nothing left behind) when writing fails or `fill` says the content is not wanted."""
     tmp: str | None = None
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=target.suffix)
         with os.fdopen(fd, "wb") as out:
-            out.write(data)
+            if not fill(out):
+                return False
         os.replace(tmp, target)
         tmp = None
         return True

@@ -24,7 +24,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 from markergen.cliargs import Arg, Command, command_args, setting_dest
 
 if TYPE_CHECKING:
+    from markergen.cache import CachedRun, OutputCache
     from markergen.config import Config
+    from markergen.diagnostics import Diagnostic
+    from markergen.model import Model
 
 PROG = "markergen"
 DESCRIPTION = (
@@ -87,8 +90,9 @@ def use_color(stream: TextIO, environ: dict[str, str] | None = None) -> bool:
 # ---- command bodies ------------------------------------------------------------------
 
 
-def _run_cache(cfg: Config, command: str, patterns: Sequence[str], options: dict[str, Any],
-               use: bool) -> tuple[Any, Any]:
+def _run_cache(
+    cfg: Config, command: str, patterns: Sequence[str], options: dict[str, Any], use: bool
+) -> tuple[OutputCache | None, CachedRun | None]:
     """(the cache slot of this run or None, the cached run or None). check and dump
     take the generate fast path: a run whose inputs and settings did not change prints
     the stored result without parsing anything (docs/performance.md, "Cache")."""
@@ -100,11 +104,12 @@ def _run_cache(cfg: Config, command: str, patterns: Sequence[str], options: dict
     return cache, (cache.lookup() if cache is not None else None)
 
 
-def _store(cache: Any, diags: Sequence[Any], outputs: dict[str, str], model: Any) -> None:
-    from markergen.cache import CachedRun, file_digests
+def _store(
+    cache: OutputCache, diags: Sequence[Diagnostic], outputs: dict[str, str], model: Model
+) -> None:
+    from markergen.cache import CachedRun, read_beyond
 
-    extra = [p for p in model.files_read if os.path.isabs(p)]
-    cache.store(CachedRun(tuple(diags), outputs, file_digests(extra)))
+    cache.store(CachedRun(tuple(diags), outputs, read_beyond(model.files_read)))
 
 
 def _run_dump(args: argparse.Namespace) -> int:

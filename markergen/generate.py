@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -148,7 +147,7 @@ def _write(
     diags: tuple[Diagnostic, ...],
     texts: Mapping[str, str] | Inputs,
     cache: OutputCache | None,
-    extra: list[str] | None,
+    extra: Sequence[str] | None,
 ) -> GenerateResult:
     """Write (or --verify) the outputs: `texts` by output name, or the `Inputs` they
     are rendered from, streamed into the files; then store a computed run (`cache`)."""
@@ -178,17 +177,18 @@ def _write(
     # Stored only once the run has succeeded: a run that fails (full disk, interrupt)
     # leaves the project exactly as it found it, cache included.
     if cache is not None and extra is not None:
-        from markergen.cache import CachedRun, file_digests
+        from markergen.cache import CachedRun, read_beyond
 
+        read = read_beyond(extra)
         if isinstance(texts, Mapping):
-            cache.store(CachedRun(diags, dict(texts), file_digests(extra)))
+            cache.store(CachedRun(diags, dict(texts), read))
         else:
             files = {
                 o.filename: (path, *report.digests[path])
                 for o in OUTPUTS
                 for path in [cfg.output_path(o.key)]
             }
-            cache.store_files(diags, files, file_digests(extra))
+            cache.store_files(diags, files, read)
     return result
 
 
@@ -197,9 +197,9 @@ def _compute(
     patterns: Sequence[str],
     cwd: Path,
     progress: Progress | None,
-) -> tuple[tuple[Diagnostic, ...], Inputs, list[str]] | GenerateResult:
-    """Diagnostics, what the outputs are rendered from and the files read beyond the
-    selected ones (imports), or the failed result when there are errors."""
+) -> tuple[tuple[Diagnostic, ...], Inputs, Sequence[str]] | GenerateResult:
+    """Diagnostics, what the outputs are rendered from and the files the model read
+    (cache.read_beyond picks the imports), or the failed result when there are errors."""
     from markergen.pipeline import check_model, load_model
 
     try:
@@ -210,8 +210,7 @@ def _compute(
     diags = tuple(check_model(model, policy(cfg)))
     if any(d.severity is Severity.ERROR for d in diags):
         return GenerateResult(1, diags, "", "markergen: errors found; no output was written")
-    extra = [p for p in model.files_read if os.path.isabs(p)]
-    return diags, _inputs(cfg, model), extra
+    return diags, _inputs(cfg, model), model.files_read
 
 
 def _inputs(cfg: Config, model: Model) -> Inputs:

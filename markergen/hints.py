@@ -22,6 +22,8 @@ alternative for a reader whose intent differs, or an explanation; it need not be
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from markergen.golang.syntax import JSONTag
 
 
@@ -57,7 +59,11 @@ def json_tag(tag: JSONTag) -> str:
     """A field's json tag as written (`json:"name,omitempty"`); `json:"-"` for a skip."""
     if tag.skip:
         return 'json:"-"'
-    return 'json:"' + ",".join((tag.name, *tag.options)) + '"'
+    return _tag_text(tag.name, tag.options)
+
+
+def _tag_text(name: str, options: Sequence[str]) -> str:
+    return 'json:"' + ",".join((name, *options)) + '"'
 
 
 def json_options(tag: JSONTag, add: tuple[str, ...] = (), drop: tuple[str, ...] = ()) -> str | None:
@@ -67,6 +73,6 @@ def json_options(tag: JSONTag, add: tuple[str, ...] = (), drop: tuple[str, ...] 
         return None
     options = [o for o in tag.options if o not in drop]
     options += [o for o in add if o not in options]
-    new = 'json:"' + ",".join((tag.name, *options)) + '"'
+    new = _tag_text(tag.name, options)
     old = json_tag(tag)
     return None if new == old else replace(new, old)

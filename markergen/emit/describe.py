@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from markergen.model import Enum
+from markergen.model import Enum, json_scalar
 
 ENUM_HEADER = "Possible enum values:"
 # After the values of an enum some of whose constants could not be read (MG020): the
@@ -102,22 +102,8 @@ def typed_enum_values(values: tuple[str, ...] | list[str], schema_type: object) 
         return list(enum_values_sorted(values))
     out: set[bool | int | float] = set()
     for text in values:
-        value = _scalar(text.strip(), schema_type)
-        if value is not None:
+        value = json_scalar(text, str(schema_type))
+        if value is not None and not isinstance(value, str):
             out.add(value)
     ordered: list[bool | int | float] = sorted(out, key=lambda v: (float(v), type(v).__name__))
     return list(ordered)
-
-
-def _scalar(text: str, schema_type: object) -> bool | int | float | None:
-    if schema_type == "boolean":
-        return {"true": True, "false": False}.get(text)
-    try:
-        if schema_type == "integer":
-            return int(text, 0)
-        if schema_type == "number":
-            number = float(text)
-            return int(number) if number.is_integer() and "." not in text else number
-    except ValueError:
-        return None
-    return None

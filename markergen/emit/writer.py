@@ -100,13 +100,16 @@ def _create(target: Path, suffix: str, keep: Callable[[Path], None]) -> tuple[in
     return fd, path
 
 
-def _write_temp(target: Path, data: bytes, mode: int, keep: Callable[[Path], None]) -> Path:
+def _write_temp(
+    target: Path, blocks: Iterable[bytes], mode: int, keep: Callable[[Path], None]
+) -> Path:
+    """The blocks in a temporary beside `target`, with `mode` (not yet synced); removed
+    again when writing them fails."""
     fd, tmp = _create(target, ".tmp", keep)
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+            for block in blocks:
+                f.write(block)
         os.chmod(tmp, mode)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -115,54 +118,39 @@ def _write_temp(target: Path, data: bytes, mode: int, keep: Callable[[Path], Non
     return tmp
 
 
-class _NoDigest:
-    def update(self, data: bytes) -> None:
-        pass
+class _Tally:
+    """Size and (when wanted, for the cache) SHA-256 of the bytes of one output."""
 
-    def hexdigest(self) -> str:
-        return ""
+    def __init__(self, digest: bool) -> None:
+        self.size = 0
+        self._sha: Any = None
+        if digest:
+            import hashlib
+
+            self._sha = hashlib.sha256()
+
+    def add(self, block: bytes) -> bytes:
+        self.size += len(block)
+        if self._sha is not None:
+            self._sha.update(block)
+        return block
+
+    def result(self) -> tuple[int, str]:
+        return self.size, self._sha.hexdigest() if self._sha is not None else ""
 
 
-def _digest(wanted: bool) -> Any:
-    if not wanted:
-        return _NoDigest()
-    import hashlib
-
-    return hashlib.sha256()
-
-
-def _write_stream(
-    target: Path, chunks: Iterable[str], mode: int, digests: bool, keep: Callable[[Path], None]
-) -> tuple[Path, int, str]:
-    """The pieces, UTF-8, in a temporary beside `target` (not yet synced): (its path,
-    size, SHA-256 or "" without `digests`)."""
-    fd, tmp = _create(target, ".tmp", keep)
-    digest = _digest(digests)
-    size = 0
-    try:
-        with os.fdopen(fd, "wb") as f:
-            pending: list[bytes] = []
-            held = 0
-            for chunk in chunks:
-                data = chunk.encode("utf-8")
-                pending.append(data)
-                held += len(data)
-                if held >= _CHUNK:
-                    block = b"".join(pending)
-                    digest.update(block)
-                    f.write(block)
-                    size += held
-                    pending, held = [], 0
-            block = b"".join(pending)
-            digest.update(block)
-            f.write(block)
-            size += held
-        os.chmod(tmp, mode)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
-    return tmp, size, digest.hexdigest()
+def _encoded(chunks: Iterable[str], tally: _Tally) -> Iterator[bytes]:
+    """The pieces, UTF-8, in blocks of about _CHUNK bytes, counted by `tally`."""
+    pending: list[bytes] = []
+    held = 0
+    for chunk in chunks:
+        data = chunk.encode("utf-8")
+        pending.append(data)
+        held += len(data)
+        if held >= _CHUNK:
+            yield tally.add(b"".join(pending))
+            pending, held = [], 0
+    yield tally.add(b"".join(pending))
 
 
 def _sync(path: Path) -> None:
@@ -267,29 +255,27 @@ def write_outputs(outputs: Mapping[Path, Content], digests: bool = False) -> Wri
             original = originals[path]
             content = outputs[path]
             mode = original.mode if original is not None else _default_mode()
+            tally = _Tally(digests)
+            keep = partial(temps.__setitem__, path)
             if isinstance(content, str):
-                data = content.encode("utf-8")
-                digest = _digest(digests)
-                digest.update(data)
-                sums[path] = (len(data), digest.hexdigest())
+                data = tally.add(content.encode("utf-8"))
+                sums[path] = tally.result()
                 if original is not None and original.size == len(data) and _same_content(path, data):
                     unchanged.append(path)
                     continue
                 created_dirs.extend(_make_parents(path.parent))
-                _write_temp(path, data, mode, keep=partial(temps.__setitem__, path))
+                tmp = _write_temp(path, (data,), mode, keep)
                 del data
             else:
                 created_dirs.extend(_make_parents(path.parent))
-                tmp, size, hexdigest = _write_stream(
-                    path, content(), mode, digests, keep=partial(temps.__setitem__, path)
-                )
-                sums[path] = (size, hexdigest)
-                if original is not None and original.size == size and _same_content(path, tmp):
+                tmp = _write_temp(path, _encoded(content(), tally), mode, keep)
+                sums[path] = tally.result()
+                if original is not None and original.size == tally.size and _same_content(path, tmp):
                     del temps[path]
                     tmp.unlink()
                     unchanged.append(path)
                     continue
-                _sync(tmp)
+            _sync(tmp)
             changed.append(path)
         for path in changed:
             current = path

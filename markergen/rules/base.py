@@ -8,9 +8,10 @@ rule answers them the same way.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 
+from markergen import hints
 from markergen.diagnostics import CATALOG, Diagnostic
 from markergen.markers import (
     K8S_UNION_DISCRIMINATOR,
@@ -20,7 +21,7 @@ from markergen.markers import (
     UNION_DISCRIMINATOR,
     UNION_MEMBER,
 )
-from markergen.model import Model, Struct, TypeRef, Union
+from markergen.model import Field, Model, Struct, TypeRef, Union
 
 Check = Callable[[Model], Iterable[Diagnostic]]
 
@@ -84,6 +85,17 @@ def underlying(model: Model, ref: TypeRef) -> TypeRef:
 def is_struct(model: Model, ref: TypeRef) -> bool:
     target = underlying(model, ref)
     return target.kind == "struct" or (target.kind == "named" and target.type_key in model.structs)
+
+
+def marker_removals(field: Field | None, names: Collection[str]) -> list[str]:
+    """The hint edits that remove each marker of `field` named in `names`."""
+    if field is None:
+        return []
+    return [
+        hints.remove(hints.marker_line(m.raw), field.go_name)
+        for m in field.markers
+        if m.name in names
+    ]
 
 
 def quoted(values: Iterable[str]) -> str:

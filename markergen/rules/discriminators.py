@@ -34,8 +34,10 @@ from markergen.markers import (
 from markergen.model import Discriminator, Model, Struct, Union
 from markergen.model.fields import DEFAULT_MARKERS, OPTIONAL_MARKERS, REQUIRED_MARKERS
 from markergen.rules.base import (
+    DISCRIMINATOR_MARKERS,
     MEMBER_MARKERS,
     Rule,
+    marker_removals,
     quoted,
     underlying,
     union_label,
@@ -146,11 +148,8 @@ def _requiredness_edits(struct: Struct, d: Discriminator, *, required: bool) -> 
     field = struct.field(d.go_name)
     if field is None:
         return []
-    out: list[str] = []
     want, drop = ("required", OPTIONAL_MARKERS) if required else ("optional", REQUIRED_MARKERS)
-    for m in field.markers:
-        if m.name in drop:
-            out.append(hints.remove(hints.marker_line(m.raw), d.go_name))
+    out = marker_removals(field, drop)
     if not any(m.name in (REQUIRED_MARKERS if required else OPTIONAL_MARKERS) for m in field.markers):
         out.append(hints.add_above(f"// +{want}", d.go_name))
     tag = (
@@ -241,13 +240,7 @@ def check_discriminator_is_member(model: Model) -> Iterator[Diagnostic]:
                 wrong.pos if wrong is not None else d.pos,
                 f"field {d.go_name} of {struct.name} is the discriminator of union "
                 f"{union_label(struct, union)} and also a union member ({what})",
-                hint=hints.edits(
-                    *(
-                        hints.remove(hints.marker_line(m.raw), d.go_name)
-                        for m in (field.markers if field is not None else ())
-                        if m.name in MEMBER_MARKERS
-                    )
-                )
+                hint=hints.edits(*marker_removals(field, MEMBER_MARKERS))
                 or "a discriminator selects members; it cannot be one: remove the member marker",
             )
 
@@ -304,14 +297,7 @@ def check_discriminator_without_members(model: Model) -> Iterator[Diagnostic]:
 
 
 def _discriminator_removal(struct: Struct, d: Discriminator) -> list[str]:
-    field = struct.field(d.go_name)
-    if field is None:
-        return []
-    return [
-        hints.remove(hints.marker_line(m.raw), d.go_name)
-        for m in field.markers
-        if m.name in (UNION_DISCRIMINATOR, K8S_UNION_DISCRIMINATOR)
-    ]
+    return marker_removals(struct.field(d.go_name), DISCRIMINATOR_MARKERS)
 
 
 def check_default_value(model: Model) -> Iterator[Diagnostic]:

@@ -22,6 +22,7 @@ from markergen.rules.base import (
     UNION_FIELD_MARKERS,
     Rule,
     is_struct,
+    marker_removals,
     quoted,
     underlying,
     union_label,
@@ -228,11 +229,7 @@ def check_member_not_serialized(model: Model) -> Iterator[Diagnostic]:
         elif not field.exported:
             why = "is unexported, so encoding/json ignores it"
             hint = hints.edits(
-                *(
-                    hints.remove(hints.marker_line(m.raw), go_name)
-                    for m in field.markers
-                    if m.name in UNION_FIELD_MARKERS
-                ),
+                *marker_removals(field, UNION_FIELD_MARKERS),
                 otherwise="export it, with a json tag, if it is meant to be in the API",
             )
         else:
@@ -247,11 +244,7 @@ def check_member_not_serialized(model: Model) -> Iterator[Diagnostic]:
 
 def _optional_edits(field: Field) -> list[str]:
     """Edits that make a member optional: no required marker, `+optional`, omitempty."""
-    out = [
-        hints.remove(hints.marker_line(m.raw), field.go_name)
-        for m in field.markers
-        if m.name in REQUIRED_MARKERS
-    ]
+    out = marker_removals(field, REQUIRED_MARKERS)
     if not any(m.name in OPTIONAL_MARKERS for m in field.markers):
         out.append(hints.add_above("// +optional", field.go_name))
     if not field.json.omits_zero:
