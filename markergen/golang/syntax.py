@@ -293,8 +293,8 @@ class GoFile:
     marshalers: tuple[str, ...] = ()
     # Variables and functions with a marker line in their doc comment (for MG005).
     marked: tuple[MarkedDecl, ...] = ()
-    # Comment blocks above the package clause other than its doc (license, tags in a block
-    # of their own): package tags are read from these too.
+    # Every comment block above the package clause, in order (license, tags in a block of
+    # their own, then `package_doc` if there is one): package tags are read from all.
     package_comments: tuple[CommentGroup, ...] = ()
 
     def import_path(self, name: str) -> str | None:

@@ -306,9 +306,5 @@ def _read_problems(pkg: GoPackage) -> list[Diagnostic]:
 
 
 def _package_markers(pkg: GoPackage, reader: MarkerReader) -> tuple[Marker, ...]:
-    groups = [
-        group
-        for f in pkg.files
-        for group in (*f.package_comments, *((f.package_doc,) if f.package_doc else ()))
-    ]
+    groups = [group for f in pkg.files for group in f.package_comments]
     return reader.read(groups, Target.PACKAGE, f"package {pkg.name}")
