@@ -153,14 +153,7 @@ def form_k8s(ctx: Ctx, fields: list[Field]) -> list[Union]:
             ctx.diagnostics.append(_lonely_discriminator(ctx, name, disc_field, order))
             continue
         ms = tuple(
-            Member(
-                f.go_name,
-                f.json_name,
-                m.arg("memberName") or f.go_name,
-                False,
-                f.pos,
-                zero=zero_kind(f.type, ctx.types),
-            )
+            _member(f, m, ctx.types)
             for f, m in sorted(entries, key=lambda e: (e[0].pos.line, e[0].pos.column))
         )
         founding = marker_of(disc_field, K8S_DISCRIMINATOR) if disc_field else (entries[0][1])
@@ -187,6 +180,19 @@ def form_k8s(ctx: Ctx, fields: list[Field]) -> list[Union]:
 
 # ---------------------------------------------------------------------------
 # What validation-gen refuses about the union tags themselves, and the Go kinds it sees
+
+
+def _member(f: Field, m: Marker, types: Mapping[TypeKey, NamedType]) -> Member:
+    """A field tagged `+k8s:unionMember` / `+k8s:zeroOrOneOfMember`: its value is the
+    `memberName` argument, else the Go name (validation-gen's)."""
+    return Member(
+        f.go_name,
+        f.json_name,
+        m.arg("memberName") or f.go_name,
+        False,
+        f.pos,
+        zero=zero_kind(f.type, types),
+    )
 
 
 def _named_underlying(ref: TypeRef, types: Mapping[TypeKey, NamedType]) -> TypeRef:
@@ -617,17 +623,9 @@ class _WrappedBuilder:
             )
             disc = discriminator_of(w.disc, ctx)
             self.diagnostics.extend(ctx.diagnostics)
-        members = tuple(
-            Member(
-                f.go_name,
-                f.json_name,
-                m.arg("memberName") or f.go_name,
-                False,
-                f.pos,
-                zero=zero_kind(f.type, self.types),
-            )
-            for f, m in w.fields
-        ) + tuple(member for member, _ in w.items)
+        members = tuple(_member(f, m, self.types) for f, m in w.fields) + tuple(
+            member for member, _ in w.items
+        )
         tags = [m for _, m in w.fields] + [m for _, m in w.items]
         exactly = any(m.name == K8S_MEMBER for m in tags)
         return Union(
