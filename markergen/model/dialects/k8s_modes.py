@@ -31,6 +31,7 @@ from markergen.markers import (
 )
 from markergen.model import Field, Member, ModeRule, ModeRuleKind, Union
 from markergen.model.dialects.base import Ctx, discriminator_of
+from markergen.model.enums import underlying_builtin
 
 MODE_MARKERS: tuple[str, ...] = (
     K8S_MODE_DISCRIMINATOR,
@@ -138,17 +139,8 @@ def _is_pointer(f: Field) -> bool:
 
 def _discriminator_kind(ctx: Ctx, f: Field) -> str | None:
     """"string" or "bool" for a field validation-gen takes as a mode discriminator."""
-    ref = f.type
-    seen: set[str] = set()
-    while ref.kind == "named" and ref.type_key not in seen:
-        seen.add(ref.type_key)
-        named = ctx.types.get(ref.type_key)
-        if named is None:
-            return None
-        ref = named.underlying
-    if ref.kind == "builtin" and ref.name in ("string", "bool"):
-        return ref.name
-    return None
+    kind = underlying_builtin(f.type, ctx.types)
+    return kind if kind in ("string", "bool") else None
 
 
 def _first_candidate(ctx: Ctx) -> Field | None:
