@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from markergen.golang.header import ignored, scan_header
+from markergen.golang.imports import parse_gomod
 from markergen.golang.source import DecodeError, prepare
 from markergen.golang.syntax import FileProblem, GoFile, GoPackage
 
@@ -343,11 +344,4 @@ def _module_path(gomod: Path) -> str:
         text = gomod.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return ""
-    for line in text.splitlines():
-        line = line.split("//", 1)[0].strip()
-        if line.startswith("module") and line[len("module") :][:1] in (" ", "\t", '"'):
-            value = line[len("module") :].strip()
-            if len(value) >= 2 and value[0] == value[-1] and value[0] in '"`':
-                value = value[1:-1]
-            return value
-    return ""
+    return parse_gomod(gomod.parent, text).module
