@@ -11,6 +11,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Literal
 
+# Go's predeclared numeric types by their constant kind (the constant evaluator's and
+# the model's JSON types of enums and discriminators read the same table).
+INT_TYPES = frozenset(
+    {"int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32",
+     "uint64", "uintptr", "byte", "rune"}
+)  # fmt: skip
+FLOAT_TYPES = frozenset({"float32", "float64"})
+
 
 @dataclass(frozen=True, order=True, slots=True)
 class Position:

@@ -11,8 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from markergen.diagnostics import Diagnostic
-from markergen.golang.constexpr import FLOAT_TYPES, INT_TYPES
-from markergen.golang.syntax import JSONTag, Position
+from markergen.golang.syntax import FLOAT_TYPES, INT_TYPES, JSONTag, Position
 from markergen.markers import Marker
 from markergen.model.ignores import Ignore
 
