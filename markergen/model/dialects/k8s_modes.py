@@ -27,10 +27,11 @@ from markergen.markers import (
     K8S_REQUIRED,
     Marker,
     MarkerError,
+    edit_distance,
     parse_line,
 )
 from markergen.model import Field, Member, ModeRule, ModeRuleKind, Union
-from markergen.model.dialects.base import Ctx, discriminator_of
+from markergen.model.dialects.base import Ctx, discriminator_of, zero_kind
 from markergen.model.enums import underlying_builtin
 
 MODE_MARKERS: tuple[str, ...] = (
@@ -313,8 +314,6 @@ def _missing_discriminator(ctx: Ctx, r: _Rule) -> None:
 def _union(
     ctx: Ctx, modality: str, disc_field: Field, disc_marker: Marker, rules: list[_Rule]
 ) -> Union | None:
-    from markergen.model.dialects.k8s import zero_kind  # k8s.py imports this module
-
     disc = discriminator_of(disc_field, ctx)
     is_bool = _discriminator_kind(ctx, disc_field) == "bool"
     kept: list[ModeRule] = []
@@ -400,6 +399,4 @@ def _as_bool(word: str) -> str:
 
 
 def _closest(value: str, values: tuple[str, ...]) -> str:
-    from markergen.markers import edit_distance
-
     return min(values, key=lambda v: (edit_distance(value.lower(), v.lower()), v))
