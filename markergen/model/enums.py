@@ -118,12 +118,7 @@ def _const_type_key(spec: ConstSpec, pc: PackageConsts) -> TypeKey | None:
     if spec.type is None:
         conv = _conversion(spec)
         return _type_text_key(conv[0], pc) if conv else None
-    if spec.type.kind == "ident":
-        return f"{pc.import_path}.{spec.type.name}"
-    if spec.type.kind == "qualified":
-        path = pc.file.import_path(spec.type.package)
-        return f"{path}.{spec.type.name}" if path else None
-    return None
+    return _type_expr_key(spec.type, pc)
 
 
 def _canonical(key: TypeKey, types: Mapping[TypeKey, NamedType]) -> TypeKey:
