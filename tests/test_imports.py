@@ -382,3 +382,16 @@ def test_imported_enum_with_a_missing_constant_is_incomplete(tmp_path: Path) -> 
     protocol = _port_props(model)["protocol"]
     assert "enum" not in protocol  # type: ignore[operator]
     assert "incomplete enum" in protocol["description"]  # type: ignore[index]
+
+
+def test_imported_files_follow_the_inputs_ignore_rule(tmp_path: Path) -> None:
+    # `ignore` ANDed in: never builds, skipped; ORed in: builds, read (as for inputs).
+    write(tmp_path / "go.mod", "module example.com/m\n\ngo 1.22\n")
+    write(tmp_path / "api/v1/types.go", API.format(path="example.com/m/shared"))
+    write(tmp_path / "shared/names.go", "//go:build linux || ignore\n\n" + SHARED)
+    write(
+        tmp_path / "shared/other.go",
+        '//go:build ignore && linux\n\npackage shared\n\nconst Alias = "ignored"\n',
+    )
+    model = load(tmp_path, "./api/v1")
+    assert values(model) == {"example.com/m/api/v1.Protocol": ["TCP", "UDP"]}

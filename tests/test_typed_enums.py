@@ -56,3 +56,16 @@ def test_scalar_enums_are_typed(tmp_path: Path) -> None:
         assert props["width"]["type"] == "integer" and props["ratio"]["type"] == "number"
         # The "Possible enum values" paragraph quotes Go strings: string enums only.
         assert "description" not in props["width"], name
+
+
+def test_every_integer_type_the_rules_accept_is_an_enum(tmp_path: Path) -> None:
+    # The builder and MG101 share one table of Go scalars: a `uintptr` enum, which MG101
+    # accepts as a number, is an integer enum (it used to be dropped without a word).
+    (tmp_path / "go.mod").write_text("module example.com/t\n")
+    (tmp_path / "v1").mkdir()
+    (tmp_path / "v1/types.go").write_text(
+        "package v1\n\n// +kubebuilder:validation:Enum=1;2\ntype Handle uintptr\n"
+    )
+    model = load_model(["./v1"], tmp_path)
+    enum = model.enums["example.com/t/v1.Handle"]
+    assert (enum.type, [v.value for v in enum.values]) == ("integer", ["1", "2"])

@@ -16,15 +16,11 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from markergen.golang.literals import unquote
+from markergen.golang.syntax import FLOAT_TYPES, INT_TYPES
 
 Value = str | bool | int | float
 
-# Go's predeclared basic types by their constant kind; unsigned sizes for `^x`.
-INT_TYPES = frozenset(
-    {"int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32",
-     "uint64", "uintptr", "byte", "rune"}
-)  # fmt: skip
-FLOAT_TYPES = frozenset({"float32", "float64"})
+# Unsigned sizes for `^x`.
 UNSIGNED_BITS = {"uint": 64, "uint8": 8, "byte": 8, "uint16": 16, "uint32": 32,
                  "uint64": 64, "uintptr": 64}  # fmt: skip
 BASIC = INT_TYPES | FLOAT_TYPES | {"string", "bool"}

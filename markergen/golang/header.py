@@ -84,6 +84,13 @@ def scan_header(data: bytes) -> Header | None:
     return None
 
 
+def ignored(constraint: str) -> bool:
+    """True for `ignore`, alone or ANDed with other terms: such a file never builds."""
+    if not constraint or "||" in constraint or "(" in constraint:
+        return False
+    return any(term.strip() == "ignore" for term in constraint.split("&&"))
+
+
 def plus_build_expr(lines: list[str]) -> str:
     """Old `// +build` lines as one //go:build expression (the rewrite `go fix` makes).
 

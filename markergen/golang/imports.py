@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from markergen.golang.header import scan_header
+from markergen.golang.header import ignored, scan_header
 from markergen.golang.source import DecodeError, prepare
 from markergen.golang.syntax import GoFile
 
@@ -348,12 +348,9 @@ class ImportedPackages:
                 continue
             self.finder.files_read.add(str(path))
             header = scan_header(data)
-            if header is not None and (
-                # Generated files (deep copies, protobuf, swagger docs) are skipped as
-                # they are in the inputs: they declare no API type or enum constant.
-                header.generated
-                or any(t.strip() == "ignore" for t in header.build_constraint.split("&&"))
-            ):
+            # Generated files (deep copies, protobuf, swagger docs) are skipped as they
+            # are in the inputs: they declare no API type or enum constant.
+            if header is not None and (header.generated or ignored(header.build_constraint)):
                 continue
             out.append((path, data))
         self._unparsed[directory] = out

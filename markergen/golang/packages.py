@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from markergen.golang.header import scan_header
+from markergen.golang.header import ignored, scan_header
+from markergen.golang.imports import parse_gomod
 from markergen.golang.source import DecodeError, prepare
 from markergen.golang.syntax import FileProblem, GoFile, GoPackage
 
@@ -291,7 +292,7 @@ class _Loader:
                 continue
             gofile = self.parser.parse_prepared(shown, data)
             if not explicit and (
-                _ignored(gofile.build_constraint)
+                ignored(gofile.build_constraint)
                 or (gofile.generated and not self.include_generated)
             ):
                 skipped.append(shown)
@@ -311,7 +312,7 @@ class _Loader:
         """True when the raw header alone says the file is skipped (no parse needed)."""
         header = scan_header(data)
         return header is not None and (
-            _ignored(header.build_constraint)
+            ignored(header.build_constraint)
             or (header.generated and not self.include_generated)
         )
 
@@ -343,18 +344,4 @@ def _module_path(gomod: Path) -> str:
         text = gomod.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return ""
-    for line in text.splitlines():
-        line = line.split("//", 1)[0].strip()
-        if line.startswith("module") and line[len("module") :][:1] in (" ", "\t", '"'):
-            value = line[len("module") :].strip()
-            if len(value) >= 2 and value[0] == value[-1] and value[0] in '"`':
-                value = value[1:-1]
-            return value
-    return ""
-
-
-def _ignored(constraint: str) -> bool:
-    """True for `ignore`, alone or ANDed with other terms: such a file never builds."""
-    if not constraint or "||" in constraint or "(" in constraint:
-        return False
-    return any(term.strip() == "ignore" for term in constraint.split("&&"))
+    return parse_gomod(gomod.parent, text).module

@@ -152,7 +152,8 @@ class _FileReader:
                 package_doc = doc.group if doc else None
                 # gengo and controller-gen read package tags from every comment above the
                 # clause, not only its doc: `+groupName=` often stands in a block of its own.
-                package_comments = tuple(g.group for g in header if g is not doc)
+                # Only comments come before the clause, so the doc is the last of them.
+                package_comments = tuple(g.group for g in header)
             elif kind == "import_declaration":
                 header_done = True
                 imports.extend(self.imports(item))

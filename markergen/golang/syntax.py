@@ -11,6 +11,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Literal
 
+# Go's predeclared numeric types by their constant kind (the constant evaluator's and
+# the model's JSON types of enums and discriminators read the same table).
+INT_TYPES = frozenset(
+    {"int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32",
+     "uint64", "uintptr", "byte", "rune"}
+)  # fmt: skip
+FLOAT_TYPES = frozenset({"float32", "float64"})
+
 
 @dataclass(frozen=True, order=True, slots=True)
 class Position:
@@ -293,8 +301,8 @@ class GoFile:
     marshalers: tuple[str, ...] = ()
     # Variables and functions with a marker line in their doc comment (for MG005).
     marked: tuple[MarkedDecl, ...] = ()
-    # Comment blocks above the package clause other than its doc (license, tags in a block
-    # of their own): package tags are read from these too.
+    # Every comment block above the package clause, in order (license, tags in a block of
+    # their own, then `package_doc` if there is one): package tags are read from all.
     package_comments: tuple[CommentGroup, ...] = ()
 
     def import_path(self, name: str) -> str | None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from markergen.diagnostics import Diagnostic
-from markergen.golang.syntax import JSONTag, Position
+from markergen.golang.syntax import FLOAT_TYPES, INT_TYPES, JSONTag, Position
 from markergen.markers import Marker
 from markergen.model.ignores import Ignore
 
@@ -187,17 +187,11 @@ def scalar_json_type(builtin: str | None) -> str:
         return "string"
     if builtin == "bool":
         return "boolean"
-    if builtin in ("float32", "float64"):
+    if builtin in FLOAT_TYPES:
         return "number"
-    if builtin in _INTEGERS:
+    if builtin in INT_TYPES:
         return "integer"
     return ""
-
-
-_INTEGERS = frozenset(
-    {"int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32",
-     "uint64", "byte", "rune", "uintptr"}
-)  # fmt: skip
 
 
 @dataclass(frozen=True)

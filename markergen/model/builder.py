@@ -1,7 +1,9 @@
 """Syntax records + markers → the model.
 
-`build_model` is the only entry point. It never raises on bad input: what it cannot
-understand becomes a diagnostic in `Model.diagnostics`.
+`ModelBuilder` builds the model one package at a time as the packages are loaded
+(markergen.pipeline); `build_model` is the same for packages already in memory
+(markergen.diff). Neither raises on bad input: what they cannot understand becomes a
+diagnostic in `Model.diagnostics`.
 """
 
 from __future__ import annotations
@@ -306,9 +308,5 @@ def _read_problems(pkg: GoPackage) -> list[Diagnostic]:
 
 
 def _package_markers(pkg: GoPackage, reader: MarkerReader) -> tuple[Marker, ...]:
-    groups = [
-        group
-        for f in pkg.files
-        for group in (*f.package_comments, *((f.package_doc,) if f.package_doc else ()))
-    ]
+    groups = [group for f in pkg.files for group in f.package_comments]
     return reader.read(groups, Target.PACKAGE, f"package {pkg.name}")

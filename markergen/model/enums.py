@@ -13,7 +13,7 @@ from typing import Protocol
 from markergen import hints
 from markergen.diagnostics import Diagnostic, diag
 from markergen.doctext import description
-from markergen.golang.constexpr import BASIC, FLOAT_TYPES, INT_TYPES, Const, declared, evaluate
+from markergen.golang.constexpr import BASIC, Const, declared, evaluate
 from markergen.golang.imports import Found, is_standard
 from markergen.golang.syntax import ConstSpec, GoFile, Position, TypeDecl, TypeExpr
 from markergen.markers import (
@@ -33,16 +33,10 @@ from markergen.model import (
     NamedType,
     TypeKey,
     TypeRef,
+    scalar_json_type,
 )
 
 ENUM_MARKERS = (ENUM, K8S_ENUM, KUBEBUILDER_ENUM)
-NON_STRING_SCALARS = frozenset(
-    {
-        "bool", "int", "int8", "int16", "int32", "int64",
-        "uint", "uint8", "uint16", "uint32", "uint64", "byte", "rune",
-        "float32", "float64",
-    }
-)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -124,12 +118,7 @@ def _const_type_key(spec: ConstSpec, pc: PackageConsts) -> TypeKey | None:
     if spec.type is None:
         conv = _conversion(spec)
         return _type_text_key(conv[0], pc) if conv else None
-    if spec.type.kind == "ident":
-        return f"{pc.import_path}.{spec.type.name}"
-    if spec.type.kind == "qualified":
-        path = pc.file.import_path(spec.type.package)
-        return f"{path}.{spec.type.name}" if path else None
-    return None
+    return _type_expr_key(spec.type, pc)
 
 
 def _canonical(key: TypeKey, types: Mapping[TypeKey, NamedType]) -> TypeKey:
@@ -325,9 +314,6 @@ def _type_expr_key(expr: TypeExpr, pc: PackageConsts) -> TypeKey | None:
     return None
 
 
-JSON_TYPES = {"string": "string", "bool": "boolean"} | {
-    t: "integer" for t in INT_TYPES
-} | {t: "number" for t in FLOAT_TYPES}
 
 
 def enum_text(value: Const, json_type: str) -> str | None:
@@ -495,9 +481,9 @@ def build_enums(
     for type_key, named in all_types.items():
         if enum_marker(named) is None:
             continue
-        builtin = builtin_of(named)
-        if builtin == "string" or builtin in NON_STRING_SCALARS:
-            candidates[type_key] = (named, JSON_TYPES[builtin])
+        scalar = scalar_json_type(builtin_of(named))
+        if scalar:
+            candidates[type_key] = (named, scalar)
     wanted = {_canonical(key, types): jt for key, (_, jt) in candidates.items()}
     # built once, not per const block: a dict of every enum per block was quadratic
     # (0.6 s at 10,000 types)

@@ -203,3 +203,29 @@ def known_discriminators(discs: Sequence[Field]) -> str:
     if not discs:
         return " (it has none)"
     return " (its discriminators: " + ", ".join(d.go_name for d in discs) + ")"
+
+
+def named_underlying(ref: TypeRef, types: Mapping[TypeKey, NamedType]) -> TypeRef:
+    """Look through named non-struct types (`type Items []Item`, `type Mode string`)."""
+    seen: set[TypeKey] = set()
+    while ref.kind == "named" and ref.type_key in types and ref.type_key not in seen:
+        seen.add(ref.type_key)
+        ref = types[ref.type_key].underlying
+    return ref
+
+
+def zero_kind(ref: TypeRef, types: Mapping[TypeKey, NamedType]) -> str:
+    """How validation-gen tells a member of this Go type set (its member extractor):
+    "nil" for a pointer (or interface), "len" for a list or map, "zero" for a builtin
+    compared with its zero value, "struct" for a struct value (which it refuses), ""
+    for a type from outside the inputs."""
+    ref = named_underlying(ref, types)
+    if ref.kind in ("pointer", "interface"):
+        return "nil"
+    if ref.kind in ("slice", "array", "map"):
+        return "len"
+    if ref.kind == "builtin":
+        return "zero"
+    if ref.kind in ("named", "struct"):
+        return "struct"
+    return ""

@@ -51,6 +51,8 @@ from markergen.model.dialects.base import (
     StructInput,
     discriminator_of,
     marker_of,
+    named_underlying,
+    zero_kind,
 )
 from markergen.model.dialects.k8s_modes import MODE_MARKERS
 
@@ -153,14 +155,7 @@ def form_k8s(ctx: Ctx, fields: list[Field]) -> list[Union]:
             ctx.diagnostics.append(_lonely_discriminator(ctx, name, disc_field, order))
             continue
         ms = tuple(
-            Member(
-                f.go_name,
-                f.json_name,
-                m.arg("memberName") or f.go_name,
-                False,
-                f.pos,
-                zero=zero_kind(f.type, ctx.types),
-            )
+            _member(f, m, ctx.types)
             for f, m in sorted(entries, key=lambda e: (e[0].pos.line, e[0].pos.column))
         )
         founding = marker_of(disc_field, K8S_DISCRIMINATOR) if disc_field else (entries[0][1])
@@ -189,34 +184,21 @@ def form_k8s(ctx: Ctx, fields: list[Field]) -> list[Union]:
 # What validation-gen refuses about the union tags themselves, and the Go kinds it sees
 
 
-def _named_underlying(ref: TypeRef, types: Mapping[TypeKey, NamedType]) -> TypeRef:
-    """Look through named non-struct types (`type Items []Item`, `type Mode string`)."""
-    seen: set[TypeKey] = set()
-    while ref.kind == "named" and ref.type_key in types and ref.type_key not in seen:
-        seen.add(ref.type_key)
-        ref = types[ref.type_key].underlying
-    return ref
-
-
-def zero_kind(ref: TypeRef, types: Mapping[TypeKey, NamedType]) -> str:
-    """How validation-gen tells a member of this Go type set (its member extractor):
-    "nil" for a pointer (or interface), "len" for a list or map, "zero" for a builtin
-    compared with its zero value, "struct" for a struct value (which it refuses), ""
-    for a type from outside the inputs."""
-    ref = _named_underlying(ref, types)
-    if ref.kind in ("pointer", "interface"):
-        return "nil"
-    if ref.kind in ("slice", "array", "map"):
-        return "len"
-    if ref.kind == "builtin":
-        return "zero"
-    if ref.kind in ("named", "struct"):
-        return "struct"
-    return ""
+def _member(f: Field, m: Marker, types: Mapping[TypeKey, NamedType]) -> Member:
+    """A field tagged `+k8s:unionMember` / `+k8s:zeroOrOneOfMember`: its value is the
+    `memberName` argument, else the Go name (validation-gen's)."""
+    return Member(
+        f.go_name,
+        f.json_name,
+        m.arg("memberName") or f.go_name,
+        False,
+        f.pos,
+        zero=zero_kind(f.type, types),
+    )
 
 
 def _string_kind(ref: TypeRef, types: Mapping[TypeKey, NamedType]) -> bool:
-    base = _named_underlying(ref.deref(), types)
+    base = named_underlying(ref.deref(), types)
     return base.kind == "builtin" and base.name == "string"
 
 
@@ -331,7 +313,7 @@ class _WrappedBuilder:
         self.diagnostics.append(diag(code, m.pos, message, hint=hint))
 
     def struct_of(self, ref: TypeRef) -> Struct | None:
-        ref = _named_underlying(ref.deref(), self.types)
+        ref = named_underlying(ref.deref(), self.types)
         return self.structs.get(ref.type_key) if ref.kind == "named" else None
 
     def unions(self, s: Struct) -> tuple[Union, ...]:
@@ -396,10 +378,10 @@ class _WrappedBuilder:
         holder: Field | None = f
         for i, step in enumerate(m.via):
             last = i == len(m.via) - 1
-            if _named_underlying(cur.deref(), self.types).kind in ("external", "unknown"):
+            if named_underlying(cur.deref(), self.types).kind in ("external", "unknown"):
                 return  # a type from outside the inputs: validation-gen may know it, we do not
             if step.kind == K8S_EACH_VAL:
-                base = _named_underlying(cur.deref(), self.types)
+                base = named_underlying(cur.deref(), self.types)
                 if last or base.kind not in ("slice", "array", "map") or base.elem is None:
                     why = (
                         "a list or map value is no field: wrap the tag in "
@@ -508,7 +490,7 @@ class _WrappedBuilder:
                 f"`+{K8S_ITEM}(...)=+{K8S_MEMBER}`, never a discriminator)",
             )
             return
-        base = _named_underlying(cur.deref(), self.types)
+        base = named_underlying(cur.deref(), self.types)
         elem = self.struct_of(base.elem) if base.kind in ("slice", "array") and base.elem else None
         if elem is None:
             self.fail(
@@ -535,7 +517,7 @@ class _WrappedBuilder:
                 if target is None:
                     problem = f"the item type {elem.name} has no field {k!r}"
                     break
-                want = _named_underlying(target.type.deref(), self.types)
+                want = named_underlying(target.type.deref(), self.types)
                 quoted = v.startswith('"')
                 if want.kind == "builtin" and (want.name == "string") != quoted:
                     problem = f"{k} is a {want.name} but {v} is {'a string' if quoted else 'not a string'}"
@@ -617,17 +599,9 @@ class _WrappedBuilder:
             )
             disc = discriminator_of(w.disc, ctx)
             self.diagnostics.extend(ctx.diagnostics)
-        members = tuple(
-            Member(
-                f.go_name,
-                f.json_name,
-                m.arg("memberName") or f.go_name,
-                False,
-                f.pos,
-                zero=zero_kind(f.type, self.types),
-            )
-            for f, m in w.fields
-        ) + tuple(member for member, _ in w.items)
+        members = tuple(_member(f, m, self.types) for f, m in w.fields) + tuple(
+            member for member, _ in w.items
+        )
         tags = [m for _, m in w.fields] + [m for _, m in w.items]
         exactly = any(m.name == K8S_MEMBER for m in tags)
         return Union(

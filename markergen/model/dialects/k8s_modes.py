@@ -27,10 +27,12 @@ from markergen.markers import (
     K8S_REQUIRED,
     Marker,
     MarkerError,
+    edit_distance,
     parse_line,
 )
 from markergen.model import Field, Member, ModeRule, ModeRuleKind, Union
-from markergen.model.dialects.base import Ctx, discriminator_of
+from markergen.model.dialects.base import Ctx, discriminator_of, zero_kind
+from markergen.model.enums import underlying_builtin
 
 MODE_MARKERS: tuple[str, ...] = (
     K8S_MODE_DISCRIMINATOR,
@@ -138,17 +140,8 @@ def _is_pointer(f: Field) -> bool:
 
 def _discriminator_kind(ctx: Ctx, f: Field) -> str | None:
     """"string" or "bool" for a field validation-gen takes as a mode discriminator."""
-    ref = f.type
-    seen: set[str] = set()
-    while ref.kind == "named" and ref.type_key not in seen:
-        seen.add(ref.type_key)
-        named = ctx.types.get(ref.type_key)
-        if named is None:
-            return None
-        ref = named.underlying
-    if ref.kind == "builtin" and ref.name in ("string", "bool"):
-        return ref.name
-    return None
+    kind = underlying_builtin(f.type, ctx.types)
+    return kind if kind in ("string", "bool") else None
 
 
 def _first_candidate(ctx: Ctx) -> Field | None:
@@ -321,8 +314,6 @@ def _missing_discriminator(ctx: Ctx, r: _Rule) -> None:
 def _union(
     ctx: Ctx, modality: str, disc_field: Field, disc_marker: Marker, rules: list[_Rule]
 ) -> Union | None:
-    from markergen.model.dialects.k8s import zero_kind  # k8s.py imports this module
-
     disc = discriminator_of(disc_field, ctx)
     is_bool = _discriminator_kind(ctx, disc_field) == "bool"
     kept: list[ModeRule] = []
@@ -408,6 +399,4 @@ def _as_bool(word: str) -> str:
 
 
 def _closest(value: str, values: tuple[str, ...]) -> str:
-    from markergen.markers import edit_distance
-
     return min(values, key=lambda v: (edit_distance(value.lower(), v.lower()), v))
