@@ -285,18 +285,7 @@ def _run_validate(args: argparse.Namespace) -> int:
         errors = run_validate(table, name, doc.value, old=old, options=frozenset(args.option))
         invalid = invalid or bool(errors)
         if args.format == "json":
-            records.extend(
-                {
-                    "document": doc.line,
-                    "path": e.path,
-                    "type": e.type,
-                    "detail": e.message,
-                    "origin": e.origin,
-                    "stage": e.stage,
-                    "error": str(e),
-                }
-                for e in errors
-            )
+            records.extend({"document": doc.line, **e.to_record()} for e in errors)
             continue
         # Several documents (a YAML stream, as kubectl applies it): each error says which.
         where = f"{args.object}:{doc.line}: " if len(docs) > 1 else ""

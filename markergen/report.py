@@ -59,16 +59,10 @@ def _json_dump(value: Any) -> str:
 def format_json(diags: Iterable[Diagnostic], cwd: Path) -> str:
     out: list[dict[str, Any]] = []
     for d in _sorted(diags):
-        item: dict[str, Any] = {
-            "code": d.code,
-            "severity": d.severity.value,
-            "message": d.message,
-            "file": display_path(d.pos.file, cwd),
-            "line": d.pos.line,
-            "column": d.pos.column,
-        }
-        if d.hint:
-            item["hint"] = d.hint
+        # the cache's record, with the path as the user reads it and no empty hint
+        item = d.to_record() | {"file": display_path(d.pos.file, cwd)}
+        if not d.hint:
+            del item["hint"]
         out.append(item)
     return _json_dump(out)
 

@@ -38,6 +38,18 @@ class FieldError:
     # comes from a tag wrapped in `+k8s:alpha=` / `+k8s:beta=`; metadata, as the origin.
     stage: str = ""
 
+    def to_record(self) -> dict[str, str]:
+        """The error as plain JSON data (`markergen validate --format json`): the metadata
+        the text line leaves out (origin, stage) beside what it says."""
+        return {
+            "path": self.path,
+            "type": self.type,
+            "detail": self.message,
+            "origin": self.origin,
+            "stage": self.stage,
+            "error": str(self),
+        }
+
     def __str__(self) -> str:
         body = _LABELS[self.type]
         if self.message:
