@@ -696,13 +696,39 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args_list
     previous = _interrupt_once()
+    swallowed: list[BaseException] = []
+    hook = sys.unraisablehook
+    sys.unraisablehook = _keep_interrupts(swallowed, hook)
     try:
-        return _main(args_list, debug)
+        code = _main(args_list, debug)
     finally:
+        sys.unraisablehook = hook
         if previous is not None:
             import signal
 
             signal.signal(signal.SIGINT, previous)
+    if swallowed and code != 130:
+        # The Ctrl-C landed where Python cannot raise it (a callback of the import
+        # machinery) and the run went on to its end: every output is written, and the
+        # user still learns that the interrupt was seen.
+        sys.stderr.write(INTERRUPTED + "\n")
+        return 130
+    return code
+
+
+def _keep_interrupts(seen: list[BaseException], hook: Any) -> Any:
+    """An unraisable-exception hook that keeps a KeyboardInterrupt in `seen` instead of
+    printing "Exception ignored in ... Traceback" (Python's report when a Ctrl-C lands in
+    a weakref callback, such as the import machinery's module-lock clean-up); anything
+    else goes to `hook`."""
+
+    def keep(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            seen.append(unraisable.exc_value)
+        else:
+            hook(unraisable)
+
+    return keep
 
 
 def _interrupt_once() -> Any:

@@ -164,6 +164,38 @@ def test_interrupt_wrapped_by_the_interpreter_exits_130(
     assert "interrupted" in err and "internal error" not in err
 
 
+def test_interrupt_python_cannot_raise_is_still_reported_without_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Ctrl-C that lands in a weakref callback (the import machinery's module-lock
+    clean-up, seen under load) cannot be raised: Python reports it as "Exception ignored
+    in ... Traceback" and the run goes on. markergen finishes, prints its interrupt
+    message instead of the traceback, and exits 130."""
+    import gc
+
+    import markergen.cli as cli
+
+    class Callback:
+        def __del__(self) -> None:
+            raise KeyboardInterrupt
+
+    def runs_to_its_end(args: object) -> int:
+        Callback()  # dropped at once: its __del__ raises where nothing can catch it
+        gc.collect()
+        return 0
+
+    monkeypatch.setattr(cli, "COMMANDS", tuple(
+        c if c.name != "dump" else type(c)(c.name, c.summary, c.description, c.args, runs_to_its_end)
+        for c in cli.COMMANDS
+    ))
+    hook = sys.unraisablehook
+    assert main(["dump"]) == 130
+    err = capsys.readouterr().err
+    assert "interrupted" in err
+    assert "Traceback" not in err and "Exception ignored" not in err
+    assert sys.unraisablehook is hook  # restored for whatever runs next
+
+
 def test_no_color_and_pipes_get_plain_text() -> None:
     class Tty(io.StringIO):
         def isatty(self) -> bool:
