@@ -58,9 +58,9 @@ def src(body: str, pkg: str = "v1") -> str:
     return PRELUDE.format(pkg=pkg) + body
 
 
-def module(root: Path, files: dict[str, str]) -> Path:
+def module(root: Path, files: dict[str, str], path: str = "example.com/shop") -> Path:
     (root).mkdir(parents=True)
-    (root / "go.mod").write_text("module example.com/shop\n\ngo 1.22\n")
+    (root / "go.mod").write_text(f"module {path}\n\ngo 1.22\n")  # a case may give its own
     for name, text in files.items():
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -75,8 +75,11 @@ def diff_rows(tmp_path: Path, before: dict[str, str], after: dict[str, str]) -> 
     return {(c.classification, c.kind, c.go_type, c.field) for c in result.changes}
 
 
-def one(body: str) -> dict[str, str]:
-    return {"api/v1/types.go": src(body)}
+def one(body: str, module_path: str = "") -> dict[str, str]:
+    files = {"api/v1/types.go": src(body)}
+    if module_path:
+        files["go.mod"] = f"module {module_path}\n\ngo 1.22\n"
+    return files
 
 
 def edit(text: str, old: str, new: str) -> str:
@@ -399,10 +402,17 @@ CASES: dict[str, tuple[dict[str, str], dict[str, str], set[Row]]] = {
         ),
         {("compatible", "union-added", "Payment", None)},
     ),
+    # Kubernetes' own types (k8s.io/api) move hand-written validation to +k8s: tags.
     "union-declared/compatible": (
+        one(PLAIN_FIELDS, "k8s.io/api"),
+        one(K8S_ONE_OF, "k8s.io/api"),
+        {("compatible", "union-declared", "Payment", None)},
+    ),
+    # The same tags on any other type (a CRD's): nothing validated the fields before.
+    "union-added/breaking-k8s-outside-k8s-api": (
         one(PLAIN_FIELDS),
         one(K8S_ONE_OF),
-        {("compatible", "union-declared", "Payment", None)},
+        {("breaking", "union-added", "Payment", None)},
     ),
     "union-removed/compatible": (
         one(PAYMENT),
@@ -428,9 +438,14 @@ CASES: dict[str, tuple[dict[str, str], dict[str, str], set[Row]]] = {
         {("compatible", "enum-declared", "Order", "priority")},
     ),
     "enum-declared/compatible-k8s": (
+        one(PRIORITY, "k8s.io/api"),
+        one(PRIORITY.replace("type Priority string", "// +k8s:enum\ntype Priority string"), "k8s.io/api"),
+        {("compatible", "enum-declared", "Order", "priority")},
+    ),
+    "enum-added/breaking-k8s-outside-k8s-api": (
         one(PRIORITY),
         one(PRIORITY.replace("type Priority string", "// +k8s:enum\ntype Priority string")),
-        {("compatible", "enum-declared", "Order", "priority")},
+        {("breaking", "enum-added", "Order", "priority")},
     ),
     "enum-removed/compatible": (
         one(PRIORITY.replace("type Priority string", "// +enum\ntype Priority string")),
@@ -528,6 +543,14 @@ CASES: dict[str, tuple[dict[str, str], dict[str, str], set[Row]]] = {
 def test_rule(tmp_path: Path, case: str) -> None:
     before, after, expected = CASES[case]
     assert diff_rows(tmp_path, before, after) == expected
+
+
+def test_union_over_existing_fields_outside_k8s_api_says_why_it_breaks(tmp_path: Path) -> None:
+    base = module(tmp_path / "base", one(PLAIN_FIELDS))
+    head = module(tmp_path / "head", one(K8S_ONE_OF))
+    (change,) = run_diff(str(base), str(head), tmp_path, "json").changes
+    assert (change.classification, change.kind) == ("breaking", "union-added")
+    assert "not a built-in Kubernetes type (k8s.io/api)" in change.message
 
 
 def test_union_dialect_changed_is_breaking() -> None:

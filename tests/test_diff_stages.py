@@ -13,9 +13,13 @@ from markergen.diff import DiffResult, run_diff
 CASH = '\t// +unionMember\n\t// +optional\n\tCash *Cash `json:"cash,omitempty"`\n'
 
 
-def removed_cash(tmp_path: Path, package: str, before: str, after: str) -> DiffResult:
-    base = module(tmp_path / "base", {f"api/{package}/types.go": src(before, package)})
-    head = module(tmp_path / "head", {f"api/{package}/types.go": src(after, package)})
+def removed_cash(
+    tmp_path: Path, package: str, before: str, after: str, module_path: str = "example.com/shop"
+) -> DiffResult:
+    base = module(
+        tmp_path / "base", {f"api/{package}/types.go": src(before, package)}, module_path
+    )
+    head = module(tmp_path / "head", {f"api/{package}/types.go": src(after, package)}, module_path)
     return run_diff(str(base), str(head), tmp_path, "json")
 
 
@@ -63,7 +67,7 @@ def test_union_declared_behind_a_stage_prefix_carries_it(tmp_path: Path) -> None
         "\t// +optional\n",
         '\t// +k8s:alpha(since: "1.36")=+k8s:zeroOrOneOfMember\n\t// +optional\n',
     )
-    result = removed_cash(tmp_path, "v1", plain, staged)
+    result = removed_cash(tmp_path, "v1", plain, staged, "k8s.io/api")
     (change,) = result.changes
     assert change.kind == "union-declared"
     assert change.gate == "k8s:alpha"

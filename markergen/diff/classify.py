@@ -38,6 +38,19 @@ DECLARED = (
     "type already checked, so nothing that worked starts failing; it is a break only if "
     "no such validation existed"
 )
+# Only Kubernetes' own types move from hand-written to declarative validation; a CRD or
+# an aggregated API had nothing that checked the union before.
+BUILT_IN = "k8s.io/api/"
+NOT_BUILT_IN = (
+    "this type is not a built-in Kubernetes type (k8s.io/api), so no hand-written "
+    "validation checked these fields before: objects that set them against the new rule "
+    "stop being accepted"
+)
+
+
+def built_in(package: str) -> bool:
+    """A type of the k8s.io/api module, whose validation moves to declarative tags."""
+    return package.startswith(BUILT_IN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +67,25 @@ class Change:
     line: int = 0
     stage: Stage = "ga"  # of the type's API version
     gate: str = ""  # marker_gate of the field, union or type
+    # The Go position is on the base side: the thing is gone from the head. Annotations
+    # (which only land on head lines) use the anchor instead: the type in the head.
+    base: bool = False
+    anchor_file: str = ""
+    anchor_line: int = 0
+    # A change seen in a CRD: the CRD's name, kind, version, schema node and position
+    # (crd_base: the position is in the base side's file).
+    crd: str = ""
+    crd_kind: str = ""
+    crd_version: str = ""
+    crd_path: str = ""
+    crd_file: str = ""
+    crd_line: int = 0
+    crd_base: bool = False
+    # For a CRD change in a project whose Go types were compared too: whether a Go
+    # change stands behind it (None: not asked, the diff had no Go sides).
+    go_behind: bool | None = None
+    # The rules the CRD change is about (head side, else base), to find them in the Go.
+    crd_rules: tuple[str, ...] = ()
 
     @property
     def breaking(self) -> bool:
@@ -68,11 +100,28 @@ class Change:
     def version(self) -> str:
         return self.package.rpartition("/")[2].rpartition(".")[2]
 
-    def sort_key(self) -> tuple[int, str, str, str, str]:
+    def sort_key(self) -> tuple[int, str, str, str, str, str, str]:
         rank = {"breaking": 0, "compatible": 1, "not-compared": 2}[self.classification]
-        return (rank, self.type, self.field or "", self.kind, self.message)
+        return (rank, self.crd, self.type, self.crd_version, self.field or "", self.kind, self.message)
 
     def to_json(self) -> dict[str, Any]:
+        out = self._json_go()
+        if self.base:
+            out["base"] = True
+        if self.crd:
+            out["crd"] = {
+                "name": self.crd,
+                "kind": self.crd_kind,
+                "version": self.crd_version,
+                "path": self.crd_path or None,
+                "file": self.crd_file or None,
+                "line": self.crd_line or None,
+                "base": self.crd_base,
+                "go_behind": self.go_behind,
+            }
+        return out
+
+    def _json_go(self) -> dict[str, Any]:
         return {
             "class": self.classification,
             "kind": self.kind,
@@ -360,15 +409,25 @@ class _TypeDiff:
 
         self.union_gate = ""
         self.union_pos: Where | None = None
+        self.union_base = False
 
     def add(self, cls: ChangeClass, kind: str, field: str | None, message: str) -> None:
         """Records a change where a reviewer looks for it: the field on the HEAD side,
         else on the BASE side, else the union's marker, else the type."""
         detail = None
+        on_base = False
         if field is not None:
-            detail = self.h.details.get(field) or self.b.details.get(field)
+            detail = self.h.details.get(field)
+            if detail is None:
+                detail = self.b.details.get(field)
+                on_base = detail is not None and detail.pos is not None
         pos = detail.pos if detail is not None and detail.pos else None
-        pos = pos or self.union_pos or self.h.pos or self.b.pos
+        if pos is None and self.union_pos is not None:
+            pos = self.union_pos
+            on_base = self.union_base
+        if pos is None:
+            pos = self.h.pos or self.b.pos
+            on_base = self.h.pos is None and self.b.pos is not None
         gate = (detail.gate if detail is not None else "") or self.union_gate or self.h.gate
         self.out.append(
             Change(
@@ -384,20 +443,34 @@ class _TypeDiff:
                 line=pos.line if pos else 0,
                 stage=self.h.stage,
                 gate=gate,
+                base=on_base,
+                anchor_file=self.h.pos.file if on_base and self.h.pos else "",
+                anchor_line=self.h.pos.line if on_base and self.h.pos else 0,
             )
         )
 
-    def in_union(self, *unions: UnionSurface) -> None:
+    def in_union(self, *unions: UnionSurface, base: UnionSurface | None = None) -> None:
+        """The union a change is about: the head's when there is one; `base` is the
+        base side's union when the head has none (a removed union)."""
         self.union_gate = next((u.gate for u in unions if u.gate), "")
         self.union_pos = next((u.pos for u in unions if u.pos), None)
+        self.union_base = False
+        if self.union_pos is None and base is not None:
+            self.union_gate = base.gate
+            self.union_pos = base.pos
+            self.union_base = base.pos is not None
 
     def run(self) -> list[Change]:
         pairs, removed, added = _pair_unions(self.b, self.h)
+        # A union of an inlined struct is reported once, by that struct's own definition.
+        pairs = [(bu, hu) for bu, hu in pairs if not (bu.inherited and hu.inherited)]
+        removed = [u for u in removed if not u.inherited]
+        added = [u for u in added if not u.inherited]
         for bu, hu in pairs:
             self.in_union(hu, bu)
             self.union(bu, hu)
         for u in removed:
-            self.in_union(u)
+            self.in_union(base=u)
             self.union_removed(u)
         for u in added:
             self.in_union(u)
@@ -505,7 +578,7 @@ class _TypeDiff:
                 f"new {_union_text(u)} over new fields: no stored object sets them",
             )
             return
-        if u.dialect == "k8s" and existing:
+        if u.dialect == "k8s" and existing and built_in(self.h.package):
             self.add(
                 "compatible",
                 "union-declared",
@@ -514,12 +587,12 @@ class _TypeDiff:
                 f"+k8s: tags: {DECLARED}",
             )
             return
+        why = NOT_BUILT_IN if u.dialect == "k8s" else f"breaking for stored objects: {RATCHETING}"
         self.add(
             "breaking",
             "union-added",
             field,
-            f"new {u.describe()} over existing fields {_q(existing or touched)}: breaking "
-            f"for stored objects: {RATCHETING}",
+            f"new {u.describe()} over existing fields {_q(existing or touched)}: {why}",
         )
 
     # one union in both versions
@@ -753,6 +826,8 @@ class _TypeDiff:
 
     def enums(self) -> None:
         skip = self.b.discriminators() | self.h.discriminators()
+        # properties of inlined structs are reported by the inlined struct itself
+        skip |= self.b.inherited & self.h.inherited
         for prop in sorted((self.b.enums.keys() | self.h.enums.keys()) - skip):
             old = self.b.enums.get(prop)
             new = self.h.enums.get(prop)
@@ -784,7 +859,7 @@ class _TypeDiff:
                         "+enum, which only openapi-gen reads: the API server does not "
                         "enforce it, so no request that worked starts failing",
                     )
-                elif source == K8S_ENUM:
+                elif source == K8S_ENUM and built_in(self.h.package):
                     self.add(
                         "compatible",
                         "enum-declared",

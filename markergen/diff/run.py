@@ -9,7 +9,7 @@ from pathlib import Path
 from markergen.diff.classify import Change, compare
 from markergen.diff.errors import DiffInputError
 from markergen.diff.render import FORMATS, render
-from markergen.diff.sources import git_prefix, read_side
+from markergen.diff.sources import Side, git_prefix, read_side
 
 # breaking: a breaking change of a GA version that no gate hides (the Kubernetes
 # conventions allow alpha and gated changes to break); breaking-any-stage: any breaking
@@ -54,6 +54,33 @@ class DiffResult:
         return False
 
 
+def _changes(before: Side, after: Side) -> list[Change]:
+    """Go changes when both sides have Go types (or documents), CRD changes when both
+    have CRDs, merged into one list when both kinds are there."""
+    go_sides = before.origin_kind != "crd" and after.origin_kind != "crd"
+    go = compare(before.surface, after.surface) if go_sides else []
+    if before.crds is None or after.crds is None:
+        if not go_sides:
+            crd_side, other = ("base", "head") if before.origin_kind == "crd" else ("head", "base")
+            raise DiffInputError(
+                "base and head",
+                f"{before.surface.origin} {after.surface.origin}",
+                f"the {crd_side} side is CRDs and the {other} side has none to compare them "
+                "with (give CRDs on both sides: files, directories, REV:PATH, or two "
+                "revisions of a kubebuilder project)",
+            )
+        return go
+    from markergen.diff.crdclassify import compare_crds
+    from markergen.diff.crdgo import GoMap, merge
+
+    crd = compare_crds(before.crds, after.crds)
+    if not go_sides or after.model is None:
+        return crd
+    head_map = GoMap(after.model, after.crds, after.naming)
+    base_map = GoMap(before.model, before.crds, before.naming) if before.model else None
+    return merge(go, crd, head_map, base_map)
+
+
 def run_diff(
     base: str,
     head: str | None,
@@ -83,6 +110,6 @@ def run_diff(
             " ".join(missing),
             "the pattern(s) name no Go package on either side",
         )
-    changes = tuple(compare(before.surface, after.surface))
+    changes = tuple(sorted(_changes(before, after), key=Change.sort_key))
     root_prefix = git_prefix(cwd) if fmt == "github" else ""
     return DiffResult(changes=changes, text=render(changes, fmt, root_prefix), format=fmt)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import subprocess
 import tarfile
 import tempfile
@@ -17,9 +18,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from markergen.crd.outputs import MAKEFILES, find_crd_outputs
+from markergen.diff.crdsource import (
+    CrdSet,
+    is_crd_directory,
+    is_crd_file,
+    read_paths,
+    read_tree,
+)
 from markergen.diff.documents import DocumentError, surface_from_document
 from markergen.diff.errors import DiffInputError
 from markergen.diff.surface import ALL_FACTS, Surface, surface_from_model
+from markergen.emit.naming import Naming
+from markergen.model import Model
 
 
 def _git(cwd: Path, args: Sequence[str]) -> subprocess.CompletedProcess[bytes]:
@@ -60,7 +71,35 @@ def _document(side: str, spec: str, data: bytes) -> Side:
 @dataclass(frozen=True)
 class Side:
     surface: Surface
-    origin_kind: Literal["go", "document"]
+    origin_kind: Literal["go", "document", "crd"]
+    # The CRDs of the side: a CRD side, or the CRD directories of a kubebuilder project
+    # read beside its Go types (None: the side has none).
+    crds: CrdSet | None = None
+    model: Model | None = None  # the Go model of a Go side, to map CRD nodes to Go types
+    naming: Naming = "openapi-gen"
+
+
+def _crd_side(spec: str, crds: CrdSet) -> Side:
+    return Side(Surface(types={}, carries=ALL_FACTS, origin=spec), "crd", crds)
+
+
+def project_root(cwd: Path) -> Path | None:
+    """The kubebuilder project around `cwd`: the nearest directory (up to the repository's
+    top) with a `PROJECT` file, else `cwd` itself when it has a Makefile."""
+    top = _git_out(cwd, ["rev-parse", "--show-toplevel"])
+    here = cwd.resolve()
+    stop = Path(top).resolve() if top else here
+    for d in (here, *here.parents):
+        if (d / "PROJECT").is_file():
+            return d
+        if d == stop:
+            break
+    return here if any((here / m).is_file() for m in MAKEFILES) else None
+
+
+def crd_dirs(root: Path) -> tuple[Path, ...]:
+    """The CRD directories of a project, as `markergen crd` finds them (relative)."""
+    return find_crd_outputs(root).dirs
 
 
 def _from_directory(
@@ -70,6 +109,9 @@ def _from_directory(
     shown_from: Path,
     patterns: Sequence[str],
     found: set[str],
+    *,
+    with_crds: bool = True,
+    crd_from: CrdSet | None = None,
 ) -> Side:
     """The Go packages `patterns` name (relative to the directory), else those the
     configuration names (`inputs` of markergen.yaml, kubebuilder's defaults), else
@@ -77,7 +119,7 @@ def _from_directory(
     nothing (the other side may have it). Positions are shown relative to `shown_from`,
     the place the user runs the command from."""
     from markergen.config import ConfigError, load_config
-    from markergen.emit.naming import NAMINGS, Naming
+    from markergen.emit.naming import NAMINGS
     from markergen.golang.imports import ImportedPackages
     from markergen.golang.packages import load_packages
     from markergen.model.builder import build_model
@@ -103,7 +145,15 @@ def _from_directory(
             raise DiffInputError(side, spec, f"cannot read Go inputs: {e}") from None
     prefix = Path(os.path.relpath(os.path.abspath(root), os.path.abspath(shown_from)))
     shown = "" if str(prefix) == "." else prefix.as_posix() + "/"
-    return Side(surface_from_model(model, naming, spec, shown), "go")
+    crds = None
+    if crd_from is not None:
+        crds = crd_from
+    elif with_crds:
+        project = project_root(directory)
+        dirs = crd_dirs(project) if project is not None else ()
+        if project is not None and dirs:
+            crds = read_paths([project / d for d in dirs], shown_from, spec)
+    return Side(surface_from_model(model, naming, spec, shown), "go", crds, model, naming)
 
 
 def _module_dir(cwd: Path, commit: str, prefix: str) -> str:
@@ -160,6 +210,7 @@ def _from_revision(
     top = Path(_git_out(cwd, ["rev-parse", "--show-toplevel"]) or cwd)
     # Paths given to ls-tree and archive are relative to git's cwd: use the top.
     module = _module_dir(top, commit, prefix)
+    crds = _revision_crds(side, spec, cwd, top, commit, prefix)
     with tempfile.TemporaryDirectory(prefix="markergen-diff-") as tmp:
         root = Path(tmp)
         _extract(top, side, spec, commit, module, root)
@@ -167,9 +218,47 @@ def _from_revision(
         if not directory.is_dir():
             if patterns:
                 # The whole directory is new on this side: everything there is added.
-                return Side(Surface(types={}, carries=ALL_FACTS, origin=spec), "go")
+                return Side(Surface(types={}, carries=ALL_FACTS, origin=spec), "go", crds)
             raise DiffInputError(side, spec, f"directory {prefix or '.'} does not exist there")
-        return _from_directory(side, spec, directory, directory, patterns, found)
+        return _from_directory(
+            side, spec, directory, directory, patterns, found, with_crds=False, crd_from=crds
+        )
+
+
+def _revision_crds(
+    side: str, spec: str, cwd: Path, top: Path, commit: str, prefix: str
+) -> CrdSet | None:
+    """The CRDs of the revision where the working tree's project keeps them (its CRD
+    directories, found as `markergen crd` finds them), or None outside such a project."""
+    project = project_root(cwd)
+    if project is None:
+        return None
+    dirs = crd_dirs(project)
+    if not dirs:
+        return None
+    rel = [
+        Path(os.path.relpath((project / d).resolve(), top.resolve())).as_posix() for d in dirs
+    ]
+    return read_tree(top, side, spec, commit, rel, prefix)
+
+
+def _blob_tree(side: str, spec: str, cwd: Path) -> Side | None:
+    """`REV:PATH` naming a CRD file or a directory of CRDs in a revision."""
+    rev, _, path = spec.partition(":")
+    kind = _git_out(cwd, ["cat-file", "-t", spec])
+    if kind not in ("tree", "blob"):
+        return None
+    commit = _git_out(cwd, ["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"])
+    if not commit:
+        return None
+    prefix = _git_out(cwd, ["rev-parse", "--show-prefix"]) or ""
+    top = Path(_git_out(cwd, ["rev-parse", "--show-toplevel"]) or cwd)
+    # `REV:./x` is relative to the current directory, `REV:x` to the top (git's rule).
+    full = posixpath.normpath(prefix + path[2:]) if path.startswith("./") else path
+    crds = read_tree(top, side, spec, commit, [full.rstrip("/") or "."], prefix)
+    if not crds.versions:
+        raise DiffInputError(side, spec, "no CustomResourceDefinition there")
+    return _crd_side(spec, crds)
 
 
 def _from_blob(side: str, spec: str, cwd: Path) -> Side | None:
@@ -178,7 +267,9 @@ def _from_blob(side: str, spec: str, cwd: Path) -> Side | None:
         return None
     proc = _git(cwd, ["cat-file", "blob", spec])
     if proc.returncode != 0:
-        return None
+        return _blob_tree(side, spec, cwd)
+    if spec.endswith((".yaml", ".yml")):
+        return _blob_tree(side, spec, cwd)
     return _document(side, spec, proc.stdout)
 
 
@@ -207,6 +298,9 @@ def read_side(
             f"{spec}^{{commit}} for the revision",
         )
     try:
+        if is_crd_file(path) or is_crd_directory(path):
+            crds = read_paths([path], cwd, spec)
+            return _crd_side(spec, crds)
         if path.is_file():
             try:
                 data = path.read_bytes()

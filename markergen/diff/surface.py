@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from markergen import markers as names
@@ -154,6 +154,9 @@ class UnionSurface:
     dialect: str | None  # None when the source cannot tell
     pos: Where | None = None  # the marker that founded the union
     gate: str = ""  # stage or feature gate of that marker
+    # Declared in a struct this one inlines: that struct's own definition reports its
+    # changes, so the embedding types do not repeat them.
+    inherited: bool = False
 
     @property
     def identity(self) -> str:
@@ -196,6 +199,8 @@ class TypeSurface:
     gate: str = ""
     # property → the marker that declared its enum: "enum", "k8s:enum" or "kubebuilder"
     enum_sources: Mapping[str, str] = field(default_factory=dict)
+    # properties that come from inlined structs (reported at the inlined struct)
+    inherited: frozenset[str] = frozenset()
 
     def discriminators(self) -> frozenset[str]:
         return frozenset(u.discriminator.field for u in self.unions if u.discriminator)
@@ -358,24 +363,32 @@ class _Collected:
     enums: dict[str, tuple[str, ...]] = field(default_factory=dict)
     details: dict[str, FieldSurface] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)
+    inherited: set[str] = field(default_factory=set)
 
 
 def _collect(
-    model: Model, struct: Struct, seen: frozenset[str], out: _Collected, prefix: str
+    model: Model,
+    struct: Struct,
+    seen: frozenset[str],
+    out: _Collected,
+    prefix: str,
+    inherited: bool = False,
 ) -> None:
     seen = seen | {struct.key}
-    out.unions.extend(_union(u, prefix) for u in struct.unions)
+    out.unions.extend(replace(_union(u, prefix), inherited=inherited) for u in struct.unions)
     for f in struct.fields:
         if not f.exported or f.json.skip:
             continue
         inner = _inlined_struct(model, f)
         if inner is not None:
             if inner.key not in seen:
-                _collect(model, inner, seen, out, prefix)
+                _collect(model, inner, seen, out, prefix, True)
             continue
         if not f.json_name:
             continue
         out.fields.add(f.json_name)
+        if inherited:
+            out.inherited.add(f.json_name)
         out.details.setdefault(
             f.json_name,
             FieldSurface(
@@ -422,5 +435,6 @@ def surface_from_model(
             details=got.details,
             gate=marker_gate(markers),
             enum_sources=got.sources,
+            inherited=frozenset(got.inherited),
         )
     return Surface(types=types, carries=ALL_FACTS, origin=origin)

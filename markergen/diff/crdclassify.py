@@ -1,0 +1,533 @@
+"""Classify the changes between two sides of CRDs (`markergen.diff.crdsource.CrdSet`).
+
+The rules are the Kubernetes API change conventions quoted in docs/diff.md: "Any API call
+(e.g. a structure POSTed to a REST endpoint) that succeeded before your change must succeed
+after your change". For a union that is a question with an exact answer: an object the
+base accepted that the head rejects makes the change breaking, and the report shows that
+object. The objects tried are those of `markergen.diff.crdsurface` (every combination of
+the union's fields, over both sides' values), judged as the server judges them on each
+side (defaults, `required`, `enum`, the rules, unknown fields pruned).
+
+Only objects that set fields the base version knows count as witnesses of a stricter
+union: a field that is new in the head was never sent by a client of the base.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from markergen.crd.celeval import CelEvaluator
+from markergen.diff.classify import Change, ChangeClass
+from markergen.diff.crdsource import CrdSet, CrdVersion
+from markergen.diff.crdsurface import (
+    UNSET,
+    Judge,
+    Node,
+    NodeRule,
+    State,
+    UnionReading,
+    nodes,
+    readings,
+    states,
+)
+from markergen.diff.surface import version_stage
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a CRD change is shown: a version, a schema node, a property."""
+
+    version: CrdVersion
+    node: str  # shown schema path of the node ("" for the whole version)
+    line: int
+    base: bool  # the place is in the base side (the thing is gone from the head)
+
+
+def _change(
+    cls: ChangeClass,
+    kind: str,
+    place: Place,
+    field: str | None,
+    message: str,
+    rules: Sequence[str] = (),
+) -> Change:
+    v = place.version
+    subject = v.kind + (f".{place.node}" if place.node and place.node != "(root)" else "")
+    return Change(
+        cls,
+        kind,
+        subject,
+        field,
+        message,
+        go_type="",
+        package=f"{v.group}/{v.version}",
+        stage=version_stage(v.version),
+        crd=v.name,
+        crd_kind=v.kind,
+        crd_version=v.version,
+        crd_path=place.node,
+        crd_file=v.file,
+        crd_line=place.line,
+        crd_base=place.base,
+        crd_rules=tuple(rules),
+    )
+
+
+def _q(values: Iterable[str]) -> str:
+    listed = list(values)
+    return ", ".join(f'"{v}"' for v in listed) if listed else "(none)"
+
+
+def _json_values(values: Iterable[object]) -> list[str]:
+    return sorted({json.dumps(v, sort_keys=True) for v in values})
+
+
+def _enum(prop: object) -> list[str] | None:
+    """The enum of a property or of its items / map values, as JSON texts."""
+    if not isinstance(prop, dict):
+        return None
+    for candidate in (prop, prop.get("items"), prop.get("additionalProperties")):
+        if isinstance(candidate, dict) and isinstance(candidate.get("enum"), list):
+            return _json_values(v for v in candidate["enum"] if v is not None)
+    return None
+
+
+class _Compare:
+    def __init__(self, evaluator: CelEvaluator) -> None:
+        self.judge = Judge(evaluator)
+        self.out: list[Change] = []
+
+    # -- versions ---------------------------------------------------------------------
+
+    def crds(self, base: CrdSet, head: CrdSet) -> list[Change]:
+        for key in sorted(set(base.versions) | set(head.versions)):
+            b, h = base.versions.get(key), head.versions.get(key)
+            if b is not None and h is None:
+                self.version_gone(b)
+            elif h is not None and b is None:
+                self.out.append(
+                    _change(
+                        "compatible",
+                        "version-added",
+                        Place(h, "", h.line, False),
+                        None,
+                        f"new version {h.version} of {h.name}"
+                        + ("" if h.served else " (not served)"),
+                    )
+                )
+            elif b is not None and h is not None:
+                self.version(b, h)
+        return self.out
+
+    def version_gone(self, b: CrdVersion) -> None:
+        place = Place(b, "", b.line, True)
+        if b.served:
+            self.out.append(
+                _change(
+                    "breaking",
+                    "version-removed",
+                    place,
+                    None,
+                    f"served version {b.version} of {b.name} is gone: clients of "
+                    f"{b.group}/{b.version} fail, and objects stored in it can no longer be "
+                    "read in it",
+                )
+            )
+        else:
+            self.out.append(
+                _change(
+                    "compatible",
+                    "version-removed",
+                    place,
+                    None,
+                    f"version {b.version} of {b.name}, not served, is gone",
+                )
+            )
+
+    def version(self, b: CrdVersion, h: CrdVersion) -> None:
+        place = Place(h, "", h.line, False)
+        if b.served and not h.served:
+            self.out.append(
+                _change(
+                    "breaking",
+                    "version-unserved",
+                    place,
+                    None,
+                    f"version {h.version} of {h.name} is no longer served: clients of "
+                    f"{h.group}/{h.version} fail",
+                )
+            )
+        elif h.served and not b.served:
+            self.out.append(
+                _change(
+                    "compatible", "version-served", place, None, f"version {h.version} is now served"
+                )
+            )
+        if b.storage != h.storage:
+            self.out.append(
+                _change(
+                    "compatible",
+                    "storage-version-changed",
+                    place,
+                    None,
+                    f"version {h.version} "
+                    + ("becomes the storage version" if h.storage else "is no longer the storage version")
+                    + ": objects are stored in the new storage version from now on; "
+                    "existing ones keep theirs until rewritten (a storage migration)",
+                )
+            )
+        if b.deprecated != h.deprecated:
+            self.out.append(
+                _change(
+                    "compatible",
+                    "version-deprecated" if h.deprecated else "version-undeprecated",
+                    place,
+                    None,
+                    f"version {h.version} is "
+                    + ("deprecated: clients get a warning" if h.deprecated else "no longer deprecated"),
+                )
+            )
+        if b.served and h.served:
+            self.schemas(b, h)
+
+    # -- schema nodes -----------------------------------------------------------------
+
+    def schemas(self, b: CrdVersion, h: CrdVersion) -> None:
+        bnodes = {n.path: n for n in nodes(b.schema)}
+        hnodes = {n.path: n for n in nodes(h.schema)}
+        for path in sorted(set(bnodes) | set(hnodes), key=lambda p: [str(x) for x in p]):
+            bn, hn = bnodes.get(path), hnodes.get(path)
+            if bn is not None and hn is not None:
+                self.properties(b, h, bn, hn)
+                self.unions(b, h, bn, hn)
+            elif hn is not None:
+                self.node_alone(h, hn, added=True)
+            elif bn is not None:
+                self.node_alone(b, bn, added=False)
+
+    def node_alone(self, v: CrdVersion, n: Node, *, added: bool) -> None:
+        """A node on one side only: its fields are new (or gone) with it."""
+        for u in readings(n)[0]:
+            line = v.line_of((*n.path, "x-kubernetes-validations", u.rules[0].index))
+            place = Place(v, n.shown, line, not added)
+            fields = _q(u.fields)
+            if added:
+                self.out.append(
+                    _change(
+                        "compatible",
+                        "union-added",
+                        place,
+                        None,
+                        f"new object {n.shown} with a union over {fields}: no stored object "
+                        "sets these fields",
+                    )
+                )
+            else:
+                self.out.append(
+                    _change(
+                        "breaking",
+                        "union-removed",
+                        place,
+                        None,
+                        f"object {n.shown} is gone with its union over {fields}: clients "
+                        "that set these fields send fields the schema no longer has",
+                    )
+                )
+
+    def properties(self, b: CrdVersion, h: CrdVersion, bn: Node, hn: Node) -> None:
+        for name in sorted(set(bn.properties) & set(hn.properties)):
+            bp, hp = bn.properties[name], hn.properties[name]
+            path = (*hn.path, "properties", name)
+            place = Place(h, hn.shown, h.line_of(path), False)
+            be, he = _enum(bp), _enum(hp)
+            if be is not None and he is not None:
+                gone = [v for v in be if v not in he]
+                new = [v for v in he if v not in be]
+                if gone:
+                    self.out.append(
+                        _change(
+                            "breaking",
+                            "enum-value-removed",
+                            place,
+                            name,
+                            f"enum value(s) {', '.join(gone)} removed: objects that use them "
+                            "are rejected (valid values do not become invalid)",
+                        )
+                    )
+                if new:
+                    self.out.append(
+                        _change(
+                            "compatible",
+                            "enum-value-added",
+                            place,
+                            name,
+                            f"enum value(s) {', '.join(new)} added: clients that assume they "
+                            "know every value must handle them",
+                        )
+                    )
+            elif be is None and he is not None:
+                self.out.append(
+                    _change(
+                        "breaking",
+                        "enum-added",
+                        place,
+                        name,
+                        f"the field now only takes {', '.join(he)}: any other value that was "
+                        "accepted is rejected",
+                    )
+                )
+            elif be is not None and he is None:
+                self.out.append(
+                    _change("compatible", "enum-removed", place, name, "the field's enum is gone")
+                )
+            self.default(place, name, bp, hp)
+
+    def default(self, place: Place, name: str, bp: object, hp: object) -> None:
+        bd = bp.get("default", _NONE) if isinstance(bp, dict) else _NONE
+        hd = hp.get("default", _NONE) if isinstance(hp, dict) else _NONE
+        if bd == hd:
+            return
+        shown = {k: json.dumps(v, sort_keys=True) for k, v in (("b", bd), ("h", hd)) if v is not _NONE}
+        if bd is _NONE:
+            self.out.append(
+                _change(
+                    "compatible",
+                    "default-added",
+                    place,
+                    name,
+                    f"default {shown['h']} added: objects that leave the field out get it",
+                )
+            )
+        elif hd is _NONE:
+            self.out.append(
+                _change(
+                    "breaking",
+                    "default-removed",
+                    place,
+                    name,
+                    f"default {shown['b']} removed: objects that leave the field out no longer "
+                    "get it (the semantic meaning of default values changes)",
+                )
+            )
+        else:
+            self.out.append(
+                _change(
+                    "breaking",
+                    "default-changed",
+                    place,
+                    name,
+                    f"default {shown['b']} changed to {shown['h']}: objects that leave the "
+                    "field out get another value",
+                )
+            )
+
+    # -- unions -----------------------------------------------------------------------
+
+    def unions(self, b: CrdVersion, h: CrdVersion, bn: Node, hn: Node) -> None:
+        bu, bother = readings(bn)
+        hu, hother = readings(hn)
+        for group in _merge(bu, hu):
+            self.union(b, h, bn, hn, group)
+        self.other_rules(b, h, bn, hn, bother, hother)
+
+    def union(
+        self,
+        b: CrdVersion,
+        h: CrdVersion,
+        bn: Node,
+        hn: Node,
+        group: tuple[list[UnionReading], list[UnionReading]],
+    ) -> None:
+        bus, hus = group
+        brules = [r for u in bus for r in u.rules]
+        hrules = [r for u in hus for r in u.rules]
+        if [r.rule for r in brules] == [r.rule for r in hrules]:
+            return  # the same rules: the same verdicts (enum changes are reported per field)
+        fields = sorted({f for u in (*bus, *hus) for f in u.fields})
+        values: dict[str, set[str]] = {}
+        for u in (*bus, *hus):
+            for f, vs in u.values.items():
+                values.setdefault(f, set()).update(vs)
+        bfields = sorted({f for u in bus for f in u.fields})
+        hfields = sorted({f for u in hus for f in u.fields})
+        place = self._rules_place(h, hn, hrules) if hrules else self._rules_place(b, bn, brules, base=True)
+        all_states = states(fields, {f: sorted(v) for f, v in values.items()})
+        if all_states is None:
+            self.not_compared(place, brules, hrules, "too many field combinations to compare")
+            return
+        stricter: State | None = None
+        looser: State | None = None
+        for s in all_states:
+            if any(v != UNSET and f not in bn.properties for f, v in s):
+                continue  # sets a field the base does not know: no base client sends it
+            before = self.judge.accepts(bn, brules, s)
+            after = self.judge.accepts(hn, hrules, s)
+            if before and not after and stricter is None:
+                stricter = s
+            elif after and not before and looser is None:
+                looser = s
+            if stricter is not None and looser is not None:
+                break
+        added = [f for f in hfields if f not in bfields]
+        removed = [f for f in bfields if f not in hfields]
+        what = _members_text(added, removed)
+        if not brules:
+            kind, text = "union-added", f"new union over {_q(hfields)}"
+        elif not hrules:
+            kind, text = "union-removed", f"the union over {_q(bfields)} is gone"
+        elif added and not removed:
+            kind, text = "member-added", f"union over {_q(hfields)}: {what}"
+        elif removed and not added:
+            kind, text = "member-removed", f"union over {_q(hfields)}: {what}"
+        elif stricter is not None:
+            kind, text = "union-stricter", f"the union over {_q(hfields)} is stricter" + (f" ({what})" if what else "")
+        elif looser is not None:
+            kind, text = "union-looser", f"the union over {_q(hfields)} is looser" + (f" ({what})" if what else "")
+        else:
+            if what:
+                kind, text = "member-changed", f"union over {_q(hfields)}: {what}"
+            else:
+                return  # rewritten rules with the same meaning
+        texts = [r.rule for r in (hrules or brules)]
+        if stricter is not None:
+            self.out.append(
+                _change(
+                    "breaking",
+                    kind,
+                    place,
+                    None,
+                    f"{text}: an object the base accepts is rejected now: "
+                    f"{_describe(bn, stricter)} (valid values do not become invalid)",
+                    texts,
+                )
+            )
+            return
+        extra = f": an object rejected before is accepted now: {_describe(hn, looser)}" if looser else ""
+        if kind == "union-removed":
+            extra += "; clients lose the server's check that only one member is set"
+        self.out.append(_change("compatible", kind, place, None, f"{text}{extra}", texts))
+
+    def _rules_place(
+        self, v: CrdVersion, n: Node, rules: Sequence[NodeRule], base: bool = False
+    ) -> Place:
+        line = v.line_of((*n.path, "x-kubernetes-validations", rules[0].index))
+        return Place(v, n.shown, line, base)
+
+    def not_compared(
+        self, place: Place, brules: Sequence[NodeRule], hrules: Sequence[NodeRule], why: str
+    ) -> None:
+        btexts = [r.rule for r in brules]
+        htexts = [r.rule for r in hrules]
+        self.out.append(
+            _change(
+                "not-compared",
+                "rule-not-compared",
+                place,
+                None,
+                f"{why}; rules before: {_rules_text(btexts)}; after: {_rules_text(htexts)}",
+            )
+        )
+
+    def other_rules(
+        self,
+        b: CrdVersion,
+        h: CrdVersion,
+        bn: Node,
+        hn: Node,
+        bother: Sequence[NodeRule],
+        hother: Sequence[NodeRule],
+    ) -> None:
+        """Rules that are not union readings, compared by their text."""
+        btexts = {r.rule for r in bother}
+        for r in hother:
+            if r.rule not in btexts:
+                place = Place(h, hn.shown, h.line_of((*hn.path, "x-kubernetes-validations", r.index)), False)
+                self.out.append(
+                    _change(
+                        "not-compared",
+                        "rule-added",
+                        place,
+                        None,
+                        f"rule added that markergen does not read as a union: {r.rule}",
+                        [r.rule],
+                    )
+                )
+        htexts = {r.rule for r in hother}
+        for r in bother:
+            if r.rule not in htexts:
+                place = Place(b, bn.shown, b.line_of((*bn.path, "x-kubernetes-validations", r.index)), True)
+                self.out.append(
+                    _change(
+                        "not-compared",
+                        "rule-removed",
+                        place,
+                        None,
+                        f"rule removed that markergen does not read as a union: {r.rule}",
+                        [r.rule],
+                    )
+                )
+
+
+_NONE = object()
+
+
+def _rules_text(texts: Sequence[str]) -> str:
+    return "; ".join(f"`{t}`" for t in texts) if texts else "(none)"
+
+
+def _members_text(added: Sequence[str], removed: Sequence[str]) -> str:
+    parts = []
+    if added:
+        parts.append(f"{_q(added)} joined")
+    if removed:
+        parts.append(f"{_q(removed)} left")
+    return ", ".join(parts)
+
+
+def _describe(node: Node, state: State | None) -> str:
+    from markergen.diff.crdsurface import SET, sample_value
+
+    if state is None:
+        return "{}"
+    parts = []
+    for field, s in state:
+        if s == UNSET:
+            continue
+        value = sample_value(node.properties.get(field)) if s == SET else s
+        parts.append(f'"{field}": {json.dumps(value, sort_keys=True)}')
+    return "{" + ", ".join(parts) + "}"
+
+
+def _merge(
+    bus: Sequence[UnionReading], hus: Sequence[UnionReading]
+) -> list[tuple[list[UnionReading], list[UnionReading]]]:
+    """Base and head unions that share a field are compared together."""
+    groups: list[tuple[set[str], list[UnionReading], list[UnionReading]]] = []
+    for side, us in ((0, bus), (1, hus)):
+        for u in us:
+            fields = set(u.fields)
+            joined = [g for g in groups if g[0] & fields]
+            b: list[UnionReading] = [u] if side == 0 else []
+            h: list[UnionReading] = [u] if side == 1 else []
+            for g in joined:
+                groups.remove(g)
+                fields |= g[0]
+                b = g[1] + b
+                h = g[2] + h
+            groups.append((fields, b, h))
+    groups.sort(key=lambda g: sorted(g[0]))
+    return [(g[1], g[2]) for g in groups]
+
+
+def compare_crds(base: CrdSet, head: CrdSet, evaluator: CelEvaluator | None = None) -> list[Change]:
+    """Every change between two sides of CRDs, unsorted."""
+    return _Compare(evaluator or CelEvaluator()).crds(base, head)
+
+
+def removed_crds(base: CrdSet, head: CrdSet) -> Mapping[str, str]:
+    """CRDs (by name) present in the base and absent from the head, with their file."""
+    bnames = {v.name: v.file for v in base.versions.values()}
+    hnames = {v.name for v in head.versions.values()}
+    return {n: f for n, f in bnames.items() if n not in hnames}

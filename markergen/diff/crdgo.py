@@ -1,0 +1,189 @@
+"""Go and CRD changes in one report.
+
+In a kubebuilder project the same change is usually seen twice: in the Go types (a union
+marker edited) and in the CRD controller-gen generated from them. Each CRD schema node is
+mapped to the Go struct it was generated from (the CRD's kind in the package of its group
+and version, then field by field, as `markergen crd` walks them), so a CRD change and the
+Go change behind it become one entry with both positions. A CRD change with nothing behind
+it in the Go (a hand edit of the CRD, or a CRD not regenerated after a Go change) is
+flagged as such.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from markergen.crd.locate import root_type
+from markergen.crd.walk import flat_fields, resolve
+from markergen.diff.classify import Change
+from markergen.diff.crdsource import CrdSet
+from markergen.diff.surface import type_name
+from markergen.emit.naming import Naming
+from markergen.model import Model, Struct
+
+_MAX_DEPTH = 64
+_XVALIDATION = "kubebuilder:validation:XValidation"
+_ENUM_KINDS = frozenset({"enum-value-added", "enum-value-removed", "enum-added", "enum-removed"})
+_DEFAULT_KINDS = frozenset({"default-added", "default-removed", "default-changed"})
+
+
+def _structs_by_node(model: Model, root: Struct, schema: object) -> dict[str, Struct]:
+    """Shown schema path → the Go struct whose schema it is."""
+    out: dict[str, Struct] = {}
+
+    def walk(struct: Struct, node: object, shown: str, depth: int) -> None:
+        if depth > _MAX_DEPTH or not isinstance(node, dict):
+            return
+        out.setdefault(shown, struct)
+        props = node.get("properties")
+        if not isinstance(props, dict):
+            return
+        by_json = {f.json_name: f for f in flat_fields(model, struct)}
+        for name, sub in props.items():
+            f = by_json.get(str(name))
+            if f is None:
+                continue
+            path = f"{shown}.{name}" if shown != "(root)" else str(name)
+            ref = resolve(model, f.type)
+            sub_node: object = sub
+            while ref.kind in ("slice", "array", "map") and ref.elem is not None:
+                key = "additionalProperties" if ref.kind == "map" else "items"
+                if not isinstance(sub_node, dict):
+                    break
+                sub_node = sub_node.get(key)
+                path += "{*}" if key == "additionalProperties" else "[*]"
+                ref = resolve(model, ref.elem)
+            if ref.kind == "named" and ref.type_key in model.structs:
+                walk(model.structs[ref.type_key], sub_node, path, depth + 1)
+
+    walk(root, schema, "(root)", 0)
+    return out
+
+
+class GoMap:
+    """The Go struct of each CRD schema node of one side."""
+
+    def __init__(self, model: Model, crds: CrdSet, naming: Naming) -> None:
+        self.model = model
+        self.naming = naming
+        self.structs: dict[tuple[str, str, str], Struct] = {}
+        for (group, kind, version), v in crds.versions.items():
+            root = root_type(model, group, kind, version)
+            if root is None:
+                continue
+            for shown, struct in _structs_by_node(model, root, v.schema).items():
+                self.structs[(v.name, version, shown)] = struct
+
+    def struct_of(self, c: Change) -> Struct | None:
+        return self.structs.get((c.crd, c.crd_version, c.crd_path or "(root)"))
+
+    def definition(self, c: Change) -> str | None:
+        s = self.struct_of(c)
+        return type_name(s.key, self.naming) if s is not None else None
+
+    def declares_rules(self, c: Change, rules: Iterable[str]) -> bool:
+        """Whether the Go struct of the change's node writes these rules itself
+        (`+kubebuilder:validation:XValidation:rule=...` on the type or its fields)."""
+        s = self.struct_of(c)
+        if s is None:
+            return False
+        texts = [
+            m.raw.replace('\\"', '"')
+            for m in (*s.markers, *(m for f in s.fields for m in f.markers))
+            if m.name.startswith(_XVALIDATION)
+        ]
+        return all(any(r in t for t in texts) for r in rules)
+
+
+def _family(kind: str) -> str:
+    if kind in _ENUM_KINDS:
+        return "enum"
+    if kind in _DEFAULT_KINDS or kind == "discriminator-default-changed":
+        return "default"
+    return "union"
+
+
+def _go_family(kind: str) -> str:
+    if kind.startswith("enum"):
+        return "enum"
+    if "default" in kind:
+        return "default"
+    return "union"
+
+
+_RANK = {"breaking": 0, "compatible": 1, "not-compared": 2}
+
+
+def merge(
+    go: Sequence[Change],
+    crd: Sequence[Change],
+    head_map: GoMap | None,
+    base_map: GoMap | None,
+) -> list[Change]:
+    """One list: a CRD change with the Go change behind it becomes one entry with both
+    positions (the stricter class of the two); one with none is flagged."""
+    go_left = list(go)
+    out: list[Change] = []
+    for c in crd:
+        mapping = head_map if not c.crd_base else (base_map or head_map)
+        definition = mapping.definition(c) if mapping is not None else None
+        if mapping is None or c.kind.startswith("version") or c.kind.startswith("storage"):
+            out.append(c)
+            continue
+        matches = [
+            g
+            for g in go_left
+            if definition is not None
+            and g.type == definition
+            and _go_family(g.kind) == _family(c.kind)
+            and (c.field is None or g.field == c.field)
+        ]
+        if matches:
+            for g in matches:
+                go_left.remove(g)
+            first = min(matches, key=lambda g: _RANK[g.classification])
+            stricter = c if _RANK[c.classification] < _RANK[first.classification] else first
+            out.append(
+                replace(
+                    c,
+                    classification=stricter.classification,
+                    type=definition or c.type,
+                    go_type=first.go_type,
+                    go_field=first.go_field,
+                    file=first.file,
+                    line=first.line,
+                    base=first.base,
+                    gate=first.gate,
+                    message=c.message
+                    + "; in Go: "
+                    + "; ".join(f"{g.kind}: {g.message}" for g in matches),
+                    go_behind=True,
+                )
+            )
+            continue
+        behind = False
+        now = head_map if head_map is not None and head_map.struct_of(c) else mapping
+        if c.crd_rules:
+            if c.kind in ("union-removed", "rule-removed"):
+                # gone from the CRD: behind it when the Go no longer writes them either
+                behind = not any(now.declares_rules(c, (r,)) for r in c.crd_rules)
+            else:
+                behind = now.declares_rules(c, c.crd_rules)
+        s = mapping.struct_of(c)
+        note = (
+            ""
+            if behind
+            else " (no Go change behind it: a hand edit of the CRD, or a CRD not regenerated "
+            "after a Go change)"
+        )
+        out.append(
+            replace(
+                c,
+                type=definition or c.type,
+                go_type=s.name if s is not None else "",
+                message=c.message + note,
+                go_behind=behind,
+            )
+        )
+    return [*out, *go_left]
