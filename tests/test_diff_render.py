@@ -11,8 +11,12 @@ from helpers import TESTDATA
 
 from markergen.diff import Change, run_diff
 from markergen.diff.render import COMMENT_TAG, render
+from markergen.diff.sources import git_prefix
 
 DIFF = TESTDATA / "diff"
+# Paths are given from the repository's top in every format; these tests run from
+# testdata/diff, so that directory's path in the checkout comes first ("" outside git).
+PREFIX = git_prefix(DIFF)
 BASE = str(DIFF / "base")
 MIXED = str(DIFF / "heads" / "requiredness")
 
@@ -75,8 +79,8 @@ def test_json_has_designs_shape() -> None:
     ]
     # The HEAD side's Go position: the line of the member's field.
     first = doc["changes"][0]
-    assert first["file"] == "heads/requiredness/api/v1/types.go"
-    lines = (DIFF / first["file"]).read_text().splitlines()
+    assert first["file"] == PREFIX + "heads/requiredness/api/v1/types.go"
+    lines = (DIFF / first["file"].removeprefix(PREFIX)).read_text().splitlines()
     assert 'json:"cash,omitempty"' in lines[first["line"] - 1]
     assert (first["go_type"], first["go_field"]) == ("Payment", "Cash")
     assert (first["go_package"], first["stage"]) == ("example.com/shop/api/v1", "ga")
@@ -85,7 +89,7 @@ def test_json_has_designs_shape() -> None:
         run_diff(BASE, str(DIFF / "heads" / "union-added-removed"), DIFF, "json").text
     )["changes"][0]
     assert declared["field"] is None and declared["go_type"] == "Order"
-    lines = (DIFF / declared["file"]).read_text().splitlines()
+    lines = (DIFF / declared["file"].removeprefix(PREFIX)).read_text().splitlines()
     assert "+k8s:zeroOrOneOfMember" in lines[declared["line"] - 1]
     assert result.text.endswith("}\n")
 
@@ -102,7 +106,7 @@ def test_markdown_groups_by_type_under_class_sections() -> None:
     rows = [line for line in lines if line.startswith("| :")]
     assert len(rows) == 2
     assert rows[0].startswith("| :x: | `cash` (Cash) | v1 | **member-optional-to-required**")
-    assert rows[0].endswith("| `heads/requiredness/api/v1/types.go:35` |")
+    assert rows[0].endswith(f"| `{PREFIX}heads/requiredness/api/v1/types.go:35` |")
     assert rows[1].startswith("| :white_check_mark: | `card` (Card) | v1 |")
     assert COMMENT_TAG in lines
 
@@ -129,11 +133,11 @@ def test_text_is_one_line_per_change_and_a_summary() -> None:
     lines = text.splitlines()
     assert len(lines) == 4
     assert lines[0].startswith(
-        "heads/removed/api/v1/types.go:40: breaking: com.example.shop.api.v1.Order.priority "
+        f"{PREFIX}heads/removed/api/v1/types.go:40: breaking: com.example.shop.api.v1.Order.priority "
         "(Order.Priority): enum-value-removed: "
     )
-    # A removed member exists only on the BASE side: its position is there.
-    assert lines[1].startswith("base/api/v1/types.go:35: breaking: ")
+    # A removed member exists only on the BASE side: its position is there, marked so.
+    assert lines[1].startswith(f"{PREFIX}base/api/v1/types.go:35 (base): breaking: ")
     assert lines[-1] == "3 breaking (3 at GA, ungated), 0 compatible changes to unions and enums"
 
 

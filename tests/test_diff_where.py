@@ -36,13 +36,19 @@ def test_every_format_names_file_line_go_names_and_definition(tmp_path: Path) ->
     where = f"base/api/v1/types.go:{change['line']}"
     text = run_diff(str(base), str(head), tmp_path, "text").text
     assert text.startswith(
-        f"{where}: breaking: com.example.shop.api.v1.Payment.cash (Payment.Cash)"
+        f"{where} (base): breaking: com.example.shop.api.v1.Payment.cash (Payment.Cash)"
     )
     markdown = run_diff(str(base), str(head), tmp_path, "markdown").text
-    assert f"`{where}`" in markdown and "`cash` (Cash)" in markdown
+    assert f"`{where} (base)`" in markdown and "`cash` (Cash)" in markdown
     assert "OpenAPI: `com.example.shop.api.v1.Payment`" in markdown
     github = run_diff(str(base), str(head), tmp_path, "github").text
-    assert github.startswith(f"::error file=base/api/v1/types.go,line={change['line']},")
+    # A removal: GitHub annotates head lines only, so it goes on the type in the head.
+    head_line = next(
+        n
+        for n, text in enumerate((head / "api/v1/types.go").read_text().splitlines(), 1)
+        if text.startswith("type Payment struct")
+    )
+    assert github.startswith(f"::error file=head/api/v1/types.go,line={head_line},")
 
 
 def test_head_side_position_wins(tmp_path: Path) -> None:
@@ -217,7 +223,7 @@ def test_patterns_on_revisions_and_a_directory_new_in_head(tmp_path: Path) -> No
     sub = repo / "api" / "ship"
     result = run_diff("v0.1.0", "HEAD", sub, "json", patterns=["./..."])
     assert [c.kind for c in result.changes] == ["package-added"]
-    assert result.changes[0].file == "v1/types.go"
+    assert result.changes[0].file == "api/ship/v1/types.go"  # from the repository's top
 
 
 def test_github_paths_are_from_the_repository_root(tmp_path: Path) -> None:
@@ -229,5 +235,5 @@ def test_github_paths_are_from_the_repository_root(tmp_path: Path) -> None:
     git(repo, "commit", "-qm", "v1")
     (project / "api" / "v1" / "types.go").write_text(src(PAYMENT.replace(CASH, "")))
     result = run_diff("HEAD", None, project, "github")
-    assert result.changes[0].file == "api/v1/types.go"  # from where the command runs
+    assert result.changes[0].file == "operator/api/v1/types.go"  # from the repository's top
     assert result.text.startswith("::error file=operator/api/v1/types.go,line=")

@@ -38,7 +38,22 @@ def summary(changes: Sequence[Change]) -> str:
 
 
 def location(c: Change) -> str:
-    return f"{c.file}:{c.line}" if c.file else ""
+    """Where the change is: the Go source, else the CRD; marked when it is the base
+    side's (the thing is gone from the head)."""
+    if c.file:
+        return f"{c.file}:{c.line}" + (" (base)" if c.base else "")
+    return crd_location(c)
+
+
+def crd_location(c: Change) -> str:
+    if not c.crd_file:
+        return ""
+    return f"{c.crd_file}:{c.crd_line}" + (" (base)" if c.crd_base else "")
+
+
+def crd_label(c: Change) -> str:
+    """`widgets.example.com v1`: the CRD and version a CRD change is about."""
+    return f"{c.crd} {c.crd_version}" if c.crd else ""
 
 
 def labels(c: Change) -> str:
@@ -59,12 +74,14 @@ def render_text(changes: Sequence[Change]) -> str:
     lines = []
     for c in changes:
         where = c.type + (f".{c.field}" if c.field else "")
-        extra = ", ".join(x for x in (go_name(c), labels(c)) if x)
-        head = f"{location(c)}: " if c.file else ""
+        extra = ", ".join(x for x in (go_name(c), crd_label(c), labels(c)) if x)
+        shown = location(c)
+        head = f"{shown}: " if shown else ""
+        also = f" [CRD {crd_location(c)}]" if c.file and c.crd_file else ""
         lines.append(
             f"{head}{c.classification}: {where}"
             + (f" ({extra})" if extra else "")
-            + f": {c.kind}: {c.message}"
+            + f": {c.kind}: {c.message}{also}"
         )
     lines.append(summary(changes))
     return "\n".join(lines) + "\n"
@@ -95,12 +112,21 @@ class _Row:
     versions: tuple[Change, ...]
 
 
+def _group(c: Change) -> tuple[str, str]:
+    """The heading a change is listed under: the CRD kind (by the CRD's name) for a CRD
+    change, else the Go type (package family + type name)."""
+    if c.crd:
+        return (c.crd, c.crd_kind)
+    return (_family(c), c.go_type)
+
+
 def _rows(changes: Sequence[Change]) -> dict[tuple[str, str], list[_Row]]:
-    """Changes grouped by Go type (package family + type name); one row per change that
-    reads the same in several versions."""
-    merged: dict[tuple[str, str, str, str, str, str], list[Change]] = {}
+    """Changes grouped by CRD kind or Go type; one row per change that reads the same in
+    several versions."""
+    merged: dict[tuple[str, str, str, str, str, str, str], list[Change]] = {}
     for c in changes:
-        key = (_family(c), c.go_type, str(c.classification), c.kind, c.field or "", c.message)
+        family, title = _group(c)
+        key = (family, title, str(c.classification), c.kind, c.crd_path, c.field or "", c.message)
         merged.setdefault(key, []).append(c)
     groups: dict[tuple[str, str], list[_Row]] = {}
     for key, cs in merged.items():
@@ -115,7 +141,7 @@ def _versions(row: _Row) -> str:
     out = []
     for c in row.versions:
         label = labels(c)
-        name = c.version or c.package
+        name = c.crd_version or c.version or c.package
         out.append(f"{name} ({label})" if label else name)
     return ", ".join(out)
 
@@ -124,17 +150,26 @@ def _table(changes: Sequence[Change]) -> list[str]:
     lines: list[str] = []
     for (family, go_type), rows in sorted(_rows(changes).items()):
         title = f"{go_type} ({family})" if go_type else family
-        definitions = sorted({c.type for row in rows for c in row.versions})
+        first = rows[0].first
         lines += ["", f"#### {_cell(_code(title))}", ""]
-        lines += ["OpenAPI: " + ", ".join(_cell(_code(d)) for d in definitions), ""]
+        if first.crd:
+            lines += [f"CRD `{_cell(first.crd)}`", ""]
+        else:
+            definitions = sorted({c.type for row in rows for c in row.versions})
+            lines += ["OpenAPI: " + ", ".join(_cell(_code(d)) for d in definitions), ""]
         lines += ["| | Field | Versions | Change | Where |", "|---|---|---|---|---|"]
         for row in sorted(rows, key=lambda r: r.first.sort_key()):
             c = row.first
             field = ""
-            if c.field:
-                field = _cell(_code(c.field)) + (f" ({_cell(c.go_field)})" if c.go_field else "")
-            where = _cell(_code(location(c))) if c.file else _cell(_code(c.type))
-            if len(row.versions) > 1 and c.file:
+            node = c.crd_path if c.crd_path and c.crd_path != "(root)" else ""
+            if c.field or node:
+                shown = ".".join(x for x in (node, c.field or "") if x)
+                field = _cell(_code(shown)) + (f" ({_cell(c.go_field)})" if c.go_field else "")
+            shown_at = location(c)
+            where = _cell(_code(shown_at)) if shown_at else _cell(_code(c.type))
+            if c.file and c.crd_file:
+                where += " and CRD " + _cell(_code(crd_location(c)))
+            if len(row.versions) > 1 and shown_at:
                 where += f" and {len(row.versions) - 1} more"
             lines.append(
                 f"| {_ICONS[c.classification]} | {field} | {_cell(_versions(row))} | "
@@ -186,6 +221,20 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+def _annotated(c: Change) -> tuple[str, int]:
+    """Where an annotation goes: GitHub shows annotations on the head's lines only, so
+    a removal (a base position) goes on its type in the head, or on the file alone."""
+    if c.file and not c.base:
+        return c.file, c.line
+    if c.file and c.anchor_file:
+        return c.anchor_file, c.anchor_line
+    if c.crd_file and not c.crd_base:
+        return c.crd_file, c.crd_line
+    if c.file:
+        return c.file, 0
+    return "", 0
+
+
 def render_github(changes: Sequence[Change], root_prefix: str = "") -> str:
     """GitHub Actions workflow commands: `::error` for what `--fail-on breaking` counts,
     `::warning` for other breaking and not-compared changes, `::notice` for the rest,
@@ -201,9 +250,12 @@ def render_github(changes: Sequence[Change], root_prefix: str = "") -> str:
         else:
             level = "notice"
         props = []
-        if c.file:
-            file = posixpath.normpath(root_prefix + c.file) if root_prefix else c.file
-            props += [f"file={_escape_property(file)}", f"line={c.line}"]
+        file, line = _annotated(c)
+        if file:
+            file = posixpath.normpath(root_prefix + file) if root_prefix else file
+            props.append(f"file={_escape_property(file)}")
+            if line:
+                props.append(f"line={line}")
         title = f"markergen diff: {c.classification} {c.kind}"
         props.append(f"title={_escape_property(title)}")
         definition = c.type + (f".{c.field}" if c.field else "")

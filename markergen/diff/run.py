@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from markergen.diff.classify import Change, compare
@@ -111,5 +112,23 @@ def run_diff(
             "the pattern(s) name no Go package on either side",
         )
     changes = tuple(sorted(_changes(before, after), key=Change.sort_key))
-    root_prefix = git_prefix(cwd) if fmt == "github" else ""
-    return DiffResult(changes=changes, text=render(changes, fmt, root_prefix), format=fmt)
+    changes = _from_root(changes, git_prefix(cwd))
+    return DiffResult(changes=changes, text=render(changes, fmt), format=fmt)
+
+
+def _from_root(changes: tuple[Change, ...], prefix: str) -> tuple[Change, ...]:
+    """Every path from the repository's top, in every format (as `check` gives them):
+    GitHub places annotations by that path, and a report read beside another must name
+    the same file the same way. `prefix` is the current directory's path from the top."""
+    if not prefix:
+        return changes
+
+    def moved(path: str) -> str:
+        return posixpath.normpath(prefix + path) if path else path
+
+    return tuple(
+        replace(
+            c, file=moved(c.file), anchor_file=moved(c.anchor_file), crd_file=moved(c.crd_file)
+        )
+        for c in changes
+    )
