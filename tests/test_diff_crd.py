@@ -78,7 +78,9 @@ def test_exactly_one_of_existing_field_joining_is_breaking() -> None:
 
     def edit(d: dict[str, Any]) -> None:
         _spec(d)["source"]["properties"]["ref"] = {"type": "string"}
-        _source_rule(d, "(has(self.configMap)?1:0) + (has(self.secret)?1:0) + (has(self.url)?1:0) == 1")
+        _source_rule(
+            d, "(has(self.configMap)?1:0) + (has(self.secret)?1:0) + (has(self.url)?1:0) == 1"
+        )
 
     base_doc = yaml.safe_load(CRD.read_text())
     base_doc["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"][
@@ -301,7 +303,12 @@ def test_revision_of_a_kubebuilder_project_reports_go_and_crd_together(tmp_path:
     """The member removed from ExactlyOneOf in the Go and in the regenerated CRD is one
     entry with both positions; a hand edit of the CRD alone is flagged."""
     root = _project(tmp_path)
-    _edit(root, "api/v1/widget_types.go", "ExactlyOneOf=configMap;secret;url", "ExactlyOneOf=configMap;secret")
+    _edit(
+        root,
+        "api/v1/widget_types.go",
+        "ExactlyOneOf=configMap;secret;url",
+        "ExactlyOneOf=configMap;secret",
+    )
     _edit(
         root,
         CRD_IN_PROJECT,
@@ -309,7 +316,12 @@ def test_revision_of_a_kubebuilder_project_reports_go_and_crd_together(tmp_path:
         "'(has(self.configMap)?1:0) + (has(self.secret)?1:0) == 1'",
     )
     # a hand edit of the CRD: no Go change behind it
-    _edit(root, CRD_IN_PROJECT, "                - Medium\n                - Large\n", "                - Medium\n")
+    _edit(
+        root,
+        CRD_IN_PROJECT,
+        "                - Medium\n                - Large\n",
+        "                - Medium\n",
+    )
     _git(root, "commit", "-qam", "head")
     result = run_diff("HEAD~1", None, root, "json")
     doc = json.loads(result.text)
@@ -332,10 +344,58 @@ def test_hand_written_rule_changed_in_go_is_backed(tmp_path: Path) -> None:
     old = "has(self.gcp) ? self.type == 'GCP' : true"
     new = "self.type == 'GCP' ? has(self.gcp) : !has(self.gcp)"
     _edit(root, "api/v1/widget_types.go", old, new)
-    _edit(root, CRD_IN_PROJECT, "'has(self.gcp) ? self.type == ''GCP'' : true'", "'self.type == ''GCP'' ? has(self.gcp) : !has(self.gcp)'")
+    _edit(
+        root,
+        CRD_IN_PROJECT,
+        "'has(self.gcp) ? self.type == ''GCP'' : true'",
+        "'self.type == ''GCP'' ? has(self.gcp) : !has(self.gcp)'",
+    )
     _git(root, "commit", "-qam", "head")
     result = run_diff("HEAD~1", None, root, "json")
     doc = json.loads(result.text)
     assert [c["kind"] for c in doc["changes"]] == ["union-stricter"]
     assert doc["changes"][0]["crd"]["go_behind"] is True
     assert doc["changes"][0]["class"] == "breaking"
+
+
+def test_default_changed_in_go_and_crd_is_backed(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    _edit(root, "api/v1/widget_types.go", "+kubebuilder:default=AWS", "+kubebuilder:default=GCP")
+    _edit(root, CRD_IN_PROJECT, "default: AWS", "default: GCP")
+    _git(root, "commit", "-qam", "head")
+    doc = json.loads(run_diff("HEAD~1", None, root, "json").text)
+    (change,) = doc["changes"]
+    assert (change["class"], change["kind"]) == ("breaking", "default-changed")
+    assert change["crd"]["go_behind"] is True
+
+
+def test_markdown_groups_crd_changes_by_kind_and_leads_with_breaking(tmp_path: Path) -> None:
+    base = tmp_path / "base.yaml"
+    base.write_text(CRD.read_text())
+    head = tmp_path / "head.yaml"
+
+    def edit(d: dict[str, Any]) -> None:
+        _spec(d)["size"]["enum"] = ["Small", "Medium", "Large", "Huge"]
+        d["spec"]["versions"][1]["served"] = False
+
+    head.write_text(_variant(edit))
+    text = run_diff(str(base), str(head), tmp_path, "markdown").text
+    lines = text.splitlines()
+    assert lines.index("### Breaking (1)") < lines.index(
+        "<details><summary>Compatible (1)</summary>"
+    )
+    assert lines.count("#### `Widget (widgets.example.com)`") == 2  # once per section
+    breaking_row = next(line for line in lines if line.startswith("| :x:"))
+    assert "| v1beta1 (beta) |" in breaking_row and "**version-unserved**" in breaking_row
+    compatible_row = next(line for line in lines if line.startswith("| :white_check_mark:"))
+    assert "`spec.size`" in compatible_row and "`head.yaml:" in compatible_row
+
+
+def test_github_annotates_head_lines_only(tmp_path: Path) -> None:
+    base = tmp_path / "base.yaml"
+    base.write_text(CRD.read_text())
+    head = tmp_path / "head.yaml"
+    head.write_text(_variant(lambda d: d["spec"]["versions"].pop(1)))
+    text = run_diff(str(base), str(head), tmp_path, "github").text
+    # the removed version exists only in the base file: no line of the head is named
+    assert text.startswith("::warning title=") or text.startswith("::error title="), text

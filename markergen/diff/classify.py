@@ -86,6 +86,8 @@ class Change:
     go_behind: bool | None = None
     # The rules the CRD change is about (head side, else base), to find them in the Go.
     crd_rules: tuple[str, ...] = ()
+    # The head side's default of a CRD default change, as JSON text (None: no default).
+    crd_default: str | None = None
 
     @property
     def breaking(self) -> bool:

@@ -52,6 +52,7 @@ def _change(
     field: str | None,
     message: str,
     rules: Sequence[str] = (),
+    default: str | None = None,
 ) -> Change:
     v = place.version
     subject = v.kind + (f".{place.node}" if place.node and place.node != "(root)" else "")
@@ -72,6 +73,7 @@ def _change(
         crd_line=place.line,
         crd_base=place.base,
         crd_rules=tuple(rules),
+        crd_default=default,
     )
 
 
@@ -162,7 +164,11 @@ class _Compare:
         elif h.served and not b.served:
             self.out.append(
                 _change(
-                    "compatible", "version-served", place, None, f"version {h.version} is now served"
+                    "compatible",
+                    "version-served",
+                    place,
+                    None,
+                    f"version {h.version} is now served",
                 )
             )
         if b.storage != h.storage:
@@ -173,7 +179,11 @@ class _Compare:
                     place,
                     None,
                     f"version {h.version} "
-                    + ("becomes the storage version" if h.storage else "is no longer the storage version")
+                    + (
+                        "becomes the storage version"
+                        if h.storage
+                        else "is no longer the storage version"
+                    )
                     + ": objects are stored in the new storage version from now on; "
                     "existing ones keep theirs until rewritten (a storage migration)",
                 )
@@ -186,7 +196,11 @@ class _Compare:
                     place,
                     None,
                     f"version {h.version} is "
-                    + ("deprecated: clients get a warning" if h.deprecated else "no longer deprecated"),
+                    + (
+                        "deprecated: clients get a warning"
+                        if h.deprecated
+                        else "no longer deprecated"
+                    ),
                 )
             )
         if b.served and h.served:
@@ -289,7 +303,9 @@ class _Compare:
         hd = hp.get("default", _NONE) if isinstance(hp, dict) else _NONE
         if bd == hd:
             return
-        shown = {k: json.dumps(v, sort_keys=True) for k, v in (("b", bd), ("h", hd)) if v is not _NONE}
+        shown = {
+            k: json.dumps(v, sort_keys=True) for k, v in (("b", bd), ("h", hd)) if v is not _NONE
+        }
         if bd is _NONE:
             self.out.append(
                 _change(
@@ -298,6 +314,7 @@ class _Compare:
                     place,
                     name,
                     f"default {shown['h']} added: objects that leave the field out get it",
+                    default=shown["h"],
                 )
             )
         elif hd is _NONE:
@@ -320,6 +337,7 @@ class _Compare:
                     name,
                     f"default {shown['b']} changed to {shown['h']}: objects that leave the "
                     "field out get another value",
+                    default=shown["h"],
                 )
             )
 
@@ -352,7 +370,11 @@ class _Compare:
                 values.setdefault(f, set()).update(vs)
         bfields = sorted({f for u in bus for f in u.fields})
         hfields = sorted({f for u in hus for f in u.fields})
-        place = self._rules_place(h, hn, hrules) if hrules else self._rules_place(b, bn, brules, base=True)
+        place = (
+            self._rules_place(h, hn, hrules)
+            if hrules
+            else self._rules_place(b, bn, brules, base=True)
+        )
         all_states = states(fields, {f: sorted(v) for f, v in values.items()})
         if all_states is None:
             self.not_compared(place, brules, hrules, "too many field combinations to compare")
@@ -382,9 +404,15 @@ class _Compare:
         elif removed and not added:
             kind, text = "member-removed", f"union over {_q(hfields)}: {what}"
         elif stricter is not None:
-            kind, text = "union-stricter", f"the union over {_q(hfields)} is stricter" + (f" ({what})" if what else "")
+            kind, text = (
+                "union-stricter",
+                f"the union over {_q(hfields)} is stricter" + (f" ({what})" if what else ""),
+            )
         elif looser is not None:
-            kind, text = "union-looser", f"the union over {_q(hfields)} is looser" + (f" ({what})" if what else "")
+            kind, text = (
+                "union-looser",
+                f"the union over {_q(hfields)} is looser" + (f" ({what})" if what else ""),
+            )
         else:
             if what:
                 kind, text = "member-changed", f"union over {_q(hfields)}: {what}"
@@ -404,7 +432,11 @@ class _Compare:
                 )
             )
             return
-        extra = f": an object rejected before is accepted now: {_describe(hn, looser)}" if looser else ""
+        extra = (
+            f": an object rejected before is accepted now: {_describe(hn, looser)}"
+            if looser
+            else ""
+        )
         if kind == "union-removed":
             extra += "; clients lose the server's check that only one member is set"
         self.out.append(_change("compatible", kind, place, None, f"{text}{extra}", texts))
@@ -443,7 +475,9 @@ class _Compare:
         btexts = {r.rule for r in bother}
         for r in hother:
             if r.rule not in btexts:
-                place = Place(h, hn.shown, h.line_of((*hn.path, "x-kubernetes-validations", r.index)), False)
+                place = Place(
+                    h, hn.shown, h.line_of((*hn.path, "x-kubernetes-validations", r.index)), False
+                )
                 self.out.append(
                     _change(
                         "not-compared",
@@ -457,7 +491,9 @@ class _Compare:
         htexts = {r.rule for r in hother}
         for r in bother:
             if r.rule not in htexts:
-                place = Place(b, bn.shown, b.line_of((*bn.path, "x-kubernetes-validations", r.index)), True)
+                place = Place(
+                    b, bn.shown, b.line_of((*bn.path, "x-kubernetes-validations", r.index)), True
+                )
                 self.out.append(
                     _change(
                         "not-compared",

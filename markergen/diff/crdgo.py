@@ -11,6 +11,7 @@ flagged as such.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
@@ -82,6 +83,20 @@ class GoMap:
         s = self.struct_of(c)
         return type_name(s.key, self.naming) if s is not None else None
 
+    def declares_default(self, c: Change, value: object) -> bool:
+        """Whether the Go field of the change writes this default (`+kubebuilder:default=`
+        or `+default=`); `_NO_DEFAULT`: writes none."""
+        s = self.struct_of(c)
+        if s is None or c.field is None:
+            return False
+        field = next((f for f in flat_fields(self.model, s) if f.json_name == c.field), None)
+        if field is None:
+            return False
+        found = [_marker_value(m.value) for m in field.markers if m.name in _DEFAULT_MARKERS]
+        if value is _NO_DEFAULT:
+            return not found
+        return value in found
+
     def declares_rules(self, c: Change, rules: Iterable[str]) -> bool:
         """Whether the Go struct of the change's node writes these rules itself
         (`+kubebuilder:validation:XValidation:rule=...` on the type or its fields)."""
@@ -94,6 +109,20 @@ class GoMap:
             if m.name.startswith(_XVALIDATION)
         ]
         return all(any(r in t for t in texts) for r in rules)
+
+
+_DEFAULT_MARKERS = ("kubebuilder:default", "default")
+_NO_DEFAULT = object()
+
+
+def _marker_value(text: str | None) -> object:
+    """A default marker's value as JSON would read it (`"a"`, `a`, `{}`, `3`)."""
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
 
 
 def _family(kind: str) -> str:
@@ -164,7 +193,11 @@ def merge(
             continue
         behind = False
         now = head_map if head_map is not None and head_map.struct_of(c) else mapping
-        if c.crd_rules:
+        if c.kind in _DEFAULT_KINDS:
+            behind = now.declares_default(
+                c, _NO_DEFAULT if c.crd_default is None else json.loads(c.crd_default)
+            )
+        elif c.crd_rules:
             if c.kind in ("union-removed", "rule-removed"):
                 # gone from the CRD: behind it when the Go no longer writes them either
                 behind = not any(now.declares_rules(c, (r,)) for r in c.crd_rules)

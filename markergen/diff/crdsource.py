@@ -239,9 +239,7 @@ def _exists_in(cwd: Path, commit: str, path: str) -> bool:
     return proc.returncode == 0 and bool(proc.stdout.strip())
 
 
-def archive(
-    cwd: Path, side: str, spec: str, commit: str, paths: Sequence[str], dest: Path
-) -> None:
+def archive(cwd: Path, side: str, spec: str, commit: str, paths: Sequence[str], dest: Path) -> None:
     """`git archive COMMIT -- PATHS` extracted into `dest` (paths from the top)."""
     args = ["git", "-C", str(cwd), "archive", "--format=tar", commit, "--", *paths]
     try:

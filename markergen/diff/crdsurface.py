@@ -180,7 +180,10 @@ def rule_refs(rule: str, names: Mapping[str, str]) -> _Refs | None:
     fields = {p for p in presence if p is not None} | set(values)
     if len(fields) < 2:
         return None
-    return _Refs(frozenset(p for p in presence if p is not None), {k: frozenset(v) for k, v in values.items()})
+    return _Refs(
+        frozenset(p for p in presence if p is not None),
+        {k: frozenset(v) for k, v in values.items()},
+    )
 
 
 def _enum_strings(prop: Any) -> tuple[str, ...]:
@@ -234,9 +237,7 @@ State = tuple[tuple[str, str], ...]  # (field, UNSET | SET | value), sorted by f
 
 def states(fields: Sequence[str], values: Mapping[str, Sequence[str]]) -> Iterator[State] | None:
     """Every object of a union as field states; None when there are too many."""
-    choices = [
-        [UNSET, *values[f]] if f in values else [UNSET, SET] for f in fields
-    ]
+    choices = [[UNSET, *values[f]] if f in values else [UNSET, SET] for f in fields]
     count = 1
     for c in choices:
         count *= len(c)

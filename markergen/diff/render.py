@@ -152,9 +152,7 @@ def _table(changes: Sequence[Change]) -> list[str]:
         title = f"{go_type} ({family})" if go_type else family
         first = rows[0].first
         lines += ["", f"#### {_cell(_code(title))}", ""]
-        if first.crd:
-            lines += [f"CRD `{_cell(first.crd)}`", ""]
-        else:
+        if not first.crd:
             definitions = sorted({c.type for row in rows for c in row.versions})
             lines += ["OpenAPI: " + ", ".join(_cell(_code(d)) for d in definitions), ""]
         lines += ["| | Field | Versions | Change | Where |", "|---|---|---|---|---|"]
