@@ -15,12 +15,13 @@ from markergen.diagnostics import Diagnostic, diag
 from markergen.doctext import description
 from markergen.golang.syntax import GoPackage, Position, TypeDecl
 from markergen.markers import REGISTRY, Marker, Registry, Target
-from markergen.model import Model, NamedType, Package, Struct, TypeKey, TypeRef
+from markergen.model import OPAQUE_TYPES, Model, NamedType, Package, Struct, TypeKey, TypeRef
 from markergen.model.dialects.base import StructInput
 from markergen.model.dialects.k8s import build_wrapped
 from markergen.model.enums import ImportSource, PackageConsts, build_enums, external_refs
 from markergen.model.fields import make_field
 from markergen.model.ignores import Ignore, file_ignores
+from markergen.model.lookup import FieldLookup
 from markergen.model.markerread import MarkerReader
 from markergen.model.resolve import Resolver, TypeIndex
 from markergen.model.unions import build_unions
@@ -208,8 +209,12 @@ class ModelBuilder:
         )
         diagnostics.extend(enum_diags)
         structs: dict[TypeKey, Struct] = {}
+        opaque = frozenset(self.opaque) | OPAQUE_TYPES
+        lookup = FieldLookup(
+            {inp.key: inp.fields for inp, _, _ in self.struct_inputs}, types, opaque.__contains__
+        )
         for inp, package, desc in self.struct_inputs:
-            unions, union_diags = build_unions(inp, enums, types)
+            unions, union_diags = build_unions(inp, enums, types, lookup)
             diagnostics.extend(union_diags)
             structs[inp.key] = Struct(
                 key=inp.key,

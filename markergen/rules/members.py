@@ -18,6 +18,7 @@ from markergen.golang.syntax import Position
 from markergen.markers import KUBEBUILDER_ENUM, UNION_DEPRECATED, Marker
 from markergen.model import Discriminator, Field, Member, Model, Struct, Union
 from markergen.model.fields import OPTIONAL_MARKERS, REQUIRED_MARKERS
+from markergen.model.lookup import FieldLookup, model_lookup
 from markergen.rules.base import (
     UNION_FIELD_MARKERS,
     Rule,
@@ -33,9 +34,20 @@ NILLABLE = frozenset({"pointer", "slice", "map", "interface"})
 
 
 def _members(model: Model) -> Iterator[tuple[Struct, Union, Member, Field | None]]:
+    """Each member with its Go field: the struct's own, or one promoted from an embedded
+    struct (controller-gen's `ExactlyOneOf=a;b` may name those)."""
+    lookup = model_lookup(model)
     for struct, union in unions(model):
         for member in union.members:
-            yield struct, union, member, struct.field(member.go_name)
+            yield struct, union, member, member_field(lookup, struct, member)
+
+
+def member_field(lookup: FieldLookup, struct: Struct, member: Member) -> Field | None:
+    own = struct.field(member.go_name)
+    if own is not None and own.json_name == member.json_name:
+        return own
+    found = lookup.of(struct.key).get(member.json_name)
+    return found.field if found is not None and found.field.go_name == member.go_name else None
 
 
 def check_member_optional(model: Model) -> Iterator[Diagnostic]:
