@@ -68,6 +68,7 @@ TRAITS = DialectTraits(
     name="k8s",
     member_name_marker=K8S_UNION_MEMBER,
     member_name_arg="memberName",
+    zero_is_unset=True,
 )
 
 
