@@ -137,3 +137,23 @@ def test_mg341_hints_are_never_an_empty_marker(model: Model) -> None:
         "remove `// +kubebuilder:validation:ExactlyOneOf=zzz` from NothingClose"
     )
     assert "a, b" in (lonely.hint or "")
+
+
+def test_a_struct_of_a_package_not_among_the_inputs_is_read_through_the_imports(
+    model: Model,
+) -> None:
+    (union,) = model.structs[f"{PKG}.FromElsewhere"].unions
+    assert [(m.json_name, Path(m.pos.file).name) for m in union.members] == [
+        ("left", "pair.go"),
+        ("right", "pair.go"),
+        ("middle", "pair.go"),
+    ]
+    # the imported file is part of the cache key
+    assert any(f.endswith("extern/pair.go") for f in model.files_read)
+
+
+def test_an_embedded_struct_that_cannot_be_found_forms_no_union(model: Model) -> None:
+    assert model.structs[f"{PKG}.Unfindable"].unions == ()
+    found = fields(model, "Unfindable")
+    assert found.names() == ("own",)
+    assert [f.type.text for f in found.unread] == ["missing.Thing"]

@@ -117,7 +117,9 @@ class FieldLookup:
     """The JSON fields of the structs `structs` holds (key → its own fields, in order).
 
     `types` are the named non-struct types, followed to see what an embedded `type B A`
-    or alias is. Answers are computed once per struct and kept by this instance.
+    or alias is. `load` gives the fields of a struct of a package that is not among the
+    inputs (markergen/model/imported.py), asked with the package of the struct that
+    embeds it. Answers are computed once per struct and kept by this instance.
     """
 
     def __init__(
@@ -125,21 +127,31 @@ class FieldLookup:
         structs: Mapping[TypeKey, Sequence[Field]],
         types: Mapping[TypeKey, NamedType],
         opaque: Callable[[TypeKey], bool] | None = None,
+        load: Callable[[TypeKey, str], Sequence[Field] | None] | None = None,
     ) -> None:
         self._structs = structs
         self._types = types
         self._opaque = opaque
+        self._load = load
         self._cache: dict[TypeKey, JSONFields] = {}
 
-    def target(self, ref: TypeRef) -> Target:
-        """What an embedded field of type `ref` brings (Go embeds `T` or `*T` only)."""
+    def _unread(self, key: TypeKey, owner: TypeKey) -> Target:
+        if self._load is not None:
+            fields = self._load(key, owner.rpartition(".")[0])
+            if fields is not None:
+                return ("struct", key, fields)
+        return ("unread", key, ())
+
+    def target(self, ref: TypeRef, owner: TypeKey = "") -> Target:
+        """What an embedded field of type `ref`, declared in struct `owner`, brings (Go
+        embeds `T` or `*T` only)."""
         if ref.kind == "pointer" and ref.elem is not None:
             ref = ref.elem
         for _ in range(_MAX_HOPS):
             if ref.kind == "struct":
                 return ("other", "", ())  # an anonymous struct cannot be embedded by name
             if ref.kind == "external":
-                return ("unread", ref.type_key, ())
+                return self._unread(ref.type_key, owner)
             if ref.kind != "named":
                 return ("other", "", ())
             key = ref.type_key
@@ -150,7 +162,7 @@ class FieldLookup:
                 return ("struct", key, fields)
             named = self._types.get(key)
             if named is None:
-                return ("unread", key, ())
+                return self._unread(key, owner)
             ref = named.underlying  # `type B A` has A's fields; an alias is A
         return ("other", "", ())
 
@@ -180,7 +192,7 @@ class FieldLookup:
                     at = (*index, i)
                     target: Target = ("other", "", ())
                     if f.embedded:
-                        target = self.target(f.type)
+                        target = self.target(f.type, skey)
                         if not f.exported and target[0] == "other":
                             continue  # an unexported non-struct embedding is ignored
                     elif not f.exported:

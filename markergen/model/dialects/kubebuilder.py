@@ -109,14 +109,7 @@ def _unknown_item(ctx: Ctx, m: Marker, name: str, fields: JSONFields) -> Diagnos
         else:
             hint = hints.edits(hints.remove(hints.marker_line(m.raw), struct), otherwise=keep)
         return diag("MG341", m.pos, f"+{m.name} on {struct} names {name!r}: {why}", hint=hint)
-    unread = ""
-    if fields.unread:
-        unread = (
-            " (nor of what it embeds; the fields of "
-            + ", ".join(f.type.text for f in fields.unread)
-            + " are not read)"
-        )
-    message = f"+{m.name} on {struct} names {name!r}, which is no JSON field of {struct}{unread}"
+    message = f"+{m.name} on {struct} names {name!r}, which is no JSON field of {struct}"
     if fixed is not None:
         hint = hints.edits(hints.replace(fixed, m.raw), otherwise=listing)
     else:
@@ -142,6 +135,7 @@ def form_controller_gen(ctx: Ctx) -> list[Union]:
         if fields is None:
             fields = ctx.json_fields()
         members: list[Member] = []
+        unknown = False
         for name in m.values:
             jf = fields.get(name)
             hidden = _hidden_field(ctx, name)
@@ -162,11 +156,32 @@ def form_controller_gen(ctx: Ctx) -> list[Union]:
                     )
                 )
                 continue
+            if jf is None and fields.unread and fields.drop(name) is None:
+                # it may be a field of an embedded struct markergen could not read
+                unseen = ", ".join(f.type.text for f in fields.unread)
+                ctx.diagnostics.append(
+                    diag(
+                        "MG343",
+                        m.pos,
+                        f"+{m.name} on {ctx.struct.name} names {name!r}, which is none of the "
+                        f"JSON fields markergen sees ({_listing(fields)}); it may be one of "
+                        f"{unseen}, whose package markergen cannot find, so the union is "
+                        "left to controller-gen",
+                        hint=f"make the package of {unseen} findable (its module in go.mod "
+                        "and the module cache or vendor/), or add it to the patterns "
+                        "markergen reads",
+                    )
+                )
+                members = []
+                unknown = True
+                break
             if jf is None:
                 ctx.diagnostics.append(_unknown_item(ctx, m, name, fields))
                 continue
             f = jf.field
             members.append(Member(f.go_name, jf.name, f.go_name, False, f.pos))
+        if unknown:
+            continue  # members markergen cannot see: a union without them would be wrong
         out.append(
             Union(
                 struct=ctx.struct.key,
