@@ -108,8 +108,8 @@ class JSONFields:
         return min(best, key=lambda f: f.depth) if best else None
 
 
-# What an embedded field's type is: ("struct", key, fields), ("other",) for a non-struct
-# type, ("unread",) for a type from a package the model does not hold.
+# What an embedded field's type is: ("struct", key, its fields), ("other", ...) for a
+# non-struct type, ("unread", key, ()) for a struct of a package the look-up cannot read.
 Target = tuple[str, TypeKey, Sequence[Field]]
 
 
@@ -156,7 +156,10 @@ class FieldLookup:
                 return ("other", "", ())
             key = ref.type_key
             if self._opaque is not None and self._opaque(key):
-                return ("other", key, ())  # its own MarshalJSON: one value, not fields
+                # its own MarshalJSON (metav1.Time): nothing is promoted from it (Go would
+                # promote the method itself and marshal the outer struct with it, a
+                # shape no API type has)
+                return ("other", key, ())
             fields = self._structs.get(key)
             if fields is not None:
                 return ("struct", key, fields)

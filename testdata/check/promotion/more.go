@@ -21,3 +21,57 @@ type Unfindable struct {
 	// +optional
 	Own *string `json:"own,omitempty"`
 }
+
+// Inner declares its own controller-gen union, with a wrong item: reported once, here,
+// however many structs inline Inner.
+// want "MG341" "names 'zz', which is no JSON field of Inner"
+// +kubebuilder:validation:ExactlyOneOf=p;zz
+type Inner struct {
+	// +optional
+	P *string `json:"p,omitempty"`
+	// +optional
+	Q *string `json:"q,omitempty"`
+}
+
+// OuterOne inlines Inner.
+type OuterOne struct {
+	Inner `json:",inline"`
+}
+
+// OuterTwo inlines Inner too, and names its fields in a union of its own.
+// +kubebuilder:validation:AtMostOneOf=q;r
+type OuterTwo struct {
+	Inner `json:",inline"`
+
+	// +optional
+	R *string `json:"r,omitempty"`
+}
+
+// Kind selects a member of InnerUnion.
+// +enum
+type Kind string
+
+const (
+	// KindA selects a.
+	KindA Kind = "A"
+)
+
+// InnerUnion is a discriminated union whose member is not optional: reported once.
+type InnerUnion struct {
+	// +unionDiscriminator
+	// +required
+	Kind Kind `json:"kind"`
+
+	// +unionMember
+	A *string `json:"a"` // want "MG301" "member A of union InnerUnion.kind"
+}
+
+// HoldsUnionOne and HoldsUnionTwo inline InnerUnion.
+type HoldsUnionOne struct {
+	InnerUnion `json:",inline"`
+}
+
+// HoldsUnionTwo inlines InnerUnion through a pointer.
+type HoldsUnionTwo struct {
+	*InnerUnion `json:",inline"`
+}
