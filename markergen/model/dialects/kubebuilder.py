@@ -61,6 +61,19 @@ def _meant(name: str, fields: JSONFields) -> str | None:
     return close[0] if close else None
 
 
+# Embedded structs of apimachinery whose JSON fields are fixed: an item that is none of
+# them cannot come from them, even when their package is not found.
+_KNOWN_EMBEDDED: dict[str, frozenset[str]] = {
+    "k8s.io/apimachinery/pkg/apis/meta/v1.TypeMeta": frozenset({"kind", "apiVersion"}),
+}
+
+
+def _may_hold(f: Field, name: str) -> bool:
+    """Whether an embedded struct markergen could not read may have JSON field `name`."""
+    known = _KNOWN_EMBEDDED.get(f.type.deref().type_key)
+    return known is None or name in known
+
+
 def _hidden_field(ctx: Ctx, name: str) -> Field | None:
     """A json:"-" field the item names by its Go name, compared case-insensitively."""
     for f in ctx.struct.fields:
@@ -156,9 +169,10 @@ def form_controller_gen(ctx: Ctx) -> list[Union]:
                     )
                 )
                 continue
-            if jf is None and fields.unread and fields.drop(name) is None:
+            unread = [f for f in fields.unread if _may_hold(f, name)]
+            if jf is None and unread and fields.drop(name) is None:
                 # it may be a field of an embedded struct markergen could not read
-                unseen = ", ".join(f.type.text for f in fields.unread)
+                unseen = ", ".join(f.type.text for f in unread)
                 ctx.diagnostics.append(
                     diag(
                         "MG343",

@@ -3,6 +3,7 @@ package promotion
 import (
 	"example.com/check/promotion/extern"
 	"example.com/nowhere/missing"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // FromElsewhere embeds a struct of a package that is not among the inputs.
@@ -74,4 +75,17 @@ type HoldsUnionOne struct {
 // HoldsUnionTwo inlines InnerUnion through a pointer.
 type HoldsUnionTwo struct {
 	*InnerUnion `json:",inline"`
+}
+
+// Rooted embeds metav1.TypeMeta, whose package is not found here: its fields are kind
+// and apiVersion whatever the package says, so a typo is still MG341.
+// want "MG341" "names 'spc', which is no JSON field of Rooted"
+// +kubebuilder:validation:ExactlyOneOf=spc;status
+type Rooted struct {
+	metav1.TypeMeta `json:",inline"`
+
+	// +optional
+	Spec *string `json:"spec,omitempty"`
+	// +optional
+	Status *string `json:"status,omitempty"`
 }
