@@ -175,6 +175,8 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo("MG333", W, "k8s discriminator of a union that has no members"),
         RuleInfo("MG340", W, "union member's implicit value is not a discriminator value"),
         RuleInfo("MG341", E, "controller-gen union marker names no field of the struct"),
+        RuleInfo("MG342", W, "k8s union member is not optional as the API conventions ask"),
+        RuleInfo("MG343", W, "controller-gen union names a field of an embedded struct markergen cannot read"),
         RuleInfo("MG360", W, "+union struct whose fields mostly match no discriminator value"),
         RuleInfo("MG401", E, "+union struct has an embedded (inlined) field"),
         RuleInfo("MG402", E, "+union struct has +unionDeprecated members"),

@@ -189,6 +189,8 @@ NOT_AN_EDIT = {
     "MG006": "the fix is a go.mod file (or running inside the module), not the Go file",
     "MG020": "the fix makes a package available (go.mod, vendor/, the module cache)",
     "MG104": "the fix is the command line: the package of the enum type must be read too",
+    "MG343": "the fix makes the embedded struct's package available (go.mod, vendor/, the "
+    "module cache) or names it on the command line",
 }
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from markergen.crd.yamlio import PathKey
 from markergen.model import Field, Model, Struct, TypeKey, TypeRef, Union
+from markergen.model.lookup import FieldLookup, JSONField, model_lookup
 
 _MAX_HOPS = 64  # type aliases / named types chained this deep are a cycle
 
@@ -49,18 +50,10 @@ def _inlined_struct(model: Model, f: Field) -> Struct | None:
     return model.structs.get(ref.type_key) if ref.kind == "named" else None
 
 
-def flat_fields(
-    model: Model, struct: Struct, seen: frozenset[TypeKey] = frozenset()
-) -> Iterator[Field]:
-    """The fields that appear as properties of the struct's schema (inlined ones expanded)."""
-    seen = seen | {struct.key}
-    for f in struct.fields:
-        inner = _inlined_struct(model, f)
-        if inner is not None:
-            if inner.key not in seen:
-                yield from flat_fields(model, inner, seen)
-        elif f.json_name and not f.inline:
-            yield f
+def flat_fields(model: Model, struct: Struct, lookup: FieldLookup) -> tuple[JSONField, ...]:
+    """The fields that appear as properties of the struct's schema: its JSON fields as
+    encoding/json finds them (markergen/model/lookup.py), promoted ones included."""
+    return lookup.of(struct.key).fields
 
 
 def _with_inlined(
@@ -113,12 +106,13 @@ def _below(node: Any, path: PathKey, at: tuple[str, ...]) -> Iterator[tuple[Path
 def union_sites(model: Model, root: Struct, schema: Any, path: PathKey) -> list[UnionSite]:
     """Every (schema node, union) pair below `schema`, the schema of type `root`."""
     out: list[UnionSite] = []
-    _walk_struct(model, root, schema, path, frozenset(), out)
+    _walk_struct(model, model_lookup(model), root, schema, path, frozenset(), out)
     return out
 
 
 def _walk_struct(
     model: Model,
+    lookup: FieldLookup,
     struct: Struct,
     node: Any,
     path: PathKey,
@@ -140,14 +134,16 @@ def _walk_struct(
     props = node.get("properties")
     if not isinstance(props, dict):
         return
-    for f in flat_fields(model, struct):
-        child = props.get(f.json_name)
+    for jf in flat_fields(model, struct, lookup):
+        child = props.get(jf.name)
         if child is not None:
-            _walk_type(model, f.type, child, (*path, "properties", f.json_name), active, out)
+            path_to = (*path, "properties", jf.name)
+            _walk_type(model, lookup, jf.field.type, child, path_to, active, out)
 
 
 def _walk_type(
     model: Model,
+    lookup: FieldLookup,
     ref: TypeRef,
     node: Any,
     path: PathKey,
@@ -160,10 +156,10 @@ def _walk_type(
     if ref.kind == "named":
         struct = model.structs.get(ref.type_key)
         if struct is not None:
-            _walk_struct(model, struct, node, path, active, out)
+            _walk_struct(model, lookup, struct, node, path, active, out)
     elif ref.kind in ("slice", "array") and ref.elem is not None:
         if "items" in node:
-            _walk_type(model, ref.elem, node["items"], (*path, "items"), active, out)
+            _walk_type(model, lookup, ref.elem, node["items"], (*path, "items"), active, out)
     elif ref.kind == "map" and ref.elem is not None and "additionalProperties" in node:
         extra = node["additionalProperties"]
-        _walk_type(model, ref.elem, extra, (*path, "additionalProperties"), active, out)
+        _walk_type(model, lookup, ref.elem, extra, (*path, "additionalProperties"), active, out)

@@ -267,6 +267,10 @@ class DialectTraits:
     in_openapi: bool = True
     # The tool that writes the union's CRD rule itself; `markergen crd` adds none.
     enforced_by: str = ""
+    # A member is unset at its Go zero value (validation-gen counts `""`, 0, false, an
+    # empty list and nil as unset): it needs neither a pointer nor `+optional` nor
+    # omitempty, so MG301 and MG302 do not apply; MG342 gives the API conventions' advice.
+    zero_is_unset: bool = False
 
 
 @dataclass(frozen=True)

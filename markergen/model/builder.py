@@ -15,12 +15,14 @@ from markergen.diagnostics import Diagnostic, diag
 from markergen.doctext import description
 from markergen.golang.syntax import GoPackage, Position, TypeDecl
 from markergen.markers import REGISTRY, Marker, Registry, Target
-from markergen.model import Model, NamedType, Package, Struct, TypeKey, TypeRef
+from markergen.model import OPAQUE_TYPES, Model, NamedType, Package, Struct, TypeKey, TypeRef
 from markergen.model.dialects.base import StructInput
 from markergen.model.dialects.k8s import build_wrapped
 from markergen.model.enums import ImportSource, PackageConsts, build_enums, external_refs
 from markergen.model.fields import make_field
 from markergen.model.ignores import Ignore, file_ignores
+from markergen.model.imported import ImportedStructs, PackageFinder
+from markergen.model.lookup import FieldLookup
 from markergen.model.markerread import MarkerReader
 from markergen.model.resolve import Resolver, TypeIndex
 from markergen.model.unions import build_unions
@@ -208,8 +210,22 @@ class ModelBuilder:
         )
         diagnostics.extend(enum_diags)
         structs: dict[TypeKey, Struct] = {}
+        opaque = frozenset(self.opaque) | OPAQUE_TYPES
+        # structs embedded from packages that are not inputs are read when a look-up
+        # needs their fields (a controller-gen union marker naming a promoted field)
+        imported_structs = (
+            ImportedStructs(self.imports, dict(self.package_dirs), self.registry)
+            if isinstance(self.imports, PackageFinder)
+            else None
+        )
+        lookup = FieldLookup(
+            {inp.key: inp.fields for inp, _, _ in self.struct_inputs},
+            types,
+            opaque.__contains__,
+            imported_structs.fields if imported_structs is not None else None,
+        )
         for inp, package, desc in self.struct_inputs:
-            unions, union_diags = build_unions(inp, enums, types)
+            unions, union_diags = build_unions(inp, enums, types, lookup)
             diagnostics.extend(union_diags)
             structs[inp.key] = Struct(
                 key=inp.key,
@@ -229,6 +245,8 @@ class ModelBuilder:
         diagnostics.extend(self.reader.diagnostics)
         unique = sorted(set(diagnostics), key=Diagnostic.sort_key)
         imported_files = self.imports.files_read if self.imports is not None else ()
+        if imported_structs is not None:
+            imported_files = (*imported_files, *sorted(imported_structs.files_read))
         return Model(
             packages=tuple(self.packages),
             structs=dict(sorted(structs.items())),

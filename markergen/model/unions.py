@@ -40,12 +40,17 @@ from markergen.model.dialects.k8s_modes import form_modes
 from markergen.model.dialects.kep1027 import form_discriminated
 from markergen.model.dialects.kep2019 import form_kep2019
 from markergen.model.dialects.kubebuilder import form_controller_gen
+from markergen.model.lookup import FieldLookup
 
 
 def build_unions(
-    struct: StructInput, enums: Mapping[TypeKey, Enum], types: Mapping[TypeKey, NamedType]
+    struct: StructInput,
+    enums: Mapping[TypeKey, Enum],
+    types: Mapping[TypeKey, NamedType],
+    lookup: FieldLookup | None = None,
 ) -> tuple[tuple[Union, ...], list[Diagnostic]]:
-    ctx = Ctx(struct, enums, types)
+    """`lookup` finds the JSON fields a struct marker names (promoted ones included)."""
+    ctx = Ctx(struct, enums, types, lookup=lookup)
     # Each field's families are asked once here (they were asked four times: 0.26 s
     # at 10,000 types); a field is a member of its first family's unions.
     first: dict[str, list[Field]] = {"kep2019": [], "plain": [], "k8s": []}

@@ -1,4 +1,4 @@
-"""Member rules: MG301 MG302 MG303 MG304 MG305 MG308.
+"""Member rules: MG301 MG302 MG303 MG304 MG305 MG308 MG342.
 
 Sources: the 2019 KEP "Go tags" ("All the fields must be optional (beside the
 discriminator)"), the current KEP "Go Markers" (`+unionMember[=<memberName>][,optional]`: the
@@ -18,6 +18,7 @@ from markergen.golang.syntax import Position
 from markergen.markers import KUBEBUILDER_ENUM, UNION_DEPRECATED, Marker
 from markergen.model import Discriminator, Field, Member, Model, Struct, Union
 from markergen.model.fields import OPTIONAL_MARKERS, REQUIRED_MARKERS
+from markergen.model.lookup import FieldLookup, model_lookup
 from markergen.rules.base import (
     UNION_FIELD_MARKERS,
     Rule,
@@ -33,9 +34,20 @@ NILLABLE = frozenset({"pointer", "slice", "map", "interface"})
 
 
 def _members(model: Model) -> Iterator[tuple[Struct, Union, Member, Field | None]]:
+    """Each member with its Go field: the struct's own, or one promoted from an embedded
+    struct (controller-gen's `ExactlyOneOf=a;b` may name those)."""
+    lookup = model_lookup(model)
     for struct, union in unions(model):
         for member in union.members:
-            yield struct, union, member, struct.field(member.go_name)
+            yield struct, union, member, member_field(lookup, struct, member)
+
+
+def member_field(lookup: FieldLookup, struct: Struct, member: Member) -> Field | None:
+    own = struct.field(member.go_name)
+    if own is not None and own.json_name == member.json_name:
+        return own
+    found = lookup.of(struct.key).get(member.json_name)
+    return found.field if found is not None and found.field.go_name == member.go_name else None
 
 
 def check_member_optional(model: Model) -> Iterator[Diagnostic]:
@@ -43,6 +55,8 @@ def check_member_optional(model: Model) -> Iterator[Diagnostic]:
     for struct, union, member, field in _members(model):
         if field is None or field.optional:
             continue
+        if union.traits.zero_is_unset and not field.required_marker:
+            continue  # validation-gen: unset at its zero value; MG342 gives the advice
         why = "it is marked required" if field.required_marker else "it has neither +optional "
         if not field.required_marker:
             why += "nor omitempty"
@@ -50,7 +64,7 @@ def check_member_optional(model: Model) -> Iterator[Diagnostic]:
             "MG301",
             member.pos,
             f"member {member.go_name} of union {union_label(struct, union)} is not optional: {why}",
-            hint=hints.edits(*_optional_edits(field)),
+            hint=hints.edits(*_optional_edits(field, union.traits.zero_is_unset)),
         )
 
 
@@ -64,6 +78,8 @@ def check_member_unset(model: Model) -> Iterator[Diagnostic]:
     for struct, union, member, field in _members(model):
         if field is None or field.marker(UNION_DEPRECATED) is not None or field.json.skip:
             continue  # json:"-" is MG308's: the field is not in the JSON at all
+        if union.traits.zero_is_unset:
+            continue  # validation-gen tells its zero value unset (MG342 gives the advice)
         target = underlying(model, field.type)
         if target.kind in NILLABLE or target.kind in ("external", "unknown"):
             continue
@@ -98,6 +114,49 @@ def check_member_unset(model: Model) -> Iterator[Diagnostic]:
                     "add `omitempty` to its json tag",
                 ),
             )
+
+
+def check_k8s_member_conventions(model: Model) -> Iterator[Diagnostic]:
+    """MG342: a member of a union whose dialect reads the Go zero value as unset
+    (validation-gen's `+k8s:unionMember`, `+k8s:zeroOrOneOfMember`, gated or not) is
+    valid without a pointer, `+optional` or omitempty; the Kubernetes API conventions
+    still ask optional fields to be "a pointer type ... or have a built-in nil value"
+    and, "in most cases", to have omitempty. One warning per member that has neither
+    omitempty (nor omitzero) nor a nil-able type, or no optional marker and no omitempty.
+    A member marked required is MG301's; a struct value is MG330's."""
+    for struct, union, member, field in _members(model):
+        if not union.traits.zero_is_unset or field is None or field.json.skip:
+            continue
+        if field.required_marker or is_struct(model, field.type):
+            continue
+        target = underlying(model, field.type)
+        if target.kind in ("external", "unknown"):
+            continue
+        written = target.kind not in NILLABLE and not field.json.omits_zero
+        unmarked = not field.optional
+        if not (written or unmarked):
+            continue
+        if written:
+            why = (
+                f"its zero value is always written (it is {field.type.text}, without "
+                "omitempty)"
+            )
+        else:
+            why = "it has neither +optional nor omitempty"
+        edits: list[str] = []
+        if not any(m.name in OPTIONAL_MARKERS for m in field.markers) and unmarked:
+            edits.append(hints.add_above("// +k8s:optional", field.go_name))
+        tag = hints.json_options(field.json, add=("omitempty",))
+        if tag is not None and not field.json.omits_zero:
+            edits.append(tag)
+        yield diag(
+            "MG342",
+            member.pos,
+            f"member {member.go_name} of union {union_label(struct, union)} is valid for "
+            f"validation-gen (unset at its zero value), but {why}: the Kubernetes API "
+            "conventions ask optional fields to be pointers or have omitempty",
+            hint=hints.edits(*edits) if edits else "make it a pointer with omitempty",
+        )
 
 
 def check_member_value_in_enum(model: Model) -> Iterator[Diagnostic]:
@@ -242,11 +301,12 @@ def check_member_not_serialized(model: Model) -> Iterator[Diagnostic]:
         )
 
 
-def _optional_edits(field: Field) -> list[str]:
-    """Edits that make a member optional: no required marker, `+optional`, omitempty."""
+def _optional_edits(field: Field, k8s: bool = False) -> list[str]:
+    """Edits that make a member optional: no required marker, `+optional` (validation-gen's
+    `+k8s:optional` for a k8s union), omitempty."""
     out = marker_removals(field, REQUIRED_MARKERS)
     if not any(m.name in OPTIONAL_MARKERS for m in field.markers):
-        out.append(hints.add_above("// +optional", field.go_name))
+        out.append(hints.add_above("// +k8s:optional" if k8s else "// +optional", field.go_name))
     if not field.json.omits_zero:
         tag = hints.json_options(field.json, add=("omitempty",))
         if tag is not None:
@@ -386,4 +446,5 @@ RULES = (
     Rule("MG304", check_duplicate_values),
     Rule("MG305", check_member_name_matches_json),
     Rule("MG308", check_member_not_serialized),
+    Rule("MG342", check_k8s_member_conventions),
 )

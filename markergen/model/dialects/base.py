@@ -35,6 +35,7 @@ from markergen.model import (
     scalar_json_type,
 )
 from markergen.model.enums import underlying_builtin
+from markergen.model.lookup import FieldLookup, JSONFields
 
 KEP2019_FIELD = UNION_DEPRECATED
 
@@ -98,9 +99,19 @@ class Ctx:
     enums: Mapping[TypeKey, Enum]
     types: Mapping[TypeKey, NamedType]
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # the JSON fields of every struct of the inputs (promotion through embedded structs);
+    # without it, the struct's own fields only
+    lookup: FieldLookup | None = None
 
     def subject(self, f: Field) -> str:
         return f"{self.struct.name}.{f.go_name}"
+
+    def json_fields(self) -> JSONFields:
+        """The struct's JSON fields, as encoding/json finds them."""
+        lookup = self.lookup
+        if lookup is None:
+            lookup = FieldLookup({self.struct.key: self.struct.fields}, self.types)
+        return lookup.of(self.struct.key)
 
 
 def families(f: Field) -> list[str]:

@@ -55,6 +55,7 @@ from markergen.model.dialects.base import (
     zero_kind,
 )
 from markergen.model.dialects.k8s_modes import MODE_MARKERS
+from markergen.model.lookup import FieldLookup
 
 MARKERS: tuple[str, ...] = (
     K8S_UNION_DISCRIMINATOR,
@@ -68,6 +69,7 @@ TRAITS = DialectTraits(
     name="k8s",
     member_name_marker=K8S_UNION_MEMBER,
     member_name_arg="memberName",
+    zero_is_unset=True,
 )
 
 
@@ -267,17 +269,11 @@ class _Wrapped:
     value: bool = False  # the node at `at` is a struct value held by a field
 
 
-def _flat(structs: Mapping[TypeKey, Struct], s: Struct, depth: int = 0) -> list[Field]:
-    """A struct's fields with those of embedded structs, as validation-gen finds a
-    subfield ("a direct field of the struct, or of an embedded struct")."""
-    out: list[Field] = []
-    for f in s.fields:
-        inner = structs.get(f.type.deref().type_key) if f.embedded else None
-        if inner is not None and f.inline and depth < 8:
-            out.extend(_flat(structs, inner, depth + 1))
-        elif f.json_name:
-            out.append(f)
-    return out
+def _flat(lookup: FieldLookup, s: Struct) -> dict[str, Field]:
+    """A struct's JSON fields by name, those of embedded structs included, as
+    validation-gen finds a subfield ("a direct field of the struct, or of an embedded
+    struct") and as encoding/json resolves them (markergen/model/lookup.py)."""
+    return {jf.name: jf.field for jf in lookup.of(s.key).fields}
 
 
 def _list_map_keys(f: Field | None, named: NamedType | None) -> tuple[str, ...]:
@@ -308,6 +304,7 @@ class _WrappedBuilder:
         self.types = types
         self.enums = enums
         self.diagnostics: list[Diagnostic] = []
+        self.lookup = FieldLookup({k: s.fields for k, s in structs.items()}, types)
 
     def fail(self, code: str, m: Marker, message: str, hint: str | None = None) -> None:
         self.diagnostics.append(diag(code, m.pos, message, hint=hint))
@@ -403,12 +400,10 @@ class _WrappedBuilder:
                 owner = self.struct_of(cur)
                 sub = None
                 if owner is not None:
-                    sub = next(
-                        (x for x in _flat(self.structs, owner) if x.json_name == step.name), None
-                    )
+                    sub = _flat(self.lookup, owner).get(step.name)
                 if owner is None or sub is None:
                     what = "is no struct" if owner is None else f"has no field {step.name!r}"
-                    names = [x.json_name for x in _flat(self.structs, owner)] if owner else []
+                    names = list(_flat(self.lookup, owner)) if owner else []
                     closest = min(
                         names,
                         key=lambda n: (edit_distance(n.lower(), step.name.lower()), n),
@@ -456,7 +451,7 @@ class _WrappedBuilder:
         owner = self.struct_of(f.type)
         sub = None
         if owner is not None:
-            sub = next((x for x in _flat(self.structs, owner) if x.json_name == outer.name), None)
+            sub = _flat(self.lookup, owner).get(outer.name)
         if owner is None or sub is None:
             return f"apply the tag on the nested struct's own field, without `+{K8S_SUBFIELD}({outer.name})=`"
         head = f"+{K8S_SUBFIELD}({outer.name})="
@@ -503,7 +498,7 @@ class _WrappedBuilder:
             return
         keys = _list_map_keys(holder, named)
         given = [k for k, _ in step.selector]
-        fields = {x.json_name: x for x in _flat(self.structs, elem)}
+        fields = _flat(self.lookup, elem)
         problem = ""
         if step.positional:
             problem = "every argument must be named after a list-map key"
