@@ -22,6 +22,7 @@ from markergen.diff.crdsource import CrdSet
 from markergen.diff.surface import type_name
 from markergen.emit.naming import Naming
 from markergen.model import Model, Struct
+from markergen.model.lookup import model_lookup
 
 _MAX_DEPTH = 64
 _XVALIDATION = "kubebuilder:validation:XValidation"
@@ -33,6 +34,8 @@ def _structs_by_node(model: Model, root: Struct, schema: object) -> dict[str, St
     """Shown schema path → the Go struct whose schema it is."""
     out: dict[str, Struct] = {}
 
+    lookup = model_lookup(model)
+
     def walk(struct: Struct, node: object, shown: str, depth: int) -> None:
         if depth > _MAX_DEPTH or not isinstance(node, dict):
             return
@@ -40,7 +43,7 @@ def _structs_by_node(model: Model, root: Struct, schema: object) -> dict[str, St
         props = node.get("properties")
         if not isinstance(props, dict):
             return
-        by_json = {f.json_name: f for f in flat_fields(model, struct)}
+        by_json = {jf.name: jf.field for jf in flat_fields(model, struct, lookup)}
         for name, sub in props.items():
             f = by_json.get(str(name))
             if f is None:
@@ -69,6 +72,7 @@ class GoMap:
         self.model = model
         self.naming = naming
         self.structs: dict[tuple[str, str, str], Struct] = {}
+        self.lookup = model_lookup(model)
         for (group, kind, version), v in crds.versions.items():
             root = root_type(model, group, kind, version)
             if root is None:
@@ -89,7 +93,10 @@ class GoMap:
         s = self.struct_of(c)
         if s is None or c.field is None:
             return False
-        field = next((f for f in flat_fields(self.model, s) if f.json_name == c.field), None)
+        field = next(
+            (jf.field for jf in flat_fields(self.model, s, self.lookup) if jf.name == c.field),
+            None,
+        )
         if field is None:
             return False
         found = [_marker_value(m.value) for m in field.markers if m.name in _DEFAULT_MARKERS]
