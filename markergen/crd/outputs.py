@@ -119,6 +119,7 @@ class _Finder:
 
     def controller_gen(self, cmd: Command, words: tuple[str, ...]) -> None:
         dirs: list[str] = []
+        types: list[str] = []
         silent = False
         for w in words:
             for prefix in _OUTPUT_OPTIONS:
@@ -128,8 +129,9 @@ class _Finder:
             if w.startswith("paths="):
                 for p in re.split(r"[;,]", w[len("paths=") :].strip("{}")):
                     pattern = self.pattern(cmd.cwd, p.strip("{}"))
-                    if pattern:
-                        self.types.append(pattern)
+                    # a run over vendored packages generates another project's CRDs
+                    if pattern and not _in_vendor(Path(pattern.removesuffix("/..."))):
+                        types.append(pattern)
         how = "controller-gen"
         if not dirs and not silent:
             dirs, how = ["config/crd"], "controller-gen's default output"
@@ -140,6 +142,7 @@ class _Finder:
                 self.notes.append(f"{cmd.where}: CRD output {d} {why}")
                 continue
             self.add(rel, CrdOutput(rel, cmd.where, how))
+        self.types.extend(types)
 
     def pattern(self, cwd: Path, text: str) -> str:
         """A `paths=` entry as a Go package pattern relative to the root ("" if not one)."""
@@ -157,6 +160,7 @@ class _Finder:
         if self.openshift:
             return
         self.openshift = True
+        self.types.append("./...")  # the generator reads every API package of the tree
         for rel in _openshift_dirs(self.root):
             self.add(rel, CrdOutput(rel, cmd.where, "openshift crd-manifest-merge"))
 
@@ -252,7 +256,7 @@ class _Finder:
             if rel is None or rel in self.found or not (self.root / rel).is_dir():
                 continue
             there = {p.name for p in (self.root / rel).iterdir() if p.suffix in (".yaml", ".yml")}
-            if there and there <= names:
+            if there & names:
                 self.add(rel, CrdOutput(rel, cmd.where, "copy of CRD files found above"))
 
 

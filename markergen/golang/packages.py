@@ -14,6 +14,7 @@ and (unless asked) generated files are skipped and their paths recorded.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
     from markergen.progress import Progress
 
 _SKIP_DIRS = frozenset({"testdata", "vendor"})
+_GROUP_NAME = re.compile(rb"^\s*//\s*\+groupName=", re.MULTILINE)
+_HEAD = 8192  # `+groupName` is in the package comment, at the top of its file
 
 
 @dataclass(frozen=True)
@@ -345,3 +348,73 @@ def _module_path(gomod: Path) -> str:
     except OSError:
         return ""
     return parse_gomod(gomod.parent, text).module
+
+
+def nested_api_patterns(root: Path) -> tuple[str, ...]:
+    """Package patterns (relative to `root`, `./x/...`) for the API packages that sit
+    in modules nested below `root`, which `./...` does not reach (as for the go command,
+    a directory with its own go.mod is another module).
+
+    An API package is one whose files declare `+groupName=`. A nested module named
+    `api` or `apis` (kubebuilder's layout for an API module of its own) is read whole;
+    in other nested modules, the directory above each API version package is."""
+    root = Path(os.path.abspath(root))
+    out: list[str] = []
+    for module in _nested_modules(root):
+        parents = sorted({d.parent for d in _api_dirs(module)})
+        if not parents:
+            continue
+        if module.name in ("api", "apis"):
+            parents = [module]
+        kept = [p for p in parents if not any(q in p.parents for q in parents)]
+        out.extend(f"./{p.relative_to(root).as_posix()}/..." for p in kept)
+    return tuple(out)
+
+
+def _dirs_below(top: Path, stop_at_modules: bool) -> Iterable[tuple[Path, list[str]]]:
+    """(directory, file names) below `top` as `...` walks them: no testdata, vendor,
+    `.x` or `_x` directories; with `stop_at_modules`, not into nested modules."""
+    for dirpath, dirnames, filenames in os.walk(top):
+        here = Path(dirpath)
+        if stop_at_modules and here != top and "go.mod" in filenames:
+            dirnames[:] = []
+            continue
+        dirnames[:] = sorted(
+            d for d in dirnames if d not in _SKIP_DIRS and not d.startswith((".", "_"))
+        )
+        yield here, filenames
+
+
+def _nested_modules(root: Path) -> list[Path]:
+    """The directories below `root` holding a go.mod of their own (not inside another)."""
+    found: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        here = Path(dirpath)
+        if here != root and "go.mod" in filenames:
+            found.append(here)
+            dirnames[:] = []
+            continue
+        dirnames[:] = sorted(
+            d
+            for d in dirnames
+            if d not in _SKIP_DIRS and d != "node_modules" and not d.startswith((".", "_"))
+        )
+    return sorted(found)
+
+
+def _api_dirs(module: Path) -> list[Path]:
+    """The package directories of `module` with a file declaring `+groupName=`."""
+    out: list[Path] = []
+    for here, names in _dirs_below(module, stop_at_modules=True):
+        for name in sorted(names):
+            if not name.endswith(".go") or name.endswith("_test.go"):
+                continue
+            try:
+                with open(here / name, "rb") as f:
+                    head = f.read(_HEAD)
+            except OSError:
+                continue
+            if b"+groupName" in head and _GROUP_NAME.search(head):
+                out.append(here)
+                break
+    return out
