@@ -48,6 +48,7 @@ _ASSIGN = re.compile(
 )
 _INCLUDE = re.compile(r"^(-include|sinclude|include)\s+(.*)$")
 _DEFINE = re.compile(r"^(?:(?:export|override)\s+)*define\s+([A-Za-z_][A-Za-z0-9_.-]*)")
+_UNEXPANDED = re.compile(r"\$[({][^)}]*[)}]")
 _CONDITIONAL = re.compile(r"^(?:ifeq|ifneq|ifdef|ifndef|else|endif)\b")
 _SH_ASSIGN = re.compile(
     r"^(?:(?:export|readonly|local|declare(?:\s+-\w+)?)\s+)?([A-Za-z_][A-Za-z0-9_]*)(\+?=)(.*)$"
@@ -320,12 +321,13 @@ def _args(op: str) -> _Function:
     def run(m: _Make, rest: str, depth: int) -> str:
         args = _split_args(rest)
         if op == "if":
-            cond = m.expand(args[0], depth + 1).strip()
+            # an unknown variable is empty here, as in make (kept as written elsewhere)
+            cond = _UNEXPANDED.sub("", m.expand(args[0], depth + 1)).strip()
             chosen = args[1] if cond and len(args) > 1 else (args[2] if len(args) > 2 else "")
             return m.expand(chosen, depth + 1)
         if op == "or":
             for a in args:
-                value = m.expand(a, depth + 1).strip()
+                value = _UNEXPANDED.sub("", m.expand(a, depth + 1)).strip()
                 if value:
                     return value
             return ""
