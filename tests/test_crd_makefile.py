@@ -243,3 +243,34 @@ def test_nothing_outside_the_root_is_read(tmp_path: Path) -> None:
     )
     read = read_commands(root)
     assert [p.name for p in read.files] == ["Makefile"]
+
+
+def test_go_generate_directives_plus_options_and_import_paths(tmp_path: Path) -> None:
+    """`go generate ./hack/...` runs each `//go:generate` line in its package directory;
+    controller-gen takes `+crd:...` options and import paths of the module in `paths=`."""
+    _tree(
+        tmp_path,
+        {
+            "go.mod": "module example.com/gw/v2\n",
+            "Makefile": (
+                'CRD_OPTIONS ?= "+crd:allowDangerousTypes=true"\n'
+                "gen:\n\tGO111MODULE=on go generate ./hack/...\n"
+                "\tcontroller-gen $(CRD_OPTIONS) paths=./api/... output:crd:dir=chart/crds\n"
+            ),
+            "hack/generate.go": "package hack\n\n//go:generate ./generate.sh\n",
+            "hack/generate.sh": (
+                "#!/bin/bash\n"
+                'readonly ROOT_DIR="$(cd "$(dirname "${BASH_SOURCE}")"/.. && pwd)"\n'
+                "readonly APIS_PKG=example.com/gw/v2\n"
+                'go run sigs.k8s.io/controller-tools/cmd/controller-gen crd paths="${APIS_PKG}/api/v1" \\\n'
+                "    output:crd:artifacts:config=${ROOT_DIR}/install/crds/\n"
+            ),
+        },
+        dirs=("install/crds", "chart/crds"),
+    )
+    targets = find_crd_outputs(tmp_path)
+    assert [(o.directory.as_posix(), o.source) for o in targets.outputs] == [
+        ("install/crds", "hack/generate.sh:4"),
+        ("chart/crds", "Makefile:4"),
+    ]
+    assert targets.types == ("./api/v1", "./api/...")

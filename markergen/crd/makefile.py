@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
-_MAX_RUNS = 64  # make runs and scripts read, together: a bound for loops we do not detect
+_MAX_RUNS = 256  # make runs, scripts and `go generate` packages read: a bound for loops
 _MAX_DEPTH = 12  # nesting of variable references
 
 _ASSIGN = re.compile(
@@ -58,7 +58,7 @@ _SH_SEPARATORS = frozenset({";", "&&", "||", "|", "&", ";;", "|&"})
 # A shell line is split into commands only when it may hold one that matters here:
 # a generator run, a copy/move/removal, a directory change, a sub-make or a script.
 _RELEVANT = re.compile(
-    r"controller-gen|CONTROLLER_GEN|crd|\b(?:cp|mv|rsync|rm|cd|make|gmake|source|bash|sh)\b"
+    r"controller-gen|CONTROLLER_GEN|crd|\b(?:cp|mv|rsync|rm|cd|make|gmake|source|bash|sh|generate)\b"
     r"|\.sh\b|MAKE|^\.\s|^[./$]",
 )
 _MAKE_PROGRAMS = frozenset({"make", "gmake"})
@@ -542,6 +542,9 @@ class _Reader:
         if program in _MAKE_PROGRAMS:
             self._sub_make(words[1:], cwd, where)
             return cwd
+        if program == "go" and words[1:2] == ["generate"]:
+            self._go_generate([w for w in words[2:] if not w.startswith("-")] or ["."], cwd)
+            return cwd
         script = words[0]
         if program in _SHELLS and len(words) > 1:
             rest = [w for w in words[1:] if not w.startswith("-")]
@@ -592,6 +595,30 @@ class _Reader:
             elif self.inside(f):
                 self.notes.append(f"{where}: sub-make file {self.shown(f)} does not exist")
 
+    def _go_generate(self, patterns: list[str], cwd: Path) -> None:
+        """`go generate PATTERNS`: each `//go:generate` line of the packages' Go files is
+        a command run in the package's directory (the go command's rule)."""
+        for pattern in patterns:
+            recursive = pattern == "..." or pattern.endswith("/...")
+            base = Path(os.path.normpath(cwd / (pattern.removesuffix("...").rstrip("/") or ".")))
+            if "$" in pattern or not self.inside(base) or not base.is_dir():
+                continue
+            for here, names in _go_dirs(base, recursive):
+                if not self._enter(("go generate", str(here))):
+                    return
+                for name in names:
+                    path = here / name
+                    try:
+                        text = path.read_text(encoding="utf-8", errors="replace")
+                    except OSError:
+                        continue
+                    if "//go:generate" not in text:
+                        continue
+                    for n, line in enumerate(text.splitlines(), 1):
+                        if line.startswith("//go:generate "):
+                            command = line[len("//go:generate ") :].replace("$GOFILE", name)
+                            self._shell_line(command, here, f"{self.shown(path)}:{n}", {})
+
     def script(self, path: Path, cwd: Path, env: dict[str, str]) -> None:
         if not self._enter(("script", str(path), str(cwd))):
             return
@@ -606,8 +633,11 @@ class _Reader:
             stripped = line.strip()
             if not stripped or stripped.startswith("#"):
                 continue
+            assignment = _SH_ASSIGN.match(stripped) is not None
+            if not assignment and not _RELEVANT.search(stripped):
+                continue  # cheap test first: most script lines matter to nobody here
             expanded = _sh_expand(stripped, variables, path, cwd, self.root)
-            m = _SH_ASSIGN.match(expanded)
+            m = _SH_ASSIGN.match(expanded) if assignment else None
             if m and _one_word(m.group(3)):
                 value = _unquote(m.group(3))
                 name = m.group(1)
@@ -627,6 +657,26 @@ class _Reader:
             self._shell_line(expanded, cwd, f"{shown}:{n}", variables)
 
 
+def _go_dirs(base: Path, recursive: bool) -> list[tuple[Path, list[str]]]:
+    """(directory, its .go files) of a package pattern, as `./...` walks (no vendor,
+    testdata, `.x` or `_x` directories, no nested modules)."""
+    out: list[tuple[Path, list[str]]] = []
+    for dirpath, dirnames, filenames in os.walk(base):
+        here = Path(dirpath)
+        if here != base and "go.mod" in filenames:
+            dirnames[:] = []
+            continue
+        dirnames[:] = (
+            sorted(d for d in dirnames if d not in ("vendor", "testdata") and d[0] not in "._")
+            if recursive
+            else []
+        )
+        names = sorted(n for n in filenames if n.endswith(".go"))
+        if names:
+            out.append((here, names))
+    return out
+
+
 def _is_script(path: Path) -> bool:
     """A shell script: `.sh`/`.bash`, or a file without suffix that starts `#!...sh`."""
     if path.suffix in (".sh", ".bash"):
@@ -643,6 +693,8 @@ def _is_script(path: Path) -> bool:
 
 def _one_word(text: str) -> bool:
     """Whether a shell assignment's value is one word (`X=a b` runs `b` with X set)."""
+    if not any(c in text for c in " \t;&|"):
+        return True
     return len(_shell_tokens(text)) <= 1
 
 
@@ -655,7 +707,7 @@ def _unquote(text: str) -> str:
 
 _SH_SUBST = (
     (re.compile(r"\$\(\s*dirname\s+\"?([^\s\")]+)\"?\s*\)"), "dirname"),
-    (re.compile(r"\$\(\s*cd\s+\"?([^\s\"&;)]+)\"?\s*(?:&&|;)\s*pwd(?:\s+-P)?\s*\)"), "cd"),
+    (re.compile(r"\$\(\s*cd\s+((?:\"[^\"$]*\"|[^\s\"&;)])+)\s*(?:&&|;)\s*pwd(?:\s+-P)?\s*\)"), "cd"),
     (re.compile(r"\$\(\s*(?:realpath|readlink\s+-f)\s+\"?([^\s\")]+)\"?\s*\)"), "cd"),
     (re.compile(r"\$\(\s*pwd(?:\s+-P)?\s*\)"), "pwd"),
     (re.compile(r"\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)"), "git"),
@@ -687,7 +739,7 @@ def _sh_expand(text: str, variables: dict[str, str], script: Path, cwd: Path, ro
                     return str(cwd)
                 if kind == "git":
                     return str(root)
-                arg = m.group(1)
+                arg = m.group(1).replace('"', "")
                 if "$" in arg:
                     return m.group(0)
                 p = Path(os.path.normpath(cwd / arg))

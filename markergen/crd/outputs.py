@@ -37,7 +37,7 @@ __all__ = ["MAKEFILES", "CrdOutput", "CrdTargets", "find_crd_outputs"]
 
 DEFAULT_DIR = Path("config/crd/bases")
 OPENSHIFT_DIR = "zz_generated.crd-manifests"
-_CRD_GEN = re.compile(r"^crd(?::|$)")
+_CRD_GEN = re.compile(r"^\+?crd(?::|$)")  # controller-gen takes `+crd:...` too
 _OUTPUT_OPTIONS = ("output:crd:artifacts:config=", "output:crd:dir=", "output:dir=")
 _NO_OUTPUT = ("output:none", "output:crd:none", "output:crd:stdout", "output:stdout")
 _COPIERS = frozenset({"cp", "rsync", "mv"})
@@ -87,6 +87,7 @@ class _Finder:
         self.notes: list[str] = []
         self.unknown_copies: list[tuple[Command, str]] = []  # (command, destination)
         self.openshift = False
+        self.module: str | None = None
 
     def rel(self, cwd: Path, text: str) -> Path | None:
         """`text` as a path relative to the root; None when it is outside or unexpanded."""
@@ -122,13 +123,23 @@ class _Finder:
         types: list[str] = []
         silent = False
         for w in words:
+            w = w.removeprefix("+")
             for prefix in _OUTPUT_OPTIONS:
                 if w.startswith(prefix):
                     dirs.append(w[len(prefix) :])
             silent = silent or w in _NO_OUTPUT
             if w.startswith("paths="):
-                for p in re.split(r"[;,]", w[len("paths=") :].strip("{}")):
-                    pattern = self.pattern(cmd.cwd, p.strip("{}"))
+                value = w[len("paths=") :]
+                if value.startswith("{") and value.endswith("}"):  # paths={a,b}
+                    value = value[1:-1]
+                for p in re.split(r"[;,]", value):
+                    pattern = self.pattern(cmd.cwd, p)
+                    if "$" in pattern:
+                        self.notes.append(
+                            f"{cmd.where}: Go package pattern {p} uses a variable markergen "
+                            "cannot expand"
+                        )
+                        continue
                     # a run over vendored packages generates another project's CRDs
                     if pattern and not _in_vendor(Path(pattern.removesuffix("/..."))):
                         types.append(pattern)
@@ -148,6 +159,11 @@ class _Finder:
         """A `paths=` entry as a Go package pattern relative to the root ("" if not one)."""
         if not text:
             return ""
+        module = self.module_path()
+        if module and (text == module or text.startswith(module + "/")):
+            # an import path of the root module: a directory below the root, whatever
+            # directory the command runs in
+            return "./" + text[len(module) :].lstrip("/") if text != module else "."
         tail = "/..." if text == "..." or text.endswith("/...") else ""
         base = (text[: -len("...")].rstrip("/") or ".") if tail else text
         rel = self.rel(cwd, base)
@@ -155,6 +171,18 @@ class _Finder:
             return text if "$" in text else ""
         shown = "." if rel == Path(".") else f"./{rel.as_posix()}"
         return shown + tail if shown != "." or not tail else "./..."
+
+    def module_path(self) -> str:
+        """The module path of the root's go.mod ("" without one)."""
+        if self.module is None:
+            self.module = ""
+            try:
+                text = (self.root / "go.mod").read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                return ""
+            m = re.search(r"^module\s+\"?([^\s\"]+)", text, re.MULTILINE)
+            self.module = m.group(1) if m else ""
+        return self.module
 
     def openshift_generator(self, cmd: Command) -> None:
         if self.openshift:
@@ -205,10 +233,14 @@ class _Finder:
                 target = dest / out.name  # `cp -r hack/crd/* dest/`
             elif glob_chars and fnmatch.fnmatch(out.as_posix() + "/x.yaml", src.as_posix()):
                 target = dest  # `cp hack/crd/bases/*.yaml dest/`
+            elif src == out and (self.root / out).is_file():  # an output that is one file
+                target = dest / out.name if (self.root / dest).is_dir() else dest
             elif src == out:
                 target = self.directory_target(out, dest, contents)
-            elif out in src.parents:  # one file of the output
-                target = dest  # a directory, or the one file copied (both are patched)
+            elif out in src.parents:  # some files of the output: it stays, less them
+                target = dest / src.name if (self.root / dest / src.name).is_file() else dest
+                self.add(target, CrdOutput(target, cmd.where, where))
+                continue
             elif src in out.parents:  # a directory above the output
                 base = self.directory_target(src, dest, contents)
                 target = base / out.relative_to(src)
@@ -286,8 +318,11 @@ def find_crd_outputs(root: Path) -> CrdTargets:
     finder.copies_by_name()
     notes = list(read.notes) + finder.notes
     outputs: list[CrdOutput] = []
+    kept_dirs = {r for r in finder.found if r not in finder.removed}
     for rel, out in finder.found.items():
         shown = rel.as_posix()
+        if rel.parent in kept_dirs and (finder.root / rel).is_file():
+            continue  # one file of a directory that is patched whole
         if rel in finder.removed:
             notes.append(f"{out.source}: {shown} is removed by {finder.removed[rel]}; not used")
         elif _in_vendor(rel):
