@@ -274,3 +274,31 @@ def test_go_generate_directives_plus_options_and_import_paths(tmp_path: Path) ->
         ("chart/crds", "Makefile:4"),
     ]
     assert targets.types == ("./api/v1", "./api/...")
+
+
+def test_a_program_that_writes_the_crds_elsewhere_before_the_first_directory_goes(
+    tmp_path: Path,
+) -> None:
+    """controller-gen writes hack/crd/bases, a Go program copies the files into the chart
+    (markergen cannot follow its code) and the scratch directory is removed: the chart
+    directory it names, which holds CRD files, is where they end up."""
+    crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
+    _tree(
+        tmp_path,
+        {
+            "Makefile": (
+                "CRD_MANIFESTS_PATH = charts/manager/crds\n"
+                "manifests:\n"
+                '\t$(CONTROLLER_GEN) crd paths="./api/..." output:crd:artifacts:config=hack/crd/bases\n'
+                '\tgo run ./hack/generate.go --crd-dir="./hack/crd" --charts-crd-dir=$(CRD_MANIFESTS_PATH)'
+                " --docs=docs\n"
+                "\trm -rf hack/crd/bases\n"
+            ),
+            "charts/manager/crds/x.yaml": crd,
+            "docs/readme.md": "no CRD here\n",
+        },
+    )
+    targets = find_crd_outputs(tmp_path)
+    assert [(o.directory.as_posix(), o.source, o.how) for o in targets.outputs] == [
+        ("charts/manager/crds", "Makefile:4", "written from hack/crd/bases by go run ./hack/generate.go")
+    ]

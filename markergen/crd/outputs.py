@@ -117,6 +117,8 @@ class _Finder:
             self.copy(cmd, words, program)
         elif program == "rm":
             self.remove(cmd, words)
+        else:
+            self.transform(cmd, words)
 
     def controller_gen(self, cmd: Command, words: tuple[str, ...]) -> None:
         dirs: list[str] = []
@@ -250,6 +252,31 @@ class _Finder:
             if program == "mv":
                 self.removed[out] = cmd.where
 
+    def transform(self, cmd: Command, words: tuple[str, ...]) -> None:
+        """A program markergen cannot follow (`go run ./hack/gen.go --crd-dir=hack/crd
+        --charts-crd-dir=charts/crds`, `kustomize build config/crd > chart/crds.yaml`)
+        that names a CRD output (or a directory above it): the other paths it names
+        that hold CRD files now are where it wrote them."""
+        paths: list[Path] = []
+        for w in words[1:]:
+            value = w.lstrip(">").partition("=")[2] if w.startswith("-") else w.lstrip(">")
+            rel = self.rel(cmd.cwd, value.rstrip("/")) if value else None
+            if rel is not None and rel != Path("."):
+                paths.append(rel)
+        live = [o for o in self.found if o not in self.removed]
+        sources = [o for o in live for p in paths if p == o or p in o.parents]
+        if not sources:
+            return
+        source = sources[0]
+        for p in paths:
+            if p == source or source in p.parents or p in source.parents or p in self.found:
+                continue
+            if _in_vendor(p) or not _holds_crds(self.root / p):
+                continue
+            program = " ".join(words[:3]) if words[:2] == ("go", "run") else os.path.basename(words[0])
+            how = f"written from {source.as_posix()} by {program}"
+            self.add(p, CrdOutput(p, cmd.where, how))
+
     def directory_target(self, src: Path, dest: Path, contents: bool) -> Path:
         """Where `cp -r SRC DEST` puts SRC's files: inside DEST/<name of SRC> when DEST
         existed (as the files on disk tell now), else DEST itself."""
@@ -290,6 +317,20 @@ class _Finder:
             there = {p.name for p in (self.root / rel).iterdir() if p.suffix in (".yaml", ".yml")}
             if there & names:
                 self.add(rel, CrdOutput(rel, cmd.where, "copy of CRD files found above"))
+
+
+def _holds_crds(path: Path) -> bool:
+    """A YAML file holding a CRD, or a directory with one directly inside."""
+    files = [path] if path.is_file() else sorted(path.glob("*.y*ml")) if path.is_dir() else []
+    for f in files[:200]:
+        try:
+            with f.open("rb") as handle:
+                head = handle.read(4096)
+        except OSError:
+            continue
+        if b"kind: CustomResourceDefinition" in head:
+            return True
+    return False
 
 
 def _openshift_dirs(root: Path) -> list[Path]:
