@@ -325,7 +325,10 @@ def _kubebuilder_defaults(root: Path) -> dict[str, Any]:
     # at a nested go.mod, as the go command does, so they are named as well.
     nested = nested_api_patterns(root)
     if nested:
-        out["inputs"] = ("./...", *nested)
+        # `./...` too when the root is a module; a repository whose only modules sit
+        # below it (go/go.mod) has no Go files for `./...` to match
+        own = ("./...",) if (root / "go.mod").is_file() else ()
+        out["inputs"] = (*own, *nested)
     # No crd-dir default: `markergen crd` finds the CRDs where the Makefile's
     # controller-gen runs write them, else in config/crd/bases (markergen.crd.outputs).
     return out
