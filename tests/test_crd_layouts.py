@@ -48,7 +48,7 @@ LAYOUTS = [
     (
         "copydelete",
         [
-            "using charts/guestbook/crds (from Makefile:11)",
+            "using charts/guestbook/crds (from Makefile:11: copy of hack/crd/bases (Makefile:9))",
             "note: Makefile:9: hack/crd/bases is removed by Makefile:13; not used",
             "1 CRD file(s) of group monitoring.coreos.com left alone",
         ],
@@ -57,8 +57,10 @@ LAYOUTS = [
     (
         "openshift",
         [
-            "using webapp/v1/zz_generated.crd-manifests (from hack/update-codegen-crds.sh:7)",
-            "using payload-manifests/crds (from hack/update-payload-crds.sh:12)",
+            "using webapp/v1/zz_generated.crd-manifests (from hack/update-codegen-crds.sh:7: "
+            "openshift crd-manifest-merge)",
+            "using payload-manifests/crds (from hack/update-payload-crds.sh:12: "
+            "copy of files named as in webapp/v1/zz_generated.crd-manifests)",
             "vendor/github.com/openshift/api/config/v1/zz_generated.crd-manifests is under "
             "vendor/ (another project's); not used",
             "1 CRD file(s) of group config.openshift.io left alone",

@@ -306,17 +306,22 @@ class _Finder:
     def copies_by_name(self) -> None:
         """Copies whose source is a shell variable: the destination counts when it holds
         files named as the CRD files already found (openshift's payload directory)."""
-        names: set[str] = set()
+        names: dict[str, Path] = {}
         for out in self.found:
             if out not in self.removed and (self.root / out).is_dir():
-                names |= {p.name for p in (self.root / out).iterdir() if p.suffix in (".yaml", ".yml")}
+                for f in sorted((self.root / out).iterdir()):
+                    if f.suffix in (".yaml", ".yml"):
+                        names.setdefault(f.name, out)
         for cmd, dest in self.unknown_copies:
             rel = self.rel(cmd.cwd, dest.rstrip("/"))
             if rel is None or rel in self.found or not (self.root / rel).is_dir():
                 continue
             there = {p.name for p in (self.root / rel).iterdir() if p.suffix in (".yaml", ".yml")}
-            if there & names:
-                self.add(rel, CrdOutput(rel, cmd.where, "copy of CRD files found above"))
+            origins = sorted({names[n] for n in there if n in names})
+            if origins:
+                more = f" and {len(origins) - 1} more" if len(origins) > 1 else ""
+                how = f"copy of files named as in {origins[0].as_posix()}{more}"
+                self.add(rel, CrdOutput(rel, cmd.where, how))
 
 
 def _holds_crds(path: Path) -> bool:
