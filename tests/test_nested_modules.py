@@ -91,3 +91,28 @@ def test_a_kubebuilder_project_keeps_its_api_default(tmp_path: Path) -> None:
         },
     )
     assert load_config(root).inputs == ("./api/...",)
+
+
+def test_in_a_workspace_dot_dot_dot_reaches_the_modules_go_work_uses(tmp_path: Path) -> None:
+    """The go command's rule: with a go.work that uses ./api, `./...` at the root matches
+    the packages of api/ too, so zero-config needs no extra pattern for it."""
+    from markergen.golang.packages import load_packages
+
+    root = _tree(
+        tmp_path,
+        {
+            "go.mod": "module example.com/root\n",
+            "main.go": "package main\n",
+            "api/go.mod": "module example.com/root/api\n",
+            "api/v1/doc.go": GROUP,
+            "tools/go.mod": "module example.com/root/tools\n",
+            "tools/tools.go": "package tools\n",
+        },
+    )
+    without = {p.import_path for p in load_packages(["./..."], root).packages}
+    assert without == {"example.com/root"}
+    (root / "go.work").write_text("go 1.22\n\nuse (\n\t.\n\t./api\n)\n", encoding="utf-8")
+    within = {p.import_path for p in load_packages(["./..."], root).packages}
+    assert within == {"example.com/root", "example.com/root/api/v1"}
+    assert nested_api_patterns(root) == ()
+    assert load_config(root).inputs == ()

@@ -3,7 +3,7 @@
 Pattern rules, as the go command reads them:
 - `dir/...` is `dir` and every directory below it; below the root, directories named
   `testdata` or `vendor`, starting with `.` or `_`, or holding their own `go.mod` (another
-  module) are skipped;
+  module, unless a go.work at or above `dir` uses it) are skipped;
 - a directory is just that directory;
 - a `.go` file is that file alone, loaded whatever its name, build constraint or
   generated header say (as `go run file.go` does).
@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from markergen.golang.header import ignored, scan_header
-from markergen.golang.imports import parse_gomod
+from markergen.golang.imports import _directives, parse_gomod
 from markergen.golang.source import DecodeError, prepare
 from markergen.golang.syntax import FileProblem, GoFile, GoPackage
 
@@ -204,6 +204,29 @@ def _select(pattern: str, cwd: Path, dirs: dict[str, _Dir]) -> tuple[str | None,
     return None, keys
 
 
+def _workspace_modules(root: Path) -> frozenset[str]:
+    """The real paths of the `use` modules of the go.work that applies at `root` (the
+    nearest one at or above it; none with GOWORK=off). In a workspace, `./...` matches
+    the packages of every workspace module below, as for the go command."""
+    if os.environ.get("GOWORK") == "off":
+        return frozenset()
+    given = os.environ.get("GOWORK", "")
+    found = Path(given) if given else next(
+        (d / "go.work" for d in (root, *root.parents) if os.path.isfile(d / "go.work")), None
+    )
+    if found is None:
+        return frozenset()
+    try:
+        text = found.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return frozenset()
+    return frozenset(
+        os.path.realpath(found.parent / words[0])
+        for verb, words in _directives(text)
+        if verb == "use" and words
+    )
+
+
 def _walk(root: Path) -> list[Path]:
     """`root` and the directories below it that a `...` pattern matches.
 
@@ -216,6 +239,7 @@ def _walk(root: Path) -> list[Path]:
     seen: set[str] = set()
     stack = [root]
     links: list[Path] = []
+    workspace = _workspace_modules(root)
     while stack or links:
         current = stack.pop() if stack else links.pop(0)
         real = os.path.realpath(current)
@@ -232,9 +256,12 @@ def _walk(root: Path) -> list[Path]:
             if name in _SKIP_DIRS or name.startswith((".", "_")):
                 continue
             child = current / name
-            # A directory with its own go.mod is another module, as for the go command.
+            # A directory with its own go.mod is another module, as for the go command
+            # (unless go.work makes it one of the workspace's modules).
             # os.path answers False for paths it cannot inspect (EACCES) instead of raising.
-            if not os.path.isdir(child) or os.path.isfile(child / "go.mod"):
+            if not os.path.isdir(child) or (
+                os.path.isfile(child / "go.mod") and os.path.realpath(child) not in workspace
+            ):
                 continue
             if os.path.islink(child):
                 links.append(child)
@@ -360,7 +387,10 @@ def nested_api_patterns(root: Path) -> tuple[str, ...]:
     in other nested modules, the directory above each API version package is."""
     root = Path(os.path.abspath(root))
     out: list[str] = []
+    workspace = _workspace_modules(root)
     for module in _nested_modules(root):
+        if os.path.realpath(module) in workspace:
+            continue  # `./...` reaches it: go.work uses it
         parents = sorted({d.parent for d in _api_dirs(module)})
         if not parents:
             continue
