@@ -104,7 +104,8 @@ class Config:
     inputs: tuple[str, ...] = setting(
         (),
         help="Go package patterns read when the command line gives none (default: ./... "
-        "of the module, or ./api/... in a kubebuilder project).",
+        "of the module and the API packages of modules nested below it, or ./api/... in a "
+        "kubebuilder project).",
     )
     out_dir: str = setting(
         "openapi",
