@@ -229,7 +229,8 @@ class _Finder:
         for out in list(self.found):
             if out in self.removed:
                 continue
-            where = f"copy of {out.as_posix()} ({self.found[out].source})"
+            verb = "moved from" if program == "mv" else "copy of"
+            where = f"{verb} {out.as_posix()} ({self.found[out].source})"
             target: Path | None = None
             if glob_chars and fnmatch.fnmatch(out.as_posix(), src.as_posix()):
                 target = dest / out.name  # `cp -r hack/crd/* dest/`
