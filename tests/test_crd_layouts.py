@@ -89,6 +89,10 @@ def test_zero_config_crd_finds_the_layouts_crds_and_touches_nothing_else(
     assert result.code == 0, result.stderr
     for text in said:
         assert text in result.stderr, result.stderr
+    # one note per foreign group, and only those (a schema property named `group` is
+    # no CRD group)
+    notes = [line for line in result.stderr.splitlines() if "left alone: no input" in line]
+    assert len(notes) == sum("left alone" in text for text in said), result.stderr
     after = _files(root)
     assert _changed(before, after) == patched
     for path in patched:

@@ -23,7 +23,8 @@ from markergen.golang.packages import input_files
 from markergen.pipeline import load_model
 
 _GROUP_MARKER = re.compile(rb"^\s*//\s*\+groupName=\"?([A-Za-z0-9.-]*)", re.MULTILINE)
-_CRD_GROUP = re.compile(r"^\s+group:\s*['\"]?([A-Za-z0-9.-]+)", re.MULTILINE)
+# `spec.group: x` (a property named `group` in a schema has no value on its line)
+_CRD_GROUP = re.compile(r"^[ \t]+group:[ \t]*['\"]?([A-Za-z0-9.-]+)['\"]?[ \t]*$", re.MULTILINE)
 _CRD_KIND = re.compile(r"^kind:\s*['\"]?CustomResourceDefinition\b", re.MULTILINE)
 
 DEFAULT_TYPES = ("./api/...", "./apis/...")
