@@ -224,7 +224,8 @@ def _run_crd(args: argparse.Namespace) -> int:
     if not args.paths and not cfg.crd_dir:
         for out in run.targets.outputs:
             where = os.path.relpath(cfg.root / out.directory, Path.cwd())
-            sys.stderr.write(f"markergen: using {where} (from {out.source})\n")
+            how = "" if out.how == "controller-gen" else f": {out.how}"
+            sys.stderr.write(f"markergen: using {where} (from {out.source}{how})\n")
         for note in run.targets.notes:
             sys.stderr.write(f"markergen: note: {note}\n")
     result = run.result
