@@ -6,6 +6,7 @@ from markergen.doctext import description
 from markergen.golang.syntax import FieldDecl
 from markergen.markers import KUBEBUILDER_ENUM, Target
 from markergen.model import Field
+from markergen.model.enums import gate_lines
 from markergen.model.markerread import MarkerReader
 from markergen.model.resolve import Resolver
 
@@ -92,4 +93,5 @@ def make_field(
         default=default,
         enum_values=enum_values,
         pos=decl.pos,
+        enum_gates=gate_lines(markers),
     )
