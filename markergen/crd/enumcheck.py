@@ -19,6 +19,7 @@ CRD files (feature-set variants, spec and status copies, chart copies) repeat it
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Iterator, Sequence
@@ -133,8 +134,8 @@ class _Walk:
         if not isinstance(crd_props, dict):
             return
         fields: dict[str, Field] = {}
-        for f in flat_fields(self.model, struct):
-            fields.setdefault(f.json_name, f)
+        for flat in flat_fields(self.model, struct):
+            fields.setdefault(flat.json_name, flat)
         discriminators = {
             u.discriminator.json_name for _, u in unions_at(self.model, struct) if u.discriminator
         }
@@ -339,10 +340,12 @@ def findings(nodes: Sequence[EnumNode]) -> list[Diagnostic]:
     for n in nodes:
         if n.verdict == "agree":
             continue
-        key = (n.what, n.go_pos, n.subject.split("[")[0], n.ours, n.theirs)
+        # one Go marker, one disagreement: every field of the type, spec and status
+        # copies, feature-set variants and chart copies repeat it
+        key = (n.what, n.go_pos, n.ours, n.theirs)
         groups.setdefault(key, []).append(n)
     out: list[Diagnostic] = []
-    for (what, pos, _, _, _), group in groups.items():
+    for (what, pos, _, _), group in groups.items():
         out.append(_diagnostic(what, pos, group))
     return sorted(out, key=Diagnostic.sort_key)
 
@@ -350,6 +353,9 @@ def findings(nodes: Sequence[EnumNode]) -> list[Diagnostic]:
 def _diagnostic(what: str, pos: Position, group: list[EnumNode]) -> Diagnostic:
     first = min(group, key=lambda n: (n.file, n.line))
     more = len({(n.file, n.line) for n in group}) - 1
+    subjects = sorted({n.subject for n in group})
+    if len(subjects) > 1:
+        first = dataclasses.replace(first, subject=", ".join(subjects))
     where = f"{first.file}:{first.line}" + (f" (and {more} more CRD nodes)" if more else "")
     if what == "default":
         ours = _key(first.ours[0]) if first.ours else "no default"

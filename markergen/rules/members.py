@@ -18,7 +18,6 @@ from markergen.golang.syntax import Position
 from markergen.markers import KUBEBUILDER_ENUM, UNION_DEPRECATED, Marker
 from markergen.model import Discriminator, Field, Member, Model, Struct, Union
 from markergen.model.fields import OPTIONAL_MARKERS, REQUIRED_MARKERS
-from markergen.rules.enums import declared_outside_enum
 from markergen.rules.base import (
     UNION_FIELD_MARKERS,
     Rule,
@@ -29,6 +28,7 @@ from markergen.rules.base import (
     union_label,
     unions,
 )
+from markergen.rules.enums import declared_outside_enum
 
 NILLABLE = frozenset({"pointer", "slice", "map", "interface"})
 
