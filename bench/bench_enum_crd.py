@@ -104,9 +104,12 @@ def main() -> int:
     parser.add_argument("--list", action="store_true", help="list every disagreeing node")
     args = parser.parse_args()
     total: dict[str, int] = {}
-    print("checkout | CRD files | enum nodes | agree | wider | narrower | both")
     for root in args.checkouts:
-        counts = run(root.resolve(), args.list)
+        try:
+            counts = run(root.resolve(), args.list)
+        except Exception as e:  # one checkout that cannot be read does not stop the rest
+            print(f"{root.name}: not measured: {type(e).__name__}: {str(e).splitlines()[0]}")
+            continue
         for k, v in counts.items():
             total[k] = total.get(k, 0) + v
     print("total: " + ", ".join(f"{k} {v}" for k, v in total.items()))

@@ -21,6 +21,7 @@ from markergen.emit.openapi import build_document
 from markergen.emit.options import EmitOptions
 from markergen.golang.syntax import Position
 from markergen.model import Model
+from markergen.model.enums import field_enum
 from markergen.pipeline import check_model, load_model
 
 CHECK = TESTDATA / "check"
@@ -259,3 +260,21 @@ def test_check_is_served_from_the_cache_until_a_crd_changes(
     assert cli.main(["check"]) == 0
     out = capsys.readouterr().out
     assert calls == [1] and "MG520" not in out and "MG521" in out
+
+
+def test_enum_forms_of_real_generators() -> None:
+    model = load_model(["./enumforms/..."], CHECK)
+    forms = "example.com/check/enumforms."
+    # controller-gen reads no marker in a /* */ comment: ModuleType is no enum
+    assert forms + "ModuleType" not in model.enums
+    props = _props(model, forms + "Filter")
+    assert "enum" not in props["module"]
+    # gateway-api's channel tag: the union of the channels, the standard list the floor
+    field = model.structs[forms + "Filter"].field("Type")
+    assert field is not None
+    assert [(g.gate, g.values[-1]) for g in field.enum_gates] == [
+        ("gateway:experimental", "ExternalAuth")
+    ]
+    assert props["type"]["enum"] == ["ExternalAuth", "RequestHeaderModifier", "URLRewrite"]
+    enforced = field_enum(field, None)
+    assert enforced is not None and enforced.floor == ("RequestHeaderModifier", "URLRewrite")

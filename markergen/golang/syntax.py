@@ -45,6 +45,12 @@ class CommentLine:
     pos: Position
 
 
+@dataclass(frozen=True, slots=True)
+class BlockCommentLine(CommentLine):
+    """One line of a `/* */` comment: controller-gen reads markers only from `//` lines
+    (controller-tools' isMarkerComment), so its markers there are not its."""
+
+
 # Building a frozen dataclass runs object.__setattr__ once per field; storing through
 # the slots directly does the same for about half the cost. A doc-heavy API tree has
 # tens of thousands of comment lines, each a CommentLine and a Position, so the reader

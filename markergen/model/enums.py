@@ -23,7 +23,14 @@ from markergen.diagnostics import Diagnostic, diag
 from markergen.doctext import description
 from markergen.golang.constexpr import BASIC, Const, declared, evaluate
 from markergen.golang.imports import Found, is_standard
-from markergen.golang.syntax import ConstSpec, GoFile, Position, TypeDecl, TypeExpr
+from markergen.golang.syntax import (
+    CommentGroup,
+    ConstSpec,
+    GoFile,
+    Position,
+    TypeDecl,
+    TypeExpr,
+)
 from markergen.markers import (
     ENUM,
     K8S_ENUM,
@@ -71,6 +78,8 @@ class ImportSource(Protocol):
 
 def enum_marker(named: NamedType) -> str | None:
     for m in named.markers:
+        if _controller_gen_only(m) and m.in_block:
+            continue  # controller-gen reads no marker in a `/* */` comment
         if m.name in ENUM_MARKERS:
             return m.name
         if _gate_aware(m):
@@ -78,9 +87,14 @@ def enum_marker(named: NamedType) -> str | None:
     return None
 
 
+def _controller_gen_only(m: Marker) -> bool:
+    """A marker only controller-gen (and generators built on it) reads."""
+    return m.name == KUBEBUILDER_ENUM or _gate_aware(m)
+
+
 def _listed(named: NamedType) -> bool:
     """The type's values are a list (controller-gen's or openshift's), not its constants."""
-    return any(m.name == KUBEBUILDER_ENUM or _gate_aware(m) for m in named.markers)
+    return any(_controller_gen_only(m) and not m.in_block for m in named.markers)
 
 
 def _gate_aware(m: Marker) -> bool:
@@ -93,7 +107,7 @@ def gate_lines(markers: Iterable[Marker]) -> tuple[GatedValues, ...]:
     marker's name ends at `featureGate`; its value is `G,enum=a;b`."""
     out: list[GatedValues] = []
     for m in markers:
-        if not _gate_aware(m):
+        if not _gate_aware(m) or m.in_block:
             continue
         gate, found, rest = (m.value or "").partition(",enum=")
         if not found:
@@ -107,6 +121,26 @@ def gate_lines(markers: Iterable[Marker]) -> tuple[GatedValues, ...]:
             gate = ""
         required = m.name.endswith(":requiredFeatureGate")
         out.append(GatedValues(gate, required, values, m.pos))
+    return tuple(out)
+
+
+# gateway-api's own CRD generator (tools/generator) reads doc-comment tags
+# `<gateway:experimental:validation:Enum=A;B>` and replaces the field's enum with them in
+# that channel's CRDs: a gate whose name is the channel.
+_CHANNEL_ENUM = re.compile(r"<gateway:(\w+):validation:Enum=([A-Za-z;]*)>")
+
+
+def channel_lines(doc: CommentGroup | None) -> tuple[GatedValues, ...]:
+    """gateway-api's channel enum tags in a field's doc comment, as gated values."""
+    if doc is None:
+        return ()
+    out: list[GatedValues] = []
+    for line in doc.lines:
+        if "<gateway:" not in line.text:
+            continue
+        for m in _CHANNEL_ENUM.finditer(line.text):
+            values = tuple(v for v in m.group(2).split(";") if v)
+            out.append(GatedValues(f"gateway:{m.group(1)}", False, values, line.pos))
     return tuple(out)
 
 
@@ -126,7 +160,7 @@ def list_marker(markers: Iterable[Marker]) -> Marker | None:
     keeps the last value of a marker written twice."""
     found = None
     for m in markers:
-        if m.name == KUBEBUILDER_ENUM and not m.via:
+        if m.name == KUBEBUILDER_ENUM and not m.via and not m.in_block:
             found = m
     return found
 
@@ -152,20 +186,16 @@ class FieldEnum:
 
 
 def field_list(f: Field) -> tuple[tuple[str, ...], tuple[str, ...], bool] | None:
-    """The field's own enum (values, floor, gated), from its Enum list and its
-    FeatureGateAwareEnum lines (both: their intersection); None without either."""
-    lists: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
-    if f.enum_values:
-        lists.append((f.enum_values, f.enum_values))
-    if f.enum_gates:
-        lists.append((gated_union(f.enum_gates), gated_floor(f.enum_gates)))
-    if not lists:
-        return None
-    values, floor = lists[0]
-    for more, more_floor in lists[1:]:
-        values = tuple(v for v in values if v in more)
-        floor = tuple(v for v in floor if v in more_floor)
-    return values, floor, bool(f.enum_gates)
+    """The field's own enum (values, floor, gated), from its Enum list and its gated
+    lines; None without either. A generator that reads gated lines writes, per variant,
+    the values of the lines whose gates it enables in place of the field's list (openshift,
+    gateway-api's channels), so the list and the ungated lines are the floor and the
+    values are the union of all."""
+    if not f.enum_gates:
+        return (f.enum_values, f.enum_values, False) if f.enum_values else None
+    floor = tuple(dict.fromkeys((*f.enum_values, *gated_floor(f.enum_gates))))
+    values = tuple(dict.fromkeys((*floor, *gated_union(f.enum_gates))))
+    return values, floor, True
 
 
 def field_enum(f: Field, type_enum: Enum | None) -> FieldEnum | None:
@@ -199,12 +229,14 @@ def field_enum(f: Field, type_enum: Enum | None) -> FieldEnum | None:
 
 
 def enum_floor(enum: Enum) -> tuple[str, ...]:
-    """The values of `enum` accepted with no feature gate enabled."""
+    """The values of `enum` accepted with no feature gate enabled: those of its Enum list
+    and its ungated lines (a value only a gated line names is not)."""
     values = tuple(v.value for v in enum.values)
     if not enum.gates:
         return values
-    floor = set(gated_floor(enum.gates))
-    return tuple(v for v in values if v in floor)
+    ungated = set(gated_floor(enum.gates))
+    gated = {v for g in enum.gates if g.gate for v in g.values}
+    return tuple(v for v in values if v in ungated or v not in gated)
 
 
 def type_enum_of(
@@ -748,25 +780,20 @@ def _listed_values(
     constants: Sequence[EnumValue],
     json_type: str,
 ) -> tuple[EnumValue, ...]:
-    """A listed enum's values, in list order: the Enum list, the FeatureGateAwareEnum
-    lines' union, or (both written) the values in both. A value that a constant holds
-    takes its name and description (the enum paragraph of OpenAPI quotes them)."""
+    """A listed enum's values, in list order: the Enum list, then the values the
+    FeatureGateAwareEnum lines add. A value that a constant holds takes its name and
+    description (the enum paragraph of OpenAPI quotes them)."""
     by_value = {json.dumps(json_scalar(c.value, json_type)): c for c in constants}
-    lists: list[list[tuple[str, Position]]] = []
+    # as for a field (field_list): the list and every gated line's values
+    chosen: dict[str, Position] = {}
     if marker is not None:
-        lists.append([(v, marker.pos) for v in marker.values])
-    if gates:
-        union: dict[str, Position] = {}
-        for g in gates:
-            for v in g.values:
-                union.setdefault(v, g.pos)
-        lists.append(list(union.items()))
-    chosen = lists[0]
-    for more in lists[1:]:
-        keep = {v for v, _ in more}
-        chosen = [(v, p) for v, p in chosen if v in keep]
+        for v in marker.values:
+            chosen.setdefault(v, marker.pos)
+    for g in gates:
+        for v in g.values:
+            chosen.setdefault(v, g.pos)
     out: list[EnumValue] = []
-    for text, pos in chosen:
+    for text, pos in chosen.items():
         const = by_value.get(json.dumps(json_scalar(text, json_type)))
         out.append(const if const is not None else EnumValue("", text, "", pos))
     return _unique(out)

@@ -6,7 +6,7 @@ from markergen.doctext import description
 from markergen.golang.syntax import FieldDecl
 from markergen.markers import KUBEBUILDER_ENUM, Target
 from markergen.model import Field
-from markergen.model.enums import gate_lines
+from markergen.model.enums import channel_lines, gate_lines
 from markergen.model.markerread import MarkerReader
 from markergen.model.resolve import Resolver
 
@@ -43,7 +43,7 @@ def make_field(
         elif name in REQUIRED_MARKERS:
             has_required = True
         if value is None:
-            if name == KUBEBUILDER_ENUM:
+            if name == KUBEBUILDER_ENUM and not m.in_block:
                 enum_values = m.values
             continue
         if name in DEFAULT_MARKERS:
@@ -61,7 +61,7 @@ def make_field(
         elif name == "patchMergeKey":
             if patch_merge_key is None:
                 patch_merge_key = value
-        elif name == KUBEBUILDER_ENUM:
+        elif name == KUBEBUILDER_ENUM and not m.in_block:  # controller-gen reads `//` only
             enum_values = m.values
     # controller-gen's reading: an explicit marker wins, then omitempty, then the
     # package default. openapi-gen ignores +required, so a field with both omitempty
@@ -93,5 +93,5 @@ def make_field(
         default=default,
         enum_values=enum_values,
         pos=decl.pos,
-        enum_gates=gate_lines(markers),
+        enum_gates=gate_lines(markers) + channel_lines(decl.doc),
     )

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 
 from markergen import hints
 from markergen.diagnostics import Diagnostic, diag
+from markergen.golang.syntax import Position
 from markergen.markers import ENUM, K8S_ENUM, KUBEBUILDER_ENUM, Marker
 from markergen.model import Enum, Field, Model, Struct, Union, scalar_json_type
 from markergen.model.enums import field_enum, gate_lines, list_marker, type_enum_of
@@ -189,51 +190,88 @@ def _field_type_enum(model: Model, f: Field) -> Enum | None:
     return type_enum_of(f.type, model.types, model.enums)
 
 
+def _carriers(f: Field) -> list[tuple[Marker | None, tuple[str, ...], Position]]:
+    """The lines of a field that list enum values: its Enum list, each FeatureGateAwareEnum
+    line, and gateway-api's channel tags (no marker: doc-comment text)."""
+    out: list[tuple[Marker | None, tuple[str, ...], Position]] = []
+    marker = list_marker(f.markers)
+    if marker is not None:
+        out.append((marker, marker.values, marker.pos))
+    for m in f.markers:
+        lines = gate_lines([m])
+        if lines:
+            out.append((m, lines[0].values, m.pos))
+    gated_positions = {pos for _, _, pos in out}
+    for g in f.enum_gates:
+        if g.pos not in gated_positions:
+            out.append((None, g.values, g.pos))
+    return out
+
+
 def check_field_list_outside_type(model: Model) -> Iterator[Diagnostic]:
     """MG106: a field's enum list names values that its type's enum rejects (controller-gen
     writes both lists, so the server accepts only the values in both)."""
     for key in sorted(model.structs):
         struct = model.structs[key]
         for f in struct.fields:
-            marker = _list_markers(f.markers)
-            if marker is None:
+            if not f.enum_values and not f.enum_gates:
                 continue
             type_enum = _field_type_enum(model, f)
             enforced = field_enum(f, type_enum)
             if enforced is None or type_enum is None or not enforced.outside_type:
                 continue
-            extra = enforced.outside_type
-            keep = [v for v in _marker_values(marker) if v not in extra]
+            accepted = set(enforced.type_values or ())
             named = model.types.get(type_enum.key)
             type_marker = _list_markers(named.markers) if named is not None else None
-            widen = None
-            if type_marker is not None and type_enum.listed:
-                widen = hints.replace(
-                    with_values(type_marker, [*_marker_values(type_marker), *extra]),
-                    type_marker.raw,
-                    on=type_enum.name,
+            for marker, values, pos in _carriers(f):
+                extra = tuple(v for v in values if v not in accepted)
+                if not extra:
+                    continue
+                yield diag(
+                    "MG106",
+                    pos,
+                    f"the enum list of field {struct.name}.{f.go_name} names {quoted(extra)}, "
+                    f"which its type {type_enum.name} does not accept "
+                    f"({quoted(enforced.type_values or ())}): the API server enforces both "
+                    f"lists, so {struct.name}.{f.go_name} accepts only "
+                    f"{quoted(enforced.values)}",
+                    hint=_field_list_hint(f, marker, values, extra, type_enum, type_marker),
                 )
-            narrow = hints.replace(with_values(marker, keep), marker.raw) if keep else None
-            if narrow is None and widen is None:
-                hint = hints.remove(hints.marker_line(marker.raw), f.go_name)
-            elif narrow is None:
-                assert widen is not None
-                hint = widen
-            else:
-                hint = hints.edits(
-                    narrow,
-                    otherwise=f"add {quoted(extra)} to the enum of type {type_enum.name} if "
-                    "they are meant to be accepted",
-                )
-            yield diag(
-                "MG106",
-                marker.pos,
-                f"the enum list of field {struct.name}.{f.go_name} names {quoted(extra)}, "
-                f"which its type {type_enum.name} does not accept "
-                f"({quoted(enforced.type_values or ())}): the API server enforces both "
-                f"lists, so {struct.name}.{f.go_name} accepts only {quoted(enforced.values)}",
-                hint=hint,
-            )
+
+
+def _field_list_hint(
+    f: Field,
+    marker: Marker | None,
+    values: Sequence[str],
+    extra: Sequence[str],
+    type_enum: Enum,
+    type_marker: Marker | None,
+) -> str:
+    """Narrow the field's line to what its type accepts; else widen the type's list."""
+    keep = [v for v in values if v not in extra]
+    widen = None
+    if type_marker is not None and type_enum.listed:
+        widen = hints.replace(
+            with_values(type_marker, [*_marker_values(type_marker), *extra]),
+            type_marker.raw,
+            on=type_enum.name,
+        )
+    narrow = (
+        hints.replace(with_values(marker, keep), marker.raw)
+        if keep and marker is not None
+        else None
+    )
+    if narrow is not None:
+        return hints.edits(
+            narrow,
+            otherwise=f"add {quoted(extra)} to the enum of type {type_enum.name} if "
+            "they are meant to be accepted",
+        )
+    if widen is not None:
+        return widen
+    if marker is not None:
+        return hints.remove(hints.marker_line(marker.raw), f.go_name)
+    return f"add {quoted(extra)} to the enum of type {type_enum.name}, or drop them from this line"
 
 
 def declared_outside_enum(model: Model, struct: Struct, union: Union, value: str) -> bool:
