@@ -7,7 +7,8 @@ controller-gen outputs, else config/crd/bases); when that finds none, every `*.y
 declaring `kind: CustomResourceDefinition` outside vendor/, testdata/ and hidden
 directories (openshift's zz_generated.crd-manifests, charts; not openshift's
 intermediate zz_generated.featuregated-crd-manifests). The Go types are the
-Makefile's `paths=` (else ./api/..., ./apis/..., else ./...). Every enum node of
+Makefile's `paths=` (else ./api/..., ./apis/..., else ./...; when those find no CRD's
+root type, `./...` and every nested Go module, `./DIR/...`). Every enum node of
 markergen's OpenAPI v3 schema of each CRD's root type is compared with the CRD's node at
 the same place (markergen.crd.enumcheck): nodes compared, agree, wider (markergen
 accepts values the CRD rejects), narrower (the CRD accepts values markergen rejects),
@@ -26,10 +27,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from markergen.crd.enumcheck import compare_files, findings, summary  # noqa: E402
+from markergen.crd.enumcheck import EnumNode, compare_files, findings, summary  # noqa: E402
 from markergen.crd.outputs import find_crd_outputs  # noqa: E402
 from markergen.crd.patch import crd_files  # noqa: E402
-from markergen.pipeline import load_model  # noqa: E402
+from markergen.pipeline import InputError, load_model  # noqa: E402
 
 # openshift's zz_generated.featuregated-crd-manifests/ hold controller-gen's output per
 # feature gate before openshift's generator applies FeatureGateAwareEnum and merges them
@@ -59,6 +60,41 @@ def _types(root: Path, given: tuple[str, ...]) -> list[str]:
     return found or ["./..."]
 
 
+def _compare(root: Path, patterns: list[str], files: list[Path]) -> list[EnumNode]:
+    cwd = Path.cwd()
+    os.chdir(root)
+    try:
+        model = load_model(patterns, root)
+        return compare_files(model, files, root)
+    finally:
+        os.chdir(cwd)
+
+
+def _loads(root: Path, pattern: str) -> bool:
+    cwd = Path.cwd()
+    os.chdir(root)
+    try:
+        load_model([pattern], root)
+        return True
+    except InputError:
+        return False  # a module of generated code only (a clientset)
+    finally:
+        os.chdir(cwd)
+
+
+_NOT_API = {"vendor", "hack", "test", "tests", "tools", "scripts", "e2e", "docs"}
+
+
+def _nested_modules(root: Path) -> list[str]:
+    """`./DIR/...` for every Go module below the root (not in vendor/, hack/, test/...)."""
+    out: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _NOT_API)
+        if "go.mod" in filenames and Path(dirpath) != root:
+            out.append("./" + Path(dirpath).relative_to(root).as_posix() + "/...")
+    return out
+
+
 def run(root: Path, show: bool) -> dict[str, int]:
     targets = find_crd_outputs(root)
     dirs = [root / d for d in targets.dirs if (root / d).is_dir()]
@@ -68,13 +104,17 @@ def run(root: Path, show: bool) -> dict[str, int]:
         files = scan_crds(root)
     patterns = _types(root, targets.types)
     start = time.perf_counter()
-    cwd = Path.cwd()
-    os.chdir(root)
     try:
-        model = load_model(patterns, root)
-        nodes = compare_files(model, files, root)
-    finally:
-        os.chdir(cwd)
+        nodes = _compare(root, patterns, files)
+    except InputError:
+        nodes = []  # e.g. `./api/...` holds only generated files: try the modules
+    if not nodes:
+        # The API elsewhere in the root module, or in nested modules (`api/go.mod`):
+        # `./...` of the root stops at those.
+        nested = [p for p in ["./...", *_nested_modules(root)] if _loads(root, p)]
+        if nested:
+            patterns = nested
+            nodes = _compare(root, patterns, files)
     took = time.perf_counter() - start
     counts = summary(nodes)
     defaults = [n for n in nodes if n.what == "default"]

@@ -114,8 +114,9 @@ class _Walk:
     doc: Document
     file: str
     by_ref: dict[str, str]  # `#/components/schemas/NAME` → struct key
+    # markergen's schema of each struct, shared by every document of a run
+    schemas: dict[str, dict[str, Any]]
     out: list[EnumNode] = field(default_factory=list)
-    schemas: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def struct_schema(self, struct: Struct) -> dict[str, Any]:
         found = self.schemas.get(struct.key)
@@ -267,8 +268,13 @@ def _elem(model: Model, ref: TypeRef | None) -> TypeRef | None:
 
 
 def compare_document(
-    model: Model, builder: SchemaBuilder, by_ref: dict[str, str], doc: Document, file: str,
+    model: Model,
+    builder: SchemaBuilder,
+    by_ref: dict[str, str],
+    doc: Document,
+    file: str,
     crd_path: Path | None = None,
+    schemas: dict[str, dict[str, Any]] | None = None,
 ) -> list[EnumNode]:
     """Every enum node of one CRD document (none when it is not a whole CRD whose kind
     has a Go root type among the inputs)."""
@@ -280,7 +286,7 @@ def compare_document(
         return []
     group = str(spec.get("group", ""))
     kind = str((spec.get("names") or {}).get("kind", ""))
-    walk = _Walk(model, builder, doc, file, by_ref)
+    walk = _Walk(model, builder, doc, file, by_ref, {} if schemas is None else schemas)
     for i, version in enumerate(spec.get("versions") or []):
         if not isinstance(version, dict):
             continue
@@ -302,6 +308,7 @@ def compare_files(model: Model, files: Sequence[Path], root: Path | None = None)
     builder = SchemaBuilder(model, EmitOptions(), 3)
     by_ref = {ref_v3(builder.def_name(key)): key for key in model.structs}
     out: list[EnumNode] = []
+    schemas: dict[str, dict[str, Any]] = {}
     for path in files:
         try:
             text = path.read_text(encoding="utf-8")
@@ -318,7 +325,7 @@ def compare_files(model: Model, files: Sequence[Path], root: Path | None = None)
             continue
         shown = _display(path, root)
         for doc in docs:
-            out.extend(compare_document(model, builder, by_ref, doc, shown, path))
+            out.extend(compare_document(model, builder, by_ref, doc, shown, path, schemas))
     return out
 
 
