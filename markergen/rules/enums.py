@@ -166,7 +166,9 @@ def check_constant_outside_list(model: Model) -> Iterator[Diagnostic]:
         if not enum.listed or enum.imported or named is None:
             continue
         listed = {v.value for v in enum.values}
-        outside = [c for c in enum.constants if c.value not in listed]
+        # "" is how Go spells "not set" (an omitempty field leaves it out of the object),
+        # not a value sent to the API server: openshift's `...NoOpinion = ""`.
+        outside = [c for c in enum.constants if c.value not in listed and c.value != ""]
         marker = _list_markers(named.markers)
         if not outside or marker is None:
             continue

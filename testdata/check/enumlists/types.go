@@ -96,3 +96,14 @@ type Mode struct {
 	// +optional
 	Slow *string `json:"slow,omitempty"`
 }
+
+// Adherence lists its values; "" is how Go spells "not set" (openshift's NoOpinion
+// constants): an omitempty field leaves it out, so it needs no place in the list.
+// +kubebuilder:validation:Enum=Legacy;Strict
+type Adherence string
+
+const (
+	AdherenceNoOpinion Adherence = ""
+	AdherenceLegacy    Adherence = "Legacy"
+	AdherenceStrict    Adherence = "Strict"
+)
