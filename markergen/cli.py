@@ -142,7 +142,7 @@ def _run_check(args: argparse.Namespace) -> int:
     if crd_dirs:
         # With CRDs, the findings also depend on the CRD files (MG520, MG521) and the
         # project's YAML objects (MG511): their digests join the cache key.
-        from markergen.crd.enumcheck import check_inputs_digest
+        from markergen.crd.checkkey import check_inputs_digest
 
         options["crd-inputs"] = check_inputs_digest(
             cfg.root, crd_dirs, cfg.samples.get("include", ()), cfg.samples.get("exclude", ())

@@ -20,7 +20,6 @@ CRD files (feature-set variants, spec and status copies, chart copies) repeat it
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -399,28 +398,6 @@ def _only(a: tuple[Any, ...] | None, b: tuple[Any, ...] | None) -> str:
         return ""
     others = {_key(v) for v in b}
     return ", ".join(_key(v) for v in sorted(a, key=_key) if _key(v) not in others)
-
-
-def check_inputs_digest(
-    root: Path, dirs: Sequence[Path], include: Sequence[str], exclude: Sequence[str]
-) -> str:
-    """The SHA-256 over what `markergen check` reads besides the Go files in a project
-    with CRDs: the CRD files (MG520, MG521), the project's sample objects (MG511) and the
-    Makefiles that name the CRD directories; part of check's cache key."""
-    from markergen.cache import file_digests
-    from markergen.crd.outputs import MAKEFILES
-    from markergen.crd.patch import crd_files
-    from markergen.crd.samples import sample_files
-
-    paths = [
-        *crd_files(dirs),
-        *sample_files(root, include, exclude),
-        *(root / m for m in MAKEFILES),
-    ]
-    digest = hashlib.sha256()
-    for path, sha in file_digests([str(p) for p in paths]):
-        digest.update(f"{path}\0{sha}\n".encode())
-    return digest.hexdigest()
 
 
 def check_findings(model: Model, files: Sequence[Path], root: Path | None = None) -> list[Diagnostic]:
