@@ -278,3 +278,14 @@ def test_enum_forms_of_real_generators() -> None:
     assert props["type"]["enum"] == ["ExternalAuth", "RequestHeaderModifier", "URLRewrite"]
     enforced = field_enum(field, None)
     assert enforced is not None and enforced.floor == ("RequestHeaderModifier", "URLRewrite")
+
+
+def test_enum_marker_one_blank_line_above_the_doc_is_read() -> None:
+    # controller-tools markers/collect.go reads the "closest non-godoc" comment block too
+    model = load_model(["./enumforms/..."], CHECK)
+    field = model.structs["example.com/check/enumforms.RevocationSpec"].field("SignerClass")
+    assert field is not None
+    assert field.enum_values == ("customer-break-glass", "sre-break-glass")
+    props = _props(model, "example.com/check/enumforms.RevocationSpec")
+    assert props["signerClass"]["enum"] == ["customer-break-glass", "sre-break-glass"]
+    assert field.description == "SignerClass identifies the class of signer to revoke."

@@ -38,6 +38,7 @@ from markergen.markers import (
     KUBEBUILDER_ENUM,
     OPENSHIFT_FEATURE_GATE_AWARE_ENUM,
     Marker,
+    parse_group,
     split_list,
 )
 from markergen.model import (
@@ -142,6 +143,19 @@ def channel_lines(doc: CommentGroup | None) -> tuple[GatedValues, ...]:
             values = tuple(v for v in m.group(2).split(";") if v)
             out.append(GatedValues(f"gateway:{m.group(1)}", False, values, line.pos))
     return tuple(out)
+
+
+def detached_enum_markers(
+    extra: CommentGroup | None, markers: Sequence[Marker]
+) -> tuple[Marker, ...]:
+    """The enum markers (Enum, FeatureGateAwareEnum) of the comment group one blank line
+    above a field's doc, which controller-gen reads as the field's (hypershift writes
+    `+kubebuilder:validation:Enum` there); only when the doc has none of its own. Other
+    markers of that group are not taken: openapi-gen reads the doc alone."""
+    if extra is None or any(_controller_gen_only(m) for m in markers):
+        return ()
+    found, _ = parse_group(extra)
+    return tuple(m for m in found if _controller_gen_only(m) and not m.in_block)
 
 
 def gated_union(gates: Sequence[GatedValues]) -> tuple[str, ...]:

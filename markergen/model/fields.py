@@ -6,7 +6,7 @@ from markergen.doctext import description
 from markergen.golang.syntax import FieldDecl
 from markergen.markers import KUBEBUILDER_ENUM, Target
 from markergen.model import Field
-from markergen.model.enums import channel_lines, gate_lines
+from markergen.model.enums import channel_lines, detached_enum_markers, gate_lines
 from markergen.model.markerread import MarkerReader
 from markergen.model.resolve import Resolver
 
@@ -24,6 +24,7 @@ def make_field(
 ) -> Field:
     """`optional_by_default` is a package-level `+kubebuilder:validation:Optional`."""
     markers = reader.read((decl.doc,), Target.FIELD, f"field {struct_name}.{decl.name}")
+    markers += detached_enum_markers(decl.doc_extra, markers)
     # One pass over the markers (a field has a few; this runs for every field of a tree):
     # the first value of each single-valued marker, every listMapKey, the last enum list.
     # A wrapped marker (`+k8s:subfield(x)=+k8s:optional`) is about a part of the value,

@@ -44,3 +44,12 @@ type NarrowFilter struct {
 	// +required
 	Type FilterType `json:"type"`
 }
+
+// RevocationSpec has its field's markers in a block one blank line above the doc
+// comment: controller-gen reads that block too (its "closest non-godoc" comment).
+type RevocationSpec struct {
+	// +kubebuilder:validation:Enum=customer-break-glass;sre-break-glass
+
+	// SignerClass identifies the class of signer to revoke.
+	SignerClass string `json:"signerClass"`
+}
