@@ -43,7 +43,7 @@ from types import MappingProxyType
 from typing import Final
 
 from markergen.golang.literals import LiteralError, unquote
-from markergen.golang.syntax import CommentGroup, Position
+from markergen.golang.syntax import BlockCommentLine, CommentGroup, Position
 
 
 class Target(str, Enum):
@@ -124,6 +124,8 @@ class Marker:
     # validation-gen's path wrappers around the payload, outermost first:
     # `+k8s:subfield(spec)=+k8s:item(name: "a")=+k8s:unionMember` has two steps.
     via: tuple[Wrap, ...] = ()
+    # Written in a `/* */` comment, where controller-gen reads no marker.
+    in_block: bool = False
 
     def arg(self, key: str) -> str | None:
         for k, v in self.args:
@@ -952,6 +954,8 @@ def parse_group(
             continue  # most doc lines: no marker can start without a `+`
         result = parse_line(line.text, line.pos, registry, cache)
         if isinstance(result, Marker):
+            if isinstance(line, BlockCommentLine):
+                object.__setattr__(result, "in_block", True)  # a fresh copy: ours to set
             markers.append(result)
         elif isinstance(result, MarkerError):
             errors.append(result)
