@@ -37,6 +37,7 @@ from markergen.emit.options import EmitOptions
 from markergen.golang.syntax import Position
 from markergen.model import Enum, Field, Model, Struct, TypeRef
 from markergen.model.enums import enum_floor, field_enum, list_marker, type_enum_of
+from markergen.model.lookup import FieldLookup, model_lookup
 
 Verdict = Literal["agree", "wider", "narrower", "both"]
 _MAX_DEPTH = 64  # nested lists of lists; recursive types stop at the first repeat
@@ -116,6 +117,11 @@ class _Walk:
     # markergen's schema of each struct, shared by every document of a run
     schemas: dict[str, dict[str, Any]]
     out: list[EnumNode] = field(default_factory=list)
+    lookup: FieldLookup = field(init=False)
+
+    def __post_init__(self) -> None:
+        # the model's JSON fields, found by encoding/json's promotion rules
+        self.lookup = model_lookup(self.model)
 
     def struct_schema(self, struct: Struct) -> dict[str, Any]:
         found = self.schemas.get(struct.key)
@@ -134,8 +140,8 @@ class _Walk:
         if not isinstance(crd_props, dict):
             return
         fields: dict[str, Field] = {}
-        for flat in flat_fields(self.model, struct):
-            fields.setdefault(flat.json_name, flat)
+        for flat in flat_fields(self.model, struct, self.lookup):
+            fields.setdefault(flat.name, flat.field)
         discriminators = {
             u.discriminator.json_name for _, u in unions_at(self.model, struct) if u.discriminator
         }
