@@ -75,8 +75,10 @@ def test_rule_rejecting_a_kept_object_is_not_written_and_is_reported(tmp_path: P
     (found,) = [d for d in result.diagnostics if d.code == "MG510"]
     assert found.severity is Severity.WARNING
     assert found.pos.file.endswith("ingress/v1/types.go")
-    publishing = next(u for s in model.structs.values() for u in s.unions if s.name == "Publishing")
-    assert found.pos.line == publishing.pos.line
+    # at the marker of the member the rule is about (issue 28), with a hint for that marker
+    lines = (root / "ingress/v1/types.go").read_text(encoding="utf-8").splitlines()
+    assert lines[found.pos.line - 1].strip() == "// +unionMember=LoadBalancerService"
+    assert found.hint is not None and "+unionMember=<value>" in found.hint
     # the second object starts on line 13 (its `apiVersion`, after the comment)
     assert "Widget at test/e2e/testdata/widget.yaml:13" in found.message
     assert 'loadBalancer may only be set when type is "LoadBalancerService"' in found.message
