@@ -23,7 +23,15 @@ from markergen.crd.cel import union_rules
 from markergen.crd.celeval import CelEvaluator
 from markergen.crd.prove import NodeFacts, prove_union
 from markergen.crd.samples import suite_dirs
-from markergen.crd.search import ABSENT, Check, Field, OverBudget, find, mentions
+from markergen.crd.search import (
+    ABSENT,
+    Check,
+    Field,
+    OverBudget,
+    find,
+    mentions,
+    reads_values,
+)
 from markergen.emit.naming import key_definition_name
 from markergen.emit.options import EmitOptions
 from markergen.emit.table import build_table
@@ -288,6 +296,9 @@ HAND_RULES: dict[str, list[str]] = {
     "aws-only": PER_MEMBER[:1],
     "gcp-when-gcp": ["!has(self.gcp) || self.type == 'GCP'"],
     "reads-a-setting": ["has(self.gcp) ? self.gcp != '' : true"],
+    # allows gcp under another type when its value is "special": the space does not vary
+    # values, so this rule's rejections prove nothing
+    "reads-a-value": ["!has(self.gcp) || self.gcp == 'special' || self.type == 'GCP'"],
     "transition": ["oldSelf.type == self.type"],
 }
 
@@ -338,6 +349,10 @@ def test_hand_and_written_rules_reject_exactly_what_the_union_rejects(
         # counts and rules about other members never tie gcp to its value: what they
         # miss is written, never called a disagreement
         assert proof.allowances == () and proof.rules
+    if hand == "reads-a-value":
+        assert 'gcp may only be set when type is "GCP" (union Provider.type)' in [
+            r.message for r in proof.rules
+        ]
     if hand in ("none", "reads-a-setting", "transition"):
         assert list(proof.rules) == rules  # nothing known by hand: everything written
 
@@ -368,6 +383,23 @@ def test_mentions_reads_the_fields_a_rule_names() -> None:
     assert mentions("self.all(k, k != 'x')") is None
     assert mentions("size(self) < 3") is None
     assert mentions("oldSelf == 1") == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("rule", "reads"),
+    [
+        ("has(self.p) ? true : !has(self.q)", False),
+        # fails on the `{}` an object member holds in the enumeration: no verdict
+        ("has(self.p) && size(self.p.name) > 0", False),
+        ("has(self.p.name)", True),
+        ("size(self.p) > 0", True),
+        ("self.p.all(k, k != 'x')", True),
+        ("self.q == 'special'", True),  # a string member: its value decides
+        ("self.q.name == 'x'", True),
+    ],
+)
+def test_reads_values_tells_presence_from_value(rule: str, reads: bool) -> None:
+    assert reads_values(rule, {"p", "q"}, objects={"p"}) is reads
 
 
 def test_find_prunes_and_stops_at_its_budget() -> None:

@@ -28,7 +28,7 @@ from markergen.crd.cel import (
     text_of,
 )
 from markergen.crd.celeval import CelError, CelEvaluator
-from markergen.crd.search import ABSENT, Check, Field, OverBudget, find, mentions
+from markergen.crd.search import ABSENT, Check, Field, OverBudget, find, mentions, reads_values
 from markergen.model import Member, Union
 
 _SET: dict[str, Any] = {}  # a member's value does not matter to the rules, only presence
@@ -438,8 +438,20 @@ def prove_union(
     hand = [t for t in existing if "oldSelf" not in t and _reads(t, names)]
     # rules that read only the union's fields give a verdict on every object of the
     # space; one that also reads another property (or `self` whole) may decide on that
-    # property, so its "rejected" is no proof
-    pruning = [t for t in hand if (mentions(t) or {""}) <= names]
+    # property, and one that reads a member's value (`self.name == "a"`, not only
+    # `has(self.name)`) decides on a value the space does not vary: its "rejected" is
+    # no proof
+    d_name = escape_property(disc.json_name) if disc is not None else None
+    objects = {
+        escape_property(m.json_name) or m.json_name
+        for m in members
+        if union.semantics != "k8s" and _set_value(types.get(m.json_name, "")) == {}
+    }
+    pruning = [
+        t
+        for t in hand
+        if (mentions(t) or {""}) <= names and not reads_values(t, names - {d_name}, objects)
+    ]
     allowed = [
         a
         for p in probes

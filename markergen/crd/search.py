@@ -45,6 +45,33 @@ def mentions(rule: str) -> frozenset[str] | None:
     return frozenset(found)
 
 
+_FIELD = re.compile(r"\bself\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)")
+_HAS_BEFORE = re.compile(r"\bhas\(\s*$")
+_CLOSE_AFTER = re.compile(r"^\s*\)")
+_NESTED_AFTER = re.compile(r"^\s*\.\s*[A-Za-z_][A-Za-z0-9_]*\b(?!\s*\()")
+
+
+def reads_values(
+    rule: str, names: set[str] | frozenset[str], objects: set[str] | frozenset[str] = frozenset()
+) -> bool:
+    """Whether `rule`'s verdict may depend on the value of one of the fields `names`, not
+    only on whether it is set: the enumeration gives a set member one value, so such a
+    rule's "false" would hold for that value only. `has(self.name)` reads presence only;
+    for the fields in `objects` (set as `{}` in the enumeration) a read of a field inside
+    (`self.name.field`) fails on `{}` and gives no verdict, so it is harmless too."""
+    for m in _FIELD.finditer(rule):
+        name = m.group(1)
+        if name not in names:
+            continue
+        before, after = rule[: m.start()], rule[m.end() :]
+        if _HAS_BEFORE.search(before) and _CLOSE_AFTER.match(after):
+            continue  # has(self.name)
+        if name in objects and not _HAS_BEFORE.search(before) and _NESTED_AFTER.match(after):
+            continue  # self.name.field: no such key on {}
+        return True
+    return False
+
+
 @dataclass(frozen=True)
 class Field:
     """One field of the union's node: its CEL name and the states it takes (ABSENT: left
