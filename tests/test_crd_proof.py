@@ -433,3 +433,20 @@ def test_the_fixture_marks_each_case_where_its_comment_says(tmp_path: Path) -> N
     assert "+kubebuilder:validation:ExactlyOneOf=aws;gcp;azure" in text
     assert re.search(r"\? true : !has\(self\.collect\)", text)
     assert (FLEETNET / SUITE).is_file()
+
+
+def test_a_changed_suite_beside_the_crd_is_not_answered_from_the_cache(tmp_path: Path) -> None:
+    """`markergen crd` reuses an earlier run's result when its inputs are unchanged; the
+    test suites beside the CRDs are inputs too."""
+    root = _project(tmp_path)
+    original = (root / CRD).read_text(encoding="utf-8")
+    first = run_cli(["crd"], root)
+    assert "MG510" in first.stderr
+    (root / CRD).write_text(original, encoding="utf-8")  # as controller-gen rewrites it
+    suite = root / SUITE
+    text = suite.read_text(encoding="utf-8")
+    suite.write_text(text.replace("          mode: TLS\n", "          mode: Plain\n"), encoding="utf-8")
+    second = run_cli(["crd"], root)
+    assert "MG510" not in second.stderr
+    messages = [r["message"] for r in _spec(root)["endpoint"]["x-kubernetes-validations"]]
+    assert 'tls must be set when mode is "TLS" (union Endpoint.mode)' in messages
