@@ -1,14 +1,22 @@
-"""Satisfiable by construction: a union's rules are evaluated before they are written.
+"""Satisfiable by construction, and never more (or less) than what is missing.
 
-The union's markers define a family of small objects, each allowed or forbidden: for every
-discriminator value, the object that sets exactly that value's members (allowed), the
-same object with a member of another value set (forbidden), without a required member
-(forbidden); for unions without a discriminator, each member alone (allowed) and two
-members together (forbidden). The API server's verdict on each object — the schema's
-`required` list for the union's fields, the discriminator's `enum`, and the rules,
-evaluated by a real CEL engine — must match. The same family tells which of the rules a
-node's hand-written rules already enforce, and which hand-written rule contradicts the
-markers.
+First, the union's markers define a family of small objects, each allowed or forbidden:
+for every discriminator value, the object that sets exactly that value's members
+(allowed), the same object with a member of another value set (forbidden), without a
+required member (forbidden); for unions without a discriminator, each member alone
+(allowed) and two members together (forbidden). The API server's verdict on each object
+— the schema's `required` list for the union's fields, the discriminator's `enum`, and
+the rules, evaluated by a real CEL engine — must match, or nothing is written (MG506).
+
+Then which rules are written is decided on the whole space of the union's objects (every
+discriminator value and unset, every set of members; `markergen.crd.search`), with the
+schema's defaults and the rules on the discriminator's own schema applied as the API
+server applies them: a rule is written only when some object it rejects passes the
+schema, the node's hand-written rules and the rules written before it. So a union the
+hand-written rules fully enforce gets nothing (MG509), a weaker hand rule gets exactly
+what it misses, and a rule the schema already implies is never written. A hand-written
+rule that ties a member to the discriminator and allows, one member away from an allowed
+object, what a rule would reject is a disagreement: nothing is written (MG508).
 """
 
 from __future__ import annotations
@@ -380,9 +388,10 @@ def prove_union(
     node's hand-written rule texts. Which rules are written is then decided on the whole
     space of the union's objects (`markergen.crd.search`): a rule is left out when every
     object it rejects is already rejected by the schema, the hand-written rules and the
-    rules kept before it; when a hand-written rule that names a member accepts an object
-    that differs from an allowed one by that member alone and that a rule would reject,
-    the two disagree (`allowances`) and nothing is written."""
+    rules kept before it; when a hand-written rule that ties a member to the
+    discriminator accepts an object that differs from an allowed one by that member alone
+    and that a rule would reject, the two disagree (`allowances`) and nothing is
+    written."""
     types = types or {}
     facts = facts or NodeFacts()
     present = set(properties)
@@ -450,7 +459,9 @@ def prove_union(
     pruning = [
         t
         for t in hand
-        if (mentions(t) or {""}) <= names and not reads_values(t, names - {d_name}, objects)
+        if (found := mentions(t)) is not None
+        and found <= names
+        and not reads_values(t, names - {d_name}, objects)
     ]
     allowed = [
         a
