@@ -11,6 +11,13 @@ vendor/, hidden directories and testdata/. Types: `./...` of the checkout.
 ` (union ...)`) on every object of that CRD's kind the checkout keeps (the sources of
 `markergen.crd.samples`, test suites beside the CRDs included), at the rule's schema
 node, with a real CEL engine: it must be 0. `--show MG509,MG508` prints those findings.
+
+`--recheck` re-checks every union proof by brute force, outside the search it uses:
+each discriminator value (enum values, or member values, "" and another; unset unless
+required) times every set of members (unions of at most 12 members), defaults applied;
+on every object one of markergen's rules rejects, the hand-written rules plus the rules
+written must reject it too, and for an MG509 the hand-written rules alone. Both counts
+of failures must be 0.
 """
 
 from __future__ import annotations
@@ -18,16 +25,21 @@ from __future__ import annotations
 import argparse
 import collections
 import difflib
+import itertools
+import json
 import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 import yaml  # noqa: E402
 
+import markergen.crd.patch as patch_module  # noqa: E402
+from markergen.crd.cel import escape_property  # noqa: E402
 from markergen.crd.celeval import CelEvaluator  # noqa: E402
 from markergen.crd.helm import mask_templates  # noqa: E402
 from markergen.crd.patch import OURS, VALIDATIONS, patch_files  # noqa: E402
@@ -53,6 +65,77 @@ def _rule_nodes(node: object, path: tuple[object, ...]) -> list[tuple[tuple[obje
         for i, v in enumerate(node):
             out.extend(_rule_nodes(v, (*path, i)))
     return out
+
+
+class Recheck:
+    """Records every `prove_union` call of a run, then re-checks it by brute force."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+        self.original = patch_module.prove_union
+
+        def spy(*args: Any) -> Any:
+            proof = self.original(*args)
+            self.calls.append((*args, proof))
+            return proof
+
+        patch_module.prove_union = spy
+
+    def run(self) -> dict[str, int]:
+        cel = CelEvaluator()
+        stats = dict.fromkeys(
+            ("unions", "covered", "objects", "not enforced", "wrong MG509", "too big"), 0
+        )
+        seen: set[Any] = set()
+        for union, rules, props, required, enum, _cel, hand, _types, facts, proof in self.calls:
+            key = (union, tuple(rules), tuple(props), tuple(required), str(enum), tuple(hand))
+            if key in seen or proof.problems or proof.allowances:
+                continue
+            seen.add(key)
+            members = [m.json_name for m in union.members if m.json_name in props]
+            members = [m for m in members if escape_property(m)]
+            if len(members) > 12:
+                stats["too big"] += 1
+                continue
+            stats["unions"] += 1
+            stats["covered"] += proof.covered
+            defaults = {k: json.loads(v) for k, v in facts.defaults}
+            disc = union.discriminator
+            values: list[Any] = []
+            if disc is not None:
+                values = list(enum) if enum is not None else sorted(
+                    {m.value for m in union.members} | {"", "other"}
+                )
+                values = [
+                    v
+                    for v in values
+                    if not any(cel.verdict(r, v) is False for r in facts.discriminator_rules)
+                ]
+                if disc.json_name in defaults:
+                    values.append(defaults[disc.json_name])
+                elif disc.json_name not in required:
+                    values.append(None)
+            hand_rules = [h for h in hand if "oldSelf" not in h]
+            for value in values or [None]:
+                for n in range(len(members) + 1):
+                    for chosen in itertools.combinations(members, n):
+                        if any(r in members and r not in chosen for r in required):
+                            continue
+                        obj: dict[str, Any] = {m: {} for m in chosen}
+                        for m in members:
+                            if m in defaults and m not in obj:
+                                obj[m] = defaults[m]
+                        if disc is not None and value is not None:
+                            obj[disc.json_name] = value
+                        obj = {escape_property(k) or k: v for k, v in obj.items()}
+                        if all(cel.verdict(r.rule, obj) is not False for r in rules):
+                            continue
+                        stats["objects"] += 1
+                        hand_ok = all(cel.verdict(h, obj) is not False for h in hand_rules)
+                        kept_ok = all(cel.verdict(r.rule, obj) is not False for r in proof.rules)
+                        stats["not enforced"] += hand_ok and kept_ok
+                        stats["wrong MG509"] += proof.covered and hand_ok
+        return stats
 
 
 def kept_rejected(outputs: dict[Path, str], root: Path) -> tuple[int, int, list[str]]:
@@ -112,7 +195,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("checkout", type=Path)
     ap.add_argument("--show", default="MG502,MG508,MG510", help="codes whose findings to print")
+    ap.add_argument("--recheck", action="store_true", help="re-check every proof by brute force")
     args = ap.parse_args()
+    recheck = Recheck() if args.recheck else None
     root = args.checkout.resolve()
     files = crd_files(root)
     size = sum(p.stat().st_size for p in files)
@@ -143,6 +228,9 @@ def main() -> None:
     print(f"kept objects of patched CRDs: {checked}; rejected by an added rule: {rejected}")
     for e in examples:
         print(f"  {e}")
+    if recheck is not None:
+        figures = recheck.run()
+        print("recheck by brute force: " + ", ".join(f"{k} {v}" for k, v in figures.items()))
     show = set(args.show.split(","))
     for d in diagnostics:
         if d.code in show:
