@@ -235,7 +235,7 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo(
             "MG508",
             W,
-            "a hand-written CRD rule rejects an object the union allows",
+            "a hand-written CRD rule disagrees with the union",
             hint="change the hand-written rule or the markers so they agree on which objects are valid",
         ),
         RuleInfo(
@@ -248,13 +248,13 @@ CATALOG: dict[str, RuleInfo] = {
             "MG510",
             W,
             "a union's CRD rule would reject an object the project keeps",
-            hint="mark the real members with `+unionMember`, or drop `+union` when its fields are shared settings",
+            hint="change the marker the rule comes from so that it allows the object (`,optional` on a `+unionMember`, the member's value), or correct the object",
         ),
         RuleInfo(
             "MG511",
             W,
             "check: a union's CRD rule would reject an object the project keeps",
-            hint="mark the real members with `+unionMember`, or drop `+union` when its fields are shared settings",
+            hint="change the marker the rule comes from so that it allows the object (`,optional` on a `+unionMember`, the member's value), or correct the object",
         ),
         RuleInfo(
             "MG512",

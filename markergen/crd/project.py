@@ -74,7 +74,7 @@ def run_project(
     key = ""
     if use_cache:
         others = [
-            *sample_files(root, samples_include, samples_exclude),
+            *sample_files(root, samples_include, samples_exclude, files),
             *targets.files,
         ]
         options = {
