@@ -60,7 +60,9 @@ REPO = BENCH.parent
 PROJECTS = BENCH / "corpus_projects.yaml"
 EXPECTATIONS = BENCH / "corpus_expectations.yaml"
 COPY_SKIP = {".git", "node_modules", ".markergen-cache"}
-DIAG = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|info) (?P<code>MG\d+): (?P<msg>.*)$")
+DIAG = re.compile(
+    r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|info) (?P<code>MG\d+): (?P<msg>.*)$"
+)
 USING = re.compile(r"^markergen: using (?P<dir>.+) \(from (?P<src>.+)\)$")
 
 
@@ -102,6 +104,7 @@ class Result:
     crd_total: int = 0
     crd_note: str = ""
     crd_changed: int = 0
+    crd_written: list[str] = field(default_factory=list)
     inserts_only: bool = True
     not_inserted: list[str] = field(default_factory=list)
     vendored: list[str] = field(default_factory=list)
@@ -172,7 +175,9 @@ def is_crd(path: Path) -> bool:
     return "kind: CustomResourceDefinition" in head
 
 
-def crd_files_under(root: Path, skip: tuple[str, ...] = ("vendor", "testdata", "node_modules")) -> list[Path]:
+def crd_files_under(
+    root: Path, skip: tuple[str, ...] = ("vendor", "testdata", "node_modules")
+) -> list[Path]:
     out: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in skip)
@@ -225,7 +230,9 @@ def _run_steps(p: Project, src: Path, tmp: Path, timeout: float, r: Result) -> N
         seen.setdefault(f.key, f)
 
     # 1. check
-    code, out, err, secs = markergen(["check", "--format", "json", "--no-cache", *pats], cwd, timeout)
+    code, out, err, secs = markergen(
+        ["check", "--format", "json", "--no-cache", *pats], cwd, timeout
+    )
     r.seconds["check"] = secs
     if code not in (0, 1):
         r.status = f"check {'timeout' if code == 'timeout' else f'exit {code}'}: {stderr_tail(err)}"
@@ -265,7 +272,9 @@ def _run_steps(p: Project, src: Path, tmp: Path, timeout: float, r: Result) -> N
             r.crd_dirs.append(f"{os.path.normpath(os.path.join(p.workdir, m['dir']))} ({m['src']})")
             r.crd_files += len(crd_files_under(cwd / m["dir"], skip=()))
         elif line.startswith("markergen: error:"):
-            r.crd_note = line[len("markergen: error: ") :][:120]
+            r.crd_note = line[len("markergen: error: ") :]
+        elif line.startswith("markergen: note:"):
+            r.notes.append("crd " + line[len("markergen: ") :])
         d = DIAG.match(line)
         if d:
             r.mg510 += d["code"] == "MG510"
@@ -286,10 +295,15 @@ def _run_steps(p: Project, src: Path, tmp: Path, timeout: float, r: Result) -> N
             if rel.startswith(".markergen-cache/") or "/.markergen-cache/" in rel:
                 continue
             r.crd_changed += 1
+            r.crd_written.append(rel)
             if "vendor/" in f"/{rel}":
                 r.vendored.append(rel)
             original = src / rel
-            old = original.read_text(encoding="utf-8", errors="replace").splitlines() if original.is_file() else []
+            old = (
+                original.read_text(encoding="utf-8", errors="replace").splitlines()
+                if original.is_file()
+                else []
+            )
             new = path.read_text(encoding="utf-8", errors="replace").splitlines()
             ops = difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
             if any(tag not in ("equal", "insert") for tag, *_ in ops):
@@ -297,7 +311,8 @@ def _run_steps(p: Project, src: Path, tmp: Path, timeout: float, r: Result) -> N
                 r.not_inserted.append(rel)
 
     # 5. kept objects: validate and the added rules
-    code, out, err, secs = _worker(p, src, copy, cwd, pats, timeout)
+    table = tmp / "generated" / "unions_table.json"
+    code, out, err, secs = _worker(p, src, copy, cwd, pats, table, timeout)
     r.seconds["kept"] = secs
     if code == "timeout":
         r.notes.append("kept objects: timeout")
@@ -327,9 +342,17 @@ def _written_since(root: Path, ns: int) -> list[Path]:
 
 
 def _worker(
-    p: Project, src: Path, copy: Path, cwd: Path, pats: list[str], timeout: float
+    p: Project, src: Path, copy: Path, cwd: Path, pats: list[str], table: Path, timeout: float
 ) -> tuple[int | str, str, str, float]:
-    argv = [sys.executable, str(Path(__file__).resolve()), "--worker", str(src), str(copy), str(cwd)]
+    argv = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--worker",
+        str(src),
+        str(copy),
+        str(cwd),
+        str(table),
+    ]
     argv += [f"--pattern={x}" for x in pats] + [f"--sample={x}" for x in p.samples]
     start = time.perf_counter()
     try:
@@ -355,10 +378,16 @@ def _escape(value: Any) -> Any:
 def _rules(node: Any) -> list[str]:
     if not isinstance(node, dict):
         return []
-    return [v["rule"] for v in node.get("x-kubernetes-validations") or [] if isinstance(v, dict) and "rule" in v]
+    return [
+        v["rule"]
+        for v in node.get("x-kubernetes-validations") or []
+        if isinstance(v, dict) and "rule" in v
+    ]
 
 
-def _added_rule_failures(new: Any, old: Any, value: Any, path: str, evaluator: Any, out: list[str]) -> None:
+def _added_rule_failures(
+    new: Any, old: Any, value: Any, path: str, evaluator: Any, out: list[str]
+) -> None:
     """Evaluate the rules `new` has and `old` lacks at every node of `value`."""
     from markergen.crd.celeval import CelError
 
@@ -382,27 +411,47 @@ def _added_rule_failures(new: Any, old: Any, value: Any, path: str, evaluator: A
                 _added_rule_failures(props[k], oldprops.get(k), v, f"{path}.{k}", evaluator, out)
             elif isinstance(new.get("additionalProperties"), dict):
                 _added_rule_failures(
-                    new["additionalProperties"], old.get("additionalProperties"), v, f"{path}[{k}]", evaluator, out
+                    new["additionalProperties"],
+                    old.get("additionalProperties"),
+                    v,
+                    f"{path}[{k}]",
+                    evaluator,
+                    out,
                 )
     elif isinstance(value, list) and isinstance(new.get("items"), dict):
         for i, v in enumerate(value):
             _added_rule_failures(new["items"], old.get("items"), v, f"{path}[{i}]", evaluator, out)
 
 
-def worker(src: Path, copy: Path, cwd: Path, patterns: list[str], samples: list[str]) -> int:
-    sys.path.insert(0, str(BENCH))
-    from _verdicts import Validator
-
+def worker(
+    src: Path, copy: Path, cwd: Path, table_path: Path, patterns: list[str], samples: list[str]
+) -> int:
+    """Print, as JSON, the kept objects of the project's groups and which of them
+    `markergen validate` (the table `generate` wrote) and the rules `markergen crd` added
+    reject."""
     from markergen.config import load_config
     from markergen.crd.celeval import CelEvaluator
+    from markergen.crd.locate import root_type
     from markergen.crd.samples import load_samples
+    from markergen.emit.naming import key_definition_name
+    from markergen.pipeline import load_model
+    from markergen.runtime import Table, validate
 
     os.chdir(cwd)
     cfg = load_config(cwd)
-    pats = patterns or [p for p in (cfg.inputs or ("./...",))]
+    # the patterns `markergen check` resolves with no arguments (cli._patterns)
+    pats = patterns or [
+        os.path.relpath(cfg.root / p.removesuffix("...").rstrip("/"), cwd)
+        + ("/..." if p.endswith("...") else "")
+        for p in (cfg.inputs or ("./...",))
+    ]
+    pats = [x if x.startswith((".", "/")) else "./" + x for x in pats]
     notes: list[str] = []
-    validator = Validator(pats, cwd)
-    groups = sorted({p.group_name for p in validator.model.packages if p.group_name})
+    model = load_model(pats, cwd)
+    table = Table.load(str(table_path)) if table_path.is_file() else None
+    if table is None:
+        notes.append("validate: no table (generate wrote none)")
+    groups = sorted({p.group_name for p in model.packages if p.group_name})
     kept = load_samples(cfg.root, groups, include=tuple(samples)) if groups else []
     rejected_validate: list[str] = []
     rejected_rules: list[str] = []
@@ -441,10 +490,15 @@ def worker(src: Path, copy: Path, cwd: Path, patterns: list[str], samples: list[
     evaluator = CelEvaluator()
     for obj in kept:
         where = f"{os.path.normpath(os.path.join(os.path.relpath(cfg.root, copy), obj.file))}:{obj.line}"
-        try:
-            errors = validator.errors(obj.value)
-        except Exception as e:  # one odd object must not hide the others
-            errors = [f"validate raised {type(e).__name__}: {e}"]
+        errors: list[str] = []
+        found_type = root_type(model, obj.group, obj.kind, obj.version)
+        if table is not None and found_type is not None:
+            try:
+                errors = [
+                    str(e) for e in validate(table, key_definition_name(found_type.key), obj.value)
+                ]
+            except Exception as e:  # one odd object must not hide the others
+                errors = [f"validate raised {type(e).__name__}: {e}"]
         if errors:
             rejected_validate.append(f"{where} {obj.kind}: {'; '.join(errors)}"[:400])
         found = schemas.get((obj.group, obj.version, obj.kind))
@@ -454,7 +508,12 @@ def worker(src: Path, copy: Path, cwd: Path, patterns: list[str], samples: list[
             rejected_rules.extend(f"{where} {obj.kind}{f}" for f in fails)
     print(
         json.dumps(
-            {"kept": len(kept), "validate": rejected_validate, "rules": rejected_rules, "notes": notes}
+            {
+                "kept": len(kept),
+                "validate": rejected_validate,
+                "rules": rejected_rules,
+                "notes": notes,
+            }
         )
     )
     return 0
@@ -488,22 +547,40 @@ def row(r: Result) -> list[str]:
     ]
 
 
-HEADER = ["project", "err", "warn", "info", "MG001", "generate", "CRDs", "crd wrote", "kept: 510/511/val/rules", "found at", "s"]
+HEADER = [
+    "project",
+    "err",
+    "warn",
+    "info",
+    "MG001",
+    "generate",
+    "CRDs",
+    "crd wrote",
+    "kept: 510/511/val/rules",
+    "found at",
+    "s",
+]
 
 
 def print_table(results: list[Result]) -> None:
     rows = [HEADER] + [row(r) for r in results]
     widths = [max(len(x[i]) for x in rows[:]) if i != 9 else 0 for i in range(len(HEADER))]
     for x in rows:
-        cells = [c.ljust(w) if i != 9 else c for i, (c, w) in enumerate(zip(x, widths, strict=True))]
+        cells = [
+            c.ljust(w) if i != 9 else c for i, (c, w) in enumerate(zip(x, widths, strict=True))
+        ]
         # the "found at" column last: it is the widest
-        print("  ".join(cells[:9] + [cells[10], cells[9]]))
+        print("  ".join([*cells[:9], cells[10], cells[9]]))
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("root", type=Path, nargs="?", help="the directory holding the checkouts")
-    ap.add_argument("--only", action="append", default=[], help="run only this project (repeatable)")
+    ap.add_argument(
+        "--only", action="append", default=[], help="run only this project (repeatable)"
+    )
     ap.add_argument("--jobs", type=int, default=2, help="projects at once (default 2)")
     ap.add_argument("--timeout", type=float, default=300, help="seconds per markergen command")
     ap.add_argument("--projects", type=Path, default=PROJECTS)
@@ -511,13 +588,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--write-unclassified", type=Path, help="write unclassified findings here")
     ap.add_argument("--json", type=Path, help="write every result here")
     ap.add_argument("--keep", action="store_true", help="keep the temporary copies")
-    ap.add_argument("--worker", nargs=3, metavar=("SRC", "COPY", "CWD"), help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--worker", nargs=4, metavar=("SRC", "COPY", "CWD", "TABLE"), help=argparse.SUPPRESS
+    )
     ap.add_argument("--pattern", action="append", default=[], help=argparse.SUPPRESS)
     ap.add_argument("--sample", action="append", default=[], help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
-        src, copy, cwd = (Path(x) for x in args.worker)
-        return worker(src, copy, cwd, args.pattern, args.sample)
+        src, copy, cwd, table = (Path(x) for x in args.worker)
+        return worker(src, copy, cwd, table, args.pattern, args.sample)
     if args.root is None:
         ap.error("give the directory holding the checkouts")
 
@@ -529,17 +608,28 @@ def main(argv: list[str] | None = None) -> int:
         projects = [p for p in projects if p.name in args.only]
     expectations = load_expectations(args.expectations)
     # markergen's .pyc written once, so that parallel children do not race to write them
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "markergen")], stdout=subprocess.DEVNULL, check=False)
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(REPO / "markergen")],
+        stdout=subprocess.DEVNULL,
+        check=False,
+    )
 
     start = time.perf_counter()
     results: dict[str, Result] = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = {pool.submit(run_project, p, args.root.resolve(), args.timeout, args.keep): p for p in projects}
+        futures = {
+            pool.submit(run_project, p, args.root.resolve(), args.timeout, args.keep): p
+            for p in projects
+        }
         for fut in concurrent.futures.as_completed(futures):
             p = futures[fut]
             results[p.name] = fut.result()
             r = results[p.name]
-            print(f"  done {p.name} ({sum(r.seconds.values()):.1f} s, {r.status})", file=sys.stderr, flush=True)
+            print(
+                f"  done {p.name} ({sum(r.seconds.values()):.1f} s, {r.status})",
+                file=sys.stderr,
+                flush=True,
+            )
     wall = time.perf_counter() - start
     ordered = [results[p.name] for p in projects]
 
@@ -548,7 +638,11 @@ def main(argv: list[str] | None = None) -> int:
     return report(ordered, expectations, args)
 
 
-def report(results: list[Result], expectations: dict[tuple[str, str, str], dict[str, Any]], args: argparse.Namespace) -> int:
+def report(
+    results: list[Result],
+    expectations: dict[tuple[str, str, str], dict[str, Any]],
+    args: argparse.Namespace,
+) -> int:
     failing: list[str] = []
     unclassified: list[Finding] = []
     false: list[Finding] = []
@@ -570,13 +664,24 @@ def report(results: list[Result], expectations: dict[tuple[str, str, str], dict[
         if r.mg001:
             failing.append(f"{r.project.name}: {r.mg001} MG001")
         if not r.inserts_only:
-            failing.append(f"{r.project.name}: crd changed or removed lines in {', '.join(r.not_inserted)}")
+            failing.append(
+                f"{r.project.name}: crd changed or removed lines in {', '.join(r.not_inserted)}"
+            )
         if r.vendored:
             failing.append(f"{r.project.name}: crd wrote vendored files {', '.join(r.vendored)}")
-        for x in r.rejected_validate:
-            failing.append(f"{r.project.name}: kept object rejected by validate: {x}")
-        for x in r.rejected_rules:
-            failing.append(f"{r.project.name}: kept object rejected by an added rule: {x}")
+        for code, rejected in (("VALIDATE", r.rejected_validate), ("CRDRULE", r.rejected_rules)):
+            for x in rejected:
+                f = Finding(
+                    r.project.name, code, x.split(" ", 1)[0], "rejected", x.split(" ", 1)[1]
+                )
+                seen_keys.add(f.key)
+                e = expectations.get(f.key)
+                if e is not None and e.get("verdict") is True:
+                    verdicts["true rejected"] += 1  # the object is invalid for the API server too
+                    continue
+                verdicts[f"{'false' if e else 'unclassified'} rejected"] += 1
+                (false if e else unclassified).append(f)
+                failing.append(f"{r.project.name}: kept object rejected ({code}): {x[:200]}")
         for n in r.notes:
             print(f"note {r.project.name}: {n}")
     ran = {r.project.name for r in results}
@@ -586,7 +691,10 @@ def report(results: list[Result], expectations: dict[tuple[str, str, str], dict[
             failing.append(f"{f.project}: false error {f.code} at {f.at}")
 
     print()
-    print("classification: " + (", ".join(f"{k} {n}" for k, n in sorted(verdicts.items())) or "no findings"))
+    print(
+        "classification: "
+        + (", ".join(f"{k} {n}" for k, n in sorted(verdicts.items())) or "no findings")
+    )
     if false:
         print(f"\nfalse findings ({len(false)}):")
         for f in false:
@@ -604,14 +712,33 @@ def report(results: list[Result], expectations: dict[tuple[str, str, str], dict[
             print(f"  {k[0]} {k[1]} {k[2]} (was {'true' if e.get('verdict') else 'false'})")
     if args.write_unclassified and unclassified:
         entries = [
-            {"project": f.project, "code": f.code, "at": f.at, "severity": f.severity, "message": f.message, "verdict": None, "reason": ""}
+            {
+                "project": f.project,
+                "code": f.code,
+                "at": f.at,
+                "severity": f.severity,
+                "message": f.message,
+                "verdict": None,
+                "reason": "",
+            }
             for f in unclassified
         ]
         args.write_unclassified.write_text(yaml.safe_dump(entries, sort_keys=False, width=1000))
         print(f"\nwrote {len(entries)} unclassified findings to {args.write_unclassified}")
     if args.json:
         args.json.write_text(
-            json.dumps([{**{k: v for k, v in r.__dict__.items() if k not in ("project", "findings")}, "project": r.project.name, "findings": [f.__dict__ for f in r.findings]} for r in results], indent=1, default=str)
+            json.dumps(
+                [
+                    {
+                        **{k: v for k, v in r.__dict__.items() if k not in ("project", "findings")},
+                        "project": r.project.name,
+                        "findings": [f.__dict__ for f in r.findings],
+                    }
+                    for r in results
+                ],
+                indent=1,
+                default=str,
+            )
         )
     if failing:
         print(f"\nGATE FAILS ({len(failing)}):")
