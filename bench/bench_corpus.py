@@ -743,6 +743,8 @@ def report(
                 verdicts[f"{'false' if e else 'unclassified'} rejected"] += 1
                 (false if e else unclassified).append(f)
                 failing.append(f"{r.project.name}: kept object rejected ({code}): {x[:200]}")
+        if r.crd_note:
+            print(f"note {r.project.name}: crd --verify: {r.crd_note}")
         for n in r.notes:
             print(f"note {r.project.name}: {n}")
     ran = {r.project.name for r in results}
