@@ -25,8 +25,10 @@ Every error and warning of steps 1 and 3 is a finding, keyed (project, code, fil
 bench/corpus_expectations.yaml classifies each once by hand (verdict true or false, and
 why). The run prints a table row per project, then the findings that are unclassified,
 classified false, or classified but no longer reported. It exits 1 when a false error,
-an MG001, an unclassified error, a kept object rejected, a changed or removed CRD line,
-a vendored file written, or a project that failed or timed out appears; else 0.
+an MG001, an unclassified error, a kept object rejected (unless classified true: the API
+server rejects it too), a changed or removed CRD line, a vendored file or a CRD of a group
+no hand-written package of the project declares written, or a project that failed or
+timed out appears; else 0.
 
 `--write-unclassified FILE` writes the unclassified findings as expectation entries
 with `verdict: null`, to classify by hand. Every markergen command runs as a child
