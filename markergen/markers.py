@@ -26,8 +26,9 @@ Decisions where the sources are silent (also in docs):
   keeps the arguments when they parse, and drops them silently when they do not.
 - Stage / gate prefixes (`+k8s:alpha`, `+k8s:beta`, `+k8s:ifEnabled`,
   `+k8s:ifDisabled`) yield their payload marker with `stage`, `since`, `gate` set,
-  `raw` the whole line and `pos` the `+` of the prefix. Prefixes may nest once per
-  kind (a gate around a stage); the same kind twice is an error.
+  `raw` the whole line and `pos` the `+` of the prefix. A gate may wrap a stage and a
+  stage a gate; two gates are an error; a stage inside a stage is accepted as
+  validation-gen accepts it, and the outermost stage wins.
 - A MarkerError's `pos` is the character where the problem is (the `(` that is never
   closed, the quote that starts an unterminated string, the bad flag), so editors can
   jump to it; `raw` is the whole marker text.
@@ -805,11 +806,11 @@ def _parse_at(s: str, i: int, parser: _LineParser, pos: Position, raw: str) -> M
         )
     inner = _parse_at(s, payload_at, parser, pos, raw)
     if d.prefix == "stage":
-        if inner.stage:
-            raise _ParseError(
-                f"+{name} wraps another stage prefix (+k8s:{inner.stage})", payload_at
-            )
-        return replace(inner, stage=name.rpartition(":")[2], since=_arg(parsed, "since"))
+        # validation-gen accepts a stage inside a stage (`+k8s:alpha=+k8s:alpha=...`, or
+        # one under `+k8s:item(...)=+k8s:subfield(...)=`): its level tag stamps its own
+        # level on every validation of the payload, so the outermost stage wins.
+        since = _arg(parsed, "since") or (inner.since if inner.stage else "")
+        return replace(inner, stage=name.rpartition(":")[2], since=since)
     if inner.gate:
         raise _ParseError(f"+{name} wraps another feature-gate prefix", payload_at)
     return replace(inner, gate=parsed.positional[0], gate_disabled=name == "k8s:ifDisabled")
