@@ -25,6 +25,7 @@ recomputed next time.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -203,7 +204,7 @@ def _replace_atomically(target: Path, fill: Callable[[BinaryIO], bool]) -> bool:
     nothing left behind) when writing fails or `fill` says the content is not wanted."""
     tmp: str | None = None
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        _make_cache_dirs(target.parent)
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=target.suffix)
         with os.fdopen(fd, "wb") as out:
             if not fill(out):
@@ -219,10 +220,16 @@ def _replace_atomically(target: Path, fill: Callable[[BinaryIO], bool]) -> bool:
                 os.unlink(tmp)
 
 
+@functools.cache
 def code_fingerprint() -> str:
     """Identifies the code that produced a cached result: markergen's version, and the
     size and mtime of its own modules and of the libraries that shape the output, so that
-    editing or upgrading any of them invalidates every entry."""
+    editing or upgrading any of them invalidates every entry.
+
+    Computed once per process: the code a process runs is the code it loaded, whatever
+    happens to the files later (and a process that gave up its privileges after loading
+    need not reach them again). A directory that cannot be read counts as such instead
+    of failing the run: a cache only ever costs or saves time."""
     import importlib.util
 
     package = Path(markergen.__file__).resolve().parent
@@ -233,13 +240,21 @@ def code_fingerprint() -> str:
         if spec is not None and spec.origin:
             roots.append(Path(spec.origin).parent)
     for root in roots:
-        if not root.is_dir():
+        try:
+            if not root.is_dir():
+                continue
+        except OSError:
+            parts.append(f"{root}:unreadable")
             continue
         for dirpath, dirnames, filenames in os.walk(root):
             dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
             for name in sorted(filenames):
                 if name.endswith((".py", ".so", ".pyd")):
-                    st = os.stat(os.path.join(dirpath, name))
+                    try:
+                        st = os.stat(os.path.join(dirpath, name))
+                    except OSError:
+                        parts.append(f"{dirpath}/{name}:unreadable")
+                        continue
                     parts.append(f"{dirpath}/{name}:{st.st_size}:{st.st_mtime_ns}")
     return "\n".join(parts)
 
@@ -312,6 +327,21 @@ def _int(value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise TypeError("expected an integer")
     return value
+
+
+def _make_cache_dirs(directory: Path) -> None:
+    """Create `directory` (and its parents) for a cache file. Every directory made here
+    is a cache, so the top-most one created gets a `.gitignore` of `*`, as does any
+    `.markergen-cache` above the file (one made by an older markergen without it):
+    `git add -A` then never commits cache files, whichever cache wrote first."""
+    missing = [d for d in (directory, *directory.parents) if not d.exists()]
+    directory.mkdir(parents=True, exist_ok=True)
+    if missing:
+        _ignore_in_git(missing[-1])
+    for d in (directory, *directory.parents):
+        if d.name == CACHE_DIR_NAME:
+            _ignore_in_git(d)
+            break
 
 
 def _ignore_in_git(directory: Path) -> None:

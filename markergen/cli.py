@@ -138,10 +138,16 @@ def _run_check(args: argparse.Namespace) -> int:
     cfg = _config(args, "check")
     patterns = _patterns(args.patterns, cfg)
     crd_dirs = _crd_dirs(cfg)
-    # With CRDs to prove against, the findings also depend on the project's YAML
-    # objects, which the cache key does not cover: such a run is always computed.
-    options = {**output_settings(cfg), "strict": cfg.strict}
-    cache, cached = _run_cache(cfg, "check", patterns, options, not args.no_cache and not crd_dirs)
+    options: dict[str, Any] = {**output_settings(cfg), "strict": cfg.strict}
+    if crd_dirs:
+        # With CRDs, the findings also depend on the CRD files (MG520, MG521) and the
+        # project's YAML objects (MG511): their digests join the cache key.
+        from markergen.crd.checkkey import check_inputs_digest
+
+        options["crd-inputs"] = check_inputs_digest(
+            cfg.root, crd_dirs, cfg.samples.get("include", ()), cfg.samples.get("exclude", ())
+        )
+    cache, cached = _run_cache(cfg, "check", patterns, options, not args.no_cache)
     if cached is not None:
         diags = list(cached.diagnostics)
     else:
@@ -172,10 +178,12 @@ def _crd_dirs(cfg: Config) -> list[Path]:
 
 def _sample_findings(cfg: Config, dirs: list[Path], model: Any) -> list[Any]:
     """In a project whose CRDs markergen patches: the union rules `markergen crd` would
-    not write because they reject an object the project keeps (MG511)."""
+    not write because they reject an object the project keeps (MG511), and the enums and
+    discriminator defaults that differ from the CRDs' (MG520, MG521)."""
     if not dirs:
         return []
-    from markergen.crd.patch import sample_findings
+    from markergen.crd.enumcheck import check_findings
+    from markergen.crd.patch import crd_files, sample_findings
 
     return sample_findings(
         dirs,
@@ -183,7 +191,7 @@ def _sample_findings(cfg: Config, dirs: list[Path], model: Any) -> list[Any]:
         cfg.root,
         samples_include=cfg.samples.get("include", ()),
         samples_exclude=cfg.samples.get("exclude", ()),
-    )
+    ) + check_findings(model, crd_files(dirs), cfg.root)
 
 
 def _run_generate(args: argparse.Namespace) -> int:
@@ -224,7 +232,8 @@ def _run_crd(args: argparse.Namespace) -> int:
     if not args.paths and not cfg.crd_dir:
         for out in run.targets.outputs:
             where = os.path.relpath(cfg.root / out.directory, Path.cwd())
-            sys.stderr.write(f"markergen: using {where} (from {out.source})\n")
+            how = "" if out.how == "controller-gen" else f": {out.how}"
+            sys.stderr.write(f"markergen: using {where} (from {out.source}{how})\n")
         for note in run.targets.notes:
             sys.stderr.write(f"markergen: note: {note}\n")
     result = run.result

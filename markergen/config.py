@@ -28,6 +28,7 @@ from typing import Any, Literal, get_args, get_origin
 from markergen.emit.naming import Naming
 from markergen.emit.options import UnionFormat
 from markergen.emit.outputs import OUTPUTS
+from markergen.golang.packages import nested_api_patterns
 from markergen.model import Semantics
 from markergen.policy import Level, Policy, make_policy
 
@@ -103,7 +104,8 @@ class Config:
     inputs: tuple[str, ...] = setting(
         (),
         help="Go package patterns read when the command line gives none (default: ./... "
-        "of the module, or ./api/... in a kubebuilder project).",
+        "of the module and the API packages of modules nested below it, or ./api/... in a "
+        "kubebuilder project).",
     )
     out_dir: str = setting(
         "openapi",
@@ -314,13 +316,20 @@ def find_root(cwd: Path) -> Path:
 
 
 def _kubebuilder_defaults(root: Path) -> dict[str, Any]:
-    if not (root / "PROJECT").is_file():
-        return {}
     out: dict[str, Any] = {}
-    for candidate in ("api", "apis"):
-        if (root / candidate).is_dir():
-            out["inputs"] = (f"./{candidate}/...",)
-            break
+    if (root / "PROJECT").is_file():
+        for candidate in ("api", "apis"):
+            if (root / candidate).is_dir():
+                out["inputs"] = (f"./{candidate}/...",)
+                return out
+    # API packages in modules of their own below the root (`api/go.mod`): `./...` stops
+    # at a nested go.mod, as the go command does, so they are named as well.
+    nested = nested_api_patterns(root)
+    if nested:
+        # `./...` too when the root is a module; a repository whose only modules sit
+        # below it (go/go.mod) has no Go files for `./...` to match
+        own = ("./...",) if (root / "go.mod").is_file() else ()
+        out["inputs"] = (*own, *nested)
     # No crd-dir default: `markergen crd` finds the CRDs where the Makefile's
     # controller-gen runs write them, else in config/crd/bases (markergen.crd.outputs).
     return out

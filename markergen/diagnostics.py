@@ -121,6 +121,9 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo("MG102", W, "enum type with no constants"),
         RuleInfo("MG103", W, "untyped constant in a const block of an enum type"),
         RuleInfo("MG104", E, "discriminator's enum type cannot be resolved"),
+        RuleInfo("MG105", W, "constant of an enum type that its Enum list leaves out"),
+        RuleInfo("MG106", W, "field's Enum list names values its type's enum rejects"),
+        RuleInfo("MG107", W, "union member selected by a value the enforced enum rejects"),
         # k8s mode unions and stage prefixes (validation-gen's own rejections, MG110-MG114)
         RuleInfo("MG110", W, "earlier spelling of a k8s mode tag (+k8s:discriminator, +k8s:member)"),
         RuleInfo("MG111", E, "+k8s:ifMode without a +k8s:modeDiscriminator for its modality"),
@@ -232,7 +235,7 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo(
             "MG508",
             W,
-            "a hand-written CRD rule rejects an object the union allows",
+            "a hand-written CRD rule disagrees with the union",
             hint="change the hand-written rule or the markers so they agree on which objects are valid",
         ),
         RuleInfo(
@@ -245,19 +248,33 @@ CATALOG: dict[str, RuleInfo] = {
             "MG510",
             W,
             "a union's CRD rule would reject an object the project keeps",
-            hint="mark the real members with `+unionMember`, or drop `+union` when its fields are shared settings",
+            hint="change the marker the rule comes from so that it allows the object (`,optional` on a `+unionMember`, the member's value), or correct the object",
         ),
         RuleInfo(
             "MG511",
             W,
             "check: a union's CRD rule would reject an object the project keeps",
-            hint="mark the real members with `+unionMember`, or drop `+union` when its fields are shared settings",
+            hint="change the marker the rule comes from so that it allows the object (`,optional` on a `+unionMember`, the member's value), or correct the object",
         ),
         RuleInfo(
             "MG512",
             W,
             "a union's CRD rule is over the API server's CEL cost limit",
             hint="bound the lists and maps above the union (`+kubebuilder:validation:MaxItems`, `MaxProperties`)",
+        ),
+        RuleInfo(
+            "MG520",
+            W,
+            "check: an enum differs between markergen's reading of the Go and the project's CRD",
+            hint="regenerate the CRDs (`make manifests`) and check again; if they still differ, "
+            "markergen reads the Go differently from controller-gen: report it",
+        ),
+        RuleInfo(
+            "MG521",
+            W,
+            "check: a discriminator's default differs between markergen's reading of the Go and the project's CRD",
+            hint="regenerate the CRDs (`make manifests`) and check again; if they still differ, "
+            "markergen reads the Go differently from controller-gen: report it",
         ),
     )
 }

@@ -26,8 +26,9 @@ Decisions where the sources are silent (also in docs):
   keeps the arguments when they parse, and drops them silently when they do not.
 - Stage / gate prefixes (`+k8s:alpha`, `+k8s:beta`, `+k8s:ifEnabled`,
   `+k8s:ifDisabled`) yield their payload marker with `stage`, `since`, `gate` set,
-  `raw` the whole line and `pos` the `+` of the prefix. Prefixes may nest once per
-  kind (a gate around a stage); the same kind twice is an error.
+  `raw` the whole line and `pos` the `+` of the prefix. A gate may wrap a stage and a
+  stage a gate; two gates are an error; a stage inside a stage is accepted as
+  validation-gen accepts it, and the outermost stage wins.
 - A MarkerError's `pos` is the character where the problem is (the `(` that is never
   closed, the quote that starts an unterminated string, the bad flag), so editors can
   jump to it; `raw` is the whole marker text.
@@ -43,7 +44,7 @@ from types import MappingProxyType
 from typing import Final
 
 from markergen.golang.literals import LiteralError, unquote
-from markergen.golang.syntax import CommentGroup, Position
+from markergen.golang.syntax import BlockCommentLine, CommentGroup, Position
 
 
 class Target(str, Enum):
@@ -124,6 +125,8 @@ class Marker:
     # validation-gen's path wrappers around the payload, outermost first:
     # `+k8s:subfield(spec)=+k8s:item(name: "a")=+k8s:unionMember` has two steps.
     via: tuple[Wrap, ...] = ()
+    # Written in a `/* */` comment, where controller-gen reads no marker.
+    in_block: bool = False
 
     def arg(self, key: str) -> str | None:
         for k, v in self.args:
@@ -803,11 +806,11 @@ def _parse_at(s: str, i: int, parser: _LineParser, pos: Position, raw: str) -> M
         )
     inner = _parse_at(s, payload_at, parser, pos, raw)
     if d.prefix == "stage":
-        if inner.stage:
-            raise _ParseError(
-                f"+{name} wraps another stage prefix (+k8s:{inner.stage})", payload_at
-            )
-        return replace(inner, stage=name.rpartition(":")[2], since=_arg(parsed, "since"))
+        # validation-gen accepts a stage inside a stage (`+k8s:alpha=+k8s:alpha=...`, or
+        # one under `+k8s:item(...)=+k8s:subfield(...)=`): its level tag stamps its own
+        # level on every validation of the payload, so the outermost stage wins.
+        since = _arg(parsed, "since") or (inner.since if inner.stage else "")
+        return replace(inner, stage=name.rpartition(":")[2], since=since)
     if inner.gate:
         raise _ParseError(f"+{name} wraps another feature-gate prefix", payload_at)
     return replace(inner, gate=parsed.positional[0], gate_disabled=name == "k8s:ifDisabled")
@@ -952,6 +955,8 @@ def parse_group(
             continue  # most doc lines: no marker can start without a `+`
         result = parse_line(line.text, line.pos, registry, cache)
         if isinstance(result, Marker):
+            if isinstance(line, BlockCommentLine):
+                object.__setattr__(result, "in_block", True)  # a fresh copy: ours to set
             markers.append(result)
         elif isinstance(result, MarkerError):
             errors.append(result)

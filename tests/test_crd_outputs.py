@@ -70,7 +70,9 @@ def test_missing_output_dir_is_a_note_and_the_default_applies(tmp_path: Path) ->
     )
     (tmp_path / "config" / "crd" / "bases").mkdir(parents=True)
     targets = find_crd_outputs(tmp_path)
-    assert targets.outputs == (CrdOutput(Path("config/crd/bases"), "default"),)
+    assert targets.outputs == (
+        CrdOutput(Path("config/crd/bases"), "default", "kubebuilder's layout"),
+    )
     assert targets.notes == (
         "Makefile:2: CRD output gone does not exist (run `make manifests` first)",
     )

@@ -75,8 +75,10 @@ def test_rule_rejecting_a_kept_object_is_not_written_and_is_reported(tmp_path: P
     (found,) = [d for d in result.diagnostics if d.code == "MG510"]
     assert found.severity is Severity.WARNING
     assert found.pos.file.endswith("ingress/v1/types.go")
-    publishing = next(u for s in model.structs.values() for u in s.unions if s.name == "Publishing")
-    assert found.pos.line == publishing.pos.line
+    # at the marker of the member the rule is about (issue 28), with a hint for that marker
+    lines = (root / "ingress/v1/types.go").read_text(encoding="utf-8").splitlines()
+    assert lines[found.pos.line - 1].strip() == "// +unionMember=LoadBalancerService"
+    assert found.hint is not None and "+unionMember=<value>" in found.hint
     # the second object starts on line 13 (its `apiVersion`, after the comment)
     assert "Widget at test/e2e/testdata/widget.yaml:13" in found.message
     assert 'loadBalancer may only be set when type is "LoadBalancerService"' in found.message
@@ -142,3 +144,25 @@ def test_union_with_a_check_error_gets_no_rules(tmp_path: Path) -> None:
         "properties"
     ]["publishing"]
     assert "x-kubernetes-validations" not in publishing
+
+
+def test_a_2019_union_rule_is_reported_at_its_union_marker_with_the_union_hint(
+    tmp_path: Path,
+) -> None:
+    """A counted rule of a 2019 `+union` struct has no member of its own: MG510 points at
+    the `+union` marker and the hint talks about `+union` (never about `,optional`)."""
+    root = _project(tmp_path)
+    _write(
+        root,
+        "config/samples/endpoint.yaml",
+        f"apiVersion: {GROUP}/v1\nkind: Widget\nmetadata:\n  name: both\nspec:\n"
+        "  endpoint:\n    type: Private\n    private: {}\n    hostNetwork: {}\n",
+    )
+    result = run_crd([root / TECH], load_model(["./..."], root), verify=False, root=root)
+    found = [d for d in result.diagnostics if d.code == "MG510" and "Endpoint" in d.message]
+    assert found
+    lines = (root / "ingress/v1/types.go").read_text(encoding="utf-8").splitlines()
+    for d in found:
+        assert "config/samples/endpoint.yaml:1" in d.message
+        assert lines[d.pos.line - 1].strip() in ("// +union", "// +unionDiscriminator")
+        assert d.hint is not None and "`+union`" in d.hint and ",optional" not in d.hint

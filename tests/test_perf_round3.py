@@ -244,14 +244,26 @@ def test_no_cache_and_changed_settings_recompute(
     assert len(loads) == 5
 
 
-def test_check_with_crds_to_prove_against_is_always_computed(
+def test_check_with_crds_is_cached_with_the_crds_and_samples_in_its_key(
     module: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # With CRDs, check's findings also depend on the CRD files (MG520, MG521) and the
+    # project's objects (MG511): their digests are part of the key, so an unchanged
+    # project is served from the cache and a changed CRD or object is recomputed.
     monkeypatch.setenv("MARKERGEN_CACHE_DIR", str(module / "cache"))
-    (module / "config" / "crd" / "bases").mkdir(parents=True)
+    bases = module / "config" / "crd" / "bases"
+    bases.mkdir(parents=True)
     loads = _count_loads(monkeypatch)
     _cli(["check"], module)
     _cli(["check"], module)
+    assert len(loads) == 1
+    (bases / "widgets.yaml").write_text("# a CRD file\n")
+    _cli(["check"], module)
     assert len(loads) == 2
-    assert not list((module / "cache").glob("check-*.cache"))
+    samples = module / "config" / "samples"
+    samples.mkdir(parents=True)
+    (samples / "widget.yaml").write_text("kind: Widget\n")
+    _cli(["check"], module)
+    _cli(["check"], module)
+    assert len(loads) == 3
 

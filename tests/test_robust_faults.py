@@ -16,6 +16,7 @@ import errno
 import io
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -153,9 +154,55 @@ def _as_nobody(ex: Path, args: list[str]) -> tuple[int, str]:
 
     data = as_nobody(work)
     code_text, _, output = data.partition("\n")
+    _child_reached_everything(ex, data)
     if code_text.startswith("EXC "):
         return 99, data
     return int(code_text), output
+
+
+_DENIED = re.compile(r"(/[^\s:'\"]+)(?:'|\"|:)?\s*(?::|\])?\s*Permission denied")
+
+
+def _child_reached_everything(ex: Path, output: str) -> None:
+    """Fail with the reason when the child was denied a file outside the project: then
+    the test would measure where the checkout lives (a private directory, mode 700, as
+    root), not markergen. The fixes live in the child's setup: everything it runs is
+    imported and fingerprinted before it drops root (the scratch run above), and the
+    project is a world-readable copy; what remains unreachable is named here."""
+    for m in _DENIED.finditer(output):
+        path = Path(m.group(1))
+        if path != ex and ex not in path.parents:
+            pytest.fail(
+                f"the unprivileged child (uid 65534) could not reach {path}, outside the "
+                f"project copy {ex}: a private checkout or virtualenv? Output:\n{output}"
+            )
+
+
+def test_code_fingerprint_is_computed_once_and_survives_unreadable_directories(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A child that dropped root cannot stat markergen's files when the checkout is in a
+    private directory: the fingerprint it needs is the one computed before (per process),
+    and a directory that cannot be read is recorded, not raised."""
+    from markergen import cache
+
+    cache.code_fingerprint.cache_clear()
+    first = cache.code_fingerprint()
+    real_is_dir = Path.is_dir
+
+    def denied(self: Path) -> bool:
+        if self.name == "markergen":
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_is_dir(self)
+
+    monkeypatch.setattr(Path, "is_dir", denied)
+    assert cache.code_fingerprint() == first  # computed once per process
+    cache.code_fingerprint.cache_clear()
+    try:
+        assert ":unreadable" in cache.code_fingerprint()
+    finally:
+        monkeypatch.undo()
+        cache.code_fingerprint.cache_clear()
 
 
 def _nobody_project() -> Path:

@@ -26,6 +26,13 @@ def _engine_name() -> str:
         return "celpy"
 
 
+def _failing(error: CelError) -> Program:
+    def run(obj: Any) -> bool:
+        raise error
+
+    return run
+
+
 class CelEvaluator:
     """Compiles each rule once; `engine` is "cel" or "celpy" (None: the fastest installed)."""
 
@@ -44,7 +51,10 @@ class CelEvaluator:
     def program(self, rule: str) -> Program:
         found = self._programs.get(rule)
         if found is None:
-            found = self._compile(rule)
+            try:
+                found = self._compile(rule)
+            except CelError as e:
+                found = _failing(e)  # compiled once: a rule asked for often fails fast
             self._programs[rule] = found
         return found
 
@@ -86,3 +96,13 @@ class CelEvaluator:
 
     def passes(self, rule: str, obj: Any) -> bool:
         return self.program(rule)(obj)
+
+    def verdict(self, rule: str, obj: Any) -> bool | None:
+        """The rule's verdict on `obj`, or None when it cannot be known here: the rule
+        does not compile (a Kubernetes CEL library function such as `isURL`), reads
+        `oldSelf` (a transition rule, not run on create), or fails on this object (a
+        field inside a member, which these small objects leave empty)."""
+        try:
+            return self.program(rule)(obj)
+        except CelError:
+            return None

@@ -1,34 +1,54 @@
-"""Where controller-gen writes CRDs, read from the project's Makefile (and the `*.mk` files
-it includes), so that `markergen crd` with no path patches what `make manifests` wrote.
+"""Where a project's CRDs end up, found from the commands `make` would run
+(`markergen.crd.makefile`), so that `markergen crd` with no path patches what
+`make manifests` wrote.
 
-controller-gen's options (`controller-gen crd --help`): `output:crd:artifacts:config=DIR`
-and `output:crd:dir=DIR` set where the crd generator writes, `output:dir=DIR` sets every
-generator's directory, and `paths=...` names the Go packages it reads. Without any
-controller-gen line, kubebuilder's layout applies: `config/crd/bases`.
+The commands are taken in the order make reads them:
+
+- a controller-gen run with the crd generator writes where its options say
+  (`controller-gen crd --help`): `output:crd:artifacts:config=DIR` and
+  `output:crd:dir=DIR` for the crd generator, `output:dir=DIR` for every generator,
+  `config/crd` when none is given, nothing with `output:none`/`output:crd:none`;
+  `paths=...` names the Go packages it reads. Both are relative to the directory the
+  command runs in (`cd DIR;`, `$(MAKE) -C DIR`);
+- openshift's generator (`codegen crd-manifest-merge`, usually run as
+  `GENERATOR=crd-manifest-merge hack/update-codegen.sh`) writes each API version's CRDs
+  into `<group>/<version>/zz_generated.crd-manifests/`;
+- `cp`, `cp -r`, `rsync` and `mv` of CRD files (or of a directory holding them) make the
+  destination a place the CRDs end up too; `mv` and a later `rm -rf` of the first
+  directory (or of a directory above it) take that one away. A copy whose source
+  markergen cannot expand (`cp "$f" payload/crds/`) counts when the destination holds
+  files named as CRD files already found;
+- without any of these, kubebuilder's layout applies: `config/crd/bases`.
+
+Directories under `vendor/` are never used: they hold other projects' CRDs.
 """
 
 from __future__ import annotations
 
-import glob
+import fnmatch
+import os
 import re
-import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
+from markergen.crd.makefile import MAKEFILES, Command, read_commands
+
+__all__ = ["MAKEFILES", "CrdOutput", "CrdTargets", "find_crd_outputs"]
+
 DEFAULT_DIR = Path("config/crd/bases")
-_ASSIGN = re.compile(
-    r"^\s*(?:export\s+|override\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*(\?=|:=|::=|=|\+=)\s*(.*)$"
-)
-_INCLUDE = re.compile(r"^\s*-?(?:include|sinclude)\s+(.+)$")
-_VAR = re.compile(r"\$[({]([A-Za-z_][A-Za-z0-9_.-]*)[)}]")
-_CRD_GEN = re.compile(r"^crd(?::|$)")
+OPENSHIFT_DIR = "zz_generated.crd-manifests"
+_CRD_GEN = re.compile(r"^\+?crd(?::|$)")  # controller-gen takes `+crd:...` too
+_OUTPUT_OPTIONS = ("output:crd:artifacts:config=", "output:crd:dir=", "output:dir=")
+_NO_OUTPUT = ("output:none", "output:crd:none", "output:crd:stdout", "output:stdout")
+_COPIERS = frozenset({"cp", "rsync", "mv"})
+_WALK_SKIP = frozenset({"vendor", "node_modules", "testdata", "_output"})
 
 
 @dataclass(frozen=True)
 class CrdOutput:
-    directory: Path  # relative to the project root, as written in the Makefile
-    source: str  # "tools/make/gen.mk:12" (or "default" for config/crd/bases)
+    directory: Path  # relative to the project root (a file when one file is copied alone)
+    source: str  # "tools/make/gen.mk:12": the line that puts the CRDs there; "default"
+    how: str = "controller-gen"  # what that line does: "controller-gen", "copy of DIR", ...
 
 
 @dataclass(frozen=True)
@@ -36,119 +56,332 @@ class CrdTargets:
     outputs: tuple[CrdOutput, ...]  # the directories to patch, in the order found
     types: tuple[str, ...]  # Go package patterns from `paths=` ("" when none were given)
     notes: tuple[str, ...]  # what could not be used, for the run's report
+    files: tuple[Path, ...] = ()  # the make files and scripts read (absolute)
 
     @property
     def dirs(self) -> tuple[Path, ...]:
         return tuple(o.directory for o in self.outputs)
 
 
-def _logical_lines(text: str) -> list[tuple[int, str]]:
-    """(1-based first line, text) with backslash continuations joined and comments cut."""
-    out: list[tuple[int, str]] = []
-    buf: list[str] = []
-    start = 0
-    for n, raw in enumerate(text.splitlines(), 1):
-        if not buf:
-            start = n
-        line = raw
-        if line.endswith("\\"):
-            buf.append(line[:-1])
-            continue
-        buf.append(line)
-        joined = " ".join(b.strip() for b in buf)
-        if not joined.lstrip().startswith("#"):
-            out.append((start, joined))
-        buf = []
-    if buf:
-        out.append((start, " ".join(b.strip() for b in buf)))
-    return out
+def _is_controller_gen(words: tuple[str, ...]) -> bool:
+    if not any(_CRD_GEN.match(w) for w in words):
+        return False
+    return any(
+        os.path.basename(w).startswith("controller-gen")
+        or "CONTROLLER_GEN" in w.upper().replace("-", "_")
+        or w.startswith(("output:", "paths="))
+        for w in words
+    )
 
 
-def _expand(text: str, variables: dict[str, str], depth: int = 0) -> str:
-    if depth > 8:
-        return text
-    expanded = _VAR.sub(lambda m: variables.get(m.group(1), m.group(0)), text)
-    return expanded if expanded == text else _expand(expanded, variables, depth + 1)
+def _in_vendor(rel: Path) -> bool:
+    return "vendor" in rel.parts
 
 
-def _makefile_lines(root: Path) -> list[tuple[str, int, str]]:
-    """(file relative to root, line, text) of the Makefile and what it includes, in order."""
-    first = next((root / m for m in MAKEFILES if (root / m).is_file()), None)
-    if first is None:
-        return []
-    seen: set[Path] = set()
-    out: list[tuple[str, int, str]] = []
+class _Finder:
+    def __init__(self, root: Path) -> None:
+        self.root = Path(os.path.abspath(root))
+        self.found: dict[Path, CrdOutput] = {}
+        self.removed: dict[Path, str] = {}  # output -> where it was removed
+        self.types: list[str] = []
+        self.notes: list[str] = []
+        self.unknown_copies: list[tuple[Command, str]] = []  # (command, destination)
+        self.openshift = False
+        self.module: str | None = None
 
-    def read(path: Path) -> None:
-        resolved = path.resolve()
-        if resolved in seen or not path.is_file():
-            return
-        seen.add(resolved)
+    def rel(self, cwd: Path, text: str) -> Path | None:
+        """`text` as a path relative to the root; None when it is outside or unexpanded."""
+        if "$" in text or "`" in text or not text:
+            return None
+        path = Path(os.path.normpath(cwd / text))
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            return
-        shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
-        for n, line in _logical_lines(text):
-            inc = _INCLUDE.match(line)
-            if inc:
-                for pattern in inc.group(1).split():
-                    for found in sorted(glob.glob(str(root / pattern))):
-                        read(Path(found))
-                continue
-            out.append((shown, n, line))
+            return path.relative_to(self.root)
+        except ValueError:
+            return None
 
-    read(first)
+    def add(self, rel: Path, output: CrdOutput) -> None:
+        if rel in self.removed:
+            del self.removed[rel]
+        self.found.setdefault(rel, output)
+
+    def command(self, cmd: Command) -> None:
+        words = cmd.words
+        while len(words) > 1 and re.match(r"^[A-Za-z_]\w*=", words[0]):  # `VAR=x program`
+            words = words[1:]
+        program = os.path.basename(words[0])
+        if _is_controller_gen(words):
+            self.controller_gen(cmd, words)
+        elif any("crd-manifest-merge" in w for w in cmd.words):
+            self.openshift_generator(cmd)
+        elif program in _COPIERS:
+            self.copy(cmd, words, program)
+        elif program == "rm":
+            self.remove(cmd, words)
+        else:
+            self.transform(cmd, words)
+
+    def controller_gen(self, cmd: Command, words: tuple[str, ...]) -> None:
+        dirs: list[str] = []
+        types: list[str] = []
+        silent = False
+        for w in words:
+            w = w.removeprefix("+")
+            for prefix in _OUTPUT_OPTIONS:
+                if w.startswith(prefix):
+                    dirs.append(w[len(prefix) :])
+            silent = silent or w in _NO_OUTPUT
+            if w.startswith("paths="):
+                value = w[len("paths=") :]
+                if value.startswith("{") and value.endswith("}"):  # paths={a,b}
+                    value = value[1:-1]
+                for p in re.split(r"[;,]", value):
+                    pattern = self.pattern(cmd.cwd, p)
+                    if "$" in pattern:
+                        self.notes.append(
+                            f"{cmd.where}: Go package pattern {p} uses a variable markergen "
+                            "cannot expand"
+                        )
+                        continue
+                    # a run over vendored packages generates another project's CRDs
+                    if pattern and not _in_vendor(Path(pattern.removesuffix("/..."))):
+                        types.append(pattern)
+        how = "controller-gen"
+        if not dirs and not silent:
+            dirs, how = ["config/crd"], "controller-gen's default output"
+        for d in dirs:
+            rel = self.rel(cmd.cwd, d)
+            if rel is None:
+                why = "uses a variable markergen cannot expand" if "$" in d else "is outside"
+                self.notes.append(f"{cmd.where}: CRD output {d} {why}")
+                continue
+            self.add(rel, CrdOutput(rel, cmd.where, how))
+        self.types.extend(types)
+
+    def pattern(self, cwd: Path, text: str) -> str:
+        """A `paths=` entry as a Go package pattern relative to the root ("" if not one)."""
+        if not text:
+            return ""
+        module = self.module_path()
+        if module and (text == module or text.startswith(module + "/")):
+            # an import path of the root module: a directory below the root, whatever
+            # directory the command runs in
+            return "./" + text[len(module) :].lstrip("/") if text != module else "."
+        tail = "/..." if text == "..." or text.endswith("/...") else ""
+        base = (text[: -len("...")].rstrip("/") or ".") if tail else text
+        rel = self.rel(cwd, base)
+        if rel is None:
+            return text if "$" in text else ""
+        shown = "." if rel == Path(".") else f"./{rel.as_posix()}"
+        return shown + tail if shown != "." or not tail else "./..."
+
+    def module_path(self) -> str:
+        """The module path of the root's go.mod ("" without one)."""
+        if self.module is None:
+            self.module = ""
+            try:
+                text = (self.root / "go.mod").read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                return ""
+            m = re.search(r"^module\s+\"?([^\s\"]+)", text, re.MULTILINE)
+            self.module = m.group(1) if m else ""
+        return self.module
+
+    def openshift_generator(self, cmd: Command) -> None:
+        if self.openshift:
+            return
+        self.openshift = True
+        self.types.append("./...")  # the generator reads every API package of the tree
+        for rel in _openshift_dirs(self.root):
+            self.add(rel, CrdOutput(rel, cmd.where, "openshift crd-manifest-merge"))
+
+    def copy(self, cmd: Command, words: tuple[str, ...], program: str) -> None:
+        args: list[str] = []
+        dest: str | None = None
+        it = iter(words[1:])
+        for a in it:
+            if a in ("-t", "--target-directory"):
+                dest = next(it, None)
+            elif a.startswith("--target-directory="):
+                dest = a.partition("=")[2]
+            elif a.startswith("-") and a != "-":
+                continue
+            else:
+                args.append(a)
+        if dest is None:
+            if len(args) < 2:
+                return
+            dest = args.pop()
+        dest_rel = self.rel(cmd.cwd, dest)
+        if dest_rel is None:
+            return
+        for src in args:
+            src_rel = self.rel(cmd.cwd, src.rstrip("/") or src)
+            if src_rel is None:
+                self.unknown_copies.append((cmd, dest))
+                continue
+            contents = src.endswith(("/", "/.")) and program == "rsync"
+            self.copy_one(cmd, program, src_rel, dest_rel, contents)
+
+    def copy_one(
+        self, cmd: Command, program: str, src: Path, dest: Path, contents: bool
+    ) -> None:
+        glob_chars = any(c in src.as_posix() for c in "*?[")
+        for out in list(self.found):
+            if out in self.removed:
+                continue
+            verb = "moved from" if program == "mv" else "copy of"
+            where = f"{verb} {out.as_posix()} ({self.found[out].source})"
+            target: Path | None = None
+            if glob_chars and fnmatch.fnmatch(out.as_posix(), src.as_posix()):
+                target = dest / out.name  # `cp -r hack/crd/* dest/`
+            elif glob_chars and fnmatch.fnmatch(out.as_posix() + "/x.yaml", src.as_posix()):
+                target = dest  # `cp hack/crd/bases/*.yaml dest/`
+            elif src == out and (self.root / out).is_file():  # an output that is one file
+                target = dest / out.name if (self.root / dest).is_dir() else dest
+            elif src == out:
+                target = self.directory_target(out, dest, contents)
+            elif out in src.parents:  # some files of the output: it stays, less them
+                target = dest / src.name if (self.root / dest / src.name).is_file() else dest
+                self.add(target, CrdOutput(target, cmd.where, where))
+                continue
+            elif src in out.parents:  # a directory above the output
+                base = self.directory_target(src, dest, contents)
+                target = base / out.relative_to(src)
+            if target is None:
+                continue
+            self.add(target, CrdOutput(target, cmd.where, where))
+            if program == "mv":
+                self.removed[out] = cmd.where
+
+    def transform(self, cmd: Command, words: tuple[str, ...]) -> None:
+        """A program markergen cannot follow (`go run ./hack/gen.go --crd-dir=hack/crd
+        --charts-crd-dir=charts/crds`, `kustomize build config/crd > chart/crds.yaml`)
+        that names a CRD output (or a directory above it): the other paths it names
+        that hold CRD files now are where it wrote them."""
+        paths: list[Path] = []
+        for w in words[1:]:
+            value = w.lstrip(">").partition("=")[2] if w.startswith("-") else w.lstrip(">")
+            rel = self.rel(cmd.cwd, value.rstrip("/")) if value else None
+            if rel is not None and rel != Path("."):
+                paths.append(rel)
+        live = [o for o in self.found if o not in self.removed]
+        sources = [o for o in live for p in paths if p == o or p in o.parents]
+        if not sources:
+            return
+        source = sources[0]
+        for p in paths:
+            if p == source or source in p.parents or p in source.parents or p in self.found:
+                continue
+            if _in_vendor(p) or not _holds_crds(self.root / p):
+                continue
+            program = " ".join(words[:3]) if words[:2] == ("go", "run") else os.path.basename(words[0])
+            how = f"written from {source.as_posix()} by {program}"
+            self.add(p, CrdOutput(p, cmd.where, how))
+
+    def directory_target(self, src: Path, dest: Path, contents: bool) -> Path:
+        """Where `cp -r SRC DEST` puts SRC's files: inside DEST/<name of SRC> when DEST
+        existed (as the files on disk tell now), else DEST itself."""
+        if contents:
+            return dest
+        nested = dest / src.name
+        return nested if (self.root / nested).is_dir() else dest
+
+    def remove(self, cmd: Command, words: tuple[str, ...]) -> None:
+        for arg in words[1:]:
+            if arg.startswith("-"):
+                continue
+            rel = self.rel(cmd.cwd, arg.rstrip("/"))
+            if rel is None or rel == Path("."):
+                continue
+            glob_chars = any(c in arg for c in "*?[")
+            for out in self.found:
+                hit = (
+                    fnmatch.fnmatch(out.as_posix(), rel.as_posix())
+                    or any(fnmatch.fnmatch(p.as_posix(), rel.as_posix()) for p in out.parents)
+                    if glob_chars
+                    else out == rel or rel in out.parents
+                )
+                if hit:
+                    self.removed.setdefault(out, cmd.where)
+
+    def copies_by_name(self) -> None:
+        """Copies whose source is a shell variable: the destination counts when it holds
+        files named as the CRD files already found (openshift's payload directory)."""
+        names: dict[str, Path] = {}
+        for out in self.found:
+            if out not in self.removed and (self.root / out).is_dir():
+                for f in sorted((self.root / out).iterdir()):
+                    if f.suffix in (".yaml", ".yml"):
+                        names.setdefault(f.name, out)
+        for cmd, dest in self.unknown_copies:
+            rel = self.rel(cmd.cwd, dest.rstrip("/"))
+            if rel is None or rel in self.found or not (self.root / rel).is_dir():
+                continue
+            there = {p.name for p in (self.root / rel).iterdir() if p.suffix in (".yaml", ".yml")}
+            origins = sorted({names[n] for n in there if n in names})
+            if origins:
+                more = f" and {len(origins) - 1} more" if len(origins) > 1 else ""
+                how = f"copy of files named as in {origins[0].as_posix()}{more}"
+                self.add(rel, CrdOutput(rel, cmd.where, how))
+
+
+def _holds_crds(path: Path) -> bool:
+    """A YAML file holding a CRD, or a directory with one directly inside."""
+    files = [path] if path.is_file() else sorted(path.glob("*.y*ml")) if path.is_dir() else []
+    for f in files[:200]:
+        try:
+            with f.open("rb") as handle:
+                head = handle.read(4096)
+        except OSError:
+            continue
+        if b"kind: CustomResourceDefinition" in head:
+            return True
+    return False
+
+
+def _openshift_dirs(root: Path) -> list[Path]:
+    """Every `zz_generated.crd-manifests` directory of the project, outside vendor/."""
+    out: list[Path] = []
+    for dirpath, dirnames, _ in os.walk(root):
+        dirnames[:] = sorted(
+            d for d in dirnames if not d.startswith((".", "_")) and d not in _WALK_SKIP
+        )
+        if OPENSHIFT_DIR in dirnames:
+            dirnames.remove(OPENSHIFT_DIR)
+            out.append(Path(dirpath, OPENSHIFT_DIR).relative_to(root))
     return out
 
 
 def find_crd_outputs(root: Path) -> CrdTargets:
-    """The CRD directories and type paths of the controller-gen runs in `root`'s Makefile.
+    """The CRD directories and type paths of the commands `make` runs in `root`.
 
-    Directories that do not exist are left out with a note; when no controller-gen run
-    names a crd output, `config/crd/bases` is used if it exists.
+    Directories that do not exist are left out with a note; when no command names a crd
+    output, `config/crd/bases` is used if it exists.
     """
-    lines = _makefile_lines(root)
-    variables: dict[str, str] = {}
-    for _, _, line in lines:
-        m = _ASSIGN.match(line)
-        if m and not line.startswith("\t"):
-            name, op, value = m.groups()
-            if op == "?=" and name in variables:
-                continue
-            variables[name] = (
-                (variables.get(name, "") + " " + value).strip() if op == "+=" else value.strip()
-            )
+    read = read_commands(root)
+    finder = _Finder(root)
+    for cmd in read.commands:
+        finder.command(cmd)
+    finder.copies_by_name()
+    notes = list(read.notes) + finder.notes
     outputs: list[CrdOutput] = []
-    types: list[str] = []
-    notes: list[str] = []
-    for file, n, line in lines:
-        if "output:" not in line or "crd" not in line:
-            continue
-        try:
-            words = shlex.split(_expand(line, variables), comments=False, posix=True)
-        except ValueError:
-            continue
-        if not any(_CRD_GEN.match(w) for w in words):
-            continue
-        dirs: list[str] = []
-        for w in words:
-            for prefix in ("output:crd:artifacts:config=", "output:crd:dir=", "output:dir="):
-                if w.startswith(prefix):
-                    dirs.append(w[len(prefix) :])
-            if w.startswith("paths="):
-                types.extend(p for p in re.split(r"[;,]", w[len("paths=") :]) if p)
-        for d in dirs:
-            where = f"{file}:{n}"
-            if "$" in d:
-                notes.append(f"{where}: CRD output {d} uses a variable markergen cannot expand")
-                continue
-            rel = Path(d)
-            if not (root / rel).is_dir():
-                notes.append(f"{where}: CRD output {d} does not exist (run `make manifests` first)")
-                continue
-            if all(o.directory != rel for o in outputs):
-                outputs.append(CrdOutput(rel, where))
-    if not outputs and (root / DEFAULT_DIR).is_dir():
-        outputs.append(CrdOutput(DEFAULT_DIR, "default"))
-    return CrdTargets(tuple(outputs), tuple(dict.fromkeys(types)), tuple(notes))
+    kept_dirs = {r for r in finder.found if r not in finder.removed}
+    for rel, out in finder.found.items():
+        shown = rel.as_posix()
+        if rel.parent in kept_dirs and (finder.root / rel).is_file():
+            continue  # one file of a directory that is patched whole
+        if rel in finder.removed:
+            notes.append(f"{out.source}: {shown} is removed by {finder.removed[rel]}; not used")
+        elif _in_vendor(rel):
+            notes.append(f"{out.source}: {shown} is under vendor/ (another project's); not used")
+        elif not (finder.root / rel).exists():
+            notes.append(
+                f"{out.source}: CRD output {shown} does not exist (run `make manifests` first)"
+            )
+        else:
+            outputs.append(out)
+    if not outputs and (finder.root / DEFAULT_DIR).is_dir():
+        outputs.append(CrdOutput(DEFAULT_DIR, "default", "kubebuilder's layout"))
+    return CrdTargets(
+        tuple(outputs), tuple(dict.fromkeys(finder.types)), tuple(notes), read.files
+    )

@@ -22,6 +22,7 @@ from typing import Any
 import yaml
 
 from markergen.crd.cel import (
+    REQUIRED,
     Rule,
     escape_property,
     item_rules,
@@ -40,7 +41,7 @@ from markergen.crd.cost import (
 from markergen.crd.edit import LineEdits
 from markergen.crd.helm import mask_templates
 from markergen.crd.locate import describe_missing, root_type
-from markergen.crd.prove import Proof, prove_items, prove_union
+from markergen.crd.prove import Allowance, NodeFacts, Proof, prove_items, prove_union
 from markergen.crd.samples import SampleObject, load_samples, values_at
 from markergen.crd.walk import UnionSite, union_sites
 from markergen.crd.yamlio import (
@@ -57,6 +58,7 @@ from markergen.crd.yamlio import (
 from markergen.diagnostics import Diagnostic, Severity, diag
 from markergen.emit.writer import OutputError, verify_outputs, write_outputs
 from markergen.golang.syntax import Position
+from markergen.markers import UNION_MEMBER
 from markergen.model import Model, Union
 from markergen.rules import all_diagnostics
 
@@ -153,6 +155,7 @@ class RunMemo:
         evaluator: CelEvaluator,
         hand: Sequence[str],
         types: Mapping[str, str] | None = None,
+        facts: NodeFacts | None = None,
     ) -> Proof:
         """`prove_union`, once per distinct union and schema node."""
         key = (
@@ -163,10 +166,13 @@ class RunMemo:
             None if enum is None else tuple(map(str, enum)),
             tuple(hand),
             tuple(sorted((types or {}).items())),
+            facts,
         )
         found = self._proofs.get(key)
         if found is None:
-            found = prove_union(union, rules, properties, required, enum, evaluator, hand, types)
+            found = prove_union(
+                union, rules, properties, required, enum, evaluator, hand, types, facts
+            )
             self._proofs[key] = found
         return found
 
@@ -382,7 +388,15 @@ class _Patcher:
             if isinstance(r, dict) and "rule" in r and not is_ours(r)
         ]
         proof = self.memo.proof(
-            union, rules, list(props), required, schema_enum, self.evaluator, hand, types
+            union,
+            rules,
+            list(props),
+            required,
+            schema_enum,
+            self.evaluator,
+            hand,
+            types,
+            _facts(props, union),
         )
         documentation = _as_documentation(union, proof.problems)
         for p in proof.problems:
@@ -394,6 +408,17 @@ class _Patcher:
             )
         for c in proof.contradictions:
             self.diag("MG508", site.path, f"union {label} at {where}: {c}")
+        for a in proof.allowances:
+            marker = _member_marker(self.model, union, a.member)
+            self.diag(
+                "MG508",
+                site.path,
+                f"union {label} at {where}: {a.text} (member {a.member} at {marker}); no "
+                "rules written for this union",
+                hint=_allowance_hint(self.model, union, a),
+            )
+        if proof.allowances:
+            return
         if proof.problems:
             # not written anyway; the objects they would reject still tell the author why
             self._not_rejecting(list(rules), site, objects, label)
@@ -500,10 +525,11 @@ class _Patcher:
             self.diagnostics.append(
                 diag(
                     "MG510",
-                    site.union.pos,
+                    _rule_marker(self.model, site.union, r),
                     f"union {label}: the rule `{r.message}` would reject "
                     f"{rejected.kind} at {rejected.file}:{rejected.line}; not written",
                     severity=Severity.ERROR if self.context.strict else None,
+                    hint=_rejection_hint(self.model, site.union, r),
                 )
             )
         return keep
@@ -600,6 +626,104 @@ class _Patcher:
                     self.edits.insert(line, self._key_text(k, name, value, offset))
                     return
         self.edits.insert(last_line(node), self._key_text(first_key, name, value, offset))
+
+
+def _facts(props: Mapping[str, Any], union: Union) -> NodeFacts:
+    """The schema's defaults of the union's fields and the rules on its discriminator."""
+    names = [m.json_name for m in union.members]
+    disc = union.discriminator
+    if disc is not None:
+        names.append(disc.json_name)
+    defaults = []
+    for name in sorted(set(names)):
+        prop = props.get(name)
+        if isinstance(prop, dict) and "default" in prop:
+            defaults.append((name, json.dumps(prop["default"], sort_keys=True)))
+    rules: list[str] = []
+    prop = props.get(disc.json_name) if disc is not None else None
+    if isinstance(prop, dict) and isinstance(prop.get(VALIDATIONS), list):
+        rules = [
+            str(r["rule"])
+            for r in prop[VALIDATIONS]
+            if isinstance(r, dict) and isinstance(r.get("rule"), str)
+        ]
+    return NodeFacts(tuple(defaults), tuple(rules))
+
+
+def _member_marker(model: Model, union: Union, member: str) -> Position:
+    """Where the member is marked in Go: its member marker, else its field."""
+    for m in union.members:
+        if m.json_name != member:
+            continue
+        struct = model.structs.get(union.struct)
+        field = struct.field(m.go_name) if struct is not None else None
+        name = union.traits.member_name_marker
+        found = field.marker(name) if field is not None and name else None
+        return found.pos if found is not None else m.pos
+    return union.pos
+
+
+def _rule_marker(model: Model, union: Union, rule: Rule) -> Position:
+    """Where a rule comes from in Go: the marker of the member (or discriminator) its
+    `fieldPath` names, else the marker that founded the union."""
+    name = rule.field_path[1:] if rule.field_path.startswith(".") else ""
+    disc = union.discriminator
+    if disc is not None and name == disc.json_name:
+        return disc.pos
+    if any(m.json_name == name for m in union.members):
+        return _member_marker(model, union, name)
+    return union.pos
+
+
+def _optional_marker(model: Model, union: Union, member: str) -> str:
+    """The member's `+unionMember` marker as written, with `,optional` added."""
+    for m in union.members:
+        if m.json_name != member:
+            continue
+        struct = model.structs.get(union.struct)
+        field = struct.field(m.go_name) if struct is not None else None
+        found = field.marker(UNION_MEMBER) if field is not None else None
+        if found is not None:
+            value = f"={found.value}" if found.value else ""
+            flags = "".join(f",{f}" for f in dict.fromkeys([*found.flags, "optional"]))
+            return f"+{UNION_MEMBER}{value}{flags}"
+    return f"+{UNION_MEMBER},optional"
+
+
+def _rejection_hint(model: Model, union: Union, rule: Rule) -> str:
+    """What to change when a rule would reject a kept object, in the union's own markers."""
+    if union.origin == "struct" and union.semantics != "kep1027":
+        return (
+            "mark the real members with `+unionMember`, or drop `+union` when its fields "
+            "are shared settings; or correct the object"
+        )
+    if rule.reason == REQUIRED and union.traits.member_name_marker == UNION_MEMBER:
+        marker = _optional_marker(model, union, rule.field_path[1:])
+        return (
+            "if the member may be left out when its value is selected, make the marker "
+            f"`{marker}`; or correct the object"
+        )
+    if rule.reason == REQUIRED and union.discriminator is not None and rule.field_path == (
+        "." + union.discriminator.json_name
+    ):
+        return "make the discriminator optional (`+optional`), or correct the object"
+    if union.traits.member_name_marker == UNION_MEMBER:
+        return (
+            "give the member the value that selects it in the object "
+            "(`+unionMember=<value>`), or correct the object"
+        )
+    return "correct the object, or the union's markers so they allow it"
+
+
+def _allowance_hint(model: Model, union: Union, allowance: Allowance) -> str:
+    """The edit that makes the markers say what the hand-written rules allow."""
+    if allowance.reason == REQUIRED and union.traits.member_name_marker == UNION_MEMBER:
+        marker = _optional_marker(model, union, allowance.member)
+        return (
+            "if the member may be left out when its value is selected, make the marker "
+            f"`{marker}`; otherwise make the hand-written rule require it"
+        )
+    return "change the hand-written rule or the markers so they agree on which objects are valid"
 
 
 def _is_boolean(node: Any, name: str) -> bool:
@@ -821,7 +945,7 @@ def patch_files(
     evaluator = CelEvaluator()
     memo = RunMemo()
     context = PatchContext(
-        samples=tuple(_samples(groups, root, samples_include, samples_exclude)),
+        samples=tuple(_samples(groups, root, samples_include, samples_exclude, files)),
         check_errors=tuple(d for d in all_diagnostics(model) if d.severity is Severity.ERROR),
         strict=strict,
     )
@@ -859,11 +983,15 @@ def finish(
 
 
 def _samples(
-    groups: Sequence[str], root: Path | None, include: Sequence[str], exclude: Sequence[str]
+    groups: Sequence[str],
+    root: Path | None,
+    include: Sequence[str],
+    exclude: Sequence[str],
+    crd_files: Sequence[Path] = (),
 ) -> list[SampleObject]:
     if root is None or not groups:
         return []
-    return load_samples(root, groups, include, exclude)
+    return load_samples(root, groups, include, exclude, crd_files)
 
 
 def sample_findings(
@@ -889,6 +1017,7 @@ def sample_findings(
             "MG511",
             d.pos,
             d.message.replace("; not written", "; `markergen crd` will not write it"),
+            hint=d.hint,
         )
         for d in diagnostics
         if d.code == "MG510"

@@ -1,14 +1,22 @@
-"""Satisfiable by construction: a union's rules are evaluated before they are written.
+"""Satisfiable by construction, and never more (or less) than what is missing.
 
-The union's markers define a family of small objects, each allowed or forbidden: for every
-discriminator value, the object that sets exactly that value's members (allowed), the
-same object with a member of another value set (forbidden), without a required member
-(forbidden); for unions without a discriminator, each member alone (allowed) and two
-members together (forbidden). The API server's verdict on each object — the schema's
-`required` list for the union's fields, the discriminator's `enum`, and the rules,
-evaluated by a real CEL engine — must match. The same family tells which of the rules a
-node's hand-written rules already enforce, and which hand-written rule contradicts the
-markers.
+First, the union's markers define a family of small objects, each allowed or forbidden:
+for every discriminator value, the object that sets exactly that value's members
+(allowed), the same object with a member of another value set (forbidden), without a
+required member (forbidden); for unions without a discriminator, each member alone
+(allowed) and two members together (forbidden). The API server's verdict on each object
+— the schema's `required` list for the union's fields, the discriminator's `enum`, and
+the rules, evaluated by a real CEL engine — must match, or nothing is written (MG506).
+
+Then which rules are written is decided on the whole space of the union's objects (every
+discriminator value and unset, every set of members; `markergen.crd.search`), with the
+schema's defaults and the rules on the discriminator's own schema applied as the API
+server applies them: a rule is written only when some object it rejects passes the
+schema, the node's hand-written rules and the rules written before it. So a union the
+hand-written rules fully enforce gets nothing (MG509), a weaker hand rule gets exactly
+what it misses, and a rule the schema already implies is never written. A hand-written
+rule that ties a member to the discriminator and allows, one member away from an allowed
+object, what a rule would reject is a disagreement: nothing is written (MG508).
 """
 
 from __future__ import annotations
@@ -18,8 +26,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from markergen.crd.cel import Rule, escape_property, json_value, text_of
+from markergen.crd.cel import (
+    FORBIDDEN,
+    INVALID,
+    REQUIRED,
+    Rule,
+    escape_property,
+    json_value,
+    text_of,
+)
 from markergen.crd.celeval import CelError, CelEvaluator
+from markergen.crd.search import ABSENT, Check, Field, OverBudget, find, mentions, reads_values
 from markergen.model import Member, Union
 
 _SET: dict[str, Any] = {}  # a member's value does not matter to the rules, only presence
@@ -34,11 +51,24 @@ class Probe:
 
 
 @dataclass(frozen=True)
+class Allowance:
+    """An object the hand-written rules accept and a rule of markergen would reject."""
+
+    text: str  # for the message
+    member: str  # the JSON name of the member whose presence differs from an allowed object
+    reason: str  # the rejecting rule's reason (REQUIRED: the markers make it required)
+
+
+@dataclass(frozen=True)
 class Proof:
     problems: tuple[str, ...]  # why the rules cannot be written (empty: they can)
     rules: tuple[Rule, ...]  # the rules to write: those not already enforced by hand
     covered: bool  # hand-written rules enforce the whole union already
     contradictions: tuple[str, ...]  # hand-written rules that reject an allowed object
+    # hand-written rules that allow, on purpose, an object a rule would reject: the
+    # markers and the CRD disagree, and nothing is written for the union
+    allowances: tuple[Allowance, ...] = ()
+    exhaustive: bool = True  # every search of the union's objects finished in budget
 
 
 _SET_K8S: dict[str, Any] = {"string": "x", "integer": 1, "number": 1.5, "boolean": True}
@@ -210,6 +240,139 @@ def _cel_obj(obj: dict[str, Any]) -> dict[str, Any]:
     return {escape_property(k) or k: v for k, v in obj.items()}
 
 
+@dataclass(frozen=True)
+class NodeFacts:
+    """What the schema node says about the union's fields besides `required` and `enum`:
+    the API server applies `default`s before it validates, and rules on the
+    discriminator's own schema (`self in ['', 'AWS']`) narrow its values further."""
+
+    defaults: tuple[tuple[str, str], ...] = ()  # (JSON name, JSON text of the default)
+    discriminator_rules: tuple[str, ...] = ()
+
+
+# A value no member claims and no enum forbids (a discriminator without enum).
+_OTHER = "__markergen_other__"
+# the JSON a set member holds in the enumeration: its schema type's, so that a rule
+# comparing it (`self.name != ""`) reads a value of the right type
+_SET_BY_TYPE: dict[str, Any] = {
+    "string": "x",
+    "integer": 1,
+    "number": 1.5,
+    "boolean": True,
+    "array": [{}],
+}
+
+
+def _set_value(schema_type: str) -> Any:
+    return _SET_BY_TYPE.get(schema_type, {})
+
+
+@dataclass(frozen=True)
+class _Space:
+    """The union's fields (JSON names) with the states the schema lets each take, the
+    discriminator first."""
+
+    fields: tuple[tuple[str, tuple[Any, ...]], ...]
+    defaults: tuple[tuple[str, Any], ...] = ()
+    pinned: frozenset[str] = frozenset()  # fields whose value must be one of the states
+
+    def admit(self, obj: Mapping[str, Any]) -> dict[str, Any] | None:
+        """`obj` defaulted as the API server does, or None when the schema rejects it."""
+        out = dict(obj)
+        defaults = dict(self.defaults)
+        for name, states in self.fields:
+            if name not in out:
+                if name in defaults:
+                    out[name] = defaults[name]
+                elif ABSENT not in states:
+                    return None
+            elif name in self.pinned and not any(
+                s is not ABSENT and s == out[name] for s in states
+            ):
+                return None
+        return out
+
+    def search_fields(self) -> list[Field]:
+        return [Field(escape_property(n) or n, states) for n, states in self.fields]
+
+
+def _space(
+    union: Union,
+    members: Sequence[Member],
+    required: Sequence[str],
+    enum: Sequence[Any] | None,
+    types: Mapping[str, str],
+    facts: NodeFacts,
+    evaluator: CelEvaluator,
+) -> _Space:
+    defaults = {k: json.loads(v) for k, v in facts.defaults}
+    fields: list[tuple[str, tuple[Any, ...]]] = []
+
+    def with_schema(name: str, states: list[Any]) -> tuple[Any, ...]:
+        if name in defaults:
+            states = [defaults[name] if s is ABSENT else s for s in states]
+        elif name in required:
+            states = [s for s in states if s is not ABSENT]
+        out: list[Any] = []
+        for s in states:
+            if not any(s is o or (o is not ABSENT and s is not ABSENT and s == o) for o in out):
+                out.append(s)
+        return tuple(out)
+
+    disc = union.discriminator
+    if disc is not None:
+        if enum is not None:
+            values: list[Any] = list(enum)
+        else:
+            texts = {m.value for m in members} | set(union.empty_values)
+            texts |= {r.value for r in union.modes}
+            if disc.value_type == "string":
+                texts |= {"", _OTHER}
+            values = [json_value(v, disc.value_type) for v in sorted(texts)]
+        values = [
+            v
+            for v in values
+            if not any(evaluator.verdict(r, v) is False for r in facts.discriminator_rules)
+        ]
+        fields.append((disc.json_name, with_schema(disc.json_name, [ABSENT, *values])))
+    for m in members:
+        if union.semantics == "k8s":
+            good, zero = _k8s_values(m, types.get(m.json_name, ""))
+            states = [ABSENT, good] + ([] if zero is _ABSENT else [zero])
+        else:
+            states = [ABSENT, _set_value(types.get(m.json_name, ""))]
+        fields.append((m.json_name, with_schema(m.json_name, states)))
+    names = {n for n, _ in fields}
+    return _Space(
+        tuple(fields),
+        tuple((k, v) for k, v in sorted(defaults.items()) if k in names),
+        frozenset({disc.json_name} if disc is not None else ()),
+    )
+
+
+def _typed(obj: Mapping[str, Any], types: Mapping[str, str]) -> dict[str, Any]:
+    """A family object with each set member holding a value of its schema type."""
+    return {k: _set_value(types.get(k, "")) if v is _SET else v for k, v in obj.items()}
+
+
+def _describe(obj: Mapping[str, Any], union: Union) -> str:
+    disc = union.discriminator
+    names = sorted(k for k in obj if disc is None or k != disc.json_name)
+    shown = ", ".join(names) or "no member set"
+    if disc is None:
+        return f"{{{shown}}}"
+    if disc.json_name not in obj:
+        return f"no {disc.json_name} with {shown}"
+    return f"{disc.json_name}={json.dumps(obj[disc.json_name])} with {shown}"
+
+
+# Which of markergen's rules the greedy proof tries first: those that forbid a member
+# outright, then the ones that tie a member to a value, then the ones that require one.
+# A hand-written "exactly one of" already requires a member; with the "forbidden" rules
+# written, the "required" ones then follow and need not be written.
+_ORDER = {FORBIDDEN: 0, INVALID: 1, REQUIRED: 2}
+
+
 def prove_union(
     union: Union,
     rules: Sequence[Rule],
@@ -219,22 +382,29 @@ def prove_union(
     evaluator: CelEvaluator,
     existing: Sequence[str] = (),
     types: Mapping[str, str] | None = None,
+    facts: NodeFacts | None = None,
 ) -> Proof:
     """Check `rules` (with the schema) on the union's family of objects; `existing` are the
-    node's hand-written rule texts."""
+    node's hand-written rule texts. Which rules are written is then decided on the whole
+    space of the union's objects (`markergen.crd.search`): a rule is left out when every
+    object it rejects is already rejected by the schema, the hand-written rules and the
+    rules kept before it; when a hand-written rule that ties a member to the
+    discriminator accepts an object that differs from an allowed one by that member alone
+    and that a rule would reject, the two disagree (`allowances`) and nothing is
+    written."""
+    types = types or {}
+    facts = facts or NodeFacts()
     present = set(properties)
     members = [m for m in union.members if m.json_name in present and escape_property(m.json_name)]
     disc = union.discriminator
     fields = {m.json_name for m in members} | ({disc.json_name} if disc else set())
     req = [r for r in required if r in fields]
     if union.semantics == "k8s":
-        probes = family_k8s(union, members, enum, types or {})
+        probes = family_k8s(union, members, enum, types)
     else:
         probes = family(union, members, enum)
-    names = [escape_property(f) or f for f in fields]
-    # only hand-written rules about this union's fields can enforce or contradict it
-    existing = [t for t in existing if any(f"self.{n}" in t for n in names)]
     enum_texts = None if enum is None else {text_of(e) for e in enum}
+    space = _space(union, members, req, enum, types, facts, evaluator)
 
     def schema_ok(obj: dict[str, Any]) -> bool:
         if any(r not in obj for r in req):
@@ -250,24 +420,9 @@ def prove_union(
         # what the schema alone rejects (a required field left out, a value outside the
         # enum) it rejects on its own; the rules must be right on everything else
         probes = [p for p in probes if schema_ok(p.obj)]
-
-    hand: dict[int, bool] = {}  # by id(probe): asked for contradictions and per rule
-
-    def hand_verdict(p: Probe) -> bool:
-        """False when some hand-written rule rejects the probe's object (rules that cannot
-        be evaluated on these small objects, e.g. transition rules, give no verdict)."""
-        found = hand.get(id(p))
-        if found is None:
-            found = True
-            for text in existing:
-                try:
-                    if not evaluator.passes(text, _cel_obj(p.obj)):
-                        found = False
-                        break
-                except CelError:
-                    continue
-            hand[id(p)] = found
-        return found
+    # an object the API server defaults is validated as another object of the family
+    defaulted = {n for n, _ in facts.defaults}
+    probes = [p for p in probes if not any(n not in p.obj for n in defaulted & fields)]
 
     problems: list[str] = []
     try:
@@ -287,19 +442,132 @@ def prove_union(
             problems.append(f"{p.why} is accepted, though the union forbids it")
     if problems:
         return Proof(tuple(dict.fromkeys(problems)), (), False, ())
-    contradictions = tuple(
-        f"a hand-written rule rejects {p.why}, which the union allows"
+
+    names = {escape_property(f) or f for f in fields}
+    hand = [t for t in existing if "oldSelf" not in t and _reads(t, names)]
+    # rules that read only the union's fields give a verdict on every object of the
+    # space; one that also reads another property (or `self` whole) may decide on that
+    # property, and one that reads a member's value (`self.name == "a"`, not only
+    # `has(self.name)`) decides on a value the space does not vary: its "rejected" is
+    # no proof
+    d_name = escape_property(disc.json_name) if disc is not None else None
+    objects = {
+        escape_property(m.json_name) or m.json_name
+        for m in members
+        if union.semantics != "k8s" and _set_value(types.get(m.json_name, "")) == {}
+    }
+    pruning = [
+        t
+        for t in hand
+        if (found := mentions(t)) is not None
+        and found <= names
+        and not reads_values(t, names - {d_name}, objects)
+    ]
+    allowed = [
+        a
         for p in probes
-        if p.allowed and not hand_verdict(p)
+        if p.allowed and (a := space.admit(_typed(p.obj, types))) is not None
+    ]
+    contradictions = tuple(
+        dict.fromkeys(
+            f"a hand-written rule rejects {_describe(a, union)}, which the union allows"
+            for a in allowed
+            if any(evaluator.verdict(t, _cel_obj(a)) is False for t in pruning)
+        )
     )
-    if not existing:
-        return Proof((), tuple(rules), False, contradictions)
-    keep: list[Rule] = []
-    for r in rules:
-        rejected = [p for p in probes if not evaluator.passes(r.rule, _cel_obj(p.obj))]
-        if any(hand_verdict(p) for p in rejected):
-            keep.append(r)
-    return Proof((), tuple(keep), not keep, contradictions)
+    allowances = _allowances(union, members, rules, hand, allowed, space, types, evaluator)
+    if allowances:
+        return Proof((), (), False, contradictions, allowances)
+    keep, exhaustive = _needed(rules, pruning, space, evaluator)
+    # said only when the hand-written rules are the reason: not when the schema alone
+    # already rejects everything the rules would
+    covered = bool(hand and not keep and exhaustive and _needed(rules, [], space, evaluator)[0])
+    return Proof((), tuple(keep), covered, contradictions, (), exhaustive)
+
+
+def _reads(rule: str, names: set[str]) -> bool:
+    found = mentions(rule)
+    return found is None or bool(found & names)
+
+
+def _needed(
+    rules: Sequence[Rule], hand: Sequence[str], space: _Space, evaluator: CelEvaluator
+) -> tuple[list[Rule], bool]:
+    """The rules to write, in their order, and whether every search finished: a rule is
+    needed when some object of the space passes the schema, the hand-written rules and the
+    rules already kept, and it rejects (tried in `_ORDER`, so that a rule kept earlier
+    can make a later one unnecessary, never the reverse)."""
+    fields = space.search_fields()
+    order = sorted(range(len(rules)), key=lambda i: _ORDER.get(rules[i].reason, 1))
+    kept: list[int] = []
+    exhaustive = True
+    for i in order:
+        checks = [Check(t, True) for t in hand]
+        checks += [Check(rules[j].rule, True) for j in kept]
+        checks.append(Check(rules[i].rule, False))
+        try:
+            witness = find(fields, checks, evaluator)
+        except OverBudget:
+            exhaustive, witness = False, {}  # unknown: written, which is always safe
+        if witness is not None:
+            kept.append(i)
+    return [rules[i] for i in sorted(kept)], exhaustive
+
+
+def _allowances(
+    union: Union,
+    members: Sequence[Member],
+    rules: Sequence[Rule],
+    hand: Sequence[str],
+    allowed: Sequence[dict[str, Any]],
+    space: _Space,
+    types: Mapping[str, str],
+    evaluator: CelEvaluator,
+) -> tuple[Allowance, ...]:
+    """Where the hand-written rules deliberately allow what a rule would reject: an
+    object one member away from an allowed one (that member set or left out), which a
+    rule rejects while every hand-written rule accepts it, and one of them names both
+    that member and the discriminator (`type == 'X' ? true : !has(self.x)`: it says,
+    value by value, when the member may be set). A hand-written rule that never ties the
+    member to the discriminator (a count such as controller-gen's ExactlyOneOf, or a
+    rule about other members) says nothing about it: the rule is then missing, not
+    contradicted, and is written."""
+    disc = union.discriminator
+    if not hand or disc is None:
+        return ()
+    d = escape_property(disc.json_name) or disc.json_name
+    named: set[str] = set()
+    for t in hand:
+        found_names = mentions(t) or frozenset()
+        if d in found_names:
+            named |= found_names
+    found: list[Allowance] = []
+    for base in allowed:
+        for m in members:
+            esc = escape_property(m.json_name) or m.json_name
+            if esc not in named:
+                continue
+            flipped = dict(base)
+            if m.json_name in flipped:
+                del flipped[m.json_name]
+            else:
+                flipped[m.json_name] = _set_value(types.get(m.json_name, ""))
+            obj = space.admit(flipped)
+            if obj is None:
+                continue
+            cel = _cel_obj(obj)
+            rejecting = [r for r in rules if evaluator.verdict(r.rule, cel) is False]
+            if not rejecting or not all(evaluator.verdict(t, cel) is True for t in hand):
+                continue
+            found.append(
+                Allowance(
+                    f"the hand-written rules allow {_describe(obj, union)}, which the rule "
+                    f"`{rejecting[0].message}` would reject",
+                    m.json_name,
+                    rejecting[0].reason,
+                )
+            )
+    return tuple(dict.fromkeys(found))
 
 
 def _why_rejected(

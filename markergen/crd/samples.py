@@ -2,9 +2,11 @@
 that a union rule never rejects what the project already applies to API servers.
 
 Sources: kubebuilder's `config/samples`, by convention YAML under `examples/`, `samples/`,
-`docs/` and e2e test data (`test/e2e`, `tests/e2e`, `e2e`), openshift/api's API-server
-test suites (`<group>/<version>/tests/**/*.yaml`: the objects of every `onCreate` /
-`onUpdate` case the server accepts, which its CI creates on a real API server), plus the
+`docs/` and e2e test data (`test/e2e`, `tests/e2e`, `e2e`), API-server test suites
+(openshift/api's `<group>/<version>/tests/**/*.yaml`, and `tests/**` beside every CRD's
+directory, as `<crd-dir>/tests/<crd-name>/*.testsuite.yaml`: the objects of every
+`onCreate` / `onUpdate` case the server accepts, which CI creates on a real API
+server; read without any setting), plus the
 `samples` include globs of the config, minus its exclude globs. vendor/ and hidden
 directories are skipped; a file is read only when its text names one of the CRDs'
 groups; a file that does not parse as YAML (a Helm template) or that holds envsubst
@@ -62,25 +64,50 @@ def _matches(rel: str, patterns: Sequence[str]) -> bool:
     )
 
 
+def suite_dirs(root: Path, crd_files: Sequence[Path] = ()) -> list[Path]:
+    """The directories of API-server test suites: openshift/api's
+    `<group>/<version>/tests`, and `tests/` beside each CRD file's directory or its parent
+    (`<crd-dir>/tests/<crd-name>/*.testsuite.yaml`, or openshift's
+    `<group>/<version>/zz_generated.crd-manifests/` beside `<group>/<version>/tests/`)."""
+    found: dict[Path, None] = dict.fromkeys(sorted(root.glob("*/*/tests")))
+    for f in crd_files:
+        for d in (f.parent / "tests", f.parent.parent / "tests"):
+            found[d] = None
+    return [
+        d
+        for d in found
+        if d.is_dir() and not any(part in SKIP_DIRS or part.startswith(".") for part in d.parts)
+    ]
+
+
+def _shown(path: Path, root: Path) -> str:
+    """The path as diagnostics show it: relative to the project root when inside it."""
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
 def sample_files(
-    root: Path, include: Sequence[str] = (), exclude: Sequence[str] = ()
+    root: Path,
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    crd_files: Sequence[Path] = (),
 ) -> list[Path]:
     """The candidate files, sorted; `include`/`exclude` are globs relative to `root`
-    (`*` crosses directories, as in fnmatch)."""
+    (`*` crosses directories, as in fnmatch); `crd_files`: the CRDs whose neighbouring
+    test suites count (`suite_dirs`)."""
     found: dict[Path, None] = {}
     for top in CONVENTIONAL:
         if (root / top).is_dir():
             found.update(dict.fromkeys(_yaml_files(root, root / top)))
-    for suites in sorted(root.glob("*/*/tests")):
-        if suites.is_dir() and not any(part in SKIP_DIRS for part in suites.parts):
-            found.update(dict.fromkeys(_yaml_files(root, suites)))
+    for suites in suite_dirs(root, crd_files):
+        found.update(dict.fromkeys(_yaml_files(root, suites)))
     if include:
         for path in _yaml_files(root, root):
             if _matches(path.relative_to(root).as_posix(), include):
                 found[path] = None
-    return sorted(
-        (p for p in found if not _matches(p.relative_to(root).as_posix(), exclude)), key=str
-    )
+    return sorted((p for p in found if not _matches(_shown(p, root), exclude)), key=str)
 
 
 def load_samples(
@@ -88,11 +115,13 @@ def load_samples(
     groups: Sequence[str],
     include: Sequence[str] = (),
     exclude: Sequence[str] = (),
+    crd_files: Sequence[Path] = (),
 ) -> list[SampleObject]:
-    """Every object of one of `groups` in the project's sample files."""
+    """Every object of one of `groups` in the project's sample files (and in the test
+    suites beside `crd_files`)."""
     out: list[SampleObject] = []
     wanted = set(groups)
-    for path in sample_files(root, include, exclude):
+    for path in sample_files(root, include, exclude, crd_files):
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
@@ -107,7 +136,7 @@ def load_samples(
             docs = load_documents(text)
         except YamlError:
             continue  # templated or broken: not an object the project applies as is
-        rel = path.relative_to(root).as_posix()
+        rel = _shown(path, root)
         for doc in docs:
             found = _suite_objects(doc.value, doc.node) or _objects(doc.value, doc.node)
             for value, line in found:

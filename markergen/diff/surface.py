@@ -21,6 +21,7 @@ from markergen import markers as names
 from markergen.emit.naming import Naming, key_definition_name
 from markergen.markers import Marker
 from markergen.model import Field, Model, Struct, TypeRef, Union
+from markergen.model.enums import field_enum, field_list, type_enum_of
 
 # Optional facts a source may carry.
 Fact = Literal["enums", "defaults", "dialect", "mode", "fields", "markers"]
@@ -321,10 +322,14 @@ def _typed(value: object, builtin: str) -> object:
 
 def _enum_values(model: Model, f: Field) -> tuple[tuple[str, ...], str] | None:
     """The enum of a property (as JSON texts) and the marker that declared it, looked up
-    as OpenAPI attaches it: through pointers, aliases, array items and map values."""
+    as OpenAPI attaches it: through pointers, aliases, array items and map values. A
+    field's own list and its type's enum are both enforced: their intersection, as the
+    API server sees it (markergen.model.enums.field_enum)."""
     builtin = _builtin_of(model, f.type)
-    if f.enum_values:
-        values = {json_value(_typed(v, builtin)) for v in f.enum_values}
+    own = field_list(f)
+    if own is not None:
+        enforced = field_enum(f, type_enum_of(f.type, model.types, model.enums))
+        values = {json_value(_typed(v, builtin)) for v in (enforced.values if enforced else ())}
         return tuple(sorted(values)), "kubebuilder"
     ref: TypeRef | None = f.type
     seen: set[str] = set()

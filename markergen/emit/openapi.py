@@ -26,6 +26,7 @@ from markergen.emit.resolve import (
     unwrap,
 )
 from markergen.model import Field, Model, Struct, TypeRef, Union
+from markergen.model.enums import field_enum
 
 Version = Literal[2, 3]
 Schema = dict[str, Any]
@@ -237,8 +238,13 @@ class SchemaBuilder:
         extras: Schema = {}
         if description:
             extras["description"] = description
-        if f.enum_values and schema.get("type") in SCALAR_TYPES:
-            schema["enum"] = typed_enum_values(list(f.enum_values), schema["type"])
+        if (f.enum_values or f.enum_gates) and schema.get("type") in SCALAR_TYPES:
+            # The field's own list and its type's enum are both enforced (their
+            # intersection; markergen.model.enums.field_enum).
+            _, type_enum = unwrap(self.model, f.type)
+            enforced = field_enum(f, type_enum)
+            if enforced is not None:
+                schema["enum"] = typed_enum_values(list(enforced.values), schema["type"])
         if f.default is not None:
             extras["default"] = parse_default(f.default)
         if f.patch_strategy:

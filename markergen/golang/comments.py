@@ -13,7 +13,13 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from markergen.golang.source import Source
-from markergen.golang.syntax import CommentGroup, CommentLine, Position, comment_line
+from markergen.golang.syntax import (
+    BlockCommentLine,
+    CommentGroup,
+    CommentLine,
+    Position,
+    comment_line,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +59,7 @@ def _lines(src: Source, start: int, end: int, row: int, column: int) -> list[Com
     lines: list[CommentLine] = []
     for i, part in enumerate(body.split("\n")):
         pos = first if i == 0 else Position(src.path, row + i + 1, 1)
-        lines.append(CommentLine(part.removesuffix("\r"), pos))
+        lines.append(BlockCommentLine(part.removesuffix("\r"), pos))
     return lines
 
 

@@ -3,7 +3,7 @@
 Pattern rules, as the go command reads them:
 - `dir/...` is `dir` and every directory below it; below the root, directories named
   `testdata` or `vendor`, starting with `.` or `_`, or holding their own `go.mod` (another
-  module) are skipped;
+  module, unless a go.work at or above `dir` uses it) are skipped;
 - a directory is just that directory;
 - a `.go` file is that file alone, loaded whatever its name, build constraint or
   generated header say (as `go run file.go` does).
@@ -14,13 +14,14 @@ and (unless asked) generated files are skipped and their paths recorded.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from markergen.golang.header import ignored, scan_header
-from markergen.golang.imports import parse_gomod
+from markergen.golang.imports import _directives, parse_gomod
 from markergen.golang.source import DecodeError, prepare
 from markergen.golang.syntax import FileProblem, GoFile, GoPackage
 
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
     from markergen.progress import Progress
 
 _SKIP_DIRS = frozenset({"testdata", "vendor"})
+_GROUP_NAME = re.compile(rb"^\s*//\s*\+groupName=", re.MULTILINE)
+_HEAD = 8192  # `+groupName` is in the package comment, at the top of its file
 
 
 @dataclass(frozen=True)
@@ -201,6 +204,29 @@ def _select(pattern: str, cwd: Path, dirs: dict[str, _Dir]) -> tuple[str | None,
     return None, keys
 
 
+def _workspace_modules(root: Path) -> frozenset[str]:
+    """The real paths of the `use` modules of the go.work that applies at `root` (the
+    nearest one at or above it; none with GOWORK=off). In a workspace, `./...` matches
+    the packages of every workspace module below, as for the go command."""
+    if os.environ.get("GOWORK") == "off":
+        return frozenset()
+    given = os.environ.get("GOWORK", "")
+    found = Path(given) if given else next(
+        (d / "go.work" for d in (root, *root.parents) if os.path.isfile(d / "go.work")), None
+    )
+    if found is None:
+        return frozenset()
+    try:
+        text = found.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return frozenset()
+    return frozenset(
+        os.path.realpath(found.parent / words[0])
+        for verb, words in _directives(text)
+        if verb == "use" and words
+    )
+
+
 def _walk(root: Path) -> list[Path]:
     """`root` and the directories below it that a `...` pattern matches.
 
@@ -213,6 +239,7 @@ def _walk(root: Path) -> list[Path]:
     seen: set[str] = set()
     stack = [root]
     links: list[Path] = []
+    workspace = _workspace_modules(root)
     while stack or links:
         current = stack.pop() if stack else links.pop(0)
         real = os.path.realpath(current)
@@ -229,9 +256,12 @@ def _walk(root: Path) -> list[Path]:
             if name in _SKIP_DIRS or name.startswith((".", "_")):
                 continue
             child = current / name
-            # A directory with its own go.mod is another module, as for the go command.
+            # A directory with its own go.mod is another module, as for the go command
+            # (unless go.work makes it one of the workspace's modules).
             # os.path answers False for paths it cannot inspect (EACCES) instead of raising.
-            if not os.path.isdir(child) or os.path.isfile(child / "go.mod"):
+            if not os.path.isdir(child) or (
+                os.path.isfile(child / "go.mod") and os.path.realpath(child) not in workspace
+            ):
                 continue
             if os.path.islink(child):
                 links.append(child)
@@ -345,3 +375,76 @@ def _module_path(gomod: Path) -> str:
     except OSError:
         return ""
     return parse_gomod(gomod.parent, text).module
+
+
+def nested_api_patterns(root: Path) -> tuple[str, ...]:
+    """Package patterns (relative to `root`, `./x/...`) for the API packages that sit
+    in modules nested below `root`, which `./...` does not reach (as for the go command,
+    a directory with its own go.mod is another module).
+
+    An API package is one whose files declare `+groupName=`. A nested module named
+    `api` or `apis` (kubebuilder's layout for an API module of its own) is read whole;
+    in other nested modules, the directory above each API version package is."""
+    root = Path(os.path.abspath(root))
+    out: list[str] = []
+    workspace = _workspace_modules(root)
+    for module in _nested_modules(root):
+        if os.path.realpath(module) in workspace:
+            continue  # `./...` reaches it: go.work uses it
+        parents = sorted({d.parent for d in _api_dirs(module)})
+        if not parents:
+            continue
+        if module.name in ("api", "apis"):
+            parents = [module]
+        kept = [p for p in parents if not any(q in p.parents for q in parents)]
+        out.extend(f"./{p.relative_to(root).as_posix()}/..." for p in kept)
+    return tuple(out)
+
+
+def _dirs_below(top: Path, stop_at_modules: bool) -> Iterable[tuple[Path, list[str]]]:
+    """(directory, file names) below `top` as `...` walks them: no testdata, vendor,
+    `.x` or `_x` directories; with `stop_at_modules`, not into nested modules."""
+    for dirpath, dirnames, filenames in os.walk(top):
+        here = Path(dirpath)
+        if stop_at_modules and here != top and "go.mod" in filenames:
+            dirnames[:] = []
+            continue
+        dirnames[:] = sorted(
+            d for d in dirnames if d not in _SKIP_DIRS and not d.startswith((".", "_"))
+        )
+        yield here, filenames
+
+
+def _nested_modules(root: Path) -> list[Path]:
+    """The directories below `root` holding a go.mod of their own (not inside another)."""
+    found: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        here = Path(dirpath)
+        if here != root and "go.mod" in filenames:
+            found.append(here)
+            dirnames[:] = []
+            continue
+        dirnames[:] = sorted(
+            d
+            for d in dirnames
+            if d not in _SKIP_DIRS and d != "node_modules" and not d.startswith((".", "_"))
+        )
+    return sorted(found)
+
+
+def _api_dirs(module: Path) -> list[Path]:
+    """The package directories of `module` with a file declaring `+groupName=`."""
+    out: list[Path] = []
+    for here, names in _dirs_below(module, stop_at_modules=True):
+        for name in sorted(names):
+            if not name.endswith(".go") or name.endswith("_test.go"):
+                continue
+            try:
+                with open(here / name, "rb") as f:
+                    head = f.read(_HEAD)
+            except OSError:
+                continue
+            if b"+groupName" in head and _GROUP_NAME.search(head):
+                out.append(here)
+                break
+    return out

@@ -361,15 +361,28 @@ class _FileReader:
                     # diagnostics to the syntax error.
                     continue
             doc: CommentGroup | None = None
+            row = item.start_point[0]
+            above = index - 1
             if index > 0:
                 prev = items[index - 1]
                 if (
                     isinstance(prev, comments.Group)
                     and not prev.trailing
-                    and prev.last_row == item.start_point[0] - 1
+                    and prev.last_row == row - 1
                 ):
                     doc = prev.group
-            out.extend(self.field_decls(item, doc, trailing, depth))
+                    row, above = prev.first_row, index - 2
+            # comments.extra_doc_of, inlined: the group one blank line above
+            extra: CommentGroup | None = None
+            if above >= 0:
+                prev = items[above]
+                if (
+                    isinstance(prev, comments.Group)
+                    and not prev.trailing
+                    and prev.last_row == row - 2
+                ):
+                    extra = prev.group
+            out.extend(self.field_decls(item, doc, trailing, depth, extra))
         return tuple(out)
 
     def field_decls(
@@ -378,6 +391,7 @@ class _FileReader:
         doc: CommentGroup | None,
         trailing: CommentGroup | None,
         depth: int = 0,
+        doc_extra: CommentGroup | None = None,
     ) -> list[FieldDecl]:
         type_node = node.child_by_field_name("type")
         if type_node is None:
@@ -421,6 +435,7 @@ class _FileReader:
                 doc=doc,
                 trailing=trailing,
                 pos=pos,
+                doc_extra=doc_extra,
             )
             for name, pos in named
         ]

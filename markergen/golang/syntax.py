@@ -45,6 +45,12 @@ class CommentLine:
     pos: Position
 
 
+@dataclass(frozen=True, slots=True)
+class BlockCommentLine(CommentLine):
+    """One line of a `/* */` comment: controller-gen reads markers only from `//` lines
+    (controller-tools' isMarkerComment), so its markers there are not its."""
+
+
 # Building a frozen dataclass runs object.__setattr__ once per field; storing through
 # the slots directly does the same for about half the cost. A doc-heavy API tree has
 # tens of thousands of comment lines, each a CommentLine and a Position, so the reader
@@ -155,6 +161,9 @@ class FieldDecl:
     doc: CommentGroup | None  # comment group directly above the field
     trailing: CommentGroup | None  # comment on the same line after the field
     pos: Position  # position of the field name (of the type for embedded fields)
+    # The group one blank line above the doc (or the field): controller-gen reads its
+    # markers too (controller-tools markers/collect.go, "closest non-godoc" block).
+    doc_extra: CommentGroup | None = None
 
     def tag(self, key: str) -> str | None:
         for k, v in self.tags:
@@ -205,6 +214,7 @@ def field_decl(
     doc: CommentGroup | None,
     trailing: CommentGroup | None,
     pos: Position,
+    doc_extra: CommentGroup | None = None,
 ) -> FieldDecl:
     """`FieldDecl(...)`, built through its slots (see `comment_line`)."""
     rec = _new(FieldDecl)
@@ -218,6 +228,7 @@ def field_decl(
     s["doc"](rec, doc)
     s["trailing"](rec, trailing)
     s["pos"](rec, pos)
+    s["doc_extra"](rec, doc_extra)
     return rec
 
 

@@ -98,6 +98,9 @@ class Field:
     default: str | None  # +default= / +kubebuilder:default= as written
     enum_values: tuple[str, ...]  # +kubebuilder:validation:Enum on the field
     pos: Position
+    # openshift's `+openshift:validation:FeatureGateAwareEnum` lines on the field
+    # (markergen.model.enums.field_enum combines them with the type's enum).
+    enum_gates: tuple[GatedValues, ...] = ()
 
     def marker(self, name: str) -> Marker | None:
         for m in self.markers:
@@ -107,6 +110,18 @@ class Field:
 
     def all_markers(self, name: str) -> tuple[Marker, ...]:
         return tuple(m for m in self.markers if m.name == name)
+
+
+@dataclass(frozen=True)
+class GatedValues:
+    """One `+openshift:validation:FeatureGateAwareEnum` line: the enum's values in a CRD
+    variant whose feature gates satisfy it (openshift's CRD generator writes, per feature
+    set, the values of every line whose gate condition holds)."""
+
+    gate: str  # the gate names as written (`DualReplica`, `A;B`); "" on the ungated line
+    required: bool  # `requiredFeatureGate=`: every gate named; `featureGate=`: any of them
+    values: tuple[str, ...]
+    pos: Position
 
 
 @dataclass(frozen=True)
@@ -151,6 +166,13 @@ class Enum:
     # Declared in a package that is not among the inputs (a field's type from an
     # import): used for the inputs' fields, never emitted nor checked itself.
     imported: bool = False
+    # The server's rule (markergen.model.enums): with a `+kubebuilder:validation:Enum` list
+    # (or openshift's FeatureGateAwareEnum lines) on the type, `values` are the listed
+    # values, whatever constants exist; `constants` are always the type's constants.
+    listed: bool = False
+    constants: tuple[EnumValue, ...] = ()
+    gates: tuple[GatedValues, ...] = ()  # the FeatureGateAwareEnum lines, if any
+    list_pos: Position | None = None  # the list marker (the last one, as controller-gen)
 
     @property
     def value_set(self) -> tuple[str, ...]:

@@ -1,5 +1,13 @@
-"""Enums: `+enum` / `+k8s:enum` / kubebuilder Enum string types and
-the constants that are their values."""
+"""Enums: `+enum` / `+k8s:enum` / kubebuilder Enum string types and their values, as
+the API server enforces them.
+
+The one rule (docs/openapi.md, "Enums"): a `+kubebuilder:validation:Enum` list (or
+openshift's `+openshift:validation:FeatureGateAwareEnum` lines, the union of their values)
+is the type's enum whatever constants exist, since controller-gen writes the list and
+the API server enforces the CRD; a `+enum` / `+k8s:enum` type's values are its constants.
+A field's own list and its type's enum are both enforced (controller-gen writes the
+type's under `allOf`): `field_enum` gives their intersection. Every output reads these.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +23,14 @@ from markergen.diagnostics import Diagnostic, diag
 from markergen.doctext import description
 from markergen.golang.constexpr import BASIC, Const, declared, evaluate
 from markergen.golang.imports import Found, is_standard
-from markergen.golang.syntax import ConstSpec, GoFile, Position, TypeDecl, TypeExpr
+from markergen.golang.syntax import (
+    CommentGroup,
+    ConstSpec,
+    GoFile,
+    Position,
+    TypeDecl,
+    TypeExpr,
+)
 from markergen.markers import (
     ENUM,
     K8S_ENUM,
@@ -23,6 +38,7 @@ from markergen.markers import (
     KUBEBUILDER_ENUM,
     OPENSHIFT_FEATURE_GATE_AWARE_ENUM,
     Marker,
+    parse_group,
     split_list,
 )
 from markergen.model import (
@@ -30,9 +46,12 @@ from markergen.model import (
     Enum,
     EnumExclusion,
     EnumValue,
+    Field,
+    GatedValues,
     NamedType,
     TypeKey,
     TypeRef,
+    json_scalar,
     scalar_json_type,
 )
 
@@ -60,6 +79,8 @@ class ImportSource(Protocol):
 
 def enum_marker(named: NamedType) -> str | None:
     for m in named.markers:
+        if _controller_gen_only(m) and m.in_block:
+            continue  # controller-gen reads no marker in a `/* */` comment
         if m.name in ENUM_MARKERS:
             return m.name
         if _gate_aware(m):
@@ -67,19 +88,190 @@ def enum_marker(named: NamedType) -> str | None:
     return None
 
 
+def _controller_gen_only(m: Marker) -> bool:
+    """A marker only controller-gen (and generators built on it) reads."""
+    return m.name == KUBEBUILDER_ENUM or _gate_aware(m)
+
+
+def _listed(named: NamedType) -> bool:
+    """The type's values are a list (controller-gen's or openshift's), not its constants."""
+    return any(_controller_gen_only(m) and not m.in_block for m in named.markers)
+
+
 def _gate_aware(m: Marker) -> bool:
     return m.name.startswith(OPENSHIFT_FEATURE_GATE_AWARE_ENUM + ":")
 
 
-def gate_aware_values(m: Marker) -> tuple[str, ...]:
-    """The `enum=a;b` items of a FeatureGateAwareEnum line (() when there are none)."""
-    _, found, rest = m.raw.partition(",enum=")
-    if not found:
+def gate_lines(markers: Iterable[Marker]) -> tuple[GatedValues, ...]:
+    """openshift's `+openshift:validation:FeatureGateAwareEnum:featureGate=G,enum=a;b` (or
+    `requiredFeatureGate=A;B,enum=...`) lines, on a type or a field, in order. The
+    marker's name ends at `featureGate`; its value is `G,enum=a;b`."""
+    out: list[GatedValues] = []
+    for m in markers:
+        if not _gate_aware(m) or m.in_block:
+            continue
+        gate, found, rest = (m.value or "").partition(",enum=")
+        if not found:
+            continue
+        try:
+            values = split_list(rest.strip())
+        except Exception:  # split_list's parse error is internal to markers: no values then
+            continue
+        gate = gate.strip()
+        if gate in ('""', "``"):
+            gate = ""
+        required = m.name.endswith(":requiredFeatureGate")
+        out.append(GatedValues(gate, required, values, m.pos))
+    return tuple(out)
+
+
+# gateway-api's own CRD generator (tools/generator) reads doc-comment tags
+# `<gateway:experimental:validation:Enum=A;B>` and replaces the field's enum with them in
+# that channel's CRDs: a gate whose name is the channel.
+_CHANNEL_ENUM = re.compile(r"<gateway:(\w+):validation:Enum=([A-Za-z;]*)>")
+
+
+def channel_lines(doc: CommentGroup | None) -> tuple[GatedValues, ...]:
+    """gateway-api's channel enum tags in a field's doc comment, as gated values."""
+    if doc is None:
         return ()
-    try:
-        return split_list(rest.strip())
-    except Exception:  # split_list's parse error is internal to markers: no values then
+    out: list[GatedValues] = []
+    for line in doc.lines:
+        if "<gateway:" not in line.text:
+            continue
+        for m in _CHANNEL_ENUM.finditer(line.text):
+            values = tuple(v for v in m.group(2).split(";") if v)
+            out.append(GatedValues(f"gateway:{m.group(1)}", False, values, line.pos))
+    return tuple(out)
+
+
+def detached_enum_markers(
+    extra: CommentGroup | None, markers: Sequence[Marker]
+) -> tuple[Marker, ...]:
+    """The enum markers (Enum, FeatureGateAwareEnum) of the comment group one blank line
+    above a field's doc, which controller-gen reads as the field's (hypershift writes
+    `+kubebuilder:validation:Enum` there); only when the doc has none of its own. Other
+    markers of that group are not taken: openapi-gen reads the doc alone."""
+    if extra is None or any(_controller_gen_only(m) for m in markers):
         return ()
+    found, _ = parse_group(extra)
+    return tuple(m for m in found if _controller_gen_only(m) and not m.in_block)
+
+
+def gated_union(gates: Sequence[GatedValues]) -> tuple[str, ...]:
+    """Every value of any line, in first-seen order: the enum of a CRD variant with
+    every gate enabled."""
+    return tuple(dict.fromkeys(v for g in gates for v in g.values))
+
+
+def gated_floor(gates: Sequence[GatedValues]) -> tuple[str, ...]:
+    """The values of the ungated lines: what a variant with no gate enabled accepts."""
+    return tuple(dict.fromkeys(v for g in gates if not g.gate for v in g.values))
+
+
+def list_marker(markers: Iterable[Marker]) -> Marker | None:
+    """The `+kubebuilder:validation:Enum` list in force: the last one, as controller-gen
+    keeps the last value of a marker written twice."""
+    found = None
+    for m in markers:
+        if m.name == KUBEBUILDER_ENUM and not m.via and not m.in_block:
+            found = m
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class FieldEnum:
+    """The enum the API server enforces at one field: the type's enum, the field's own
+    list, or both. controller-gen writes a field list and its type's list both (the
+    second under `allOf`), so a value must be in each: their intersection."""
+
+    values: tuple[str, ...]  # sorted; accepted with every feature gate enabled
+    floor: tuple[str, ...]  # sorted; accepted with no feature gate enabled (== values ungated)
+    field_list: tuple[str, ...] | None  # the field's own list, when it has one
+    type_values: tuple[str, ...] | None  # the type's enum values, when it has an enum
+    gated: bool  # FeatureGateAwareEnum lines decide some values
+
+    @property
+    def outside_type(self) -> tuple[str, ...]:
+        """Values the field's list names that its type's enum rejects (never accepted)."""
+        if self.field_list is None or self.type_values is None:
+            return ()
+        return tuple(sorted(set(self.field_list) - set(self.type_values)))
+
+
+def field_list(f: Field) -> tuple[tuple[str, ...], tuple[str, ...], bool] | None:
+    """The field's own enum (values, floor, gated), from its Enum list and its gated
+    lines; None without either. A generator that reads gated lines writes, per variant,
+    the values of the lines whose gates it enables in place of the field's list (openshift,
+    gateway-api's channels), so the list and the ungated lines are the floor and the
+    values are the union of all."""
+    if not f.enum_gates:
+        return (f.enum_values, f.enum_values, False) if f.enum_values else None
+    floor = tuple(dict.fromkeys((*f.enum_values, *gated_floor(f.enum_gates))))
+    values = tuple(dict.fromkeys((*floor, *gated_union(f.enum_gates))))
+    return values, floor, True
+
+
+def field_enum(f: Field, type_enum: Enum | None) -> FieldEnum | None:
+    """The server's enum at field `f` whose type's enum (through pointers and named
+    types) is `type_enum`; None when neither says anything (an incomplete type enum,
+    MG020, says nothing: its known values alone would reject valid objects)."""
+    own = field_list(f)
+    if type_enum is not None and type_enum.incomplete:
+        type_enum = None
+    if own is None and type_enum is None:
+        return None
+    type_values = tuple(v.value for v in type_enum.values) if type_enum else None
+    type_floor = enum_floor(type_enum) if type_enum else None
+    if own is None:
+        assert type_values is not None and type_floor is not None
+        return FieldEnum(
+            tuple(sorted(set(type_values))),
+            tuple(sorted(set(type_floor))),
+            None,
+            type_values,
+            bool(type_enum and type_enum.gates),
+        )
+    values, floor, gated = own
+    if type_values is not None and type_floor is not None:
+        values = tuple(v for v in values if v in type_values)
+        floor = tuple(v for v in floor if v in type_floor)
+        gated = gated or bool(type_enum and type_enum.gates)
+    return FieldEnum(
+        tuple(sorted(set(values))), tuple(sorted(set(floor))), own[0], type_values, gated
+    )
+
+
+def enum_floor(enum: Enum) -> tuple[str, ...]:
+    """The values of `enum` accepted with no feature gate enabled: those of its Enum list
+    and its ungated lines (a value only a gated line names is not)."""
+    values = tuple(v.value for v in enum.values)
+    if not enum.gates:
+        return values
+    ungated = set(gated_floor(enum.gates))
+    gated = {v for g in enum.gates if g.gate for v in g.values}
+    return tuple(v for v in values if v in ungated or v not in gated)
+
+
+def type_enum_of(
+    ref: TypeRef, types: Mapping[TypeKey, NamedType], enums: Mapping[TypeKey, Enum]
+) -> Enum | None:
+    """The first enum met from a field's type through pointers and named non-struct
+    types (as controller-gen flattens them into the field's schema); not through
+    lists or maps."""
+    seen: set[TypeKey] = set()
+    while True:
+        ref = ref.deref()
+        if ref.kind not in ("named", "external") or ref.type_key in seen:
+            return None
+        key = ref.type_key
+        seen.add(key)
+        if key in enums:
+            return enums[key]
+        named = types.get(key)
+        if named is None:
+            return None
+        ref = named.underlying
 
 
 def underlying_builtin(ref: TypeRef, types: Mapping[TypeKey, NamedType]) -> str | None:
@@ -558,33 +750,67 @@ def build_enums(
             diagnostics.extend(_untyped_in_enum_block(specs, pc, by_constants))
     enums: dict[TypeKey, Enum] = {}
     for key, (named, json_type) in sorted(candidates.items()):
-        found = list(values.get(_canonical(key, types), ()))
-        for m in named.markers:
-            if _gate_aware(m):
-                found.extend(EnumValue("", v, "", m.pos) for v in gate_aware_values(m))
-            if m.name == KUBEBUILDER_ENUM:
-                found.extend(EnumValue("", v, "", m.pos) for v in m.values)
-        seen: set[str] = set()
-        unique: list[EnumValue] = []
-        for v in found:
-            if v.value not in seen:
-                seen.add(v.value)
-                unique.append(v)
+        constants = _unique(values.get(_canonical(key, types), ()))
+        listed = _listed(named)
+        gates = gate_lines(named.markers)
+        marker = list_marker(named.markers)
+        found = constants
+        if listed:
+            found = _listed_values(marker, gates, constants, json_type)
         source = enum_marker(named)
         enums[key] = Enum(
             key=key,
             name=named.name,
             package=named.package,
-            values=tuple(unique),
-            source="kubebuilder" if source == KUBEBUILDER_ENUM else
+            values=found,
+            source="kubebuilder" if listed or source == KUBEBUILDER_ENUM else
             (K8S_ENUM if source == K8S_ENUM else ENUM),
             pos=named.pos,
-            incomplete=_canonical(key, types) in incomplete,
+            incomplete=_canonical(key, types) in incomplete and not listed,
             type=json_type,
             imported=key in imported,
             stage=k8s.stage if (k8s := _k8s_enum(named)) is not None else "",
+            listed=listed,
+            constants=constants,
+            gates=gates,
+            list_pos=marker.pos if marker is not None else (gates[0].pos if gates else None),
         )
     return enums, imported, diagnostics
+
+
+def _unique(found: Iterable[EnumValue]) -> tuple[EnumValue, ...]:
+    seen: set[str] = set()
+    unique: list[EnumValue] = []
+    for v in found:
+        if v.value not in seen:
+            seen.add(v.value)
+            unique.append(v)
+    return tuple(unique)
+
+
+def _listed_values(
+    marker: Marker | None,
+    gates: Sequence[GatedValues],
+    constants: Sequence[EnumValue],
+    json_type: str,
+) -> tuple[EnumValue, ...]:
+    """A listed enum's values, in list order: the Enum list, then the values the
+    FeatureGateAwareEnum lines add. A value that a constant holds takes its name and
+    description (the enum paragraph of OpenAPI quotes them)."""
+    by_value = {json.dumps(json_scalar(c.value, json_type)): c for c in constants}
+    # as for a field (field_list): the list and every gated line's values
+    chosen: dict[str, Position] = {}
+    if marker is not None:
+        for v in marker.values:
+            chosen.setdefault(v, marker.pos)
+    for g in gates:
+        for v in g.values:
+            chosen.setdefault(v, g.pos)
+    out: list[EnumValue] = []
+    for text, pos in chosen.items():
+        const = by_value.get(json.dumps(json_scalar(text, json_type)))
+        out.append(const if const is not None else EnumValue("", text, "", pos))
+    return _unique(out)
 
 
 def _untyped_in_enum_block(

@@ -6,6 +6,7 @@ from markergen.doctext import description
 from markergen.golang.syntax import FieldDecl
 from markergen.markers import KUBEBUILDER_ENUM, Target
 from markergen.model import Field
+from markergen.model.enums import channel_lines, detached_enum_markers, gate_lines
 from markergen.model.markerread import MarkerReader
 from markergen.model.resolve import Resolver
 
@@ -23,6 +24,7 @@ def make_field(
 ) -> Field:
     """`optional_by_default` is a package-level `+kubebuilder:validation:Optional`."""
     markers = reader.read((decl.doc,), Target.FIELD, f"field {struct_name}.{decl.name}")
+    markers += detached_enum_markers(decl.doc_extra, markers)
     # One pass over the markers (a field has a few; this runs for every field of a tree):
     # the first value of each single-valued marker, every listMapKey, the last enum list.
     # A wrapped marker (`+k8s:subfield(x)=+k8s:optional`) is about a part of the value,
@@ -42,7 +44,7 @@ def make_field(
         elif name in REQUIRED_MARKERS:
             has_required = True
         if value is None:
-            if name == KUBEBUILDER_ENUM:
+            if name == KUBEBUILDER_ENUM and not m.in_block:
                 enum_values = m.values
             continue
         if name in DEFAULT_MARKERS:
@@ -60,7 +62,7 @@ def make_field(
         elif name == "patchMergeKey":
             if patch_merge_key is None:
                 patch_merge_key = value
-        elif name == KUBEBUILDER_ENUM:
+        elif name == KUBEBUILDER_ENUM and not m.in_block:  # controller-gen reads `//` only
             enum_values = m.values
     # controller-gen's reading: an explicit marker wins, then omitempty, then the
     # package default. openapi-gen ignores +required, so a field with both omitempty
@@ -92,4 +94,5 @@ def make_field(
         default=default,
         enum_values=enum_values,
         pos=decl.pos,
+        enum_gates=gate_lines(markers) + channel_lines(decl.doc),
     )

@@ -89,12 +89,25 @@ def check_discriminator_type(model: Model) -> Iterator[Diagnostic]:
                 f"discriminator {d.go_name} of union {label} has type "
                 f"{d.type.text or 'string'}, which has no enum values: this is a kep2022 "
                 "union, kep1027 requires a +enum string type",
-                hint=hints.edits(
-                    *_enum_list(struct, union),
-                    otherwise="a named `+enum` string type with one constant per value",
-                ),
+                hint=_values_hint(struct, union),
                 severity=Severity.WARNING,
             )
+
+
+def _values_hint(struct: Struct, union: Union) -> str:
+    """MG201's hint for a string discriminator without values: list its members' values
+    on the field; with no member to take them from, say what to write (never nothing)."""
+    d = union.discriminator
+    assert d is not None
+    otherwise = "a named `+enum` string type with one constant per value"
+    edits = _enum_list(struct, union)
+    if edits:
+        return hints.edits(*edits, otherwise=otherwise)
+    return (
+        f"list the values {d.go_name} accepts in `// +{KUBEBUILDER_ENUM}=...` above "
+        f"{d.go_name} (one value per variant, separated by `;`), or use {otherwise}; then "
+        "mark the field each value selects with `+unionMember=<value>`"
+    )
 
 
 def _values_fit(d: Discriminator) -> bool:
@@ -278,6 +291,15 @@ def check_discriminator_without_members(model: Model) -> Iterator[Diagnostic]:
                 hints.remove(hints.marker_line(union_marker.raw), struct.name),
                 *_discriminator_removal(struct, d),
                 otherwise="mark the members with `+unionMember=<value>`",
+            )
+        elif d.values:
+            # an enum field (its type's values, or a list on the field such as openshift's
+            # FeatureGateAwareEnum lines) validates its value even without members:
+            # removing the discriminator marker is not the fix
+            hint = (
+                f"mark the field each value of {d.go_name} selects with "
+                f"`+{UNION_MEMBER}=<value>` (values: {quoted(d.values)}); a value that "
+                "selects no field needs none"
             )
         else:
             hint = hints.edits(

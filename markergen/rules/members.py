@@ -29,6 +29,7 @@ from markergen.rules.base import (
     union_label,
     unions,
 )
+from markergen.rules.enums import declared_outside_enum
 
 NILLABLE = frozenset({"pointer", "slice", "map", "interface"})
 
@@ -174,6 +175,8 @@ def check_member_value_in_enum(model: Model) -> Iterator[Diagnostic]:
             continue  # a mode union's values are checked per rule (MG323)
         if d is None or not d.values or member.value in d.values:
             continue
+        if declared_outside_enum(model, struct, union, member.value):
+            continue  # declared in the Go but not enforced: MG107 says which list lacks it
         if d.enum is not None:
             enum = model.enums.get(d.enum)
             source = f"enum {enum.name if enum else d.enum.rsplit('.', 1)[-1]}"

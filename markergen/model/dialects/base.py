@@ -34,7 +34,7 @@ from markergen.model import (
     json_scalar,
     scalar_json_type,
 )
-from markergen.model.enums import underlying_builtin
+from markergen.model.enums import field_enum, underlying_builtin
 from markergen.model.lookup import FieldLookup, JSONFields
 
 KEP2019_FIELD = UNION_DEPRECATED
@@ -171,7 +171,7 @@ def _default(text: str | None, enum: Enum | None) -> str | None:
     match = _REF.match(text)
     if match is None:
         return text
-    for v in enum.values:
+    for v in enum.constants or enum.values:
         if v.name == match.group(1):
             return json.dumps(json_scalar(v.value, enum.type))
     return text
@@ -179,8 +179,11 @@ def _default(text: str | None, enum: Enum | None) -> str | None:
 
 def discriminator_of(f: Field, ctx: Ctx) -> Discriminator:
     enum_key, values = enum_of(f.type, ctx)
-    if enum_key is None and f.enum_values:
-        values = tuple(sorted(set(f.enum_values)))
+    # The server's enum (markergen.model.enums.field_enum): the field's own list and its
+    # type's enum are both enforced.
+    enforced = field_enum(f, ctx.enums.get(enum_key) if enum_key is not None else None)
+    if enforced is not None and enforced.field_list is not None:
+        values = enforced.values
     base = f.type.deref()
     if enum_key is None and not values and base.kind == "external":
         ctx.diagnostics.append(

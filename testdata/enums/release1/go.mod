@@ -1,0 +1,3 @@
+module example.com/proxy
+
+go 1.24

@@ -1,0 +1,3 @@
+module example.com/copydelete
+
+go 1.22.0

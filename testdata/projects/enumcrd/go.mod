@@ -1,0 +1,3 @@
+module example.com/enumcrd
+
+go 1.24

@@ -1,0 +1,3 @@
+module example.com/nested/api
+
+go 1.22.0

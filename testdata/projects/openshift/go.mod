@@ -1,0 +1,3 @@
+module example.com/openshiftapi
+
+go 1.22.0

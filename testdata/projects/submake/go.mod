@@ -1,0 +1,3 @@
+module example.com/submake
+
+go 1.22.0

@@ -1,0 +1,3 @@
+ROOT_DIR := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/../..)
+include tools/make/tools.mk
+include tools/make/kube.mk

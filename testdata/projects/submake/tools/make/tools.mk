@@ -1,0 +1,1 @@
+GO_TOOL ?= go tool -modfile=$(ROOT_DIR)/tools/go.mod

@@ -1,0 +1,118 @@
+"""API packages in modules nested below the root (`api/go.mod`): `./...` stops at a
+directory with its own go.mod, as the go command does, so zero-config runs name them
+(`nested_api_patterns`, used by the configuration's defaults)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from markergen.config import load_config
+from markergen.golang.packages import nested_api_patterns
+
+GROUP = "// +groupName=example.com\npackage v1\n"
+
+
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def test_an_api_module_is_read_whole_and_other_modules_by_their_api_directories(
+    tmp_path: Path,
+) -> None:
+    _tree(
+        tmp_path,
+        {
+            "go.mod": "module example.com/root\n",
+            "api/go.mod": "module example.com/root/api\n",
+            "api/core/v1/doc.go": GROUP,
+            "api/ipam/v1/doc.go": GROUP,
+            "test/go.mod": "module example.com/root/test\n",
+            "test/infra/docker/api/v1/doc.go": GROUP,
+            "test/infra/docker/api/v2/doc.go": GROUP,
+            "test/e2e/e2e.go": "package e2e\n",
+            "hack/tools/go.mod": "module example.com/root/tools\n",  # no API: not read
+            "hack/tools/tools.go": "package tools\n",
+            "vendor/x.io/api/go.mod": "module x.io/api\n",
+            "vendor/x.io/api/v1/doc.go": GROUP,
+            "testdata/mod/go.mod": "module t\n",
+            "testdata/mod/v1/doc.go": GROUP,
+        },
+    )
+    assert nested_api_patterns(tmp_path) == ("./api/...", "./test/infra/docker/api/...")
+
+
+def test_a_group_name_past_the_package_comment_or_in_a_test_file_does_not_count(
+    tmp_path: Path,
+) -> None:
+    _tree(
+        tmp_path,
+        {
+            "go.mod": "module example.com/root\n",
+            "sub/go.mod": "module example.com/root/sub\n",
+            "sub/v1/doc_test.go": GROUP,
+            "sub/v1/types.go": "package v1\n\n// see +groupName= in the docs\n",
+        },
+    )
+    assert nested_api_patterns(tmp_path) == ()
+
+
+def test_zero_config_inputs_name_the_nested_api_modules(tmp_path: Path) -> None:
+    root = _tree(
+        tmp_path / "repo",
+        {
+            "go.mod": "module example.com/root\n",
+            "api/go.mod": "module example.com/root/api\n",
+            "api/v1/doc.go": GROUP,
+        },
+    )
+    assert load_config(root).inputs == ("./...", "./api/...")
+    # a repository whose only module sits below it: `./...` would match no Go file
+    (root / "go.mod").unlink()
+    assert load_config(root).inputs == ("./api/...",)
+    # markergen.yaml's inputs replace the default
+    (root / "markergen.yaml").write_text("inputs: [./api/v1]\n", encoding="utf-8")
+    assert load_config(root).inputs == ("./api/v1",)
+
+
+def test_a_kubebuilder_project_keeps_its_api_default(tmp_path: Path) -> None:
+    root = _tree(
+        tmp_path,
+        {
+            "go.mod": "module example.com/root\n",
+            "PROJECT": "domain: example.com\n",
+            "api/go.mod": "module example.com/root/api\n",
+            "api/v1/doc.go": GROUP,
+            "other/go.mod": "module example.com/root/other\n",
+            "other/v1/doc.go": GROUP,
+        },
+    )
+    assert load_config(root).inputs == ("./api/...",)
+
+
+def test_in_a_workspace_dot_dot_dot_reaches_the_modules_go_work_uses(tmp_path: Path) -> None:
+    """The go command's rule: with a go.work that uses ./api, `./...` at the root matches
+    the packages of api/ too, so zero-config needs no extra pattern for it."""
+    from markergen.golang.packages import load_packages
+
+    root = _tree(
+        tmp_path,
+        {
+            "go.mod": "module example.com/root\n",
+            "main.go": "package main\n",
+            "api/go.mod": "module example.com/root/api\n",
+            "api/v1/doc.go": GROUP,
+            "tools/go.mod": "module example.com/root/tools\n",
+            "tools/tools.go": "package tools\n",
+        },
+    )
+    without = {p.import_path for p in load_packages(["./..."], root).packages}
+    assert without == {"example.com/root"}
+    (root / "go.work").write_text("go 1.22\n\nuse (\n\t.\n\t./api\n)\n", encoding="utf-8")
+    within = {p.import_path for p in load_packages(["./..."], root).packages}
+    assert within == {"example.com/root", "example.com/root/api/v1"}
+    assert nested_api_patterns(root) == ()
+    assert load_config(root).inputs == ()
