@@ -88,6 +88,8 @@ class Change:
     crd_rules: tuple[str, ...] = ()
     # The head side's default of a CRD default change, as JSON text (None: no default).
     crd_default: str | None = None
+    # The head side's enum of a CRD enum change, as JSON texts (() when it has none).
+    crd_values: tuple[str, ...] | None = None
 
     @property
     def breaking(self) -> bool:
@@ -104,7 +106,15 @@ class Change:
 
     def sort_key(self) -> tuple[int, str, str, str, str, str, str]:
         rank = {"breaking": 0, "compatible": 1, "not-compared": 2}[self.classification]
-        return (rank, self.crd, self.type, self.crd_version, self.field or "", self.kind, self.message)
+        return (
+            rank,
+            self.crd,
+            self.type,
+            self.crd_version,
+            self.field or "",
+            self.kind,
+            self.message,
+        )
 
     def to_json(self) -> dict[str, Any]:
         out = self._json_go()

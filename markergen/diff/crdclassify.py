@@ -53,6 +53,7 @@ def _change(
     message: str,
     rules: Sequence[str] = (),
     default: str | None = None,
+    values: Sequence[str] | None = None,
 ) -> Change:
     v = place.version
     subject = v.kind + (f".{place.node}" if place.node and place.node != "(root)" else "")
@@ -74,6 +75,7 @@ def _change(
         crd_base=place.base,
         crd_rules=tuple(rules),
         crd_default=default,
+        crd_values=tuple(values) if values is not None else None,
     )
 
 
@@ -236,6 +238,7 @@ class _Compare:
                         None,
                         f"new object {n.shown} with a union over {fields}: no stored object "
                         "sets these fields",
+                        [r.rule for r in u.rules],
                     )
                 )
             else:
@@ -247,6 +250,7 @@ class _Compare:
                         None,
                         f"object {n.shown} is gone with its union over {fields}: clients "
                         "that set these fields send fields the schema no longer has",
+                        [r.rule for r in u.rules],
                     )
                 )
 
@@ -268,6 +272,7 @@ class _Compare:
                             name,
                             f"enum value(s) {', '.join(gone)} removed: objects that use them "
                             "are rejected (valid values do not become invalid)",
+                            values=he,
                         )
                     )
                 if new:
@@ -279,6 +284,7 @@ class _Compare:
                             name,
                             f"enum value(s) {', '.join(new)} added: clients that assume they "
                             "know every value must handle them",
+                            values=he,
                         )
                     )
             elif be is None and he is not None:
@@ -290,11 +296,19 @@ class _Compare:
                         name,
                         f"the field now only takes {', '.join(he)}: any other value that was "
                         "accepted is rejected",
+                        values=he,
                     )
                 )
             elif be is not None and he is None:
                 self.out.append(
-                    _change("compatible", "enum-removed", place, name, "the field's enum is gone")
+                    _change(
+                        "compatible",
+                        "enum-removed",
+                        place,
+                        name,
+                        "the field's enum is gone",
+                        values=(),
+                    )
                 )
             self.default(place, name, bp, hp)
 

@@ -19,10 +19,10 @@ from markergen.crd.locate import root_type
 from markergen.crd.walk import flat_fields, resolve
 from markergen.diff.classify import Change
 from markergen.diff.crdsource import CrdSet
-from markergen.diff.surface import type_name
+from markergen.diff.surface import enum_values, type_name
 from markergen.emit.naming import Naming
-from markergen.model import Model, Struct
-from markergen.model.lookup import model_lookup
+from markergen.model import Field, Model, Struct
+from markergen.model.lookup import JSONField, model_lookup
 
 _MAX_DEPTH = 64
 _XVALIDATION = "kubebuilder:validation:XValidation"
@@ -30,16 +30,20 @@ _ENUM_KINDS = frozenset({"enum-value-added", "enum-value-removed", "enum-added",
 _DEFAULT_KINDS = frozenset({"default-added", "default-removed", "default-changed"})
 
 
-def _structs_by_node(model: Model, root: Struct, schema: object) -> dict[str, Struct]:
-    """Shown schema path → the Go struct whose schema it is."""
-    out: dict[str, Struct] = {}
-
+def _nodes_of(
+    model: Model, root: Struct, schema: object
+) -> tuple[dict[str, Struct], dict[str, Field]]:
+    """Shown schema path → the Go struct whose schema it is, and → the Go field whose
+    schema it is (a property, and its items or values): the markers of both write the
+    node's rules."""
+    structs: dict[str, Struct] = {}
+    fields: dict[str, Field] = {}
     lookup = model_lookup(model)
 
     def walk(struct: Struct, node: object, shown: str, depth: int) -> None:
         if depth > _MAX_DEPTH or not isinstance(node, dict):
             return
-        out.setdefault(shown, struct)
+        structs.setdefault(shown, struct)
         props = node.get("properties")
         if not isinstance(props, dict):
             return
@@ -49,6 +53,7 @@ def _structs_by_node(model: Model, root: Struct, schema: object) -> dict[str, St
             if f is None:
                 continue
             path = f"{shown}.{name}" if shown != "(root)" else str(name)
+            fields.setdefault(path, f)
             ref = resolve(model, f.type)
             sub_node: object = sub
             while ref.kind in ("slice", "array", "map") and ref.elem is not None:
@@ -57,12 +62,13 @@ def _structs_by_node(model: Model, root: Struct, schema: object) -> dict[str, St
                     break
                 sub_node = sub_node.get(key)
                 path += "{*}" if key == "additionalProperties" else "[*]"
+                fields.setdefault(path, f)
                 ref = resolve(model, ref.elem)
             if ref.kind == "named" and ref.type_key in model.structs:
                 walk(model.structs[ref.type_key], sub_node, path, depth + 1)
 
     walk(root, schema, "(root)", 0)
-    return out
+    return structs, fields
 
 
 class GoMap:
@@ -72,20 +78,43 @@ class GoMap:
         self.model = model
         self.naming = naming
         self.structs: dict[tuple[str, str, str], Struct] = {}
+        self.fields: dict[tuple[str, str, str], Field] = {}
         self.lookup = model_lookup(model)
         for (group, kind, version), v in crds.versions.items():
             root = root_type(model, group, kind, version)
             if root is None:
                 continue
-            for shown, struct in _structs_by_node(model, root, v.schema).items():
+            structs, fields = _nodes_of(model, root, v.schema)
+            for shown, struct in structs.items():
                 self.structs[(v.name, version, shown)] = struct
+            for shown, f in fields.items():
+                self.fields[(v.name, version, shown)] = f
 
     def struct_of(self, c: Change) -> Struct | None:
-        return self.structs.get((c.crd, c.crd_version, c.crd_path or "(root)"))
+        """The struct of the change's node; for a rule on a scalar or list node, the
+        struct that holds that field."""
+        path = c.crd_path or "(root)"
+        found = self.structs.get((c.crd, c.crd_version, path))
+        while found is None and path != "(root)":
+            if path.endswith(("[*]", "{*}")):
+                path = path[:-3]
+            else:
+                path = path.rsplit(".", 1)[0] if "." in path else "(root)"
+            found = self.structs.get((c.crd, c.crd_version, path))
+        return found
 
     def definition(self, c: Change) -> str | None:
         s = self.struct_of(c)
         return type_name(s.key, self.naming) if s is not None else None
+
+    def owner(self, c: Change) -> str | None:
+        """The definition of the struct that declares the change's field (a field
+        promoted from an inlined struct is reported by that struct in Go)."""
+        s = self.struct_of(c)
+        if s is None or c.field is None:
+            return None
+        jf = next((j for j in flat_fields(self.model, s, self.lookup) if j.name == c.field), None)
+        return type_name(jf.owner, self.naming) if jf is not None else None
 
     def declares_default(self, c: Change, value: object) -> bool:
         """Whether the Go field of the change writes this default (`+kubebuilder:default=`
@@ -104,17 +133,41 @@ class GoMap:
             return not found
         return value in found
 
+    def _json_field(self, c: Change) -> JSONField | None:
+        s = self.struct_of(c)
+        if s is None or c.field is None:
+            return None
+        return next((j for j in flat_fields(self.model, s, self.lookup) if j.name == c.field), None)
+
+    def declares_enum(self, c: Change, values: Sequence[str]) -> bool:
+        """Whether the Go field's enforced enum is the CRD's (JSON texts, sorted)."""
+        jf = self._json_field(c)
+        if jf is None:
+            return False
+        found = enum_values(self.model, jf.field)
+        return (found[0] if found is not None else ()) == tuple(values)
+
     def declares_rules(self, c: Change, rules: Iterable[str]) -> bool:
         """Whether the Go struct of the change's node writes these rules itself
         (`+kubebuilder:validation:XValidation:rule=...` on the type or its fields)."""
         s = self.struct_of(c)
         if s is None:
             return False
-        texts = [
-            m.raw.replace('\\"', '"')
-            for m in (*s.markers, *(m for f in s.fields for m in f.markers))
-            if m.name.startswith(_XVALIDATION)
+        via = self.fields.get((c.crd, c.crd_version, c.crd_path or "(root)"))
+        # the struct, the structs it inlines (their markers write the same node), their
+        # fields, and the field whose schema the node is
+        owners = {s.key: s}
+        for jf in flat_fields(self.model, s, self.lookup):
+            if jf.owner in self.model.structs:
+                owners.setdefault(jf.owner, self.model.structs[jf.owner])
+        markers = [
+            m
+            for o in owners.values()
+            for m in (*o.markers, *(m for f in o.fields for m in f.markers))
         ]
+        if via is not None:
+            markers += via.markers
+        texts = [m.raw.replace('\\"', '"') for m in markers if m.name.startswith(_XVALIDATION)]
         return all(any(r in t for t in texts) for r in rules)
 
 
@@ -164,6 +217,7 @@ def merge(
     for c in crd:
         mapping = head_map if not c.crd_base else (base_map or head_map)
         definition = mapping.definition(c) if mapping is not None else None
+        owner = mapping.owner(c) if mapping is not None else None
         if mapping is None or c.kind.startswith("version") or c.kind.startswith("storage"):
             out.append(c)
             continue
@@ -171,7 +225,7 @@ def merge(
             g
             for g in go_left
             if definition is not None
-            and g.type == definition
+            and g.type in (definition, owner)
             and _go_family(g.kind) == _family(c.kind)
             and (c.field is None or g.field == c.field)
         ]
@@ -200,7 +254,9 @@ def merge(
             continue
         behind = False
         now = head_map if head_map is not None and head_map.struct_of(c) else mapping
-        if c.kind in _DEFAULT_KINDS:
+        if c.crd_values is not None:
+            behind = now.declares_enum(c, c.crd_values)
+        elif c.kind in _DEFAULT_KINDS:
             behind = now.declares_default(
                 c, _NO_DEFAULT if c.crd_default is None else json.loads(c.crd_default)
             )

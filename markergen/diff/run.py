@@ -127,8 +127,6 @@ def _from_root(changes: tuple[Change, ...], prefix: str) -> tuple[Change, ...]:
         return posixpath.normpath(prefix + path) if path else path
 
     return tuple(
-        replace(
-            c, file=moved(c.file), anchor_file=moved(c.anchor_file), crd_file=moved(c.crd_file)
-        )
+        replace(c, file=moved(c.file), anchor_file=moved(c.anchor_file), crd_file=moved(c.crd_file))
         for c in changes
     )

@@ -21,6 +21,7 @@ from typing import Literal
 from markergen.crd.outputs import MAKEFILES, find_crd_outputs
 from markergen.diff.crdsource import (
     CrdSet,
+    archive,
     is_crd_directory,
     is_crd_file,
     read_paths,
@@ -233,13 +234,25 @@ def _revision_crds(
     project = project_root(cwd)
     if project is None:
         return None
+    at = Path(os.path.relpath(project.resolve(), top.resolve())).as_posix()
     dirs = crd_dirs(project)
-    if not dirs:
-        return None
-    rel = [
-        Path(os.path.relpath((project / d).resolve(), top.resolve())).as_posix() for d in dirs
-    ]
-    return read_tree(top, side, spec, commit, rel, prefix)
+    rel = [Path(os.path.relpath((project / d).resolve(), top.resolve())).as_posix() for d in dirs]
+    found = read_tree(top, side, spec, commit, rel, prefix) if rel else None
+    if found is not None and found.versions:
+        return found
+    # The project kept its CRDs elsewhere in that revision (a release before the chart
+    # moved them): find them as `markergen crd` would in that revision's own tree.
+    with tempfile.TemporaryDirectory(prefix="markergen-diff-tree-") as tmp:
+        root = Path(tmp)
+        archive(top, side, spec, commit, [at if at != "." else ".", ":(exclude)vendor"], root)
+        there = root / at
+        if not there.is_dir():
+            return found
+        old = crd_dirs(there)
+        if not old:
+            return found
+        crds = read_paths([there / d for d in old], root / prefix if prefix else root, spec)
+        return crds
 
 
 def _blob_tree(side: str, spec: str, cwd: Path) -> Side | None:

@@ -320,7 +320,7 @@ def _typed(value: object, builtin: str) -> object:
     return value
 
 
-def _enum_values(model: Model, f: Field) -> tuple[tuple[str, ...], str] | None:
+def enum_values(model: Model, f: Field) -> tuple[tuple[str, ...], str] | None:
     """The enum of a property (as JSON texts) and the marker that declared it, looked up
     as OpenAPI attaches it: through pointers, aliases, array items and map values. A
     field's own list and its type's enum are both enforced: their intersection, as the
@@ -404,7 +404,7 @@ def _collect(
                 unmodelled_markers(f.markers),
             ),
         )
-        found = _enum_values(model, f)
+        found = enum_values(model, f)
         if found is not None:
             out.enums.setdefault(f.json_name, found[0])
             out.sources.setdefault(f.json_name, found[1])
