@@ -112,7 +112,12 @@ def use_color(stream: TextIO, environ: Mapping[str, str] | None = None) -> bool:
 
 
 def _run_cache(
-    cfg: Config, command: str, patterns: Sequence[str], options: dict[str, Any], use: bool
+    cfg: Config,
+    command: str,
+    patterns: Sequence[str],
+    options: dict[str, Any],
+    use: bool,
+    inputs: Sequence[tuple[str, str]] = (),
 ) -> tuple[OutputCache | None, CachedRun | None]:
     """(the cache slot of this run or None, the cached run or None). check and dump
     take the generate fast path: a run whose inputs and settings did not change prints
@@ -121,7 +126,7 @@ def _run_cache(
         return None, None
     from markergen.cache import OutputCache, cache_dir
 
-    cache = OutputCache.open(cache_dir(cfg.root), patterns, Path.cwd(), options, command)
+    cache = OutputCache.open(cache_dir(cfg.root), patterns, Path.cwd(), options, command, inputs)
     return cache, (cache.lookup() if cache is not None else None)
 
 
@@ -159,10 +164,12 @@ def _run_check(args: Args) -> int:
     cfg = _config(args, "check")
     patterns = _patterns(args.patterns, cfg)
     crd_dirs = _crd_dirs(cfg)
-    # With CRDs to prove against, the findings also depend on the project's YAML
-    # objects, which the cache key does not cover: such a run is always computed.
     options = {**output_settings(cfg), "strict": cfg.strict}
-    cache, cached = _run_cache(cfg, "check", patterns, options, not args.no_cache and not crd_dirs)
+    # With CRDs to prove against, the findings also depend on the CRD files and on the
+    # YAML objects the project keeps: their paths and bytes join the key, so a new,
+    # edited or removed CRD or sample is never served stale.
+    inputs = _crd_inputs(cfg, crd_dirs) if crd_dirs and not args.no_cache else []
+    cache, cached = _run_cache(cfg, "check", patterns, options, not args.no_cache, inputs)
     if cached is not None:
         diags = list(cached.diagnostics)
     else:
@@ -189,6 +196,19 @@ def _crd_dirs(cfg: Config) -> list[Path]:
 
     dirs = [cfg.root / d for d in find_crd_outputs(cfg.root).dirs]
     return [d for d in dirs if d.is_dir()]
+
+
+def _crd_inputs(cfg: Config, dirs: list[Path]) -> list[tuple[str, str]]:
+    """(path, SHA-256) of every file the proof of `check` may read: the CRDs in `dirs`
+    and the candidate sample files (markergen.crd.samples), listed as a run lists them."""
+    from markergen.cache import file_digests
+    from markergen.crd.patch import crd_files
+    from markergen.crd.samples import sample_files
+
+    samples = sample_files(
+        cfg.root, cfg.samples.get("include", ()), cfg.samples.get("exclude", ())
+    )
+    return list(file_digests([str(p) for p in (*crd_files(dirs), *samples)]))
 
 
 def _sample_findings(cfg: Config, dirs: list[Path], model: Any) -> list[Any]:
@@ -775,10 +795,14 @@ def _parse_and_run(args_list: list[str]) -> int:
     """Parse with click (help, usage errors, completion requests) and run the command."""
     import click
 
-    completing = bool(os.environ.get(COMPLETE_VAR))
     names = {c.name for c in COMMANDS}
-    only = None if completing else next((a for a in args_list if a in names), "")
-    command = build(only)
+    words = args_list
+    if os.environ.get(COMPLETE_VAR):
+        # A completion request: the line being completed is in the environment (bash's
+        # COMP_WORDS, typer's _TYPER_COMPLETE_ARGS for the other shells).
+        words = " ".join(os.environ.get(v, "") for v in ("COMP_WORDS", "_TYPER_COMPLETE_ARGS"))
+        words = words.split()[1:]
+    command = build(next((a for a in words if a in names), ""))
     try:
         code = command.main(args_list, prog_name=PROG, standalone_mode=False)
     except click.exceptions.Abort:  # a Ctrl-C while click itself ran
