@@ -800,8 +800,8 @@ def _parse_and_run(args_list: list[str]) -> int:
     if os.environ.get(COMPLETE_VAR):
         # A completion request: the line being completed is in the environment (bash's
         # COMP_WORDS, typer's _TYPER_COMPLETE_ARGS for the other shells).
-        words = " ".join(os.environ.get(v, "") for v in ("COMP_WORDS", "_TYPER_COMPLETE_ARGS"))
-        words = words.split()[1:]
+        line = " ".join(os.environ.get(v, "") for v in ("COMP_WORDS", "_TYPER_COMPLETE_ARGS"))
+        words = line.split()[1:]
     command = build(next((a for a in words if a in names), ""))
     try:
         code = command.main(args_list, prog_name=PROG, standalone_mode=False)

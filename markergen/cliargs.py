@@ -129,22 +129,18 @@ def _paragraphs(text: str) -> str:
     return "\n\n".join(out)
 
 
-def _codes(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+def _codes(incomplete: str) -> list[tuple[str, str]]:
     """Diagnostic codes from the catalog, each with its title."""
-    from click.shell_completion import CompletionItem
-
     from markergen.diagnostics import CATALOG
 
     prefix = incomplete.upper()
-    return [CompletionItem(c, help=CATALOG[c].title) for c in sorted(CATALOG) if c.startswith(prefix)]
+    return [(c, CATALOG[c].title) for c in sorted(CATALOG) if c.startswith(prefix)]
 
 
-def _git_refs(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+def _git_refs(incomplete: str) -> list[str]:
     """HEAD and the branches and tags of the repository around the working directory;
     none outside a repository, where the shell completes file names instead."""
     import subprocess
-
-    from click.shell_completion import CompletionItem
 
     try:
         proc = subprocess.run(
@@ -156,14 +152,13 @@ def _git_refs(ctx: click.Context, param: click.Parameter, incomplete: str) -> li
         return []
     if proc.returncode != 0:
         return []
-    refs = ["HEAD", *proc.stdout.split()]
-    return [CompletionItem(r) for r in refs if r.startswith(incomplete)]
+    return [r for r in ["HEAD", *proc.stdout.split()] if r.startswith(incomplete)]
 
 
 # How a value completes beyond click's own (a choice completes its choices; a file or a
 # directory is left to the shell, which typer's scripts fall back to when markergen
-# offers nothing).
-_COMPLETERS: Mapping[str, Callable[[click.Context, click.Parameter, str], list[Any]]] = {
+# offers nothing). typer reads each function's signature: `incomplete` is the word.
+_COMPLETERS: Mapping[str, Callable[[str], list[Any]]] = {
     "code": _codes,
     "gitref": _git_refs,
 }
@@ -178,7 +173,7 @@ def _parameter(arg: Arg) -> inspect.Parameter:
     if arg.choices:
         kw["click_type"] = click.Choice(arg.choices)
     if arg.complete in _COMPLETERS:
-        kw["shell_complete"] = _COMPLETERS[arg.complete]
+        kw["autocompletion"] = _COMPLETERS[arg.complete]
     annotation: Any
     default: Any
     if not arg.is_option:
@@ -255,7 +250,9 @@ def build_app(
     import typer.core
     import typer.main
 
-    typer.completion.completion_init()  # typer's bash/zsh/fish/PowerShell protocols
+    # typer's bash/zsh/fish/PowerShell protocols (typer.completion re-exports them
+    # without declaring it)
+    typer.completion.completion_init()  # type: ignore[attr-defined]
     app = typer.Typer(
         name=prog,
         help=_paragraphs(description),
@@ -278,12 +275,14 @@ def build_app(
     tops = []
     for a in top_args:
         if a.dest == "version":
+            info = typer.Option(*a.names, help=a.help, callback=show_version, is_eager=True)
             tops.append(
                 inspect.Parameter(
-                    a.dest, inspect.Parameter.KEYWORD_ONLY, default=False,
-                    annotation=Annotated[bool, typer.Option(
-                        *a.names, help=a.help, callback=show_version, is_eager=True)],
-                )  # fmt: skip
+                    a.dest,
+                    inspect.Parameter.KEYWORD_ONLY,
+                    default=False,
+                    annotation=Annotated[bool, info],
+                )
             )
         else:
             tops.append(_parameter(a))
@@ -304,8 +303,6 @@ def build_app(
         args = (*command_args(c), *everywhere) if full else ()
 
         def body(values: dict[str, Any], c: Command = c, args: tuple[Arg, ...] = args) -> int:
-            import click
-
             # An option of `everywhere` given before the command counts as after it.
             given = click.get_current_context().find_root().params
             for a in everywhere:
@@ -338,13 +335,13 @@ def _keep_argument_help(group: click.Command, commands: Sequence[Command]) -> No
         declared = {a.dest: a.help for a in c.args}
         for param in group.commands[c.name].params:
             if isinstance(param, click.Argument) and param.name in declared:
-                param.help = declared[param.name]  # type: ignore[attr-defined]
+                param.help = declared[param.name]
 
 
 def completion_script(prog: str, shell: str) -> str:
     """typer's completion script for `shell`: it asks `prog` itself for completions
     (with `_<PROG>_COMPLETE` set), so values come from the same declarations."""
-    from typer.completion import get_completion_script
+    from typer.completion import get_completion_script  # type: ignore[attr-defined]
 
     var = f"_{prog.replace('-', '_').upper()}_COMPLETE"
     return get_completion_script(prog_name=prog, complete_var=var, shell=shell) + "\n"
