@@ -26,6 +26,7 @@ from markergen.cliargs import (
     Args,
     Command,
     Interrupted,
+    PipeClosed,
     build_app,
     command_args,
     completion_script,
@@ -770,7 +771,7 @@ def _main(args_list: list[str], debug: bool) -> int:
         finally:
             signal.signal(signal.SIGINT, previous)
         return 130
-    except BrokenPipeError:
+    except (BrokenPipeError, PipeClosed):
         # `markergen dump | head`: the reader left; nothing to report.
         _silence_stdout()
         return 0

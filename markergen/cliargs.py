@@ -116,6 +116,11 @@ class Interrupted(Exception):
     KeyboardInterrupt into its own "Aborted!") to markergen.cli's handler."""
 
 
+class PipeClosed(Exception):
+    """The reader of stdout left (`markergen dump | head`), carried past click (which
+    would exit 1) to markergen.cli's handler."""
+
+
 def _paragraphs(text: str) -> str:
     """click rewraps every paragraph; one with indented lines (an example, a command
     to type) is kept as written, which click spells with a leading \\b line."""
@@ -311,6 +316,8 @@ def build_app(
                 return c.run(Args(**_values(args, values)))
             except KeyboardInterrupt as e:
                 raise Interrupted() from e
+            except BrokenPipeError as e:
+                raise PipeClosed() from e
 
         app.command(
             c.name,

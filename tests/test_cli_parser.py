@@ -405,3 +405,20 @@ def test_force_color_colours_check_in_a_pipe(module: Path) -> None:
     assert "\x1b[1;33mwarning\x1b[0m MG" in res.stdout
     plain = run_cli(["check"], module, env={"FORCE_COLOR": "1", "NO_COLOR": "1"})
     assert "\x1b[" not in plain.stdout
+
+
+def test_a_closed_pipe_is_exit_0_without_a_message(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import markergen.cli as cli
+
+    def reader_left(args: object) -> int:
+        raise BrokenPipeError
+
+    monkeypatch.setattr(cli, "_silence_stdout", lambda: None)  # keep pytest's stdout
+    monkeypatch.setattr(cli, "COMMANDS", tuple(
+        c if c.name != "dump" else type(c)(c.name, c.summary, c.description, c.args, reader_left)
+        for c in cli.COMMANDS
+    ))
+    assert main(["dump"]) == 0
+    assert capsys.readouterr().err == ""
