@@ -648,7 +648,8 @@ COMMANDS: tuple[Command, ...] = (
         settings=False,
         epilog="Install:\n\n"
         "  bash  markergen completion bash > ~/.local/share/bash-completion/completions/markergen\n"
-        "  zsh   markergen completion zsh > \"${fpath[1]}/_markergen\"\n"
+        "  zsh   markergen completion zsh > ~/.markergen.zsh, and in ~/.zshrc after compinit:\n"
+        "        source ~/.markergen.zsh\n"
         "  fish  markergen completion fish > ~/.config/fish/completions/markergen.fish\n"
         "  pwsh  markergen completion pwsh >> $PROFILE",
     ),
