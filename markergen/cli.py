@@ -797,6 +797,13 @@ def _main(args_list: list[str], debug: bool) -> int:
 
 def _parse_and_run(args_list: list[str]) -> int:
     """Parse with click (help, usage errors, completion requests) and run the command."""
+    if args_list == ["--version"] and not os.environ.get(COMPLETE_VAR):
+        # What scripts and `make` ask most: answered before typer and click are imported
+        # (the same text as the option's callback in cliargs.build_app).
+        from markergen import __version__
+
+        sys.stdout.write(f"{PROG} {__version__}\n")
+        return 0
     import click
 
     names = {c.name for c in COMMANDS}

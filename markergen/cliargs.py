@@ -13,13 +13,14 @@ typer and click are imported only when an app is built (not by `import markergen
 
 from __future__ import annotations
 
-import inspect
 import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional
 
 if TYPE_CHECKING:
+    import inspect
+
     import click
 
     from markergen.config import Setting
@@ -171,6 +172,8 @@ _COMPLETERS: Mapping[str, Callable[[str], list[Any]]] = {
 
 def _parameter(arg: Arg) -> inspect.Parameter:
     """The typer parameter of one declared argument."""
+    import inspect
+
     import click
     import typer
 
@@ -214,6 +217,8 @@ def _callback(
     """A function whose signature is `args` (what typer reads to build the command) and
     that calls `body` with the parsed values."""
 
+    import inspect
+
     def command(**values: Any) -> Any:
         return body(values)
 
@@ -249,6 +254,8 @@ def build_app(
     `--quiet`: anywhere on the line). With `only`, the other commands get no parameters
     (only their names and summaries, for the command list): a command's settings come
     from markergen.config, which imports the model, and `--help` needs none of that."""
+    import inspect
+
     import click
     import typer
     import typer.completion
