@@ -11,7 +11,8 @@ example a checkout's .venv/bin/python, with `pip install -e .`); it runs
 once per install, and each install fills its own cache with one run of each command
 first. Runs are interleaved (install A, install B, A, B, ...) so that a busy machine
 slows them alike; each figure is the median of N runs (default 9), with the best in
-parentheses. Nothing is fetched.
+parentheses; wall time and CPU time (user + system, which moves less when other jobs
+share the machine). Nothing is fetched.
 """
 
 from __future__ import annotations
@@ -25,7 +26,24 @@ from statistics import median
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _run import run
+import os
+import subprocess
+import time
+from collections.abc import Sequence
+
+
+def run(argv: Sequence[str], cwd: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds: user + system) of one child process. CPU time moves
+    less than wall time when other jobs share the machine."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(list(argv), cwd=cwd, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)  # fmt: skip
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"{' '.join(argv)} exited {code}")
+    return wall, usage.ru_utime + usage.ru_stime
 
 COMMANDS = {
     "--version": ["--version"],
@@ -44,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     installs = dict(item.split("=", 1) for item in args.installs)
     times: dict[tuple[str, str], list[float]] = {}
+    cpu: dict[tuple[str, str], list[float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         dirs = {}
         for label, python in installs.items():
@@ -55,16 +74,19 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(args.repeat):
             for name, argv_ in COMMANDS.items():
                 for label, python in installs.items():
-                    r = run([python, "-m", "markergen", *argv_], dirs[label])
-                    times.setdefault((name, label), []).append(r.seconds)
+                    wall, used = run([python, "-m", "markergen", *argv_], dirs[label])
+                    times.setdefault((name, label), []).append(wall)
+                    cpu.setdefault((name, label), []).append(used)
     labels = list(installs)
-    print("command         " + "".join(f"{label:>22}" for label in labels))
-    for name in COMMANDS:
-        cells = []
-        for label in labels:
-            values = times[(name, label)]
-            cells.append(f"{median(values):9.3f} s ({min(values):.3f})")
-        print(f"{name:<16}" + "".join(f"{c:>22}" for c in cells))
+    for title, table in (("wall", times), ("CPU (user + system)", cpu)):
+        print(f"{title}: median (best) of {args.repeat}")
+        print("command         " + "".join(f"{label:>22}" for label in labels))
+        for name in COMMANDS:
+            cells = []
+            for label in labels:
+                values = table[(name, label)]
+                cells.append(f"{median(values):9.3f} s ({min(values):.3f})")
+            print(f"{name:<16}" + "".join(f"{c:>22}" for c in cells))
     return 0
 
 
