@@ -1,17 +1,18 @@
 """The `markergen` command line: parse arguments, call the library, print, exit.
 
-One parser (argparse), built from declarations: the commands below, and for every
-command the settings markergen.config declares for it. Shell completion
-(`markergen completion SHELL`, markergen.completion) is generated from the same
-declarations. argparse instead of typer: it imports in a few milliseconds, so
-`--version`, `--help` and a warm `generate` need no second, hand-written parser in front.
+A typer app built from declarations (markergen.cliargs.build_app): the commands below,
+and for every command the settings markergen.config declares for it. click, under typer,
+parses, prints help and usage errors, and answers shell completion requests from
+typer's scripts (`markergen completion SHELL`). typer and click are imported only when
+a command line is parsed; `markergen --version` alone is answered before.
 
-Streams: results on stdout; diagnostics, progress and messages on stderr.
+Streams, one rule: stdout carries the command's result (check's report, dump's model,
+diff's report, --verify's diff, ...); everything else (diagnostics of generate and crd,
+summaries, progress, messages, usage errors) goes to stderr.
 Exit codes: 0 success; 1 error diagnostics, stale outputs, an invalid object or a
 matched `--fail-on`; 2 usage, configuration or I/O error; 130 interrupted (Ctrl-C).
 A user error never prints a traceback; `--debug` shows one for bugs.
 """
-
 from __future__ import annotations
 
 import os
