@@ -212,17 +212,15 @@ def _parameter(arg: Arg) -> inspect.Parameter:
 
 
 def _callback(
-    name: str, args: Sequence[Arg], body: Callable[[dict[str, Any]], Any]
+    name: str, params: Sequence[inspect.Parameter], body: Callable[[dict[str, Any]], Any]
 ) -> Callable[..., Any]:
-    """A function whose signature is `args` (what typer reads to build the command) and
-    that calls `body` with the parsed values."""
-
+    """A function whose signature is `params` (what typer reads to build the command)
+    and that calls `body` with the parsed values."""
     import inspect
 
     def command(**values: Any) -> Any:
         return body(values)
 
-    params = [_parameter(a) for a in args]
     command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     command.__annotations__ = {p.name: p.annotation for p in params}
     command.__name__ = command.__qualname__ = name.replace("-", "_")
@@ -298,12 +296,7 @@ def build_app(
             )
         else:
             tops.append(_parameter(a))
-    group_args = [*everywhere]
-    root = _callback(prog, [], lambda values: None)
-    params = tops + [_parameter(a) for a in group_args]
-    root.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    root.__annotations__ = {p.name: p.annotation for p in params}
-    app.callback()(root)
+    app.callback()(_callback(prog, tops + [_parameter(a) for a in everywhere], lambda v: None))
 
     class TyperCommand(typer.core.TyperCommand):
         def format_arguments(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -332,7 +325,7 @@ def build_app(
             help=_paragraphs(c.description),
             short_help=c.summary,
             epilog=_paragraphs(c.epilog) if c.epilog else None,
-        )(_callback(c.name, args, body))
+        )(_callback(c.name, [_parameter(a) for a in args], body))
     group = typer.main.get_command(app)
     _keep_argument_help(group, commands)
     return group
