@@ -98,11 +98,14 @@ class OutputCache:
         cwd: Path,
         options: Mapping[str, Any],
         command: str = "generate",
+        inputs: Sequence[tuple[str, str]] = (),
     ) -> OutputCache | None:
         """The cache slot of this invocation, or None when the inputs cannot be listed
         (a pattern names nothing, a file cannot be read): the run then reports that.
         `command` names what is cached (`generate`, `check`, `dump`): each has its own
-        slots, and `options` are the settings its results depend on."""
+        slots, and `options` are the settings its results depend on. `inputs` are
+        (path, SHA-256) of other files the results depend on (check's CRDs and samples):
+        part of the key, not of the slot, so an edit replaces the entry."""
         from markergen.golang.packages import input_files
 
         files = input_files(patterns, cwd)
@@ -119,6 +122,7 @@ class OutputCache:
         digest = hashlib.sha256()
         digest.update(f"markergen-cache {_FORMAT}\n{shape_text}\n".encode())
         digest.update(code_fingerprint().encode())
+        digest.update(json.dumps(list(map(list, inputs))).encode())
         try:
             for f in files:
                 digest.update(f"{f.path}\0{f.explicit}\0{f.module}\0".encode())

@@ -1,29 +1,42 @@
 """The `markergen` command line: parse arguments, call the library, print, exit.
 
-One parser (argparse), built from declarations: the commands below, and for every
-command the settings markergen.config declares for it. Shell completion
-(`markergen completion SHELL`, markergen.completion) is generated from the same
-declarations. argparse instead of typer: it imports in a few milliseconds, so
-`--version`, `--help` and a warm `generate` need no second, hand-written parser in front.
+A typer app built from declarations (markergen.cliargs.build_app): the commands below,
+and for every command the settings markergen.config declares for it. click, under typer,
+parses, prints help and usage errors, and answers shell completion requests from
+typer's scripts (`markergen completion SHELL`). typer and click are imported only when
+a command line is parsed; `markergen --version` alone is answered before.
 
-Streams: results on stdout; diagnostics, progress and messages on stderr.
+Streams, one rule: stdout carries the command's result (check's report, dump's model,
+diff's report, --verify's diff, ...); everything else (diagnostics of generate and crd,
+summaries, progress, messages, usage errors) goes to stderr.
 Exit codes: 0 success; 1 error diagnostics, stale outputs, an invalid object or a
 matched `--fail-on`; 2 usage, configuration or I/O error; 130 interrupted (Ctrl-C).
 A user error never prints a traceback; `--debug` shows one for bugs.
 """
-
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from markergen.cliargs import Arg, Command, command_args, setting_dest
+from markergen.cliargs import (
+    SHELLS,
+    Arg,
+    Args,
+    Command,
+    Interrupted,
+    PipeClosed,
+    build_app,
+    command_args,
+    completion_script,
+    setting_dest,
+)
 
 if TYPE_CHECKING:
+    import click
+
     from markergen.cache import CachedRun, OutputCache
     from markergen.config import Config
     from markergen.diagnostics import Diagnostic
@@ -35,6 +48,8 @@ DESCRIPTION = (
     "documents, runtime tables, CRD validation rules and compatibility reports from them."
 )
 INTERRUPTED = "markergen: interrupted; every output is as it was or completely written"
+# Set by typer's completion scripts when the shell asks markergen for completions.
+COMPLETE_VAR = "_MARKERGEN_COMPLETE"
 
 PATTERNS = Arg(
     ("PATTERNS",),
@@ -46,7 +61,7 @@ PATTERNS = Arg(
 )
 
 
-def _config(args: argparse.Namespace, command: str) -> Config:
+def _config(args: Args, command: str) -> Config:
     from markergen.config import load_config, settings_of
 
     flags = {s.key: getattr(args, setting_dest(s), None) for s in settings_of(command)}
@@ -71,15 +86,23 @@ def _move_pattern(pattern: str, base: Path, to: Path) -> str:
 
 
 def _summary(diags: Sequence[Any]) -> str:
+    from markergen.report import count
+
     errors = sum(1 for d in diags if d.severity.value == "error")
     warnings = sum(1 for d in diags if d.severity.value == "warning")
-    return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+    return f"{count(errors, 'error')}, {count(warnings, 'warning')}"
 
 
-def use_color(stream: TextIO, environ: dict[str, str] | None = None) -> bool:
-    """Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org)."""
+def use_color(stream: TextIO, environ: Mapping[str, str] | None = None) -> bool:
+    """Colour on a terminal. As Python itself decides (3.13's _colorize): `NO_COLOR`
+    set to anything (https://no-color.org) turns it off, then `FORCE_COLOR` turns it on
+    even in a pipe (https://force-color.org), then `TERM=dumb` turns it off."""
     env = os.environ if environ is None else environ
-    if env.get("NO_COLOR") or env.get("TERM") == "dumb":
+    if env.get("NO_COLOR"):
+        return False
+    if env.get("FORCE_COLOR"):
+        return True
+    if env.get("TERM") == "dumb":
         return False
     try:
         return stream.isatty()
@@ -91,7 +114,12 @@ def use_color(stream: TextIO, environ: dict[str, str] | None = None) -> bool:
 
 
 def _run_cache(
-    cfg: Config, command: str, patterns: Sequence[str], options: dict[str, Any], use: bool
+    cfg: Config,
+    command: str,
+    patterns: Sequence[str],
+    options: dict[str, Any],
+    use: bool,
+    inputs: Sequence[tuple[str, str]] = (),
 ) -> tuple[OutputCache | None, CachedRun | None]:
     """(the cache slot of this run or None, the cached run or None). check and dump
     take the generate fast path: a run whose inputs and settings did not change prints
@@ -100,7 +128,7 @@ def _run_cache(
         return None, None
     from markergen.cache import OutputCache, cache_dir
 
-    cache = OutputCache.open(cache_dir(cfg.root), patterns, Path.cwd(), options, command)
+    cache = OutputCache.open(cache_dir(cfg.root), patterns, Path.cwd(), options, command, inputs)
     return cache, (cache.lookup() if cache is not None else None)
 
 
@@ -112,7 +140,7 @@ def _store(
     cache.store(CachedRun(tuple(diags), outputs, read_beyond(model.files_read)))
 
 
-def _run_dump(args: argparse.Namespace) -> int:
+def _run_dump(args: Args) -> int:
     cfg = _config(args, "dump")
     patterns = _patterns(args.patterns, cfg)
     options: dict[str, Any] = {"include-generated": cfg.include_generated}
@@ -131,23 +159,27 @@ def _run_dump(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_check(args: argparse.Namespace) -> int:
+def _run_check(args: Args) -> int:
     from markergen.config import output_settings, policy
     from markergen.report import render
 
     cfg = _config(args, "check")
     patterns = _patterns(args.patterns, cfg)
     crd_dirs = _crd_dirs(cfg)
-    options: dict[str, Any] = {**output_settings(cfg), "strict": cfg.strict}
-    if crd_dirs:
-        # With CRDs, the findings also depend on the CRD files (MG520, MG521) and the
-        # project's YAML objects (MG511): their digests join the cache key.
+    options = {**output_settings(cfg), "strict": cfg.strict}
+    # With CRDs, the findings also depend on the CRD files (MG520, MG521), the YAML
+    # objects the project keeps (MG511) and the Makefiles that locate them: their digest
+    # joins the key (not the slot, so an edit replaces the entry), and a new, edited or
+    # removed CRD or sample is never served stale.
+    inputs: list[tuple[str, str]] = []
+    if crd_dirs and not args.no_cache:
         from markergen.crd.checkkey import check_inputs_digest
 
-        options["crd-inputs"] = check_inputs_digest(
+        digest = check_inputs_digest(
             cfg.root, crd_dirs, cfg.samples.get("include", ()), cfg.samples.get("exclude", ())
         )
-    cache, cached = _run_cache(cfg, "check", patterns, options, not args.no_cache)
+        inputs = [("crd-inputs", digest)]
+    cache, cached = _run_cache(cfg, "check", patterns, options, not args.no_cache, inputs)
     if cached is not None:
         diags = list(cached.diagnostics)
     else:
@@ -163,7 +195,7 @@ def _run_check(args: argparse.Namespace) -> int:
             _store(cache, diags, {}, model)
     color = args.format == "text" and use_color(sys.stdout)
     sys.stdout.write(render(diags, args.format, Path.cwd(), color=color))
-    if args.format == "text" and diags:
+    if args.format == "text" and diags and not args.quiet:
         sys.stderr.write(_summary(diags) + "\n")
     return 1 if any(d.severity.value == "error" for d in diags) else 0
 
@@ -194,7 +226,7 @@ def _sample_findings(cfg: Config, dirs: list[Path], model: Any) -> list[Any]:
     ) + check_findings(model, crd_files(dirs), cfg.root)
 
 
-def _run_generate(args: argparse.Namespace) -> int:
+def _run_generate(args: Args) -> int:
     from markergen.generate import run_and_report
 
     cfg = _config(args, "generate")
@@ -206,10 +238,11 @@ def _run_generate(args: argparse.Namespace) -> int:
         use_cache=not args.no_cache,
         out=sys.stdout,
         err=sys.stderr,
+        quiet=args.quiet,
     )
 
 
-def _run_crd(args: argparse.Namespace) -> int:
+def _run_crd(args: Args) -> int:
     from markergen.crd.project import run_project
     from markergen.report import render
 
@@ -229,7 +262,7 @@ def _run_crd(args: argparse.Namespace) -> int:
         strict=cfg.strict,
         use_cache=not args.no_cache,
     )
-    if not args.paths and not cfg.crd_dir:
+    if not args.paths and not cfg.crd_dir and not args.quiet:
         for out in run.targets.outputs:
             where = os.path.relpath(cfg.root / out.directory, Path.cwd())
             how = "" if out.how == "controller-gen" else f": {out.how}"
@@ -241,19 +274,22 @@ def _run_crd(args: argparse.Namespace) -> int:
         sys.stderr.write(render(list(result.diagnostics), "text", Path.cwd()))
     if args.verify:
         sys.stdout.write("".join(result.diffs))
+        from markergen.report import count
+
         stale = len(result.changed)
-        sys.stderr.write(
-            f"markergen: {stale} CRD file(s) are stale\n"
-            if stale
-            else "markergen: CRDs are up to date\n"
-        )
+        if stale:
+            verb = "is" if stale == 1 else "are"
+            sys.stderr.write(f"markergen: {count(stale, 'CRD file')} {verb} stale\n")
+        elif not args.quiet:
+            sys.stderr.write("markergen: CRDs are up to date\n")
         return 1 if result.has_errors or stale else 0
-    changed = ", ".join(os.path.relpath(p, Path.cwd()) for p in result.changed) or "nothing"
-    sys.stderr.write(f"markergen: patched {changed}\n")
+    if not args.quiet:
+        changed = ", ".join(os.path.relpath(p, Path.cwd()) for p in result.changed) or "nothing"
+        sys.stderr.write(f"markergen: patched {changed}\n")
     return 1 if result.has_errors else 0
 
 
-def _runtime_inputs(args: argparse.Namespace, obj: str | None) -> tuple[Any, str, Any, Any]:
+def _runtime_inputs(args: Args, obj: str | None) -> tuple[Any, str, Any, Any]:
     """(table, definition name, the object as loaded (None when `obj` is None), the old
     object's value or None)."""
     from markergen.config import load_config
@@ -267,7 +303,7 @@ def _runtime_inputs(args: argparse.Namespace, obj: str | None) -> tuple[Any, str
     return loaded, name, load_object(obj) if obj is not None else None, old
 
 
-def _run_normalize(args: argparse.Namespace) -> int:
+def _run_normalize(args: Args) -> int:
     from markergen.objects import dump_object
     from markergen.runtime import UnionError
     from markergen.runtime import normalize as run_normalize
@@ -282,7 +318,7 @@ def _run_normalize(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_validate(args: argparse.Namespace) -> int:
+def _run_validate(args: Args) -> int:
     from markergen.objects import load_objects
     from markergen.runtime import validate as run_validate
 
@@ -318,7 +354,7 @@ def _is_pattern(arg: str) -> bool:
     return arg.startswith(("./", "../"))
 
 
-def _run_diff(args: argparse.Namespace) -> int:
+def _run_diff(args: Args) -> int:
     from markergen.diff import run_diff
 
     rest = list(args.rest)
@@ -328,7 +364,7 @@ def _run_diff(args: argparse.Namespace) -> int:
     return 1 if result.fails(args.fail_on) else 0
 
 
-def _run_explain(args: argparse.Namespace) -> int:
+def _run_explain(args: Args) -> int:
     from markergen.explain import explain, to_plain_text
 
     text = explain(args.code)
@@ -336,10 +372,8 @@ def _run_explain(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_completion(args: argparse.Namespace) -> int:
-    from markergen.completion import script
-
-    sys.stdout.write(script(args.shell, COMMANDS, GLOBAL_ARGS))
+def _run_completion(args: Args) -> int:
+    sys.stdout.write(completion_script(PROG, args.shell))
     return 0
 
 
@@ -528,7 +562,7 @@ COMMANDS: tuple[Command, ...] = (
                 "Base side: a git revision, a directory, or a generated JSON file.",
                 "base",
                 action="positional",
-                complete="file",
+                complete="gitref",
             ),
             Arg(
                 ("HEAD_OR_PATTERNS",),
@@ -536,7 +570,7 @@ COMMANDS: tuple[Command, ...] = (
                 "package patterns such as ./api/...",
                 "rest",
                 action="positionals",
-                complete="file",
+                complete="gitref",
             ),
             Arg(
                 ("--format", "-f"),
@@ -593,15 +627,17 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "completion",
-        "Print a shell completion script for bash, zsh or fish.",
-        "Print a completion script for markergen's commands, options and values.",
+        "Print a shell completion script for bash, zsh, fish or PowerShell.",
+        "Print a completion script for markergen's commands, options and values (diagnostic "
+        "codes, formats, choices, git revisions). The script asks markergen itself for the "
+        "completions, so they always match the installed version.",
         (
             Arg(
                 ("SHELL",),
-                "The shell.",
+                "The shell: bash, zsh, fish, powershell (Windows PowerShell) or pwsh.",
                 "shell",
                 action="positional",
-                choices=("bash", "zsh", "fish"),
+                choices=SHELLS,
                 complete="choice",
             ),
         ),
@@ -609,95 +645,49 @@ COMMANDS: tuple[Command, ...] = (
         settings=False,
         epilog="Install:\n\n"
         "  bash  markergen completion bash > ~/.local/share/bash-completion/completions/markergen\n"
-        "  zsh   markergen completion zsh > \"${fpath[1]}/_markergen\"\n"
-        "  fish  markergen completion fish > ~/.config/fish/completions/markergen.fish",
+        "  zsh   markergen completion zsh > ~/.markergen.zsh, and in ~/.zshrc after compinit:\n"
+        "        source ~/.markergen.zsh\n"
+        "  fish  markergen completion fish > ~/.config/fish/completions/markergen.fish\n"
+        "  pwsh  markergen completion pwsh >> $PROFILE",
     ),
 )
 
 
+# Options of `markergen` alone.
 GLOBAL_ARGS: tuple[Arg, ...] = (
     Arg(("--version",), "Print the version and exit.", "version", action="store_true"),
+)
+# Options every command takes as well, so they work anywhere on the line.
+EVERYWHERE_ARGS: tuple[Arg, ...] = (
     Arg(("--debug",), "Show a traceback for internal errors.", "debug", action="store_true"),
+    Arg(
+        ("--quiet", "-q"),
+        "Print only results, diagnostics and errors: no progress and no summary of a "
+        "successful run (a generate that changes nothing prints nothing).",
+        "quiet",
+        action="store_true",
+    ),
 )
 
 
-class _Formatter(argparse.HelpFormatter):
-    """Paragraphs wrapped to the terminal; indented lines (examples) kept as written."""
-
-    def __init__(self, prog: str) -> None:
-        super().__init__(prog, max_help_position=30)
-
-    def _fill_text(self, text: str, width: int, indent: str) -> str:
-        import textwrap
-
-        out = []
-        for paragraph in text.split("\n\n"):
-            lines = paragraph.splitlines()
-            if any(line.startswith(" ") for line in lines):
-                out.append("\n".join(indent + line for line in lines))
-            else:
-                out.append(textwrap.fill(" ".join(lines), width, initial_indent=indent,
-                                         subsequent_indent=indent))
-        return "\n\n".join(out)
-
-
-def _add(parser: argparse.ArgumentParser, arg: Arg) -> None:
-    kw: dict[str, Any] = {"help": arg.help}
-    if arg.action == "positional":
-        if arg.optional_positional:
-            kw["nargs"] = "?"
-        if arg.choices:
-            kw["choices"] = arg.choices
-        parser.add_argument(arg.dest, metavar=arg.names[0], **kw)
-        return
-    if arg.action == "positionals":
-        parser.add_argument(arg.dest, metavar=arg.names[0], nargs="*", **kw)
-        return
-    kw["dest"] = arg.dest
-    if arg.action == "store_true":
-        parser.add_argument(*arg.names, action="store_true", default=arg.default or False, **kw)
-        return
-    if arg.choices:
-        kw["choices"] = arg.choices
-    kw["metavar"] = arg.metavar or ("{" + ",".join(arg.choices) + "}" if arg.choices else None)
-    parser.add_argument(
-        *arg.names, action=arg.action, default=arg.default, required=arg.required, **kw
-    )
-
-
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The parser of every command, or, with `only`, one whose other commands have no
-    arguments yet: `markergen --version` and `--help` then import nothing but argparse
-    (a command's settings come from markergen.config, which imports the model)."""
+def build(only: str | None = None) -> click.Command:
+    """The command line as a click command (a typer app built from COMMANDS and the
+    settings registry). With `only`, the other commands have no arguments yet (see
+    cliargs.build_app): `markergen --version` and `--help` import neither the model nor
+    yaml."""
     from markergen import __version__
 
-    parser = argparse.ArgumentParser(
+    return build_app(
         prog=PROG,
         description=DESCRIPTION,
-        formatter_class=_Formatter,
         epilog="Run `markergen COMMAND --help` for a command's options. "
         "Exit codes: 0 ok, 1 problems found, 2 usage or input error, 130 interrupted.",
+        commands=COMMANDS,
+        top_args=GLOBAL_ARGS,
+        everywhere=EVERYWHERE_ARGS,
+        version=__version__,
+        only=only,
     )
-    for arg in GLOBAL_ARGS:
-        if arg.dest == "version":
-            version = f"markergen {__version__}"
-            parser.add_argument(*arg.names, action="version", version=version, help=arg.help)
-        else:
-            _add(parser, arg)
-    sub = parser.add_subparsers(title="commands", dest="command", metavar="COMMAND")
-    for command in COMMANDS:
-        p = sub.add_parser(
-            command.name,
-            help=command.summary,
-            description=command.description,
-            epilog=command.epilog or None,
-            formatter_class=_Formatter,
-        )
-        if only is None or only == command.name:
-            for arg in command_args(command):
-                _add(p, arg)
-        p.set_defaults(run=command.run)
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -766,20 +756,8 @@ def _main(args_list: list[str], debug: bool) -> int:
     from markergen.errors import user_message
 
     try:
-        names = {c.name for c in COMMANDS}
-        parser = build_parser(next((a for a in args_list if a in names), ""))
-        if not args_list:
-            parser.print_help(sys.stderr)
-            return 2
-        try:
-            args = parser.parse_args(args_list)
-        except SystemExit as e:  # --help, --version, or a usage error argparse printed
-            return e.code if isinstance(e.code, int) else 2
-        if getattr(args, "run", None) is None:
-            parser.print_help(sys.stderr)
-            return 2
-        return int(args.run(args))
-    except KeyboardInterrupt:
+        return _parse_and_run(args_list)
+    except (KeyboardInterrupt, Interrupted):
         # An impatient user presses Ctrl-C again: that must not turn this message into a
         # traceback. Every writer is all-or-nothing: whatever was interrupted left each
         # output either as it was or completely rewritten.
@@ -791,7 +769,7 @@ def _main(args_list: list[str], debug: bool) -> int:
         finally:
             signal.signal(signal.SIGINT, previous)
         return 130
-    except BrokenPipeError:
+    except (BrokenPipeError, PipeClosed):
         # `markergen dump | head`: the reader left; nothing to report.
         _silence_stdout()
         return 0
@@ -812,6 +790,37 @@ def _main(args_list: list[str], debug: bool) -> int:
             "for a traceback, and please report it)\n"
         )
         return 2
+
+
+def _parse_and_run(args_list: list[str]) -> int:
+    """Parse with click (help, usage errors, completion requests) and run the command."""
+    if args_list == ["--version"] and not os.environ.get(COMPLETE_VAR):
+        # What scripts and `make` ask most: answered before typer and click are imported
+        # (the same text as the option's callback in cliargs.build_app).
+        from markergen import __version__
+
+        sys.stdout.write(f"{PROG} {__version__}\n")
+        return 0
+    import click
+
+    names = {c.name for c in COMMANDS}
+    words = args_list
+    if os.environ.get(COMPLETE_VAR):
+        # A completion request: the line being completed is in the environment (bash's
+        # COMP_WORDS, typer's _TYPER_COMPLETE_ARGS for the other shells).
+        line = " ".join(os.environ.get(v, "") for v in ("COMP_WORDS", "_TYPER_COMPLETE_ARGS"))
+        words = line.split()[1:]
+    command = build(next((a for a in words if a in names), ""))
+    try:
+        code = command.main(args_list, prog_name=PROG, standalone_mode=False)
+    except click.exceptions.Abort:  # a Ctrl-C while click itself ran
+        raise KeyboardInterrupt from None
+    except click.ClickException as e:  # a usage error: usage, the message, exit 2
+        e.show()
+        return e.exit_code
+    except SystemExit as e:  # a completion request, answered
+        return e.code if isinstance(e.code, int) else 0
+    return code if isinstance(code, int) else 0
 
 
 def _caused_by_interrupt(e: BaseException) -> bool:
@@ -847,4 +856,4 @@ def run() -> None:
     sys.exit(code)
 
 
-__all__ = ["COMMANDS", "Arg", "Command", "build_parser", "main", "run", "use_color"]
+__all__ = ["COMMANDS", "Arg", "Command", "build", "command_args", "main", "run", "use_color"]

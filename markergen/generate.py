@@ -42,13 +42,14 @@ def run_and_report(
     use_cache: bool,
     out: TextIO,
     err: TextIO,
+    quiet: bool = False,
 ) -> int:
     """`markergen generate` as the command line runs it: a progress line on a terminal,
     the run, then diagnostics and the summary on `err`, a --verify diff on `out`. Returns the exit code; raises what generate
     raises (input, configuration and output errors)."""
     from markergen.progress import Progress
 
-    progress = Progress(err)
+    progress = Progress(err, hidden=quiet)
     try:
         result = generate(
             cfg, patterns, cwd, verify=verify, use_cache=use_cache, progress=progress
@@ -61,7 +62,9 @@ def run_and_report(
         err.write(render(result.diagnostics, "text", cwd))
     if result.stdout:
         out.write(result.stdout)
-    if result.message:
+    # --quiet: a run that succeeded says nothing more (`make generate` with nothing to do
+    # is silent); a failure still says why.
+    if result.message and not (quiet and result.exit_code == 0):
         err.write(result.message + "\n")
     return result.exit_code
 
@@ -164,7 +167,7 @@ def _write(
         diffs = verify_outputs(outputs)
         if diffs:
             result = GenerateResult(
-                1, diags, "".join(diffs), f"markergen: {len(diffs)} output(s) are stale"
+                1, diags, "".join(diffs), f"markergen: {_stale(len(diffs))}"
             )
         else:
             result = GenerateResult(0, diags, "", "markergen: outputs are up to date")
@@ -190,6 +193,12 @@ def _write(
             }
             cache.store_files(diags, files, read)
     return result
+
+
+def _stale(n: int) -> str:
+    from markergen.report import count
+
+    return f"{count(n, 'output')} {'is' if n == 1 else 'are'} stale"
 
 
 def _compute(

@@ -1,6 +1,6 @@
 """A one-line progress display for long runs, on a terminal only.
 
-Nothing is shown for the first second (most runs are done by then, and a flash of
+Nothing is shown with `--quiet` (`hidden`), nothing for the first second (most runs are done by then, and a flash of
 progress is noise), nothing ever when the stream is not a terminal (CI logs, pipes,
 tests), and the line is erased when the work ends, so the output that follows is what
 it would have been without it.
@@ -24,9 +24,10 @@ class Progress:
         interval: float = 0.1,
         clock: Callable[[], float] = time.monotonic,
         force: bool = False,
+        hidden: bool = False,
     ) -> None:
         self._stream = stream
-        self._enabled = force or _isatty(stream)
+        self._enabled = not hidden and (force or _isatty(stream))
         self._delay = delay
         self._interval = interval
         self._clock = clock

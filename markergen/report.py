@@ -28,6 +28,11 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 DEFAULT_HELP_BASE = "docs/rules.md"
 
 
+def count(n: int, noun: str) -> str:
+    """`1 output`, `2 outputs`: a count with its noun (a regular English plural)."""
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
 def display_path(file: str, cwd: Path) -> str:
     path = Path(file)
     if not path.is_absolute():

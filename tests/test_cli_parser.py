@@ -1,12 +1,11 @@
-"""The command line (markergen.cli): one argparse parser built from the command and
-settings declarations, its help, streams, exit codes and completion scripts, and the TTY
-progress display (markergen.progress). Behaviour only, no timing."""
+"""The command line (markergen.cli): one typer app built from the command and settings
+declarations, its help, streams, exit codes, "did you mean", --debug/--quiet anywhere,
+colour, and the TTY progress display (markergen.progress). Behaviour only, no timing.
+Shell completion: tests/test_completion.py."""
 
 from __future__ import annotations
 
 import io
-import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +14,7 @@ import pytest
 from helpers import run_cli
 
 from markergen import __version__
-from markergen.cli import COMMANDS, build_parser, command_args, main, use_color
+from markergen.cli import COMMANDS, build, command_args, main, use_color
 from markergen.config import settings, settings_of
 from markergen.progress import Progress
 
@@ -57,8 +56,11 @@ def module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_version() -> None:
-    res = run_cli(["--version"], Path.cwd())
-    assert (res.code, res.stdout, res.stderr) == (0, f"markergen {__version__}\n", "")
+    # `--version` alone is answered before typer is imported; with another option it goes
+    # through the typer app: the same text either way.
+    for args in (["--version"], ["--version", "--debug"], ["-q", "--version"]):
+        res = run_cli(args, Path.cwd())
+        assert (res.code, res.stdout, res.stderr) == (0, f"markergen {__version__}\n", ""), args
 
 
 def test_version_and_help_import_neither_the_model_nor_yaml() -> None:
@@ -67,7 +69,8 @@ def test_version_and_help_import_neither_the_model_nor_yaml() -> None:
         "import sys\n"
         "from markergen.cli import main\n"
         "rc = main(sys.argv[1:])\n"
-        "heavy = [m for m in ('yaml', 'tree_sitter', 'jinja2', 'markergen.model') if m in sys.modules]\n"
+        "heavy = [m for m in ('yaml', 'tree_sitter', 'jinja2', 'markergen.model', 'rich',\n"
+        "         'pydantic', 'cel') if m in sys.modules]\n"
         "print(rc, heavy, file=sys.stderr)\n"
     )
     for args in (["--version"], ["--help"]):
@@ -79,7 +82,7 @@ def test_version_and_help_import_neither_the_model_nor_yaml() -> None:
 def test_no_arguments_print_help_on_stderr_and_exit_2() -> None:
     res = run_cli([], Path.cwd())
     assert res.code == 2 and res.stdout == ""
-    assert "usage: markergen" in res.stderr and "generate" in res.stderr
+    assert "Usage: markergen" in res.stderr and "generate" in res.stderr
 
 
 @pytest.mark.parametrize("command", [c.name for c in COMMANDS])
@@ -88,9 +91,9 @@ def test_every_command_has_complete_help(command: str, flag: str) -> None:
     res = run_cli([command, flag], Path.cwd(), env={"COLUMNS": "80"})
     assert res.code == 0 and res.stderr == ""
     text = res.stdout
-    assert text.startswith(f"usage: markergen {command}")
+    assert text.startswith(f"Usage: markergen {command} [OPTIONS]")
     # No Python type names, nothing cut off, every option with its help.
-    assert "<list" not in text and "[str]" not in text and "..." not in text.split("\n")[0][-3:]
+    assert "<list" not in text and "[str]" not in text and "<str>" not in text
     assert all(len(line) <= 80 or " > " in line for line in text.splitlines()), text
     for arg in command_args(next(c for c in COMMANDS if c.name == command)):
         assert arg.names[0] in text
@@ -99,12 +102,18 @@ def test_every_command_has_complete_help(command: str, flag: str) -> None:
 
 
 def test_every_setting_of_a_command_is_a_flag_of_it() -> None:
-    parser = build_parser()
+    import click
+
+    app = build()
+    assert isinstance(app, click.Group)
     for command in COMMANDS:
-        sub = parser._subparsers._group_actions[0].choices[command.name]  # type: ignore[union-attr]
-        flags = {s for a in sub._actions for s in a.option_strings}
+        flags = {o for p in app.commands[command.name].params
+                 if isinstance(p, click.Option) for o in p.opts}  # fmt: skip
         for s in settings_of(command.name) if command.settings else ():
             assert s.flag in flags, (command.name, s.flag)
+        # and nothing else: each flag comes from one declaration
+        declared = {n for a in command_args(command) for n in a.names if n.startswith("-")}
+        assert flags - declared == {"--debug", "--quiet", "-q"}, command.name
 
 
 def test_every_file_setting_is_a_config_key_with_its_type(tmp_path: Path) -> None:
@@ -123,7 +132,8 @@ def test_every_file_setting_is_a_config_key_with_its_type(tmp_path: Path) -> Non
 def test_usage_error_exits_2_with_one_message() -> None:
     res = run_cli(["check", "--format", "xml"], Path.cwd())
     assert res.code == 2 and res.stdout == ""
-    assert "invalid choice: 'xml'" in res.stderr and "Traceback" not in res.stderr
+    assert "'xml' is not one of 'text', 'json', 'github', 'sarif'" in res.stderr
+    assert res.stderr.startswith("Usage: markergen check") and "Traceback" not in res.stderr
 
 
 def test_interrupt_exits_130(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -205,6 +215,12 @@ def test_no_color_and_pipes_get_plain_text() -> None:
     assert use_color(Tty(), {"NO_COLOR": "1"}) is False
     assert use_color(Tty(), {"TERM": "dumb"}) is False
     assert use_color(io.StringIO(), {}) is False
+    # FORCE_COLOR (https://force-color.org) colours a pipe too, and beats TERM=dumb;
+    # NO_COLOR beats it (the order of Python's own _colorize).
+    assert use_color(io.StringIO(), {"FORCE_COLOR": "1"}) is True
+    assert use_color(io.StringIO(), {"FORCE_COLOR": "1", "TERM": "dumb"}) is True
+    assert use_color(Tty(), {"FORCE_COLOR": "1", "NO_COLOR": "1"}) is False
+    assert use_color(io.StringIO(), {"FORCE_COLOR": ""}) is False
 
 
 def test_check_colours_severities_only_when_asked() -> None:
@@ -224,49 +240,6 @@ def test_explain_is_plain_text_unless_markdown_is_asked() -> None:
     assert md.stdout.startswith("## MG205") and "```go" in md.stdout
     assert plain.stdout.startswith("MG205: ") and "```" not in plain.stdout
     assert "**" not in plain.stdout and "    package v1" in plain.stdout
-
-
-def test_bash_completion_completes_commands_options_and_values(tmp_path: Path) -> None:
-    script = run_cli(["completion", "bash"], Path.cwd()).stdout
-    (tmp_path / "c.bash").write_text(script)
-
-    def complete(*words: str) -> list[str]:
-        line = " ".join(words)
-        program = (
-            f"source {tmp_path / 'c.bash'}\n"
-            f"COMP_WORDS=({line}); COMP_CWORD={len(words) - 1}\n"
-            "_markergen; printf '%s\\n' \"${COMPREPLY[@]}\"\n"
-        )
-        proc = subprocess.run(["bash", "-c", program], capture_output=True, text=True,
-                              cwd=tmp_path, check=True, timeout=60)
-        return proc.stdout.split()
-
-    assert complete("markergen", "ge") == ["generate"]
-    assert "--union-format" in complete("markergen", "generate", "--un")
-    assert complete("markergen", "generate", "--union-format", "l") == ["list"]
-    assert complete("markergen", "explain", "MG30") == [f"MG30{i}" for i in range(1, 10)]
-    assert complete("markergen", "check", "--format", "") == ["text", "json", "github", "sarif"]
-
-
-@pytest.mark.parametrize("shell", ["zsh", "fish"])
-def test_zsh_and_fish_scripts_load_in_their_shell(shell: str, tmp_path: Path) -> None:
-    if shutil.which(shell) is None:
-        pytest.skip(f"{shell} is not installed (Debian package {shell}; .ci/run installs it)")
-    script = run_cli(["completion", shell], Path.cwd()).stdout
-    path = tmp_path / f"c.{shell}"
-    path.write_text(script)
-    if shell == "zsh":
-        program = f"autoload -U compinit && compinit -u && source {path} && print ok"
-    else:
-        program = f"source {path}; and complete -C 'markergen ge'"
-    proc = subprocess.run([shell, "-c", program], capture_output=True, text=True,
-                          cwd=tmp_path, timeout=60, check=False,
-                          env=dict(os.environ, HOME=str(tmp_path)))
-    assert proc.returncode == 0, proc.stderr
-    if shell == "fish":
-        assert proc.stdout.split("\t")[0].strip() == "generate", proc.stdout
-    else:
-        assert proc.stdout.strip().endswith("ok") and proc.stderr == "", proc.stderr
 
 
 class FakeTTY(io.StringIO):
@@ -365,3 +338,90 @@ def test_mapping_settings_load_from_the_file(tmp_path: Path) -> None:
     assert dict(cfg.semantics) == {"kep2019": "smd"}
     assert dict(cfg.samples) == {"include": ("a/*.yaml",)}
     assert dict(cfg.severity) == {"MG205": "off"}
+
+
+def test_did_you_mean_for_a_command_and_a_flag() -> None:
+    res = run_cli(["chek"], Path.cwd())
+    assert res.code == 2 and res.stdout == ""
+    assert res.stderr.count("Did you mean 'check'?") == 1, res.stderr
+    res = run_cli(["generate", "--union-fromat", "list"], Path.cwd())
+    assert res.code == 2 and "Did you mean '--union-format'?" in res.stderr, res.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--debug", "explain", "MG205"],
+        ["explain", "--debug", "MG205"],
+        ["explain", "MG205", "--debug"],
+        ["-q", "explain", "MG205"],
+        ["explain", "MG205", "--quiet"],
+    ],
+)
+def test_debug_and_quiet_anywhere_on_the_line(args: list[str]) -> None:
+    res = run_cli(args, Path.cwd())
+    assert (res.code, res.stderr) == (0, ""), res.stderr
+    assert res.stdout.startswith("MG205: ")
+
+
+def test_quiet_makes_a_no_op_generate_silent(module: Path) -> None:
+    # (without the fixture's one warning: diagnostics are printed, --quiet or not)
+    types_go = module / "api" / "types.go"
+    types_go.write_text(types_go.read_text().replace("// +enum\ntype Empty string\n", ""))
+    first = run_cli(["generate"], module)
+    assert first.code == 0 and "markergen: wrote" in first.stderr
+    again = run_cli(["generate"], module)
+    assert again.stderr == "markergen: wrote nothing (4 unchanged)\n"
+    for args in (["generate", "--quiet"], ["--quiet", "generate"], ["generate", "-q", "--verify"]):
+        res = run_cli(args, module)
+        assert (res.code, res.stdout, res.stderr) == (0, "", ""), args
+    # A failure still says why.
+    (module / "openapi" / "unions_table.json").write_text("{}\n")
+    res = run_cli(["generate", "-q", "--verify"], module)
+    assert res.code == 1 and res.stderr == "markergen: 1 output is stale\n"
+
+
+def test_counts_have_their_plural(module: Path) -> None:
+    from markergen.report import count
+
+    assert [count(n, "output") for n in (0, 1, 2)] == ["0 outputs", "1 output", "2 outputs"]
+    assert run_cli(["generate"], module).code == 0
+    for name in ("unions_table.json", "openapi-v2.json"):
+        (module / "openapi" / name).write_text("{}\n")
+    res = run_cli(["generate", "--verify"], module)
+    assert res.code == 1 and res.stderr.endswith("markergen: 2 outputs are stale\n")
+
+
+def test_check_report_is_its_result_on_stdout_and_the_summary_on_stderr(module: Path) -> None:
+    # One rule for every command: what the command was asked for goes to stdout (check's
+    # report, in any format), everything else (summary, progress, messages) to stderr.
+    res = run_cli(["check"], module)
+    assert res.code == 0
+    assert "warning MG" in res.stdout and "warning MG" not in res.stderr
+    assert res.stderr.startswith("0 errors, ")
+    quiet = run_cli(["check", "-q"], module)
+    assert (quiet.stdout, quiet.stderr) == (res.stdout, "")
+
+
+def test_force_color_colours_check_in_a_pipe(module: Path) -> None:
+    res = run_cli(["check"], module, env={"FORCE_COLOR": "1", "NO_COLOR": ""})
+    assert "\x1b[1;33mwarning\x1b[0m MG" in res.stdout
+    plain = run_cli(["check"], module, env={"FORCE_COLOR": "1", "NO_COLOR": "1"})
+    assert "\x1b[" not in plain.stdout
+
+
+def test_a_closed_pipe_is_exit_0_without_a_message(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import markergen.cli as cli
+
+    def reader_left(args: object) -> int:
+        raise BrokenPipeError
+
+    monkeypatch.setattr(cli, "_silence_stdout", lambda: None)  # keep pytest's stdout
+    monkeypatch.setattr(cli, "COMMANDS", tuple(
+        c if c.name != "dump" else type(c)(c.name, c.summary, c.description, c.args, reader_left)
+        for c in cli.COMMANDS
+    ))
+    assert main(["dump"]) == 0
+    assert capsys.readouterr().err == ""

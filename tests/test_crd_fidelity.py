@@ -24,7 +24,7 @@ OPENSHIFT = TESTDATA / "crd" / "openshift"
 MANIFESTS = Path("ingress/v1/zz_generated.crd-manifests")
 DEFAULT = "widgets-Default.crd.yaml"
 TECH = "widgets-TechPreviewNoUpgrade.crd.yaml"
-ENGINES = ["celpy"] + (["cel"] if importlib.util.find_spec("cel") else [])
+ENGINES = ["celpy"] + [e for e in ("cel", "cel_expr_python") if importlib.util.find_spec(e)]
 
 
 def _project(tmp_path: Path) -> Path:

@@ -1,8 +1,10 @@
 """A real CEL evaluator for the rules markergen writes, as the API server would run them.
 
-`common-expression-language` (Rust, ~4 µs an evaluation) when installed, else
-`cel-python` (pure Python, the test suite's known-good engine). Both read the object as
-`self`, a JSON-like value with CEL-escaped property names.
+`cel-expr-python` (Google's CEL C++, imported in milliseconds, no dependencies: the
+tool's engine), else `common-expression-language` (Rust; its import brings its command
+line, ~0.2 s), else `cel-python` (pure Python, the test suite's known-good engine). All
+read the object as `self`, a JSON-like value with CEL-escaped property names.
+bench/bench_cel_engines.py measures them (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -18,12 +20,14 @@ class CelError(Exception):
     """A rule the engine cannot compile or evaluate."""
 
 
+ENGINES = ("cel_expr_python", "cel", "celpy")  # preferred first
+
+
 def _engine_name() -> str:
-    try:
-        importlib.import_module("cel")
-        return "cel"
-    except ImportError:
-        return "celpy"
+    # Found, not imported: an engine is imported when a rule is first compiled.
+    import importlib.util
+
+    return next((e for e in ENGINES[:-1] if importlib.util.find_spec(e) is not None), "celpy")
 
 
 def _failing(error: CelError) -> Program:
@@ -34,7 +38,7 @@ def _failing(error: CelError) -> Program:
 
 
 class CelEvaluator:
-    """Compiles each rule once; `engine` is "cel" or "celpy" (None: the fastest installed)."""
+    """Compiles each rule once; `engine` is one of ENGINES (None: the first installed)."""
 
     def __init__(self, engine: str | None = None) -> None:
         self._engine = engine
@@ -60,10 +64,28 @@ class CelEvaluator:
 
     def _compile(self, rule: str) -> Program:
         if self._mod is None:
-            self._mod = importlib.import_module(self.engine)
-            self._env = self._mod.Environment() if self.engine == "celpy" else None
+            if self.engine == "cel_expr_python":
+                self._mod = importlib.import_module("cel_expr_python.cel")
+                self._env = self._mod.NewEnv(variables={"self": self._mod.Type.DYN})
+            else:
+                self._mod = importlib.import_module(self.engine)
+                self._env = self._mod.Environment() if self.engine == "celpy" else None
         mod = self._mod
         try:
+            if self.engine == "cel_expr_python":
+                expr: Any = self._env.compile(rule)
+
+                def run_cxx(obj: Any) -> bool:
+                    try:
+                        value = expr.eval(data={"self": obj})
+                    except Exception as e:
+                        raise CelError(f"{rule}: {e}") from e
+                    result = value.value()
+                    if value.type() == mod.Type.ERROR:  # returned, not raised
+                        raise CelError(f"{rule}: {result}")
+                    return result is True
+
+                return run_cxx
             if self.engine == "cel":
                 compiled: Any = mod.compile(rule)
 
