@@ -481,6 +481,7 @@ def worker(
     reject."""
     from markergen.config import load_config
     from markergen.crd.celeval import CelEvaluator
+    from markergen.crd.helm import mask_templates
     from markergen.crd.locate import root_type
     from markergen.crd.samples import load_samples
     from markergen.emit.naming import key_definition_name
@@ -522,8 +523,13 @@ def worker(
         if new_text == old_text:
             continue
         try:
-            new_docs = [d for d in yaml.safe_load_all(new_text) if isinstance(d, dict)]
-            old_docs = [d for d in yaml.safe_load_all(old_text) if isinstance(d, dict)]
+            # a Helm chart's copy is read as markergen reads it: whole template lines masked
+            new_docs = [
+                d for d in yaml.safe_load_all(mask_templates(new_text).text) if isinstance(d, dict)
+            ]
+            old_docs = [
+                d for d in yaml.safe_load_all(mask_templates(old_text).text) if isinstance(d, dict)
+            ]
         except yaml.YAMLError:
             notes.append(f"{rel}: patched CRD does not parse")
             continue

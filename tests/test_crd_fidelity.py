@@ -18,6 +18,7 @@ from helpers import TESTDATA
 from markergen.crd import run_crd
 from markergen.crd.celeval import CelEvaluator
 from markergen.crd.patch import patch_text
+from markergen.diagnostics import Severity
 from markergen.pipeline import load_model
 
 OPENSHIFT = TESTDATA / "crd" / "openshift"
@@ -388,3 +389,45 @@ def test_openshift_test_suites_are_objects_the_project_keeps(tmp_path: Path) -> 
     messages = [r["message"] for r in _node(text, *SPEC, "publishing")["x-kubernetes-validations"]]
     assert not any("loadBalancer must be set" in m for m in messages)
     assert any("loadBalancer may only be set" in m for m in messages)
+
+
+HELM_LICENSE = (
+    "{{- /*\n"
+    "Copyright The Authors.\n"
+    "\n"
+    'Licensed under the Apache License, Version 2.0 (the "License");\n'
+    "*/ -}}\n"
+    "\n"
+    "{{- if .Values.crds.enabled }}\n"
+    "---\n"
+)
+
+
+def test_helm_license_comment_over_many_lines_is_masked_and_kept(tmp_path: Path) -> None:
+    # a chart's copy of the CRDs (kubeflow/trainer's charts/*/templates/crd): a Helm
+    # comment spanning lines before the `if`; it is no YAML, but it is outside the document
+    project = _project(tmp_path)
+    crd = project / MANIFESTS / TECH
+    text = HELM_LICENSE + crd.read_text(encoding="utf-8") + "{{- end }}\n"
+    out, diags = patch_text(load_model(["./..."], project), text, "chart.yaml")
+    assert not any(d.code in ("MG504", "MG507") for d in diags)
+    assert out.startswith(HELM_LICENSE + "apiVersion:")
+    assert out.endswith("{{- end }}\n")
+    assert _ops(text, out) == {"equal", "insert"}
+    assert "x-kubernetes-validations" in out.split("publishing:")[1]
+
+
+def test_helm_template_only_helm_can_read_is_a_note_not_an_error(tmp_path: Path) -> None:
+    # an action opened and never closed on a whole line: not YAML until Helm renders it
+    project = _project(tmp_path)
+    crd = project / MANIFESTS / TECH
+    text = "{{- /*\nCopyright: [The Authors\n\n" + crd.read_text(encoding="utf-8")
+    crd.write_text(text, encoding="utf-8")
+    result = run_crd([crd], load_model(["./..."], project), verify=False)
+    assert [d.code for d in result.diagnostics] == ["MG507"]
+    assert result.diagnostics[0].severity is Severity.INFO
+    assert crd.read_text(encoding="utf-8") == text
+    # the same text without templating is no Helm file: still an error
+    crd.write_text(text.replace("{{- /*\n", ""), encoding="utf-8")
+    result = run_crd([crd], load_model(["./..."], project), verify=False)
+    assert [d.code for d in result.diagnostics] == ["MG504"]

@@ -39,7 +39,7 @@ from markergen.crd.cost import (
     cardinality,
 )
 from markergen.crd.edit import LineEdits
-from markergen.crd.helm import mask_templates
+from markergen.crd.helm import mask_templates, templated
 from markergen.crd.locate import describe_missing, root_type
 from markergen.crd.prove import Allowance, NodeFacts, Proof, prove_items, prove_union
 from markergen.crd.samples import SampleObject, load_samples, values_at
@@ -845,7 +845,19 @@ def patch_text(
                 "templating inside a YAML document; the file is left alone",
             )
         ]
-    docs = load_documents(masked.text)
+    try:
+        docs = load_documents(masked.text)
+    except YamlError as e:
+        if not templated(text):
+            raise
+        # a Helm template that is YAML only once Helm renders it: a note, never an error
+        return text, [
+            diag(
+                "MG507",
+                Position(file, e.line, e.column),
+                f"Helm templating that is not YAML until rendered ({e.message}); the file is left alone",
+            )
+        ]
     lines = split_lines(text)
     edits = LineEdits()
     diagnostics: list[Diagnostic] = []
