@@ -19,7 +19,7 @@ from markergen import hints
 from markergen.diagnostics import Diagnostic, diag
 from markergen.golang.syntax import Position
 from markergen.markers import ENUM, K8S_ENUM, KUBEBUILDER_ENUM, Marker
-from markergen.model import Enum, Field, Model, Struct, Union, scalar_json_type
+from markergen.model import Enum, Field, Model, Struct, TypeRef, Union, scalar_json_type
 from markergen.model.enums import field_enum, gate_lines, list_marker, type_enum_of
 from markergen.rules.base import Rule, quoted, underlying, union_label, unions
 
@@ -158,12 +158,40 @@ def _marker_values(marker: Marker) -> tuple[str, ...]:
     return lines[0].values if lines else ()
 
 
+def _map_key_only(model: Model) -> set[str]:
+    """The types that fields use only as map keys (`map[Component]Level`): controller-gen
+    writes no schema for a map's keys, so the API server checks no enum list there."""
+    as_key: set[str] = set()
+    as_value: set[str] = set()
+    seen: set[str] = set()
+
+    def walk(ref: TypeRef | None, key: bool) -> None:
+        while ref is not None:
+            if ref.kind == "map":
+                walk(ref.key, True)
+            if ref.kind in ("named", "external"):
+                (as_key if key else as_value).add(ref.type_key)
+                named = model.types.get(ref.type_key)
+                if named is None or ref.type_key in seen:
+                    return
+                seen.add(ref.type_key)  # a named list or map: what it holds, once
+                ref = named.underlying
+                continue
+            ref = ref.elem
+
+    for struct in model.structs.values():
+        for f in struct.fields:
+            walk(f.type, False)
+    return as_key - as_value
+
+
 def check_constant_outside_list(model: Model) -> Iterator[Diagnostic]:
     """MG105: a constant of a listed enum type whose value the list does not name."""
+    key_only = _map_key_only(model)
     for key in sorted(model.enums):
         enum = model.enums[key]
         named = model.types.get(key)
-        if not enum.listed or enum.imported or named is None:
+        if not enum.listed or enum.imported or named is None or key in key_only:
             continue
         listed = {v.value for v in enum.values}
         # "" is how Go spells "not set" (an omitempty field leaves it out of the object),
