@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from markergen.crd.celcost.check import CheckError, Checker, decl_type
+from markergen.crd.celcost.check import Checker, CheckError, decl_type
 from markergen.crd.celcost.decl import Decl, max_cardinality, schema_decl
 from markergen.crd.celcost.estimate import MAX_U64, Coster, SizeEstimator
 from markergen.crd.celcost.syntax import CelSyntaxError, parse
@@ -98,14 +98,13 @@ def cardinality(root: Any, below: Sequence[str | int], node: Decl | None = None)
     """CELSchemaContext.MaxCardinality at `below`, or when unbounded the compilation
     result's `maxCardinality(MinSerializedSize)` of the node itself."""
     _, parents = node_schema(root, below)
-    total: int | None = 1
+    total = 1
     for p in parents:
         m = _max_elements(p)
         if m is None:
-            total = None
             break
         total = min(total * m, MAX_U64)
-    if total is not None:
+    else:
         return total
     if node is None:
         node = node_decl(root, below)

@@ -174,10 +174,9 @@ class Checker:
             raise CheckError(f"undeclared reference to {e.name!r}")
         if isinstance(e, Select):
             name = _qualified_name(e)
-            if name is not None and self.lookup(name.split(".")[0]) is None:
-                if name in TYPE_IDENTS:
-                    self.out.rewritten[e.id] = Ident(name, e.id)
-                    return TYPE
+            if name is not None and self.lookup(name.split(".")[0]) is None and name in TYPE_IDENTS:
+                self.out.rewritten[e.id] = Ident(name, e.id)
+                return TYPE
             operand = self.check(e.operand)
             if e.test_only:
                 self._field(operand, e.field)
@@ -312,12 +311,12 @@ def resolve(fn: str, target: Type | None, args: list[Type]) -> tuple[list[str], 
     if fn == "_+_" and n == 2:
         return _add(args[0], args[1])
     if fn in ("_-_", "_*_", "_/_", "_%_") and n == 2:
-        a, b = args
-        if a.kind == "timestamp" and b.kind == "timestamp":
+        lhs, rhs = args
+        if lhs.kind == "timestamp" and rhs.kind == "timestamp":
             return ["subtract_timestamp_timestamp"], DURATION
-        if a.kind in ("timestamp", "duration"):
-            return [f"{fn}_{a.kind}"], a
-        return [f"{fn}_{a.kind}"], (b if is_dyn(a) else a)
+        if lhs.kind in ("timestamp", "duration"):
+            return [f"{fn}_{lhs.kind}"], lhs
+        return [f"{fn}_{lhs.kind}"], (rhs if is_dyn(lhs) else lhs)
     if fn == "-_" and n == 1:
         return [f"negate_{args[0].kind}"], args[0]
     if fn == "!_":

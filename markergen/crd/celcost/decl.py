@@ -138,8 +138,10 @@ def schema_decl(s: Any, resource_root: bool = False) -> Decl | None:
         if item is None:
             return None
         mi = _int(s.get("maxItems"))
-        n = _zero_if_negative(mi) if mi is not None else (MAX_REQUEST_SIZE_BYTES - 2) // (
-            item.min_size + 1
+        n = (
+            _zero_if_negative(mi)
+            if mi is not None
+            else (MAX_REQUEST_SIZE_BYTES - 2) // (item.min_size + 1)
         )
         return Decl("list", max_elements=n, min_size=2, elem=item)
     if t == "object":
@@ -151,15 +153,17 @@ def schema_decl(s: Any, resource_root: bool = False) -> Decl | None:
             if val is None:
                 return None
             mp = _int(s.get("maxProperties"))
-            n = _zero_if_negative(mp) if mp is not None else (MAX_REQUEST_SIZE_BYTES - 2) // (
-                val.min_size + 6
+            n = (
+                _zero_if_negative(mp)
+                if mp is not None
+                else (MAX_REQUEST_SIZE_BYTES - 2) // (val.min_size + 6)
             )
             return Decl("map", max_elements=n, min_size=2, elem=val, key=string_decl(None))
         required = {r for r in (s.get("required") or []) if isinstance(r, str)}
         fields: dict[str, Decl] = {}
         min_size = 2
         props = s.get("properties")
-        for name, prop in (props.items() if isinstance(props, dict) else ()):
+        for name, prop in props.items() if isinstance(props, dict) else ():
             if not isinstance(prop, dict):
                 continue
             ft = schema_decl(prop, prop.get("x-kubernetes-embedded-resource") is True)

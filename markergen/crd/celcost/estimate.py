@@ -454,7 +454,9 @@ class Coster:
             path = (*n.path, "@items") if n.path is not None else None
             return Node(path, lt, None, None)
         if n.type.kind == "map" and n.type.params:
-            return Node((*n.path, "@items") if n.path is not None else None, n.type.params[0], None, None)
+            return Node(
+                (*n.path, "@items") if n.path is not None else None, n.type.params[0], None, None
+            )
         return None
 
     def k8s_call_cost(
@@ -494,8 +496,10 @@ class Coster:
                 mx = sz.max
                 if len(args) > 1:
                     a = args[1].expr
-                    if isinstance(a, Literal) and isinstance(a.value, int) and not isinstance(
-                        a.value, bool
+                    if (
+                        isinstance(a, Literal)
+                        and isinstance(a.value, int)
+                        and not isinstance(a.value, bool)
                     ):
                         mx = a.value % 2**64
                 return sz.factor(2 * f), Range(0, mx)

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Union
 
 ACCUMULATOR = "__result__"  # cel-go parser.AccumulatorName
+_REL = {"<": "_<_", "<=": "_<=_", ">": "_>_", ">=": "_>=_", "==": "_==_", "!=": "_!=_"}
 
 
 class CelSyntaxError(Exception):
@@ -82,7 +82,7 @@ class Comprehension:
     macro: str = ""
 
 
-Expr = Union[Literal, Ident, Select, Call, ListExpr, MapExpr, Comprehension]
+Expr = Literal | Ident | Select | Call | ListExpr | MapExpr | Comprehension
 
 _TOKEN = re.compile(
     r"""
@@ -258,15 +258,13 @@ class _Parser:
         right = terms[mid + 1] if mid == hi else self._balanced(fn, terms, ids, mid + 1, hi)
         return Call(fn, [left, right], None, ids[mid])
 
-    _REL = {"<": "_<_", "<=": "_<=_", ">": "_>_", ">=": "_>=_", "==": "_==_", "!=": "_!=_"}
-
     def relation(self) -> Expr:
         left = self.calc()
         while True:
             t = self.peek()
-            if t.kind == "op" and t.text in self._REL:
+            if t.kind == "op" and t.text in _REL:
                 self.take()
-                left = self.call(self._REL[t.text], left, self.calc())
+                left = self.call(_REL[t.text], left, self.calc())
             elif t.kind == "id" and t.text == "in":
                 self.take()
                 left = self.call("@in", left, self.calc())
@@ -430,8 +428,10 @@ class _Parser:
                 self.nid(),
                 "bind",
             )
-        if fn in ("all", "exists", "exists_one", "map", "filter") and len(args) == 3 and (
-            fn != "map"
+        if (
+            fn in ("all", "exists", "exists_one", "map", "filter")
+            and len(args) == 3
+            and (fn != "map")
         ):
             raise CelSyntaxError(f"two-variable {fn}() is not supported")
         if fn in ("optMap", "optFlatMap") and len(args) == 2:
@@ -445,7 +445,10 @@ class _Parser:
             raise CelSyntaxError(f"{fn}() iteration variable must be a simple name")
         if v.name == ACCUMULATOR:
             raise CelSyntaxError("iteration variable overwrites accumulator variable")
-        acc = lambda: Ident(ACCUMULATOR, self.nid())  # noqa: E731
+
+        def acc() -> Expr:
+            return Ident(ACCUMULATOR, self.nid())
+
         if fn == "all":
             init: Expr = Literal(True, self.nid())
             cond: Expr = self.call("@not_strictly_false", acc())
@@ -459,7 +462,9 @@ class _Parser:
         elif fn == "exists_one":
             init = Literal(0, self.nid())
             cond = Literal(True, self.nid())
-            step = self.call("_?_:_", args[1], self.call("_+_", acc(), Literal(1, self.nid())), acc())
+            step = self.call(
+                "_?_:_", args[1], self.call("_+_", acc(), Literal(1, self.nid())), acc()
+            )
             result = self.call("_==_", acc(), Literal(1, self.nid()))
         elif fn == "map":
             fn_expr = args[-1]
