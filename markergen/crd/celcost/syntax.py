@@ -412,6 +412,27 @@ class _Parser:
                 return m
         return Call(fn, args, target, self.nid())
 
+    def opt_map(self, fn: str, target: Expr, args: list[Expr]) -> Expr:
+        """cel-go cel/library.go optMap / optFlatMap."""
+        v = args[0]
+        if not isinstance(v, Ident):
+            raise CelSyntaxError(f"{fn}() variable name must be a simple identifier")
+        inner: Expr = Comprehension(
+            ListExpr([], self.nid()),
+            "#unused",
+            v.name,
+            Call("value", [], _copy(self, target), self.nid()),
+            Literal(False, self.nid()),
+            Ident(v.name, self.nid()),
+            args[1],
+            self.nid(),
+            "bind",
+        )
+        if fn == "optMap":
+            inner = self.call("optional.of", inner)
+        has = Call("hasValue", [], target, self.nid())
+        return self.call("_?_:_", has, inner, self.call("optional.none"))
+
     def macro(self, target: Expr, fn: str, args: list[Expr]) -> Expr | None:
         if fn == "bind" and isinstance(target, Ident) and target.name == "cel" and len(args) == 3:
             v = args[0]
@@ -435,7 +456,7 @@ class _Parser:
         ):
             raise CelSyntaxError(f"two-variable {fn}() is not supported")
         if fn in ("optMap", "optFlatMap") and len(args) == 2:
-            raise CelSyntaxError(f"the {fn}() macro is not supported")
+            return self.opt_map(fn, target, args)
         if fn not in ("all", "exists", "exists_one", "map", "filter"):
             return None
         if len(args) not in ((2, 3) if fn == "map" else (2,)):
@@ -481,6 +502,27 @@ class _Parser:
             step = self.call("_?_:_", args[1], step, acc())
             result = acc()
         return Comprehension(target, v.name, ACCUMULATOR, init, cond, step, result, self.nid(), fn)
+
+
+def _copy(p: _Parser, e: Expr) -> Expr:
+    """A copy of `e` with fresh ids (cel-go's MacroExprFactory.Copy)."""
+    if isinstance(e, Literal):
+        return Literal(e.value, p.nid())
+    if isinstance(e, Ident):
+        return Ident(e.name, p.nid())
+    if isinstance(e, Select):
+        return Select(_copy(p, e.operand), e.field, e.test_only, p.nid())
+    if isinstance(e, Call):
+        t = _copy(p, e.target) if e.target is not None else None
+        return Call(e.function, [_copy(p, a) for a in e.args], t, p.nid())
+    if isinstance(e, ListExpr):
+        return ListExpr([_copy(p, x) for x in e.elements], p.nid())
+    if isinstance(e, MapExpr):
+        return MapExpr([(_copy(p, k), _copy(p, v)) for k, v in e.entries], p.nid())
+    return Comprehension(
+        _copy(p, e.iter_range), e.iter_var, e.accu_var, _copy(p, e.accu_init),
+        _copy(p, e.loop_condition), _copy(p, e.loop_step), _copy(p, e.result), p.nid(), e.macro,
+    )  # fmt: skip
 
 
 def _qualified(e: Expr) -> bool:
