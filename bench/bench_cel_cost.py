@@ -32,10 +32,11 @@ from typing import Any
 import tree_sitter_go
 from tree_sitter import Language, Node, Parser
 
-from markergen.crd.celcost import CannotEstimate, call_cost
+from markergen.crd.celcost import CannotEstimate, call_cost, context_cardinality
 from markergen.crd.celcost.decl import schema_decl
 
 PACKAGE = Path("pkg/apiserver/schema/cel")
+VALIDATION = Path("pkg/apis/apiextensions/validation/validation_test.go")
 FILES = ("compilation_test.go", "validation_test.go", "celcoststability_test.go")
 MAX_INT64 = 2**63 - 1
 MAX_UINT64 = 2**64 - 1
@@ -163,18 +164,13 @@ class Interp:
     def literal_value(self, body: Node, env: dict[str, Any], tname: str) -> Any:
         elems = [c for c in body.named_children if c.type in ("keyed_element", "literal_element")]
         keyed = any(c.type == "keyed_element" for c in elems)
-        if tname.startswith("map[") or (keyed and not tname.startswith("[]") and tname == ""):
-            pass
         if not keyed:
             return [self.element(c, env, _elem_type(tname)) for c in elems]
         out: dict[Any, Any] = {}
         is_map = tname.startswith("map[")
         for c in elems:
             k, v = c.named_children[0], c.named_children[1]
-            if is_map:
-                key = self.element(k, env, "")
-            else:
-                key = k.text.decode()  # type: ignore[union-attr]
+            key = self.element(k, env, "") if is_map else k.text.decode()  # type: ignore[union-attr]
             val = self.element(v, env, _elem_type(tname) if is_map else "")
             if not is_map and key in EMBEDDED and isinstance(val, dict):
                 out.update(val)
@@ -235,7 +231,7 @@ class Interp:
                 i += 1
         body = f.node.child_by_field_name("body")
         assert body is not None
-        done, value = self.block(body, env)
+        _, value = self.block(body, env)
         return value
 
     def block(self, body: Node, env: dict[str, Any]) -> tuple[bool, Any]:
@@ -447,8 +443,9 @@ def openapi(s: Any) -> dict[str, Any]:
         elif k == "Items":
             out["items"] = openapi(v)
         elif k == "AdditionalProperties":
-            if isinstance(v, dict) and v.get("Structural") is not None:
-                out["additionalProperties"] = openapi(v["Structural"])
+            inner = v.get("Structural", v.get("Schema")) if isinstance(v, dict) else None
+            if inner is not None:
+                out["additionalProperties"] = openapi(inner)
             elif isinstance(v, dict) and v.get("Bool"):
                 out["additionalProperties"] = True
         elif k == "Enum":
@@ -523,7 +520,7 @@ def cases(interp: Interp, root: Node, test: str) -> Iterator[tuple[Node, dict[st
 
 
 def replay_estimated_stability(interp: Interp, root: Node, tally: Tally) -> None:
-    for el, f in cases(interp, root, "TestCelEstimatedCostStability"):
+    for _, f in cases(interp, root, "TestCelEstimatedCostStability"):
         name = interp.eval(f["name"], {}) if "name" in f else "?"
         try:
             schema = interp.eval(f["schema"], {})
@@ -553,7 +550,7 @@ def _descendants_list(n: Node | None, typ: str) -> list[Node]:
 
 
 def replay_cost_estimation(interp: Interp, root: Node, tally: Tally) -> None:
-    for el, f in cases(interp, root, "TestCostEstimation"):
+    for _, f in cases(interp, root, "TestCostEstimation"):
         name = interp.eval(f["name"], {}) if "name" in f else "?"
         try:
             gen = interp.eval(f["schemaGenerator"], {})
@@ -574,6 +571,35 @@ def replay_cost_estimation(interp: Interp, root: Node, tally: Tally) -> None:
             rules = (openapi(schema).get("x-kubernetes-validations") or [{}])
             check(tally, f"TestCostEstimation/{name}/{label}", schema, rules[0].get("rule", ""),
                   want, at_least)  # fmt: skip
+
+
+def replay_cost_info(interp: Interp, root: Node, tally: Tally) -> None:
+    """TestCostInfo: the cardinality of a leaf below a chain of schemas (each the child
+    of the one before: the items of an array, the values of a map, a property)."""
+    for _, f in cases(interp, root, "TestCostInfo"):
+        name = interp.eval(f["name"], {}) if "name" in f else "?"
+        try:
+            chain = [openapi(s) for s in interp.eval(f["schema"], {})]
+            want = interp.eval(f["expectedMaxCardinality"], {})
+        except (Unreadable, KeyError, TypeError, IndexError) as e:
+            tally.unreadable.append(f"{name}: {e}")
+            continue
+        node: dict[str, Any] = {"type": "string"}
+        path: list[str] = []
+        for s in reversed(chain):
+            s = dict(s)
+            if s.get("type") == "array":
+                s["items"], step = node, ["items"]
+            elif "additionalProperties" in s:
+                s["additionalProperties"], step = node, ["additionalProperties"]
+            else:
+                s["properties"], step = {"x": node}, ["properties", "x"]
+            node, path = s, [*step, *path]
+        got = context_cardinality(node, path)
+        if got == want:
+            tally.matched += 1
+        else:
+            tally.mismatched.append(f"TestCostInfo/{name}: expected {want}, got {got}")
 
 
 def runtime_cases(root: Node) -> int:
@@ -618,6 +644,11 @@ def main(argv: list[str]) -> int:
         if "compilation_test.go" in roots:
             per["TestCostEstimation"] = t = Tally()
             replay_cost_estimation(interp, roots["compilation_test.go"], t)
+        validation = checkout / VALIDATION
+        if validation.is_file():
+            vinterp = Interp()
+            per["TestCostInfo (cardinality)"] = t = Tally()
+            replay_cost_info(vinterp, vinterp.load(validation), t)
         runtime = runtime_cases(roots["celcoststability_test.go"]) if (
             "celcoststability_test.go" in roots
         ) else 0

@@ -94,17 +94,24 @@ def _max_elements(s: Any) -> int | None:
     return 1
 
 
-def cardinality(root: Any, below: Sequence[str | int], node: Decl | None = None) -> int:
-    """CELSchemaContext.MaxCardinality at `below`, or when unbounded the compilation
-    result's `maxCardinality(MinSerializedSize)` of the node itself."""
+def context_cardinality(root: Any, below: Sequence[str | int]) -> int | None:
+    """CELSchemaContext.MaxCardinality at `below`: the product of the bounds of the
+    lists and maps above it (saturating at 2^64 - 1), None when one is unbounded."""
     _, parents = node_schema(root, below)
     total = 1
     for p in parents:
         m = _max_elements(p)
         if m is None:
-            break
+            return None
         total = min(total * m, MAX_U64)
-    else:
+    return total
+
+
+def cardinality(root: Any, below: Sequence[str | int], node: Decl | None = None) -> int:
+    """How many times a rule at `below` may run (`getExpressionCost`): the context's
+    MaxCardinality, or when unbounded `maxCardinality(MinSerializedSize)` of the node."""
+    total = context_cardinality(root, below)
+    if total is not None:
         return total
     if node is None:
         node = node_decl(root, below)
