@@ -481,17 +481,28 @@ class _Patcher:
         union, node = site.union, site.node
         bound = node.get("maxItems")
         if not isinstance(bound, int) or isinstance(bound, bool):
-            self.diag(
-                "MG506",
-                site.path,
-                f"union {label} at {where}: its rules look through the whole list, and the "
-                "list has no maxItems, so the API server's cost estimate cannot be bounded; "
-                "no rules written",
-                severity=Severity.INFO,
-                hint="bound the list (`+kubebuilder:validation:MaxItems`, regenerate the CRD), "
-                "then run `markergen crd` again",
-            )
-            return
+            # The API server takes as many items as fit in a request: usually over its
+            # per-rule limit for rules that look through the list (an info, not MG512:
+            # nothing is wrong with the CRD, only the union cannot be enforced here).
+            over = [
+                est
+                for r in item_rules(union, label)[0]
+                if (est := estimate(r.rule, schema, site.path[5:])).total
+                > STATIC_ESTIMATED_COST_LIMIT
+            ]
+            if over:
+                self.diag(
+                    "MG506",
+                    site.path,
+                    f"union {label} at {where}: its rules look through the whole list, and "
+                    "the list has no maxItems, so the API server estimates them at "
+                    f"{over[0].total:,} ({over[0].per_call:,} per call), over its per-rule "
+                    f"limit of {STATIC_ESTIMATED_COST_LIMIT:,}; no rules written",
+                    severity=Severity.INFO,
+                    hint="bound the list (`+kubebuilder:validation:MaxItems`, regenerate the "
+                    "CRD), then run `markergen crd` again",
+                )
+                return
         rules, skipped = item_rules(union, label)
         for s in skipped:
             self.diag("MG501", site.path, f"union {label} member {s.field} {s.reason} at {where}")
