@@ -17,11 +17,17 @@ is not a check and is counted apart. TestCelCostStability lists *runtime* costs,
 are not estimates: its cases are counted as not applicable.
 
 Prints, per table and in total: matched / readable, and what could not be read and why.
+
+With `--crds`, each CHECKOUT is instead searched for CustomResourceDefinitions (outside
+`vendor/`) and every `x-kubernetes-validations` rule in them is estimated at its node:
+how many were estimated, how many the port cannot estimate and why, how many are over
+the per-rule limit (a robustness check on real rules: nothing may crash).
 """
 
 from __future__ import annotations
 
 import ast
+import collections
 import copy
 import sys
 from collections.abc import Callable, Iterator
@@ -32,8 +38,9 @@ from typing import Any
 import tree_sitter_go
 from tree_sitter import Language, Node, Parser
 
-from markergen.crd.celcost import CannotEstimate, call_cost, context_cardinality
+from markergen.crd.celcost import CannotEstimate, call_cost, context_cardinality, rule_cost
 from markergen.crd.celcost.decl import schema_decl
+from markergen.crd.cost import STATIC_ESTIMATED_COST_LIMIT, hand_rules
 
 PACKAGE = Path("pkg/apiserver/schema/cel")
 VALIDATION = Path("pkg/apis/apiextensions/validation/validation_test.go")
@@ -618,10 +625,55 @@ def runtime_cases(root: Node) -> int:
     )
 
 
+def sweep_crds(checkouts: list[Path]) -> int:
+    import yaml
+
+    counts: collections.Counter[str] = collections.Counter()
+    reasons: collections.Counter[str] = collections.Counter()
+    for checkout in checkouts:
+        for p in sorted(checkout.rglob("*.yaml")):
+            if "vendor" in p.parts:
+                continue
+            try:
+                text = p.read_text(encoding="utf-8")
+                if "CustomResourceDefinition" not in text or "x-kubernetes-validations" not in text:
+                    continue
+                docs = list(yaml.load_all(text, Loader=yaml.CSafeLoader))
+            except (OSError, UnicodeDecodeError, yaml.YAMLError):
+                continue
+            for d in docs:
+                if not isinstance(d, dict) or d.get("kind") != "CustomResourceDefinition":
+                    continue
+                for v in (d.get("spec") or {}).get("versions") or []:
+                    schema = ((v or {}).get("schema") or {}).get("openAPIV3Schema")
+                    for below, r in hand_rules(schema):
+                        rule = r.get("rule")
+                        if not isinstance(rule, str):
+                            continue
+                        try:
+                            c = rule_cost(rule, schema, below, r.get("optionalOldSelf") is True)
+                        except CannotEstimate as e:
+                            counts["cannot estimate"] += 1
+                            reasons[str(e)] += 1
+                            continue
+                        counts["estimated"] += 1
+                        if c.total > STATIC_ESTIMATED_COST_LIMIT:
+                            counts["over the per-rule limit"] += 1
+    print(
+        f"rules in CRDs: {counts['estimated']} estimated, {counts['cannot estimate']} cannot "
+        f"estimate, {counts['over the per-rule limit']} over the per-rule limit"
+    )
+    for why, n in reasons.most_common():
+        print(f"  {n} x {why}")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     if not argv:
         print(__doc__)
         return 2
+    if argv[0] == "--crds":
+        return sweep_crds([Path(a) for a in argv[1:]])
     grand = Tally()
     for checkout in map(Path, argv):
         pkg = checkout / PACKAGE if (checkout / PACKAGE).is_dir() else checkout

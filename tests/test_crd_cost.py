@@ -272,3 +272,23 @@ def test_mg512_when_not_even_the_compact_form_fits(tmp_path: Path) -> None:
     assert res.code == 0, res.stderr
     assert "MG512" in res.stderr and "41,943,040 for the rules already there" in res.stderr
     assert _route_rules(crd) == ([hand], [hand])
+
+
+def test_shapes_of_real_hand_written_rules_are_estimated() -> None:
+    # rules of this shape are served by API servers in public CRDs
+    meta = obj(metadata=obj(name={"type": "string"}, namespace={"type": "string"}))
+    templates = obj(templates={"type": "array", "maxItems": 4, "items": meta})
+    # a reserved word reaches the escaped property (`__namespace__`), as the server's
+    # type provider does; the size lookup does not, so the string counts as unsized
+    assert cost("self.templates.all(t, !has(t.metadata.namespace))", templates) == 1 + 1 + 1 + 4 * (
+        2 + (1 + 3)
+    )
+    # `format.dns1123Label()` is a global function of the format library
+    assert cost("format.dns1123Label().validate(self.s) == optional.none()") > 0
+    # optionalOldSelf: true makes oldSelf an optional; optional chaining selects through it
+    d = schema_decl(NODE)
+    assert d is not None
+    # (1 + 1 + 1) + ((1 + 1 + 1) + 2 + 0): the ints compare at size 0
+    assert call_cost("!oldSelf.hasValue() || oldSelf.value().a == self.a", d, True) == 8
+    # (1 + 1 + 0) for `.?a`, + 1 for orValue, + 2 for self.a, + 0 (self.a has size 0)
+    assert call_cost("oldSelf.?a.orValue(0) == self.a", d, True) == 5

@@ -71,10 +71,12 @@ class Estimate:
     fallback: str = ""  # why the port could not estimate (then an upper bound), or ""
 
 
-def estimate(rule: str, schema: Any, below: PathKey) -> Estimate:
+def estimate(
+    rule: str, schema: Any, below: PathKey, optional_old_self: bool = False
+) -> Estimate:
     """The API server's estimate for `rule` at `below` (a path under openAPIV3Schema)."""
     try:
-        c = rule_cost(rule, schema, below)
+        c = rule_cost(rule, schema, below, optional_old_self)
         return Estimate(c.per_call, c.cardinality, c.total)
     except CannotEstimate as e:
         per_call = upper_bound_call_cost(rule)

@@ -236,7 +236,7 @@ def _hand_cost(schema: Any) -> tuple[int, list[str]]:
             text = r.get(key)
             if not isinstance(text, str) or not text.strip():
                 continue
-            est = estimate(text, schema, below)
+            est = estimate(text, schema, below, r.get("optionalOldSelf") is True)
             if est.fallback:
                 unknown.append(f"`{text}`: {est.fallback}")
                 continue

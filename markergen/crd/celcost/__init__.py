@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from markergen.crd.celcost.check import Checker, CheckError, decl_type
+from markergen.crd.celcost.check import Checker, CheckError, decl_type, optional_of
 from markergen.crd.celcost.decl import Decl, max_cardinality, schema_decl
 from markergen.crd.celcost.estimate import MAX_U64, Coster, SizeEstimator
 from markergen.crd.celcost.syntax import CelSyntaxError, parse
@@ -35,14 +35,15 @@ class RuleCost:
     total: int  # per_call x cardinality, saturating at 2^64 - 1 as the API server does
 
 
-def call_cost(rule: str, node: Decl) -> int:
-    """cel-go's estimated max cost of `rule` evaluated with `self` of type `node`."""
+def call_cost(rule: str, node: Decl, optional_old_self: bool = False) -> int:
+    """cel-go's estimated max cost of `rule` evaluated with `self` of type `node`
+    (`oldSelf` the same type, or an optional of it for `optionalOldSelf: true`)."""
     try:
         expr = parse(rule)
     except CelSyntaxError as e:
         raise CannotEstimate(f"cannot parse the rule: {e}") from e
     t = decl_type(node)
-    checker = Checker({"self": t, "oldSelf": t})
+    checker = Checker({"self": t, "oldSelf": optional_of(t) if optional_old_self else t})
     try:
         checker.check(expr)
     except CheckError as e:
@@ -125,11 +126,13 @@ def node_decl(root: Any, below: Sequence[str | int]) -> Decl | None:
     return schema_decl(s, resource_root=is_root)
 
 
-def rule_cost(rule: str, root: Any, below: Sequence[str | int]) -> RuleCost:
+def rule_cost(
+    rule: str, root: Any, below: Sequence[str | int], optional_old_self: bool = False
+) -> RuleCost:
     """What the API server estimates for `rule` at `below` under openAPIV3Schema `root`."""
     node = node_decl(root, below)
     if node is None:
         raise CannotEstimate("the node is not visible to CEL (no type the API server maps)")
-    per_call = call_cost(rule, node)
+    per_call = call_cost(rule, node, optional_old_self)
     card = cardinality(root, below, node)
     return RuleCost(per_call, card, min(per_call * card, MAX_U64))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from markergen.crd.cel import RESERVED
 from markergen.crd.celcost.decl import Decl
 from markergen.crd.celcost.syntax import (
     Call,
@@ -125,7 +126,7 @@ QUALIFIED = frozenset(
     {
         "optional.of", "optional.ofNonZeroValue", "optional.none", "sets.contains",
         "sets.equivalent", "sets.intersects", "strings.quote", "format.named",
-        "math.greatest", "math.least",
+        "math.greatest", "math.least", "ip.isCanonical",
     }
 )  # fmt: skip
 NOT_PORTED = frozenset(
@@ -204,9 +205,17 @@ class Checker:
         if operand.kind == "object":
             assert operand.decl is not None
             f = operand.decl.fields.get(name)
+            if f is None and name in RESERVED:
+                # DeclTypeProvider with recognizeKeywordAsFieldName: `self.namespace`
+                # reaches the property Kubernetes escapes as `__namespace__`
+                f = operand.decl.fields.get(f"__{name}__")
             if f is None:
                 raise CheckError(f"undefined field {name!r}")
             return decl_type(f)
+        if operand.kind == "optional":
+            # optional chaining: a field of an optional object is an optional value
+            inner = operand.params[0] if operand.params else DYN
+            return optional_of(self._field(inner, name))
         if operand.kind == "map":
             return _val(operand)
         if operand.kind == "dyn":
@@ -244,7 +253,11 @@ class Checker:
         fn = e.function
         if e.target is not None:
             qn = _qualified_name(e.target)
-            if qn is not None and f"{qn}.{fn}" in QUALIFIED and self.lookup(qn) is None:
+            if (
+                qn is not None
+                and (f"{qn}.{fn}" in QUALIFIED or qn == "format")
+                and self.lookup(qn) is None
+            ):
                 resolved = Call(f"{qn}.{fn}", e.args, None, e.id)
                 self.out.rewritten[e.id] = resolved
                 return self._call(resolved)
@@ -424,6 +437,7 @@ def _global(fn: str, args: list[Type]) -> tuple[list[str], Type]:
         "semver": SEMVER, "optional.none": optional_of(DYN), "strings.quote": STRING,
         "sets.contains": BOOL, "sets.equivalent": BOOL, "sets.intersects": BOOL,
         "format.named": optional_of(FORMAT), "math.greatest": DYN, "math.least": DYN,
+        "ip.isCanonical": BOOL,
     }  # fmt: skip
     if fn in ("optional.of", "optional.ofNonZeroValue") and n == 1:
         return [fn.replace(".", "_").lower()], optional_of(a0)
