@@ -292,3 +292,12 @@ def test_shapes_of_real_hand_written_rules_are_estimated() -> None:
     assert call_cost("!oldSelf.hasValue() || oldSelf.value().a == self.a", d, True) == 8
     # (1 + 1 + 0) for `.?a`, + 1 for orValue, + 2 for self.a, + 0 (self.a has size 0)
     assert call_cost("oldSelf.?a.orValue(0) == self.a", d, True) == 5
+
+
+def test_conversion_of_an_int_or_string_covers_every_overload() -> None:
+    # string(self) of an int-or-string (maxLength 32: size 128) may be bytes_to_string,
+    # which is sized: 1 + ceil(12.8); quantity() then costs ceil(0.1 x 128) = 13 more,
+    # isLessThan 1 (+ quantity('16384'): ceil(0.5)), and ! 1: 14 + 13 + 1 + 1 + 1 = 30
+    d = schema_decl({"x-kubernetes-int-or-string": True, "maxLength": 32})
+    assert d is not None
+    assert call_cost("!quantity(string(self)).isLessThan(quantity('16384'))", d) == 30

@@ -405,6 +405,17 @@ def _add(a: Type, b: Type) -> tuple[list[str], Type]:
     return ids, result or DYN
 
 
+# cel-go's standard conversions: the argument kinds each one takes
+_CONVERSIONS_FROM: dict[str, tuple[str, ...]] = {
+    "string": ("string", "int", "uint", "double", "bool", "bytes", "timestamp", "duration"),
+    "bytes": ("bytes", "string"),
+    "int": ("int", "uint", "double", "string", "timestamp", "duration"),
+    "uint": ("uint", "int", "double", "string"),
+    "double": ("double", "int", "uint", "string"),
+    "bool": ("bool", "string"),
+    "duration": ("duration", "string"),
+    "timestamp": ("timestamp", "string", "int"),
+}
 _SIZE_IDS = {"string": "size_string", "bytes": "size_bytes", "list": "size_list", "map": "size_map"}
 
 
@@ -428,6 +439,17 @@ def _global(fn: str, args: list[Type]) -> tuple[list[str], Type]:
             return ["string_to_bytes"], BYTES
         if fn == "dyn":
             return ["to_dyn"], DYN
+        if is_dyn(a0):
+            # every overload of the conversion may apply; the estimate covers them all
+            # (`string(x)` with x an int-or-string includes bytes_to_string, sized)
+            froms = _CONVERSIONS_FROM.get(fn, ())
+            ids = [
+                "bytes_to_string" if (k, fn) == ("bytes", "string")
+                else "string_to_bytes" if (k, fn) == ("string", "bytes")
+                else f"{k}_to_{fn}"
+                for k in froms
+            ]  # fmt: skip
+            return ids or [f"dyn_to_{fn}"], conversions[fn]
         return [f"{a0.kind}_to_{fn}"], conversions[fn]
     if fn == "matches" and n == 2:
         return ["matches"], BOOL
