@@ -206,7 +206,7 @@ class Checker:
             assert operand.decl is not None
             f = operand.decl.fields.get(name)
             if f is None and name in RESERVED:
-                # DeclTypeProvider with recognizeKeywordAsFieldName: `self.namespace`
+                # DeclTypeProvider with recognizeKeywordAsFieldName (1.31+): `self.namespace`
                 # reaches the property Kubernetes escapes as `__namespace__`
                 f = operand.decl.fields.get(f"__{name}__")
             if f is None:
