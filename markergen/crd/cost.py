@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +39,7 @@ __all__ = [
     "Estimate",
     "cardinality",
     "estimate",
+    "hand_cost",
     "hand_rules",
     "upper_bound_call_cost",
 ]
@@ -98,3 +99,25 @@ def hand_rules(schema: Any, below: PathKey = ()) -> Iterator[tuple[PathKey, dict
     for key in ("items", "additionalProperties"):
         if isinstance(schema.get(key), dict):
             yield from hand_rules(schema[key], (*below, key))
+
+
+def hand_cost(schema: Any, ours: Callable[[dict[str, Any]], bool]) -> tuple[int, list[str]]:
+    """The API server's estimated total of the rules in `schema` that are not `ours`
+    (rule x cardinality, plus each messageExpression's per-call cost, as
+    `TotalCost.ObserveExpressionCost` adds them), and the reasons of those it cannot
+    estimate (not counted: the API server serves them, so they are within its limits)."""
+    total = 0
+    unknown: list[str] = []
+    for below, r in hand_rules(schema):
+        if ours(r):
+            continue
+        for key in ("rule", "messageExpression"):
+            text = r.get(key)
+            if not isinstance(text, str) or not text.strip():
+                continue
+            est = estimate(text, schema, below, r.get("optionalOldSelf") is True)
+            if est.fallback:
+                unknown.append(f"`{text}`: {est.fallback}")
+                continue
+            total += est.total if key == "rule" else est.per_call
+    return total, unknown

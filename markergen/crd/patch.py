@@ -36,7 +36,7 @@ from markergen.crd.cost import (
     STATIC_ESTIMATED_COST_LIMIT,
     STATIC_ESTIMATED_CRD_COST_LIMIT,
     estimate,
-    hand_rules,
+    hand_cost,
 )
 from markergen.crd.edit import LineEdits
 from markergen.crd.helm import mask_templates
@@ -223,27 +223,6 @@ def is_ours(rule: Any) -> bool:
     )
 
 
-def _hand_cost(schema: Any) -> tuple[int, list[str]]:
-    """The API server's estimated total of the rules in `schema` that markergen did not
-    write (rule x cardinality, plus each messageExpression's per-call cost), and the
-    reasons of those it cannot estimate (not counted: the API server serves them)."""
-    total = 0
-    unknown: list[str] = []
-    for below, r in hand_rules(schema):
-        if is_ours(r):
-            continue
-        for key in ("rule", "messageExpression"):
-            text = r.get(key)
-            if not isinstance(text, str) or not text.strip():
-                continue
-            est = estimate(text, schema, below, r.get("optionalOldSelf") is True)
-            if est.fallback:
-                unknown.append(f"`{text}`: {est.fallback}")
-                continue
-            total += est.total if key == "rule" else est.per_call
-    return total, unknown
-
-
 @dataclass
 class _Patcher:
     model: Model
@@ -304,7 +283,7 @@ class _Patcher:
         versions = spec.get("versions") or []
         version = versions[i] if i < len(versions) else None
         schema = ((version or {}).get("schema") or {}).get("openAPIV3Schema")
-        hand, unknown = _hand_cost(schema)
+        hand, unknown = hand_cost(schema, is_ours)
         total = hand + sum(costs)
         if total <= STATIC_ESTIMATED_CRD_COST_LIMIT:
             return

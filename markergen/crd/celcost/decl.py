@@ -23,6 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from markergen.crd.cel import escape_property
+
 MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024  # k8s.io/apiserver pkg/apis/cel/config.go
 MIN_STRING_SIZE = 2
 MIN_BOOL_SIZE = 4
@@ -33,7 +35,6 @@ MIN_DATETIME_SIZE_JSON = 21
 MAX_DURATION_SIZE_JSON = 32
 MAX_DATETIME_SIZE_JSON = 32
 NAME_MAX_LENGTH = 253  # DNS1123SubdomainMaxLength, metadata.name in CEL
-_NO_MAX = 2**63 - 1  # Go's math.MaxInt
 
 
 @dataclass(eq=False, slots=True)
@@ -59,8 +60,6 @@ def _zero_if_negative(v: int) -> int:
 
 def escape(name: str) -> str | None:
     """apiserver cel.Escape: the CEL field name of property `name`, None if unreachable."""
-    from markergen.crd.cel import escape_property
-
     return escape_property(name)
 
 
@@ -220,5 +219,3 @@ def max_cardinality(min_size: int) -> int:
     serialized size fit in one request (a comma between them)."""
     return MAX_REQUEST_SIZE_BYTES // (min_size + 1)
 
-
-_ = _NO_MAX

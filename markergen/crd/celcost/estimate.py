@@ -633,5 +633,3 @@ def _type_size(t: Type) -> Range | None:
         return fixed(1)
     return None
 
-
-_ = Comprehension
