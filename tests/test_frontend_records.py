@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from frontend_records import ROOT, fixture_files, records
+
 from markergen.golang.parser import GoParser
 
 GOLDEN = ROOT / "testdata" / "golang" / "frontend_records.json"
