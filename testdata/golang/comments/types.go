@@ -17,7 +17,7 @@ import "fmt" // trailing on an import
 type Thing struct { // trailing on the struct line
 	// Ä doc with ümlauts.
 	A string `json:"a"` // trailing A
-	// not a doc of B: a trailing comment above stops the group
+	// doc of B: the trailing comment above is a group of its own
 	B int `json:"b"` /* block trailing */
 	/* block doc of C */
 	C int `json:"c"`
