@@ -38,9 +38,6 @@ try:
 except ImportError:  # pragma: no cover - orjson is a dependency; kept working without
     orjson = None  # type: ignore[assignment]
 
-# Text that may hold a float orjson writes differently from Python (see above).
-_SUSPECT = (b"null", b"0.0000", *(bytes([d]) + b"e-" for d in b"0123456789"))
-
 
 class _NotPlain(Exception):
     """A value this encoder does not handle; the caller falls back to json.dumps."""
@@ -80,9 +77,15 @@ def _orjson_indented(value: Any) -> str | None:
         data = orjson.dumps(value, default=_refuse, option=_OPTIONS)
     except (orjson.JSONEncodeError, TypeError):
         return None
-    for mark in _SUSPECT:
-        if mark in data:
+    if b"null" in data or b"0.0000" in data:
+        return None
+    # A digit before `e-`: looked for only where `e-` occurs (words like "re-create"
+    # have it too; a search for the ten digit-led patterns read the text ten times).
+    at = data.find(b"e-")
+    while at > 0:
+        if 48 <= data[at - 1] <= 57:
             return None
+        at = data.find(b"e-", at + 2)
     return data.decode("utf-8")
 
 

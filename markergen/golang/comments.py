@@ -97,7 +97,6 @@ class _Lines:
 
 _SLASH = ord("/")
 _STAR = ord("*")
-_WHITE = b" \t\n\r\f\v"
 
 
 def _block_lines(src: Source, start: int, end: int, row: int, column: int) -> list[CommentLine]:
@@ -126,65 +125,65 @@ Item = Node | Group
 
 def _comments(data: bytes, start: int, end: int, row: int) -> list[Span] | None:
     """The comments in `data[start:end]`, which begins on `row`; None when the gap holds
-    anything but white space and comments (then the caller reads the comment nodes)."""
+    anything but white space and comments (then the caller reads the comment nodes).
+    Most gaps (between the tokens of a declaration) hold no `/` at all: one C-level
+    search answers them."""
     out: list[Span] = []
     i = start
     while True:
-        # Skip white space, counting the lines it ends.
-        j = i
-        while j < end and data[j] in _WHITE:
-            j += 1
-        row += data.count(b"\n", i, j)
-        i = j
-        if i >= end:
-            return out
-        if data[i] != _SLASH or i + 1 >= end:
+        j = data.find(b"/", i, end)
+        if j < 0:
+            return None if data[i:end].strip() else out
+        if data[i:j].strip() or j + 1 >= end:
             return None
-        if data[i + 1] == _SLASH:
-            stop = data.find(b"\n", i, end)
+        row += data.count(b"\n", i, j)
+        second = data[j + 1]
+        if second == _SLASH:
+            stop = data.find(b"\n", j, end)
             if stop < 0:
                 stop = end
-            out.append((i, stop, row))
-            i = stop
-        elif data[i + 1] == _STAR:
-            stop = data.find(b"*/", i + 2, end)
+            out.append((j, stop, row))
+        elif second == _STAR:
+            stop = data.find(b"*/", j + 2, end)
             if stop < 0:
                 return None
             stop += 2
-            out.append((i, stop, row))
-            row += data.count(b"\n", i, stop)
-            i = stop
+            out.append((j, stop, row))
+            row += data.count(b"\n", j, stop)
         else:
             return None
+        i = stop
 
 
 def items(src: Source, children: list[Node]) -> list[Item]:
     """The children of a declaration list other than comments, with the comments
     between them gathered into groups (see the module's doc for go/parser's rules)."""
     out: list[Item] = []
-    data = src.data
     code_end = -1  # byte where the previous code node ends (-1: none yet)
     code_end_row = -1
     gap_start = -1  # where the pending gap starts: the previous code's end or the first comment
     gap_row = -1
+    commented = False  # a comment node stands in the pending gap
     for child in children:
         if child.type == "comment":
-            if gap_start < 0:
-                gap_start = child.start_byte
-                gap_row = child.start_point[0]
+            # Only the node's type is read: its text and place come from the bytes.
+            if not commented:
+                commented = True
+                if gap_start < 0:
+                    gap_start = child.start_byte
+                    gap_row = child.start_point[0]
             continue
-        if gap_start >= 0:
+        if commented:
             _add_groups(src, out, children, gap_start, child.start_byte, gap_row,
                         code_end_row, child.start_point[0])
+            commented = False
         out.append(child)
         code_end = child.end_byte
         code_end_row = child.end_point[0]
         gap_start, gap_row = code_end, code_end_row
-    if gap_start >= 0:
-        last = children[-1] if children else None
-        if last is not None and last.type == "comment" and last.end_byte > code_end:
-            _add_groups(src, out, children, gap_start, last.end_byte, gap_row, code_end_row, -1)
-    del data
+    if commented:
+        _add_groups(src, out, children, gap_start, children[-1].end_byte, gap_row,
+                    code_end_row, -1)
     return out
 
 
