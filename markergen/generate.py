@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -82,8 +82,12 @@ def generate(
     """Run `markergen generate`. With `use_cache` (the default), a run whose inputs are
     unchanged reuses the last run's results from `cache_dir` (default: `cache.cache_dir`:
     `$MARKERGEN_CACHE_DIR` or `.markergen-cache/` at the module root). `progress` shows
-    the reading of packages (see markergen.progress)."""
-    result = _generate(cfg, patterns, cwd, verify, cache_dir, use_cache, progress)
+    each phase of the run (see markergen.progress), and is erased when the run ends."""
+    try:
+        result = _generate(cfg, patterns, cwd, verify, cache_dir, use_cache, progress)
+    finally:
+        if progress is not None:
+            progress.finish()
     assert result is not None  # only a cached_only run can miss
     return result
 
@@ -136,7 +140,7 @@ def _generate(
             texts = {o.filename: o.render(inputs) for o in OUTPUTS}
             result = _write(cfg, cwd, verify, diags, texts, cache, extra)
         else:
-            result = _write(cfg, cwd, verify, diags, inputs, cache, extra)
+            result = _write(cfg, cwd, verify, diags, inputs, cache, extra, progress)
         # Freed before the collector is back: its first pass would otherwise scan the
         # whole model (0.3-0.7 s at 10,000 types), all of it garbage a moment later.
         del inputs
@@ -151,6 +155,7 @@ def _write(
     texts: Mapping[str, str] | Inputs,
     cache: OutputCache | None,
     extra: Sequence[str] | None,
+    progress: Progress | None = None,
 ) -> GenerateResult:
     """Write (or --verify) the outputs: `texts` by output name, or the `Inputs` they
     are rendered from, streamed into the files; then store a computed run (`cache`)."""
@@ -162,7 +167,12 @@ def _write(
             cfg.output_path(o.key): texts[o.filename] for o in OUTPUTS if o.filename in texts
         }
     else:
-        outputs = {cfg.output_path(o.key): functools.partial(o.chunks, texts) for o in OUTPUTS}
+        outputs = {
+            cfg.output_path(o.key): functools.partial(_shown, o.chunks, texts, progress)
+            for o in OUTPUTS
+        }
+        if progress is not None:
+            progress.stage("rendering and writing outputs", len(outputs))
     if verify:
         diffs = verify_outputs(outputs)
         if diffs:
@@ -201,6 +211,16 @@ def _stale(n: int) -> str:
     return f"{count(n, 'output')} {'is' if n == 1 else 'are'} stale"
 
 
+def _shown(
+    chunks: Callable[[Inputs], Iterable[str]], inputs: Inputs, progress: Progress | None
+) -> Iterator[str]:
+    """An output's pieces, rendered while they are written; counted when done (the
+    progress line of a run over a second names the output stage)."""
+    yield from chunks(inputs)
+    if progress is not None:
+        progress.advance()
+
+
 def _compute(
     cfg: Config,
     patterns: Sequence[str],
@@ -215,7 +235,7 @@ def _compute(
         model = load_model(patterns, cwd, cfg.include_generated, progress)
     finally:
         if progress is not None:
-            progress.finish()
+            progress.stage("checking")
     diags = tuple(check_model(model, policy(cfg)))
     if any(d.severity is Severity.ERROR for d in diags):
         return GenerateResult(1, diags, "", "markergen: errors found; no output was written")
