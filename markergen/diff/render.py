@@ -70,15 +70,6 @@ def render_text(changes: Sequence[Change]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _cell(text: str) -> str:
-    # A pipe ends a table cell and a newline ends the row, whatever the backticks say.
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
-
-
-def _code(text: str) -> str:
-    return f"`{text}`" if "`" not in text else _cell(text)
-
-
 def _family(c: Change) -> str:
     """The package without its version element: the versions of one group share it."""
     head, sep, last = c.package.rpartition("/")
@@ -120,50 +111,57 @@ def _versions(row: _Row) -> str:
     return ", ".join(out)
 
 
-def _table(changes: Sequence[Change]) -> list[str]:
-    lines: list[str] = []
+def _groups(changes: Sequence[Change]) -> list[dict[str, object]]:
+    """The tables of one section as plain data for the template: per Go type, its
+    definitions and one row per change (text unescaped: the template escapes it)."""
+    groups: list[dict[str, object]] = []
     for (family, go_type), rows in sorted(_rows(changes).items()):
-        title = f"{go_type} ({family})" if go_type else family
-        definitions = sorted({c.type for row in rows for c in row.versions})
-        lines += ["", f"#### {_cell(_code(title))}", ""]
-        lines += ["OpenAPI: " + ", ".join(_cell(_code(d)) for d in definitions), ""]
-        lines += ["| | Field | Versions | Change | Where |", "|---|---|---|---|---|"]
+        cells = []
         for row in sorted(rows, key=lambda r: r.first.sort_key()):
             c = row.first
-            field = ""
-            if c.field:
-                field = _cell(_code(c.field)) + (f" ({_cell(c.go_field)})" if c.go_field else "")
-            where = _cell(_code(location(c))) if c.file else _cell(_code(c.type))
-            if len(row.versions) > 1 and c.file:
-                where += f" and {len(row.versions) - 1} more"
-            lines.append(
-                f"| {_ICONS[c.classification]} | {field} | {_cell(_versions(row))} | "
-                f"**{c.kind}**: {_cell(c.message)} | {where} |"
+            cells.append(
+                {
+                    "icon": _ICONS[c.classification],
+                    "field": c.field or "",
+                    "go_field": c.go_field or "",
+                    "versions": _versions(row),
+                    "kind": c.kind,
+                    "message": c.message,
+                    "location": location(c),
+                    "type": c.type,
+                    "more": len(row.versions) - 1 if c.file else 0,
+                }
             )
-    return lines
+        groups.append(
+            {
+                "title": f"{go_type} ({family})" if go_type else family,
+                "definitions": sorted({c.type for row in rows for c in row.versions}),
+                "rows": cells,
+            }
+        )
+    return groups
+
+
+_SECTIONS = (
+    ("breaking", "Breaking", False),
+    ("compatible", "Compatible", True),
+    ("not-compared", "Not compared (markers markergen does not model)", True),
+)
 
 
 def render_markdown(changes: Sequence[Change]) -> str:
-    lines = [f"**markergen**: {summary(changes)}"]
-    sections = (
-        ("breaking", "Breaking", False),
-        ("compatible", "Compatible", True),
-        ("not-compared", "Not compared (markers markergen does not model)", True),
-    )
-    for cls, title, folded in sections:
+    """The PR comment, from the template diff-report.md.j2 (markergen/templates/)."""
+    from markergen.emit.templating import Templates
+
+    sections = []
+    for cls, title, folded in _SECTIONS:
         picked = [c for c in changes if c.classification == cls]
-        if not picked:
-            continue
-        heading = f"{title} ({len(picked)})"
-        if folded:
-            lines += ["", f"<details><summary>{heading}</summary>"]
-        else:
-            lines += ["", f"### {heading}"]
-        lines += _table(picked)
-        if folded:
-            lines += ["", "</details>"]
-    lines += ["", COMMENT_TAG]
-    return "\n".join(lines) + "\n"
+        if picked:
+            sections.append(
+                {"title": title, "count": len(picked), "folded": folded, "groups": _groups(picked)}
+            )
+    context = {"summary": summary(changes), "sections": sections, "comment_tag": COMMENT_TAG}
+    return Templates().render("diff-report.md.j2", context)
 
 
 def render_json(changes: Sequence[Change]) -> str:
