@@ -13,6 +13,20 @@ from markergen.emit.openapi import SchemaBuilder
 from markergen.emit.options import EmitOptions
 from markergen.model import Model, json_scalar
 
+# The keys the runtime table writes only when they are not their default: every union
+# of the context has them all, so that a template never meets an undefined key.
+_UNION_DEFAULTS: dict[str, Any] = {
+    "at": [],
+    "atValue": False,
+    "discriminatorDefault": None,
+    "gate": "",
+    "gateDisabled": False,
+    "modes": [],
+    "stage": "",
+    "valueType": "string",
+}
+_MEMBER_DEFAULTS: dict[str, Any] = {"selector": None, "zero": ""}
+
 # Bumped when a key of the context changes meaning or goes away (new keys do not bump it).
 CONTEXT_VERSION = 1
 
@@ -31,7 +45,10 @@ def build_context(model: Model, options: EmitOptions, table: dict[str, Any]) -> 
     unions = []
     for name in sorted(types):
         for union in types[name]["unions"]:
-            unions.append({"type": name, **go_names.get(name, {}), **union})
+            members = [{**_MEMBER_DEFAULTS, **m} for m in union["members"]]
+            unions.append(
+                {"type": name, **go_names.get(name, {}), **_UNION_DEFAULTS, **union, "members": members}
+            )
     enums = []
     for key in sorted(model.enums):
         enum = model.enums[key]
@@ -66,10 +83,18 @@ def build_context(model: Model, options: EmitOptions, table: dict[str, Any]) -> 
         "definitions": sorted(types),
         "roots": sorted(set(types) - referenced),
         "types": {
-            name: {"name": name, **go_names.get(name, {}), **types[name]} for name in sorted(types)
+            name: {
+                "name": name,
+                **go_names.get(name, {}),
+                **types[name],
+                "unions": [u for u in unions if u["type"] == name],
+            }
+            for name in sorted(types)
         },
         "unions": unions,
         "enums": enums,
         "table": table,
         "schemas": schemas,
+        # definitions the schemas `$ref` that are not in them (other packages' types)
+        "external": sorted(builder.external - set(schemas)),
     }
