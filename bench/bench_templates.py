@@ -1,6 +1,7 @@
-"""Jinja templates against the streamed writer: the time to render the OpenAPI v2 and v3
-documents and the Python runtime table of a Go tree, each both ways, with the same bytes
-(docs/openapi.md, "Templates and speed", holds the figures and the decision).
+"""Jinja templates against the writers they replaced: the time to render the OpenAPI v2
+and v3 documents and the JSON and Python runtime tables of a Go tree, each both ways,
+with the same bytes (docs/openapi.md, "Templates and speed", holds the figures and the
+decision).
 
 Usage: python bench/bench_templates.py API_DIR [PATTERNS...] [--repeat N]
 
@@ -9,60 +10,76 @@ Example (the 59 packages of kubernetes/api that openapi-gen processes):
       $(find . -name types.go | grep -v core/v1 | xargs -n1 dirname | sort)
 
 The model is loaded once; each figure is the median of --repeat renderings (default 5)
-of one output into memory (no disk). "template" is a Jinja template that writes the same
-text from the same pieces (the schemas one by one, each through the `tojson` filter):
-Jinja's own cost is the difference. Nothing is fetched.
+of one output into memory (no disk), the two ways alternately. "writer" is the Python code that wrote the outputs
+before templates (kept here); "template" is markergen's template of the output, which
+writes the same text from the same pieces (the schemas one by one, each through the
+`tojson` filter): Jinja's own cost is the difference. Nothing is fetched.
 """
 
 from __future__ import annotations
 
 import argparse
-import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from pathlib import Path
 from statistics import median
+from typing import Any, Literal
 
 from markergen.emit.openapi import SchemaBuilder
 from markergen.emit.options import EmitOptions
 from markergen.emit.outputs import OUTPUTS, Inputs
-from markergen.emit.render import pyliteral
+from markergen.emit.render import pyliteral, tojson
 from markergen.emit.templating import Templates
 from markergen.pipeline import load_model
 
-# The OpenAPI documents as a template would write them: the same text as
-# markergen.emit.outputs._openapi, one `tojson` per schema.
-OPENAPI = """\
-{
-{% if version == 2 %}
-  "definitions": {
-{% else %}
-  "components": {
-    "schemas": {
-{% endif %}
-{% set pad = "    " if version == 2 else "      " %}
-{% for name, schema in schemas %}
-{{ pad }}{{ name | jsonstr }}: {{ schema | tojson(2, 2 if version == 2 else 3) }}{{ "," if not loop.last }}
-{% endfor %}
-{% if version == 2 %}
-  },
-{% else %}
-    }
-  },
-{% endif %}
-  "info": {{ info | tojson(2, 1) }},
-{% if version == 2 %}
-  "paths": {},
-  "swagger": "2.0"{{ "," if external }}
-{% else %}
-  "openapi": "3.0.0",
-  "paths": {}{{ "," if external }}
-{% endif %}
-{% if external %}
-  "x-markergen-external-references": {{ external | tojson(2, 1) }}
-{% endif %}
-}
-"""
+
+def _member(name: str, value: object, level: int) -> str:
+    pad = "  " * level
+    return f'{pad}"{name}": {tojson(value, indent=2, level=level)}'
+
+
+def _json_entries(head: str, entries: Iterator[tuple[str, Any]], level: int) -> Iterator[str]:
+    pad = "\n" + "  " * (level + 1)
+    sep = "{"
+    for name, value in entries:
+        yield f"{head}{sep}{pad}{encode_basestring(name)}: {tojson(value, indent=2, level=level + 1)}"
+        head, sep = "", ","
+    yield f"{head}{{}}" if sep == "{" else "\n" + "  " * level + "}"
+
+
+def _openapi_direct(inputs: Inputs, version: Literal[2, 3]) -> str:
+    """The OpenAPI document as the streamed writer wrote it before templates (the same
+    pieces: one `tojson` per schema)."""
+    builder = SchemaBuilder(inputs.model, inputs.options, version)
+    names = builder.names_in_order()
+    parts: list[str] = []
+    if version == 2:
+        parts += _json_entries('{\n  "definitions": ', builder.schemas(names), 1)
+    else:
+        parts += _json_entries('{\n  "components": {\n    "schemas": ', builder.schemas(names), 2)
+        parts.append("\n  }")
+    info = {"title": inputs.options.title, "version": inputs.options.version}
+    members = [_member("info", info, 1)]
+    if version == 2:
+        members += ['  "paths": {}', '  "swagger": "2.0"']
+    else:
+        members += ['  "openapi": "3.0.0"', '  "paths": {}']
+    external = sorted(builder.external - set(names))
+    if external:
+        members.append(_member("x-markergen-external-references", external, 1))
+    parts.append(",\n" + ",\n".join(members) + "\n}\n")
+    return "".join(parts)
+
+
+def _table_json_direct(table: dict[str, Any]) -> str:
+    types: dict[str, Any] = table["types"]
+    head = '{\n  "types": '
+    if "enums" in table:
+        head = "{\n" + _member("enums", table["enums"], 1) + ',\n  "types": '
+    parts = list(_json_entries(head, ((n, types[n]) for n in sorted(types)), 1))
+    parts.append(',\n  "version": ' + tojson(table["version"]) + "\n}\n")
+    return "".join(parts)
 
 
 def _table_py_direct(table: dict[str, object]) -> str:
@@ -79,13 +96,19 @@ def _table_py_direct(table: dict[str, object]) -> str:
     return "".join(parts)
 
 
-def _time(fn: Callable[[], str], repeat: int) -> tuple[float, str]:
-    times, text = [], ""
+def _time_pair(
+    first: Callable[[], str], second: Callable[[], str], repeat: int
+) -> tuple[float, str, float, str]:
+    """Median times of both, run alternately, so that a change in the machine's load
+    (a shared machine) falls on both alike."""
+    times: tuple[list[float], list[float]] = ([], [])
+    texts = ["", ""]
     for _ in range(repeat):
-        start = time.perf_counter()
-        text = fn()
-        times.append(time.perf_counter() - start)
-    return median(times), text
+        for i, fn in enumerate((first, second)):
+            start = time.perf_counter()
+            texts[i] = fn()
+            times[i].append(time.perf_counter() - start)
+    return median(times[0]), texts[0], median(times[1]), texts[1]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -97,37 +120,30 @@ def main(argv: list[str] | None = None) -> int:
     model = load_model(args.patterns, args.root.resolve())
     options = EmitOptions()
     by_key = {o.key: o for o in OUTPUTS}
-    with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / "openapi.json.j2").write_text(OPENAPI)
-        templates = Templates(Path(tmp))
-
-        def template_doc(version: int) -> str:
-            builder = SchemaBuilder(model, options, version)  # type: ignore[arg-type]
-            names = builder.names_in_order()
-            schemas = list(builder.schemas(names))  # the external names are known after
-            external = sorted(builder.external - set(names))
-            info = {"title": options.title, "version": options.version}
-            context = {"version": version, "schemas": schemas, "info": info,
-                       "external": external}  # fmt: skip
-            return templates.render("openapi.json.j2", context)
-
-        print(f"{len(model.structs)} types; median of {args.repeat} renderings, seconds")
-        print(f"{'output':<20} {'writer':>8} {'template':>9} {'ratio':>6}  {'MB':>5}  same")
-        for key, version in (("v2", 2), ("v3", 3)):
-            output = by_key[key]
-            writer, ours = _time(lambda o=output: o.render(Inputs(model, options)), args.repeat)
-            jinja, theirs = _time(lambda v=version: template_doc(v), args.repeat)
-            print(f"{output.filename:<20} {writer:8.3f} {jinja:9.3f} {jinja / writer:6.2f}  "
-                  f"{len(ours) / 1e6:5.1f}  {ours == theirs}")  # fmt: skip
-        inputs = Inputs(model, options)
-        table = inputs.table
-        direct, ours = _time(lambda: _table_py_direct(table), args.repeat)
-        jinja, theirs = _time(lambda: by_key["table-py"].render(inputs), args.repeat)
-        print(f"{'unions_table.py':<20} {direct:8.3f} {jinja:9.3f} {jinja / direct:6.2f}  "
+    # One template environment for the run, as `generate` has: each template is
+    # compiled once (its cost is the last line).
+    templates = Templates()
+    print(f"{len(model.structs)} types; median of {args.repeat} renderings, seconds")
+    print(f"{'output':<20} {'writer':>8} {'template':>9} {'ratio':>6}  {'MB':>5}  same")
+    rows: list[tuple[str, Callable[[], str]]] = [
+        ("v2", lambda: _openapi_direct(Inputs(model, options), 2)),
+        ("v3", lambda: _openapi_direct(Inputs(model, options), 3)),
+        ("table-json", lambda: _table_json_direct(Inputs(model, options).table)),
+        ("table-py", lambda: _table_py_direct(Inputs(model, options).table)),
+    ]
+    for key, direct in rows:
+        output = by_key[key]
+        writer, ours, jinja, theirs = _time_pair(
+            direct, lambda o=output: o.render(Inputs(model, options, templates)), args.repeat
+        )
+        print(f"{output.filename:<20} {writer:8.3f} {jinja:9.3f} {jinja / writer:6.2f}  "
               f"{len(ours) / 1e6:5.1f}  {ours == theirs}")  # fmt: skip
     start = time.perf_counter()
-    Templates().render("openapi-v2.fragment.json.j2", {"fragment": {}})
-    print(f"first template of a run (Jinja environment, compile): {time.perf_counter() - start:.3f}")
+    fresh = Templates()
+    for output in OUTPUTS:
+        fresh.compiled(output.filename + ".j2")
+    took = time.perf_counter() - start
+    print(f"compiling the {len(OUTPUTS)} templates of generate (once a run): {took:.3f}")
     return 0
 
 

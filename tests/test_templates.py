@@ -171,9 +171,14 @@ def test_the_context_is_plain_data() -> None:
 
 def test_builtin_templates_are_the_documented_ones() -> None:
     assert builtin_names() == (
-        "diff-report.md.j2", "openapi-v2.fragment.json.j2", "openapi-v3.fragment.json.j2",
+        "diff-report.md.j2", "openapi-v2.fragment.json.j2", "openapi-v2.json.j2",
+        "openapi-v3.fragment.json.j2", "openapi-v3.json.j2", "unions_table.json.j2",
         "unions_table.py.j2",
     )  # fmt: skip
+    # every output of generate is written by the template of its name
+    from markergen.emit.outputs import OUTPUTS
+
+    assert {o.filename + ".j2" for o in OUTPUTS} <= set(builtin_names())
     docs = (Path(__file__).resolve().parent.parent / "docs" / "templates.md").read_text()
     for name in builtin_names():
         assert f"`{name}`" in docs

@@ -1,13 +1,12 @@
 """The outputs of `markergen generate`, declared once, and their rendering.
 
 Each output has a key (its `markergen.yaml` key and `--<key>` flag, which override its
-path), a default file name inside `out-dir`, and what writes its text: a template of
-markergen/templates/ (docs/templates.md), or, for the large OpenAPI documents and the
-JSON table, a streamed writer (docs/openapi.md, "Templates and speed", says why). The
-settings (markergen.config), the writer and the cache all derive from `OUTPUTS`.
+path), a default file name inside `out-dir`, and the template of markergen/templates/
+that writes its text (docs/templates.md), streamed piece by piece. The settings
+(markergen.config), the writer and the cache all derive from `OUTPUTS`.
 
 A project's `templates` directory adds outputs (`user_outputs`) and may replace the
-template of any output, streamed ones included: `Inputs.chunks` decides which runs.
+template of any output: `Inputs.chunks` decides which runs.
 
 Every text is deterministic: keys sorted, two-space JSON indentation, one trailing
 newline, so that regenerated outputs diff cleanly in a pull request.
@@ -107,72 +106,30 @@ def user_output(template: Path) -> Output:
     return Output(name, name, f"the output of template {template.name}", chunks, user=True)
 
 
-def _member(name: str, value: Any, level: int) -> str:
-    from markergen.emit.render import tojson
-
-    pad = "  " * level
-    return f'{pad}"{name}": {tojson(value, indent=2, level=level)}'
-
-
-def _json_entries(head: str, entries: Iterator[tuple[str, Any]], level: int) -> Iterator[str]:
-    """`head` followed by the JSON object of `entries` (given in sorted key order) at
-    indentation `level`, one piece per entry: the same text as `tojson(dict(entries),
-    indent=2, level=level)`."""
-    from json.encoder import encode_basestring
-
-    from markergen.emit.render import tojson
-
-    pad = "\n" + "  " * (level + 1)
-    sep = "{"
-    for name, value in entries:
-        yield f"{head}{sep}{pad}{encode_basestring(name)}: {tojson(value, indent=2, level=level + 1)}"
-        head, sep = "", ","
-    yield f"{head}{{}}" if sep == "{" else "\n" + "  " * level + "}"
-
-
-def _openapi(inputs: Inputs, version: Literal[2, 3]) -> Iterator[str]:
+def _openapi(inputs: Inputs, version: Literal[2, 3]) -> dict[str, Any]:
     from markergen.emit.openapi import SchemaBuilder
 
     builder = SchemaBuilder(inputs.model, inputs.options, version)
     names = builder.names_in_order()
-    if version == 2:
-        yield from _json_entries('{\n  "definitions": ', builder.schemas(names), 1)
-    else:
-        yield from _json_entries(
-            '{\n  "components": {\n    "schemas": ', builder.schemas(names), 2
-        )
-        yield "\n  }"
-    info = {"title": inputs.options.title, "version": inputs.options.version}
-    members = [_member("info", info, 1)]
-    if version == 2:
-        members += ['  "paths": {}', '  "swagger": "2.0"']
-    else:
-        members += ['  "openapi": "3.0.0"', '  "paths": {}']
-    external = sorted(builder.external - set(names))
-    if external:
-        members.append(_member("x-markergen-external-references", external, 1))
-    yield ",\n" + ",\n".join(members) + "\n}\n"
+
+    def external() -> list[str]:
+        # called by the template after the last schema: building them fills the set
+        return sorted(builder.external - set(names))
+
+    return {
+        "schemas": builder.schemas(names),
+        "schemas_empty": not names,
+        "info": {"title": inputs.options.title, "version": inputs.options.version},
+        "external": external,
+    }
 
 
-def _openapi_v2(inputs: Inputs) -> Iterator[str]:
+def _openapi_v2(inputs: Inputs) -> dict[str, Any]:
     return _openapi(inputs, 2)
 
 
-def _openapi_v3(inputs: Inputs) -> Iterator[str]:
+def _openapi_v3(inputs: Inputs) -> dict[str, Any]:
     return _openapi(inputs, 3)
-
-
-def _table_json(inputs: Inputs) -> Iterator[str]:
-    from markergen.emit.render import tojson
-
-    table = inputs.table
-    types: dict[str, Any] = table["types"]
-    head = '{\n  "types": '
-    if "enums" in table:
-        # keys sorted, as the rest: `enums` (only when a `+k8s:enum` field exists) first
-        head = "{\n" + _member("enums", table["enums"], 1) + ',\n  "types": '
-    yield from _json_entries(head, ((n, types[n]) for n in sorted(types)), 1)
-    yield ',\n  "version": ' + tojson(table["version"]) + "\n}\n"
 
 
 def _table_context(inputs: Inputs) -> dict[str, Any]:
@@ -196,9 +153,24 @@ def _fragment_v3(inputs: Inputs) -> dict[str, Any]:
 
 
 OUTPUTS: tuple[Output, ...] = (
-    Output("v2", "openapi-v2.json", "the OpenAPI v2 document", _openapi_v2),
-    Output("v3", "openapi-v3.json", "the OpenAPI v3 document", _openapi_v3),
-    Output("table-json", "unions_table.json", "the JSON runtime table", _table_json),
+    Output(
+        "v2",
+        "openapi-v2.json",
+        "the OpenAPI v2 document",
+        _template("openapi-v2.json.j2", _openapi_v2),
+    ),
+    Output(
+        "v3",
+        "openapi-v3.json",
+        "the OpenAPI v3 document",
+        _template("openapi-v3.json.j2", _openapi_v3),
+    ),
+    Output(
+        "table-json",
+        "unions_table.json",
+        "the JSON runtime table",
+        _template("unions_table.json.j2", _table_context),
+    ),
     Output(
         "table-py",
         "unions_table.py",

@@ -20,12 +20,14 @@ import functools
 import hashlib
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any, NoReturn
 
 from markergen.emit.render import pyliteral, tojson
+
+_encode_string: Callable[[str], str] = getattr(json.encoder, "encode_basestring")  # noqa: B009
 
 BUILTIN_DIR = Path(__file__).resolve().parent.parent / "templates"
 SUFFIX = ".j2"
@@ -84,6 +86,8 @@ def _pyrepr(value: Any) -> str:
 
 def _jsonstr(value: Any) -> str:
     """A value as one JSON token (strings quoted and escaped), for JSON and TypeScript."""
+    if type(value) is str:
+        return _encode_string(value)  # json.dumps's own text, without its set-up per call
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
@@ -141,6 +145,10 @@ class Templates:
     def path(self, name: str) -> str:
         base = self.user_dir if self.user_dir is not None and self.is_user(name) else BUILTIN_DIR
         return _shown(str(base / name))
+
+    def compiled(self, name: str) -> Any:
+        """The compiled template (compiled once per environment: once a run)."""
+        return self._env.get_template(name)
 
     def stream(self, name: str, context: Mapping[str, Any]) -> Iterator[str]:
         """The text of template `name` in pieces (for the streamed writer)."""
