@@ -137,3 +137,31 @@ def test_the_tool_depends_on_the_runtime_of_its_own_version() -> None:
     # the tool's wheel leaves the runtime's files to markergen-runtime
     assert '\nexclude = ["markergen/runtime"]\n' in tool
     assert re.search(r"extend_path\(__path__, __name__\)", Path(markergen.__file__).read_text())
+
+
+def test_validate_without_a_table_says_which_command_writes_it(tmp_path: Path) -> None:
+    from helpers import run_cli
+
+    (tmp_path / "obj.yaml").write_text("method: Email\n")
+    res = run_cli(["validate", "--type", "Delivery", "obj.yaml"], tmp_path)
+    assert res.code == 2 and "Traceback" not in res.stderr
+    assert "unions_table.json: no runtime table here: `markergen generate` writes it" in (
+        res.stderr
+    )
+
+
+def test_the_command_line_takes_the_same_short_names(tmp_path: Path) -> None:
+    from helpers import run_cli
+
+    texts = render_outputs(load_model(["./..."], TESTDATA / "kep"), EmitOptions())
+    (tmp_path / "t.json").write_text(texts["unions_table.json"])
+    (tmp_path / "obj.yaml").write_text("unionType: FieldA\n")
+    res = run_cli(["validate", "--table", "t.json", "--type", "Union", "obj.yaml"], tmp_path)
+    assert res.code == 2
+    assert "type 'Union' is ambiguous: it may be com.example.kep.kep000.Union, " in res.stderr
+    res = run_cli(["validate", "--table", "t.json", "--type", "kep000.Union", "obj.yaml"],
+                  tmp_path)  # fmt: skip
+    assert res.code in (0, 1) and "ambiguous" not in res.stderr, res.stderr
+    res = run_cli(["validate", "--table", "t.json", "--type", "kep000.Unoin", "obj.yaml"],
+                  tmp_path)  # fmt: skip
+    assert res.code == 2 and "did you mean com.example.kep.kep000.Union" in res.stderr
