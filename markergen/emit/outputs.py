@@ -5,7 +5,7 @@ path), a default file name inside `out-dir`, and the template of markergen/templ
 that writes its text (docs/templates.md), streamed piece by piece. The settings
 (markergen.config), the writer and the cache all derive from `OUTPUTS`.
 
-A project's `templates` directory adds outputs (`user_outputs`) and may replace the
+A project's `templates` directory adds outputs (`user_output`) and may replace the
 template of any output: `Inputs.chunks` decides which runs.
 
 Every text is deterministic: keys sorted, two-space JSON indentation, one trailing
@@ -37,8 +37,6 @@ class Output:
     chunks: Callable[[Inputs], Iterator[str]]
     # The boolean setting that turns the output on; "" for an output always written.
     switch: str = ""
-    # A project's template (not a built-in output): written into out-dir, never a flag.
-    user: bool = False
 
     def render(self, inputs: Inputs) -> str:
         return "".join(inputs.chunks(self))
@@ -103,7 +101,8 @@ def user_output(template: Path) -> Output:
     def chunks(inputs: Inputs) -> Iterator[str]:
         return inputs.templates.stream(template.name, inputs.context)
 
-    return Output(name, name, f"the output of template {template.name}", chunks, user=True)
+    # written into out-dir; never a flag (OUTPUTS alone declares those)
+    return Output(name, name, f"the output of template {template.name}", chunks)
 
 
 def _openapi(inputs: Inputs, version: Literal[2, 3]) -> dict[str, Any]:
