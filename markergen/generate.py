@@ -10,12 +10,17 @@ from typing import TYPE_CHECKING, TextIO
 
 from markergen.config import Config, output_settings, policy
 from markergen.diagnostics import Diagnostic, Severity
-from markergen.emit.outputs import OUTPUTS, Inputs
+from markergen.emit.outputs import OUTPUTS, Inputs, Output
 from markergen.model import Model
 
 if TYPE_CHECKING:
     from markergen.cache import OutputCache
+    from markergen.emit.templating import Templates
     from markergen.progress import Progress
+
+# The outputs of a run, each with its path: the built-in ones that are on, then the
+# project's templates (markergen.emit.outputs.user_output).
+Plan = tuple[tuple[Output, Path], ...]
 
 
 @dataclass(frozen=True)
@@ -110,45 +115,72 @@ def _generate(
     *,
     cached_only: bool = False,
 ) -> GenerateResult | None:
+    templates, plan = _plan(cfg)
     cache = None
     if use_cache:
         from markergen.cache import OutputCache
         from markergen.cache import cache_dir as default_cache_dir
 
-        cache = OutputCache.open(
-            cache_dir or default_cache_dir(cfg.root),
-            patterns,
-            cwd,
-            output_settings(cfg),
-        )
+        options = output_settings(cfg)
+        user_dir = cfg.templates_dir()
+        if user_dir is not None:
+            from markergen.emit.templating import template_digests
+
+            # The templates' text shapes the outputs as much as the settings do.
+            options["templates-files"] = template_digests(user_dir)
+        cache = OutputCache.open(cache_dir or default_cache_dir(cfg.root), patterns, cwd, options)
     cached = cache.lookup() if cache else None
     if cached is None and cached_only:
         return None
     if cached is not None:
-        return _write(cfg, cwd, verify, cached.diagnostics, cached.outputs, None, None)
+        return _write(plan, cwd, verify, cached.diagnostics, cached.outputs, None, None)
     from markergen.pipeline import gc_paused
 
     # Rendering happens while the outputs are written (streamed), with the collector
     # paused as for loading (pipeline.gc_paused says why).
     with gc_paused():
-        computed = _compute(cfg, patterns, cwd, progress)
+        computed = _compute(cfg, patterns, cwd, progress, templates)
         if isinstance(computed, GenerateResult):
             return computed
         diags, inputs, extra = computed
         del computed
         if verify:
-            texts = {o.filename: o.render(inputs) for o in OUTPUTS}
-            result = _write(cfg, cwd, verify, diags, texts, cache, extra)
+            texts = {o.filename: o.render(inputs) for o, _ in plan}
+            result = _write(plan, cwd, verify, diags, texts, cache, extra)
         else:
-            result = _write(cfg, cwd, verify, diags, inputs, cache, extra, progress)
+            result = _write(plan, cwd, verify, diags, inputs, cache, extra, progress)
         # Freed before the collector is back: its first pass would otherwise scan the
         # whole model (0.3-0.7 s at 10,000 types), all of it garbage a moment later.
         del inputs
     return result
 
 
+def _plan(cfg: Config) -> tuple[Templates | None, Plan]:
+    """The project's templates (None without a `templates` setting) and every output of
+    the run with its path. A template named like a built-in output replaces that
+    output's template (the output is written when it is on); any other writes one more
+    output into out-dir."""
+    plan = [
+        (o, cfg.output_path(o.key))
+        for o in OUTPUTS
+        if not o.switch or getattr(cfg, o.switch.replace("-", "_"))
+    ]
+    user_dir = cfg.templates_dir()
+    if user_dir is None:
+        return None, tuple(plan)
+    from markergen.emit.outputs import user_output
+    from markergen.emit.templating import Templates, output_name, user_templates
+
+    builtin = {o.filename for o in OUTPUTS}
+    for template in user_templates(user_dir):
+        if output_name(template) not in builtin:
+            output = user_output(template)
+            plan.append((output, (cfg.root / cfg.out_dir / output.filename).resolve()))
+    return Templates(user_dir), tuple(plan)
+
+
 def _write(
-    cfg: Config,
+    plan: Plan,
     cwd: Path,
     verify: bool,
     diags: tuple[Diagnostic, ...],
@@ -163,13 +195,11 @@ def _write(
 
     outputs: dict[Path, Content]
     if isinstance(texts, Mapping):
-        outputs = {
-            cfg.output_path(o.key): texts[o.filename] for o in OUTPUTS if o.filename in texts
-        }
+        outputs = {path: texts[o.filename] for o, path in plan if o.filename in texts}
     else:
         outputs = {
-            cfg.output_path(o.key): functools.partial(_shown, o.chunks, texts, progress)
-            for o in OUTPUTS
+            path: functools.partial(_shown, functools.partial(texts.chunks, o), progress)
+            for o, path in plan
         }
         if progress is not None:
             progress.stage("rendering and writing outputs", len(outputs))
@@ -196,11 +226,7 @@ def _write(
         if isinstance(texts, Mapping):
             cache.store(CachedRun(diags, dict(texts), read))
         else:
-            files = {
-                o.filename: (path, *report.digests[path])
-                for o in OUTPUTS
-                for path in [cfg.output_path(o.key)]
-            }
+            files = {o.filename: (path, *report.digests[path]) for o, path in plan}
             cache.store_files(diags, files, read)
     return result
 
@@ -211,12 +237,10 @@ def _stale(n: int) -> str:
     return f"{count(n, 'output')} {'is' if n == 1 else 'are'} stale"
 
 
-def _shown(
-    chunks: Callable[[Inputs], Iterable[str]], inputs: Inputs, progress: Progress | None
-) -> Iterator[str]:
+def _shown(chunks: Callable[[], Iterable[str]], progress: Progress | None) -> Iterator[str]:
     """An output's pieces, rendered while they are written; counted when done (the
     progress line of a run over a second names the output stage)."""
-    yield from chunks(inputs)
+    yield from chunks()
     if progress is not None:
         progress.advance()
 
@@ -226,6 +250,7 @@ def _compute(
     patterns: Sequence[str],
     cwd: Path,
     progress: Progress | None,
+    templates: Templates | None,
 ) -> tuple[tuple[Diagnostic, ...], Inputs, Sequence[str]] | GenerateResult:
     """Diagnostics, what the outputs are rendered from and the files the model read
     (cache.read_beyond picks the imports), or the failed result when there are errors."""
@@ -239,10 +264,10 @@ def _compute(
     diags = tuple(check_model(model, policy(cfg)))
     if any(d.severity is Severity.ERROR for d in diags):
         return GenerateResult(1, diags, "", "markergen: errors found; no output was written")
-    return diags, _inputs(cfg, model), model.files_read
+    return diags, _inputs(cfg, model, templates), model.files_read
 
 
-def _inputs(cfg: Config, model: Model) -> Inputs:
+def _inputs(cfg: Config, model: Model, templates: Templates | None) -> Inputs:
     from markergen.emit.options import EmitOptions
 
     options = EmitOptions(
@@ -252,4 +277,4 @@ def _inputs(cfg: Config, model: Model) -> Inputs:
         version=cfg.version,
         semantics=dict(cfg.semantics),
     )
-    return Inputs(model, options)
+    return Inputs(model, options, templates)
