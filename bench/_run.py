@@ -18,9 +18,10 @@ class Run:
     code: int
 
 
-def markergen_argv() -> list[str]:
-    """The command line users run: `python -m markergen` (cli.main, argparse)."""
-    return [sys.executable, "-m", "markergen"]
+def markergen_argv(python: str | None = None) -> list[str]:
+    """The command line users run: `python -m markergen`, with this interpreter or
+    `python` (another environment, to compare two versions of markergen)."""
+    return [python or sys.executable, "-m", "markergen"]
 
 
 def run(argv: Sequence[str], cwd: Path, env: dict[str, str] | None = None) -> Run:

@@ -253,7 +253,8 @@ def code_fingerprint() -> str:
         for dirpath, dirnames, filenames in os.walk(root):
             dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
             for name in sorted(filenames):
-                if name.endswith((".py", ".so", ".pyd")):
+                # .j2: markergen's own templates (markergen/templates/) write outputs too
+                if name.endswith((".py", ".so", ".pyd", ".j2")):
                     try:
                         st = os.stat(os.path.join(dirpath, name))
                     except OSError:

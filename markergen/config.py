@@ -186,6 +186,23 @@ class Config:
         commands=("generate",),
         affects_outputs=True,
     )
+    templates: str | None = setting(
+        None,
+        help="Directory of Jinja templates, relative to the module root: each *.j2 file "
+        "writes one more output into OUT_DIR, named by the file without .j2, and one named "
+        "like a built-in output replaces its template (docs/templates.md).",
+        commands=("generate",),
+        affects_outputs=True,
+        metavar="DIR",
+    )
+    fragments: bool = setting(
+        False,
+        help="Also write openapi-v2.fragment.json and openapi-v3.fragment.json: only "
+        "markergen's x-kubernetes-unions and enum keys, as JSON Merge Patches to merge into "
+        "an OpenAPI document from openapi-gen or controller-gen (docs/openapi.md).",
+        commands=("generate",),
+        affects_outputs=True,
+    )
     source: Path | None = None  # the markergen.yaml read, if any
 
     def output_path(self, key: str) -> Path:
@@ -195,6 +212,10 @@ class Config:
             return (self.root / explicit).resolve()
         spec = next(o for o in OUTPUTS if o.key == key)
         return (self.root / self.out_dir / spec.filename).resolve()
+
+    def templates_dir(self) -> Path | None:
+        """The directory of the project's templates (the `templates` setting), or None."""
+        return None if self.templates is None else (self.root / self.templates).resolve()
 
 
 def _kind(hint: Any) -> tuple[Kind, tuple[str, ...]]:

@@ -33,6 +33,7 @@ _USER_ERRORS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
     ("markergen.crd.patch", "CrdError", _kept),
     ("markergen.diff.errors", "DiffInputError", _kept),
     ("markergen.emit.writer", "OutputError", _output),
+    ("markergen.emit.templating", "TemplateError", _kept),
 )
 
 

@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from markergen.config import Config, output_settings, policy
 from markergen.diagnostics import Diagnostic, Severity
-from markergen.emit.outputs import OUTPUTS, Inputs
+from markergen.emit.outputs import OUTPUTS, Inputs, Output
 from markergen.model import Model
 
 if TYPE_CHECKING:
     from markergen.cache import OutputCache
+    from markergen.emit.templating import Templates
     from markergen.progress import Progress
+
+# The outputs of a run, each with its path: the built-in ones that are on, then the
+# project's templates (markergen.emit.outputs.user_output).
+Plan = tuple[tuple[Output, Path], ...]
 
 
 @dataclass(frozen=True)
@@ -82,8 +87,12 @@ def generate(
     """Run `markergen generate`. With `use_cache` (the default), a run whose inputs are
     unchanged reuses the last run's results from `cache_dir` (default: `cache.cache_dir`:
     `$MARKERGEN_CACHE_DIR` or `.markergen-cache/` at the module root). `progress` shows
-    the reading of packages (see markergen.progress)."""
-    result = _generate(cfg, patterns, cwd, verify, cache_dir, use_cache, progress)
+    each phase of the run (see markergen.progress), and is erased when the run ends."""
+    try:
+        result = _generate(cfg, patterns, cwd, verify, cache_dir, use_cache, progress)
+    finally:
+        if progress is not None:
+            progress.finish()
     assert result is not None  # only a cached_only run can miss
     return result
 
@@ -106,51 +115,79 @@ def _generate(
     *,
     cached_only: bool = False,
 ) -> GenerateResult | None:
+    templates, plan = _plan(cfg)
     cache = None
     if use_cache:
         from markergen.cache import OutputCache
         from markergen.cache import cache_dir as default_cache_dir
 
-        cache = OutputCache.open(
-            cache_dir or default_cache_dir(cfg.root),
-            patterns,
-            cwd,
-            output_settings(cfg),
-        )
+        options = output_settings(cfg)
+        user_dir = cfg.templates_dir()
+        if user_dir is not None:
+            from markergen.emit.templating import template_digests
+
+            # The templates' text shapes the outputs as much as the settings do.
+            options["templates-files"] = template_digests(user_dir)
+        cache = OutputCache.open(cache_dir or default_cache_dir(cfg.root), patterns, cwd, options)
     cached = cache.lookup() if cache else None
     if cached is None and cached_only:
         return None
     if cached is not None:
-        return _write(cfg, cwd, verify, cached.diagnostics, cached.outputs, None, None)
+        return _write(plan, cwd, verify, cached.diagnostics, cached.outputs, None, None)
     from markergen.pipeline import gc_paused
 
     # Rendering happens while the outputs are written (streamed), with the collector
     # paused as for loading (pipeline.gc_paused says why).
     with gc_paused():
-        computed = _compute(cfg, patterns, cwd, progress)
+        computed = _compute(cfg, patterns, cwd, progress, templates)
         if isinstance(computed, GenerateResult):
             return computed
         diags, inputs, extra = computed
         del computed
         if verify:
-            texts = {o.filename: o.render(inputs) for o in OUTPUTS}
-            result = _write(cfg, cwd, verify, diags, texts, cache, extra)
+            texts = {o.filename: o.render(inputs) for o, _ in plan}
+            result = _write(plan, cwd, verify, diags, texts, cache, extra)
         else:
-            result = _write(cfg, cwd, verify, diags, inputs, cache, extra)
+            result = _write(plan, cwd, verify, diags, inputs, cache, extra, progress)
         # Freed before the collector is back: its first pass would otherwise scan the
         # whole model (0.3-0.7 s at 10,000 types), all of it garbage a moment later.
         del inputs
     return result
 
 
+def _plan(cfg: Config) -> tuple[Templates | None, Plan]:
+    """The project's templates (None without a `templates` setting) and every output of
+    the run with its path. A template named like a built-in output replaces that
+    output's template (the output is written when it is on); any other writes one more
+    output into out-dir."""
+    plan = [
+        (o, cfg.output_path(o.key))
+        for o in OUTPUTS
+        if not o.switch or getattr(cfg, o.switch.replace("-", "_"))
+    ]
+    user_dir = cfg.templates_dir()
+    if user_dir is None:
+        return None, tuple(plan)
+    from markergen.emit.outputs import user_output
+    from markergen.emit.templating import Templates, output_name, user_templates
+
+    builtin = {o.filename for o in OUTPUTS}
+    for template in user_templates(user_dir):
+        if output_name(template) not in builtin:
+            output = user_output(template)
+            plan.append((output, (cfg.root / cfg.out_dir / output.filename).resolve()))
+    return Templates(user_dir), tuple(plan)
+
+
 def _write(
-    cfg: Config,
+    plan: Plan,
     cwd: Path,
     verify: bool,
     diags: tuple[Diagnostic, ...],
     texts: Mapping[str, str] | Inputs,
     cache: OutputCache | None,
     extra: Sequence[str] | None,
+    progress: Progress | None = None,
 ) -> GenerateResult:
     """Write (or --verify) the outputs: `texts` by output name, or the `Inputs` they
     are rendered from, streamed into the files; then store a computed run (`cache`)."""
@@ -158,11 +195,14 @@ def _write(
 
     outputs: dict[Path, Content]
     if isinstance(texts, Mapping):
-        outputs = {
-            cfg.output_path(o.key): texts[o.filename] for o in OUTPUTS if o.filename in texts
-        }
+        outputs = {path: texts[o.filename] for o, path in plan if o.filename in texts}
     else:
-        outputs = {cfg.output_path(o.key): functools.partial(o.chunks, texts) for o in OUTPUTS}
+        outputs = {
+            path: functools.partial(_shown, functools.partial(texts.chunks, o), progress)
+            for o, path in plan
+        }
+        if progress is not None:
+            progress.stage("rendering and writing outputs", len(outputs))
     if verify:
         diffs = verify_outputs(outputs)
         if diffs:
@@ -186,11 +226,7 @@ def _write(
         if isinstance(texts, Mapping):
             cache.store(CachedRun(diags, dict(texts), read))
         else:
-            files = {
-                o.filename: (path, *report.digests[path])
-                for o in OUTPUTS
-                for path in [cfg.output_path(o.key)]
-            }
+            files = {o.filename: (path, *report.digests[path]) for o, path in plan}
             cache.store_files(diags, files, read)
     return result
 
@@ -201,11 +237,20 @@ def _stale(n: int) -> str:
     return f"{count(n, 'output')} {'is' if n == 1 else 'are'} stale"
 
 
+def _shown(chunks: Callable[[], Iterable[str]], progress: Progress | None) -> Iterator[str]:
+    """An output's pieces, rendered while they are written; counted when done (the
+    progress line of a run over a second names the output stage)."""
+    yield from chunks()
+    if progress is not None:
+        progress.advance()
+
+
 def _compute(
     cfg: Config,
     patterns: Sequence[str],
     cwd: Path,
     progress: Progress | None,
+    templates: Templates | None,
 ) -> tuple[tuple[Diagnostic, ...], Inputs, Sequence[str]] | GenerateResult:
     """Diagnostics, what the outputs are rendered from and the files the model read
     (cache.read_beyond picks the imports), or the failed result when there are errors."""
@@ -215,14 +260,14 @@ def _compute(
         model = load_model(patterns, cwd, cfg.include_generated, progress)
     finally:
         if progress is not None:
-            progress.finish()
+            progress.stage("checking")
     diags = tuple(check_model(model, policy(cfg)))
     if any(d.severity is Severity.ERROR for d in diags):
         return GenerateResult(1, diags, "", "markergen: errors found; no output was written")
-    return diags, _inputs(cfg, model), model.files_read
+    return diags, _inputs(cfg, model, templates), model.files_read
 
 
-def _inputs(cfg: Config, model: Model) -> Inputs:
+def _inputs(cfg: Config, model: Model, templates: Templates | None) -> Inputs:
     from markergen.emit.options import EmitOptions
 
     options = EmitOptions(
@@ -232,4 +277,4 @@ def _inputs(cfg: Config, model: Model) -> Inputs:
         version=cfg.version,
         semantics=dict(cfg.semantics),
     )
-    return Inputs(model, options)
+    return Inputs(model, options, templates)

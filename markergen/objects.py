@@ -82,12 +82,9 @@ def dump_object(value: Any, as_json: bool) -> str:
 
 
 def resolve_type(names: list[str], wanted: str) -> str:
-    """A definition name of the table: exact, or the one ending in `.wanted`."""
-    if wanted in names:
-        return wanted
-    matches = sorted(n for n in names if n.endswith("." + wanted))
-    if len(matches) == 1:
-        return matches[0]
-    if not matches:
-        raise ObjectError(f"type {wanted!r} is not in the table")
-    raise ObjectError(f"type {wanted!r} is ambiguous: {', '.join(matches)}")
+    """A definition name of the table: exact, or the one ending in `.wanted`; the
+    runtime's own rule (`markergen.runtime.table.resolve_name`), so the library and the
+    command line take the same short names and name the same candidates."""
+    from markergen.runtime.table import resolve_name
+
+    return resolve_name(names, wanted)

@@ -38,8 +38,8 @@ class Progress:
         self.done = 0
         self.total = 0
 
-    def stage(self, label: str, total: int) -> None:
-        """Start counting a new stage of `total` items."""
+    def stage(self, label: str, total: int = 0) -> None:
+        """Start counting a new stage of `total` items (0: a stage without a count)."""
         self.label, self.done, self.total = label, 0, total
         self._draw()
 
@@ -62,7 +62,9 @@ class Progress:
             return
         self._last_draw = now
         self._shown = True
-        self._stream.write(f"\r\x1b[Kmarkergen: {self.label} {self.done}/{self.total}")
+        # A stage without a count (checking) shows its name alone.
+        count = f" {self.done}/{self.total}" if self.total else ""
+        self._stream.write(f"\r\x1b[Kmarkergen: {self.label}{count}")
         self._stream.flush()
 
 

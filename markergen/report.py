@@ -5,8 +5,10 @@ json   one JSON array of {code, severity, message, file, line, column[, hint]}
 github workflow commands, so a pull request's checks annotate the diff
 sarif  SARIF 2.1.0 for code scanning, with the catalog as the rules array
 
-Paths are shown relative to `cwd` when they lie below it; a relative path is taken as
-already relative to the current directory and shown as given. Output is deterministic:
+Paths are shown from the top of the git repository that holds `cwd` (in every format,
+as `markergen diff` shows them: GitHub and SARIF place annotations by that path, and two
+reports name a file the same way wherever they run), else relative to `cwd`; a relative
+path is taken as relative to `cwd`. Output is deterministic:
 diagnostics are sorted by position, code and message, and JSON keys are sorted.
 """
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -33,12 +36,36 @@ def count(n: int, noun: str) -> str:
     return f"{n} {noun}{'s' * (n != 1)}"
 
 
+def repository_top(cwd: Path) -> Path:
+    """The top of the git work tree holding `cwd` (a `.git` directory or file), else
+    `cwd`. Looked up on disk: no git process on every run."""
+    here = Path(os.path.abspath(cwd))
+    for d in (here, *here.parents):
+        if (d / ".git").exists():
+            return d
+    return here
+
+
 def display_path(file: str, cwd: Path) -> str:
     path = Path(file)
     if not path.is_absolute():
         return path.as_posix()
     # relpath, not Path.relative_to: a file outside cwd is shown as ../x, like compilers do.
     return Path(os.path.relpath(path, cwd)).as_posix()
+
+
+def _from_top(diags: Sequence[Diagnostic], cwd: Path, top: Path) -> list[Diagnostic]:
+    """The diagnostics with relative paths made absolute (they are relative to `cwd`),
+    so that the formats show them from `top`."""
+    if top == cwd:
+        return list(diags)
+    out = []
+    for d in diags:
+        if d.pos.file and not Path(d.pos.file).is_absolute():
+            pos = replace(d.pos, file=os.path.join(cwd, d.pos.file))
+            d = replace(d, pos=pos)
+        out.append(d)
+    return out
 
 
 def _sorted(diags: Iterable[Diagnostic]) -> list[Diagnostic]:
@@ -190,7 +217,9 @@ def render(
         formatter = _FORMATTERS[fmt]
     except KeyError:
         raise ValueError(f"unknown format {fmt!r}; use one of: {', '.join(FORMATS)}") from None
-    text = formatter(diags, cwd if cwd is not None else Path.cwd())
+    here = Path(os.path.abspath(cwd if cwd is not None else Path.cwd()))
+    top = repository_top(here)
+    text = formatter(_from_top(diags, here, top), top)
     return _colored(text) if color and fmt == "text" else text
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from helpers import TESTDATA, run_cli
 
-from markergen import __version__
+from markergen import __version__, report
 
 KEP = TESTDATA / "kep"
 
@@ -44,7 +44,10 @@ def test_check_json_has_the_fixed_shape() -> None:
     assert diags and all(
         {"code", "severity", "message", "file", "line", "column"} <= set(d) for d in diags
     )
-    assert {d["file"] for d in diags} == {"kep004inline/types.go"}
+    # from the repository top, as every format and `diff` give them
+    assert {d["file"] for d in diags} == {
+        report.display_path(str(KEP / "kep004inline/types.go"), report.repository_top(KEP))
+    }
 
 
 def test_missing_path_is_a_one_line_error_with_exit_2(tmp_path: Path) -> None:
@@ -61,7 +64,7 @@ def test_directory_without_go_files_is_exit_2(tmp_path: Path) -> None:
 
 def test_non_utf8_file_is_mg002_and_the_run_goes_on(tmp_path: Path) -> None:
     (tmp_path / "go.mod").write_text("module example.com/x\n")
-    (tmp_path / "good.go").write_text("package x\n\n// +enum\ntype T string\n\nconst A T = \"a\"\n")
+    (tmp_path / "good.go").write_text('package x\n\n// +enum\ntype T string\n\nconst A T = "a"\n')
     (tmp_path / "bad.go").write_bytes(b"package x\n// \xff\xfe caf\xe9\n")
     res = run_cli(["check", "--format", "json", "."], tmp_path)
     assert res.code == 1
@@ -74,8 +77,8 @@ def test_non_utf8_file_is_mg002_and_the_run_goes_on(tmp_path: Path) -> None:
 def test_syntax_error_is_mg001_error_and_other_declarations_are_read(tmp_path: Path) -> None:
     (tmp_path / "go.mod").write_text("module example.com/x\n")
     (tmp_path / "a.go").write_text(
-        "package x\n\ntype Broken struct {\n\tA int `json:\"a\"`\n\tB ][\n}\n\n"
-        "type Fine struct {\n\tC string `json:\"c\"`\n}\n"
+        'package x\n\ntype Broken struct {\n\tA int `json:"a"`\n\tB ][\n}\n\n'
+        'type Fine struct {\n\tC string `json:"c"`\n}\n'
     )
     res = run_cli(["check", "--format", "json", "."], tmp_path)
     diags = json.loads(res.stdout)

@@ -105,10 +105,11 @@ def test_bad_config_is_exit_2(project: Path) -> None:
     assert "union-format" in res.stderr and "fieldMembers" in res.stderr
 
 
-def test_the_removed_templates_key_is_reported(project: Path) -> None:
+def test_a_missing_templates_directory_is_reported(project: Path) -> None:
     (project / "markergen.yaml").write_text("templates: hack/templates\n")
     res = run_cli(["generate", "./kep000/..."], project)
-    assert res.code == 2 and "unknown key 'templates'" in res.stderr
+    assert res.code == 2 and res.stderr.count("\n") == 1, res.stderr
+    assert "hack/templates: template error: the templates directory does not exist" in res.stderr
 
 
 def test_every_config_key_is_also_a_flag(project: Path) -> None:

@@ -289,7 +289,7 @@ def test_generate_drives_the_progress_display(module: Path) -> None:
                       use_cache=False, progress=progress)
     assert result.exit_code == 0
     text = stream.getvalue()
-    assert "markergen: reading packages 1/1" in text and text.endswith("\r\x1b[K")
+    assert "markergen: reading 1 package 1/1" in text and text.endswith("\r\x1b[K")
 
 
 

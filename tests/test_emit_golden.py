@@ -33,13 +33,14 @@ from markergen.emit.options import EmitOptions
 from markergen.emit.outputs import render_outputs
 from markergen.pipeline import load_model
 m = load_model(["./..."], Path(sys.argv[1]))
-json.dump(render_outputs(m, EmitOptions()), sys.stdout)
+json.dump(render_outputs(m, EmitOptions(), frozenset({"fragments"})), sys.stdout)
 """
 
 
 @pytest.fixture(scope="module")
 def outputs() -> dict[str, str]:
-    return render_outputs(load_model(["./..."], KEP), EmitOptions())
+    # every output, the fragments (off by default) included
+    return render_outputs(load_model(["./..."], KEP), EmitOptions(), frozenset({"fragments"}))
 
 
 def test_outputs_match_golden_files(outputs: dict[str, str]) -> None:

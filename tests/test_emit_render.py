@@ -75,7 +75,7 @@ def test_filters_reject_values_without_a_literal() -> None:
 
 
 def test_every_output_is_deterministic_text_with_one_trailing_newline() -> None:
-    out = render_outputs(model([]), EmitOptions())
+    out = render_outputs(model([]), EmitOptions(), frozenset({"fragments"}))
     assert sorted(out) == sorted(OUTPUT_NAMES)
     for name, text in out.items():
         assert text.endswith("\n") and not text.endswith("\n\n"), name

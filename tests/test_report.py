@@ -142,3 +142,19 @@ def test_deterministic_whatever_the_input_order(fmt: str) -> None:
 def test_unknown_format() -> None:
     with pytest.raises(ValueError, match="unknown format 'xml'; use one of: text, json"):
         render([], "xml", CWD)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_every_format_names_files_from_the_repository_top(tmp_path: Path, fmt: str) -> None:
+    """A project in a sub-directory of its repository, checked from there: every format
+    names the file from the repository's top, as `markergen diff` does and as GitHub and
+    SARIF place annotations (a path from the sub-directory points at no file)."""
+    (tmp_path / ".git").mkdir()
+    project = tmp_path / "operator"
+    project.mkdir()
+    d = diag("MG303", Position("api/v1/types.go", 3, 4), "member value is no enum value")
+    text = render([d], fmt, project)
+    assert "operator/api/v1/types.go" in text
+    outside = tmp_path.parent / (tmp_path.name + "-nogit")
+    outside.mkdir()
+    assert "operator/" not in render([d], fmt, outside)

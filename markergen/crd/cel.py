@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from markergen.model import Union, json_scalar
@@ -106,6 +106,9 @@ class Rule:
     message: str
     reason: str
     field_path: str = ""  # `.member` relative to the node, "" for the node itself
+    # The one rule that says what this rule and its partner say together (the compact
+    # form, cheaper for the API server's cost estimate; see `compact`), or None.
+    merged: Rule | None = field(default=None, compare=False)
 
     def as_dict(self) -> dict[str, str]:
         d: dict[str, str] = {}
@@ -258,26 +261,60 @@ def _discriminated(
     rules: list[Rule] = []
     for json_name, esc, value, optional in members:
         sel = _selects(d, value, value_type)
+        shown = _shown(value, value_type)
+        merged = None
         if not optional:
+            merged = Rule(
+                f"{sel} ? has(self.{esc}) : !has(self.{esc})",
+                f"{json_name} must be set when {disc_json} is {shown}, and only then "
+                f"(union {label})",
+                INVALID,
+                _field_path(json_name),
+            )
             rules.append(
                 Rule(
                     f"has(self.{esc}) || !{sel}",
-                    f"{json_name} must be set when {disc_json} is {_shown(value, value_type)} "
-                    f"(union {label})",
+                    f"{json_name} must be set when {disc_json} is {shown} (union {label})",
                     REQUIRED,
                     _field_path(json_name),
+                    merged,
                 )
             )
         rules.append(
             Rule(
                 f"{sel} || !has(self.{esc})",
-                f"{json_name} may only be set when {disc_json} is {_shown(value, value_type)} "
-                f"(union {label})",
+                f"{json_name} may only be set when {disc_json} is {shown} (union {label})",
                 FORBIDDEN,
                 _field_path(json_name),
+                merged,
             )
         )
     return rules
+
+
+def compact(rules: Iterable[Rule]) -> list[Rule]:
+    """`rules` with each pair that has a merged form (a member required when selected and
+    forbidden otherwise) replaced by that one rule, where both of the pair are there.
+
+    The pair evaluates the discriminator test twice; the merged `sel ? set : !set` once,
+    like the rule one writes by hand, so the API server's cost estimate is about half
+    (docs/cel-cost.md). The pair's reasons (Required, Forbidden) are more precise, so
+    markergen writes the pair unless only the merged form fits the cost limits."""
+    rules = list(rules)
+    counts: dict[int, int] = {}
+    for r in rules:
+        if r.merged is not None:
+            counts[id(r.merged)] = counts.get(id(r.merged), 0) + 1
+    out: list[Rule] = []
+    done: set[int] = set()
+    for r in rules:
+        m = r.merged
+        if m is None or counts[id(m)] < 2:
+            out.append(r)
+        elif id(m) not in done:
+            done.add(id(m))
+            out.append(m)
+    return out
 
 
 def _counted(union: Union, members: list[tuple[str, str, str, bool]], label: str) -> list[Rule]:
@@ -380,22 +417,30 @@ def _k8s_rules(
     if disc is not None and d is not None:
         for json_name, test, value in tests:
             sel = _selects(d, value)
+            shown = _json_string(value)
+            merged = Rule(
+                f"{sel} ? {test} : !{test}",
+                f"must be specified when `{disc.json_name}` is {shown}, and only then "
+                f"(union {label})",
+                INVALID,
+                _field_path(json_name),
+            )
             rules.append(
                 Rule(
                     f"{test} || !{sel}",
-                    f"must be specified when `{disc.json_name}` is {_json_string(value)} "
-                    f"(union {label})",
+                    f"must be specified when `{disc.json_name}` is {shown} (union {label})",
                     INVALID,
                     _field_path(json_name),
+                    merged,
                 )
             )
             rules.append(
                 Rule(
                     f"{sel} || !{test}",
-                    f"may only be specified when `{disc.json_name}` is {_json_string(value)} "
-                    f"(union {label})",
+                    f"may only be specified when `{disc.json_name}` is {shown} (union {label})",
                     INVALID,
                     _field_path(json_name),
+                    merged,
                 )
             )
         return rules, skipped

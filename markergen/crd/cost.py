@@ -1,42 +1,57 @@
-"""The API server's static CEL cost check at CRD creation, estimated for markergen's rules.
+"""The API server's static CEL cost check at CRD creation, for the rules markergen writes.
 
 k8s.io/apiextensions-apiserver (pkg/apis/apiextensions/validation/validation.go) refuses a
-CRD when one rule's estimated cost exceeds `StaticEstimatedCostLimit` (10,000,000) or the
-rules of the whole schema together exceed `StaticEstimatedCRDCostLimit` (100,000,000). A
-rule's estimated cost is its per-call cost times the cardinality of its node
-(`getExpressionCost`): the product of `maxItems` / `maxProperties` of the enclosing lists
-and maps (`extractMaxElements`), or, when one of them is unbounded, the number of elements
-that fit in a request, `MaxRequestSizeBytes / (minimum serialized size + 1)` with
-`MaxRequestSizeBytes` = 3 MiB (k8s.io/apiserver/pkg/apis/cel/config.go), 1,048,576 for
-objects (`{}` plus a comma).
+CRD version when one rule's estimated cost exceeds `StaticEstimatedCostLimit`
+(10,000,000) or the rules of its whole schema together exceed
+`StaticEstimatedCRDCostLimit` (100,000,000). A rule's estimated cost is cel-go's estimated
+max cost of one evaluation times the cardinality of its node (`getExpressionCost`);
+markergen.crd.celcost ports both (docs/cel-cost.md).
 
-The per-call cost follows cel-go's cost model for the shapes markergen writes: 1 for
-`self`, 1 per field selection (also inside `has()`), 1 per comparison, `!`, `+` and `?:`;
-`&&`/`||` add nothing beyond their operands; a string comparison with a literal costs
-ceil(0.1 x literal length) on top. Both branches of `?:` are summed (cel-go takes the
-larger), so the estimate is an upper bound within a factor of two.
+When the port cannot estimate a rule (CEL it does not read, a function it has not
+ported), `estimate` falls back to `upper_bound_call_cost`, the token count markergen used
+before, and says so: it is never below cel-go's estimate for the shapes markergen writes.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
+from markergen.crd.celcost import (
+    PER_CALL_LIMIT,
+    STATIC_ESTIMATED_COST_LIMIT,
+    STATIC_ESTIMATED_CRD_COST_LIMIT,
+    CannotEstimate,
+    cardinality,
+    rule_cost,
+)
+from markergen.crd.celcost.decl import MAX_REQUEST_SIZE_BYTES
 from markergen.crd.yamlio import PathKey
 
-STATIC_ESTIMATED_COST_LIMIT = 10_000_000
-STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000
-MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024
-UNBOUNDED_OBJECTS = MAX_REQUEST_SIZE_BYTES // 3  # `{}` and a comma
+__all__ = [
+    "MAX_REQUEST_SIZE_BYTES",
+    "PER_CALL_LIMIT",
+    "STATIC_ESTIMATED_COST_LIMIT",
+    "STATIC_ESTIMATED_CRD_COST_LIMIT",
+    "Estimate",
+    "cardinality",
+    "estimate",
+    "hand_cost",
+    "hand_rules",
+    "upper_bound_call_cost",
+]
 
 _TOKENS = re.compile(
     r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|==|!=|<=|>=|&&|\|\||[!+?<>]|\bself\b|\.[A-Za-z_]\w*'
 )
 
 
-def call_cost(rule: str) -> int:
-    """An upper bound of cel-go's estimated per-call cost of `rule` (see the module doc)."""
+def upper_bound_call_cost(rule: str) -> int:
+    """The fallback: 1 per `self`, field, comparison, `!`, `+`, `?:`, and ceil(0.1 x length)
+    per string literal; both branches of `?:` summed (cel-go takes the larger)."""
     cost = 0
     for m in _TOKENS.finditer(rule):
         tok = m.group(0)
@@ -49,31 +64,60 @@ def call_cost(rule: str) -> int:
     return cost
 
 
-def cardinality(schema: Any, below: PathKey) -> int:
-    """How many times a rule at `below` (a path under openAPIV3Schema) may run per object."""
-    node = schema
-    total = 1
-    steps = list(below)
-    i = 0
-    while i < len(steps):
-        step = steps[i]
-        if not isinstance(node, dict):
-            break
-        if step in ("items", "additionalProperties"):
-            bound = node.get("maxItems" if step == "items" else "maxProperties")
-            if not isinstance(bound, int) or isinstance(bound, bool):
-                return UNBOUNDED_OBJECTS
-            total *= max(bound, 0)
-            node = node.get(step)
-        elif step == "properties" and i + 1 < len(steps):
-            props = node.get("properties")
-            node = props.get(str(steps[i + 1])) if isinstance(props, dict) else None
-            i += 1
-        else:
-            node = node.get(str(step))
-        i += 1
-    return total
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    per_call: int
+    cardinality: int
+    total: int
+    fallback: str = ""  # why the port could not estimate (then an upper bound), or ""
 
 
-def rule_cost(rule: str, schema: Any, below: PathKey) -> int:
-    return call_cost(rule) * cardinality(schema, below)
+def estimate(
+    rule: str, schema: Any, below: PathKey, optional_old_self: bool = False
+) -> Estimate:
+    """The API server's estimate for `rule` at `below` (a path under openAPIV3Schema)."""
+    try:
+        c = rule_cost(rule, schema, below, optional_old_self)
+        return Estimate(c.per_call, c.cardinality, c.total)
+    except CannotEstimate as e:
+        per_call = upper_bound_call_cost(rule)
+        card = cardinality(schema, below)
+        return Estimate(per_call, card, per_call * card, fallback=str(e))
+
+
+def hand_rules(schema: Any, below: PathKey = ()) -> Iterator[tuple[PathKey, dict[str, Any]]]:
+    """Every `x-kubernetes-validations` entry of the schema with the path of its node."""
+    if not isinstance(schema, dict):
+        return
+    for r in schema.get("x-kubernetes-validations") or []:
+        if isinstance(r, dict):
+            yield below, r
+    props = schema.get("properties")
+    if isinstance(props, dict):
+        for name, sub in props.items():
+            yield from hand_rules(sub, (*below, "properties", str(name)))
+    for key in ("items", "additionalProperties"):
+        if isinstance(schema.get(key), dict):
+            yield from hand_rules(schema[key], (*below, key))
+
+
+def hand_cost(schema: Any, ours: Callable[[dict[str, Any]], bool]) -> tuple[int, list[str]]:
+    """The API server's estimated total of the rules in `schema` that are not `ours`
+    (rule x cardinality, plus each messageExpression's per-call cost, as
+    `TotalCost.ObserveExpressionCost` adds them), and the reasons of those it cannot
+    estimate (not counted: the API server serves them, so they are within its limits)."""
+    total = 0
+    unknown: list[str] = []
+    for below, r in hand_rules(schema):
+        if ours(r):
+            continue
+        for key in ("rule", "messageExpression"):
+            text = r.get(key)
+            if not isinstance(text, str) or not text.strip():
+                continue
+            est = estimate(text, schema, below, r.get("optionalOldSelf") is True)
+            if est.fallback:
+                unknown.append(f"`{text}`: {est.fallback}")
+                continue
+            total += est.total if key == "rule" else est.per_call
+    return total, unknown

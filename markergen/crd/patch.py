@@ -24,6 +24,7 @@ import yaml
 from markergen.crd.cel import (
     REQUIRED,
     Rule,
+    compact,
     escape_property,
     item_rules,
     json_value,
@@ -35,8 +36,8 @@ from markergen.crd.celeval import CelError, CelEvaluator
 from markergen.crd.cost import (
     STATIC_ESTIMATED_COST_LIMIT,
     STATIC_ESTIMATED_CRD_COST_LIMIT,
-    call_cost,
-    cardinality,
+    estimate,
+    hand_cost,
 )
 from markergen.crd.edit import LineEdits
 from markergen.crd.helm import mask_templates, templated
@@ -242,7 +243,13 @@ class _Patcher:
     path: Path | None = None  # the CRD file on disk, when there is one
     wanted: dict[PathKey, list[dict[str, str]]] = field(default_factory=dict)
     enums: dict[PathKey, list[Any]] = field(default_factory=dict)
-    costs: list[int] = field(default_factory=list)
+    costs: dict[int, list[int]] = field(default_factory=dict)  # per version: our rules' costs
+    # per version: (node, the rules wanted there, their compact form, its cost) of the
+    # sites whose rules have a compact form (markergen.crd.cel.compact)
+    rule_costs: dict[tuple[PathKey, str], int] = field(default_factory=dict)
+    compact_forms: dict[int, list[tuple[PathKey, list[Rule], list[Rule], int]]] = field(
+        default_factory=dict
+    )
     kind: tuple[str, str, str] = ("", "", "")  # group, version, kind being patched
 
     def diag(
@@ -268,23 +275,52 @@ class _Patcher:
         if isinstance(spec, dict):
             for i, version in enumerate(spec.get("versions") or []):
                 self._version(spec, i, version)
-        total = sum(self.costs)
-        if total > STATIC_ESTIMATED_CRD_COST_LIMIT:
-            self.diag(
-                "MG512",
-                ("spec", "versions"),
-                f"the union rules of this CRD have an estimated total cost of {total:,}, over "
-                f"the API server's limit of {STATIC_ESTIMATED_CRD_COST_LIMIT:,} per CRD; none "
-                "are written. Bound the lists and maps that hold unions "
-                "(+kubebuilder:validation:MaxItems, MaxProperties)",
-            )
-            self.wanted = {p: [] for p in self.wanted}
-            self.enums = {}
+        for i, costs in sorted(self.costs.items()):
+            self._version_total(spec, i, costs)
         self._write_rules()
         for path, values in self.enums.items():
             node = self.doc.node_at(path)
             if node is not None:
                 self._insert_key(node, "enum", values)
+
+    def _version_total(self, spec: dict[str, Any], i: int, costs: list[int]) -> None:
+        """The per-CRD limit is checked per version schema (each has its own
+        `RootCELContext`): the rules already there and markergen's together."""
+        versions = spec.get("versions") or []
+        version = versions[i] if i < len(versions) else None
+        schema = ((version or {}).get("schema") or {}).get("openAPIV3Schema")
+        hand, unknown = hand_cost(schema, is_ours)
+        total = hand + sum(costs)
+        if total <= STATIC_ESTIMATED_CRD_COST_LIMIT:
+            return
+        forms = self.compact_forms.get(i, [])
+        saved = sum(self._cost_of(split, path) - cost for path, split, _, cost in forms)
+        if forms and total - saved <= STATIC_ESTIMATED_CRD_COST_LIMIT:
+            # The compact form says the same with one rule per member instead of two.
+            for path, split, merged, _ in forms:
+                drop = [r.as_dict() for r in split]
+                current = [d for d in self.wanted.get(path, []) if d not in drop]
+                self.wanted[path] = current
+                self._want(path, merged)
+            return
+        vpath: PathKey = ("spec", "versions", i)
+        not_counted = (
+            f"; {len(unknown)} rule(s) already there could not be estimated and are not "
+            f"counted ({unknown[0]})"
+            if unknown
+            else ""
+        )
+        self.diag(
+            "MG512",
+            vpath,
+            f"the rules of this CRD version would have an estimated total cost of {total:,} "
+            f"({hand:,} for the rules already there, {sum(costs):,} for the union rules), "
+            f"over the API server's limit of {STATIC_ESTIMATED_CRD_COST_LIMIT:,} per schema; "
+            f"no union rule is written{not_counted}. Bound the lists and maps that hold "
+            "unions (+kubebuilder:validation:MaxItems, MaxProperties)",
+        )
+        self.wanted = {p: ([] if p[:3] == vpath else r) for p, r in self.wanted.items()}
+        self.enums = {p: v for p, v in self.enums.items() if p[:3] != vpath}
 
     def _version(self, spec: dict[str, Any], i: int, version: Any) -> None:
         if not isinstance(version, dict):
@@ -449,17 +485,28 @@ class _Patcher:
         union, node = site.union, site.node
         bound = node.get("maxItems")
         if not isinstance(bound, int) or isinstance(bound, bool):
-            self.diag(
-                "MG506",
-                site.path,
-                f"union {label} at {where}: its rules look through the whole list, and the "
-                "list has no maxItems, so the API server's cost estimate cannot be bounded; "
-                "no rules written",
-                severity=Severity.INFO,
-                hint="bound the list (`+kubebuilder:validation:MaxItems`, regenerate the CRD), "
-                "then run `markergen crd` again",
-            )
-            return
+            # The API server takes as many items as fit in a request: usually over its
+            # per-rule limit for rules that look through the list (an info, not MG512:
+            # nothing is wrong with the CRD, only the union cannot be enforced here).
+            over = [
+                est
+                for r in item_rules(union, label)[0]
+                if (est := estimate(r.rule, schema, site.path[5:])).total
+                > STATIC_ESTIMATED_COST_LIMIT
+            ]
+            if over:
+                self.diag(
+                    "MG506",
+                    site.path,
+                    f"union {label} at {where}: its rules look through the whole list, and "
+                    "the list has no maxItems, so the API server estimates them at "
+                    f"{over[0].total:,} ({over[0].per_call:,} per call), over its per-rule "
+                    f"limit of {STATIC_ESTIMATED_COST_LIMIT:,}; no rules written",
+                    severity=Severity.INFO,
+                    hint="bound the list (`+kubebuilder:validation:MaxItems`, regenerate the "
+                    "CRD), then run `markergen crd` again",
+                )
+                return
         rules, skipped = item_rules(union, label)
         for s in skipped:
             self.diag("MG501", site.path, f"union {label} member {s.field} {s.reason} at {where}")
@@ -469,7 +516,7 @@ class _Patcher:
             self.diag("MG506", site.path, f"union {label} at {where}: {p}; no rules written")
             return
         rules = self._not_rejecting(list(rules), site, objects, label)
-        rules = self._affordable(rules, site, schema, label, per_call=bound)
+        rules = self._affordable(rules, site, schema, label)
         self._want(site.path, rules)
 
     def _want(self, path: PathKey, rules: Sequence[Rule]) -> None:
@@ -535,30 +582,42 @@ class _Patcher:
         return keep
 
     def _affordable(
-        self, rules: list[Rule], site: UnionSite, schema: Any, label: str, per_call: int = 1
+        self, rules: list[Rule], site: UnionSite, schema: Any, label: str
     ) -> list[Rule]:
-        """The rules whose estimated cost the API server accepts (see markergen.crd.cost);
-        `per_call` multiplies a rule's cost for rules that look at every item of a list."""
+        """The rules whose estimated cost the API server accepts (markergen.crd.cost)."""
         below = site.path[5:]
-        times = cardinality(schema, below) * per_call
         keep: list[Rule] = []
+        version = int(site.path[2])
+        costs = self.costs.setdefault(version, [])
         for r in rules:
-            per_rule = call_cost(r.rule)
-            cost = per_rule * times
-            self.costs.append(cost)
-            if cost <= STATIC_ESTIMATED_COST_LIMIT:
+            est = estimate(r.rule, schema, below)
+            if est.total <= STATIC_ESTIMATED_COST_LIMIT:
+                costs.append(est.total)
+                self.rule_costs[(site.path, r.rule)] = est.total
                 keep.append(r)
                 continue
+            how = (
+                f"an upper bound, as the API server's estimate could not be made: {est.fallback}"
+                if est.fallback
+                else "the API server's estimate"
+            )
             self.diag(
                 "MG512",
                 site.path,
-                f"union {label}: the rule `{r.message}` has an estimated cost of {cost:,} "
-                f"({per_rule} per call x {times:,} possible nodes), over the API "
-                f"server's per-rule limit of {STATIC_ESTIMATED_COST_LIMIT:,}; not written. "
-                "Bound the enclosing lists and maps (+kubebuilder:validation:MaxItems, "
-                "MaxProperties)",
+                f"union {label}: the rule `{r.message}` has an estimated cost of "
+                f"{est.total:,} ({est.per_call:,} per call x {est.cardinality:,} possible "
+                f"nodes; {how}), over the API server's per-rule limit of "
+                f"{STATIC_ESTIMATED_COST_LIMIT:,}; not written. Bound the enclosing lists and "
+                "maps (+kubebuilder:validation:MaxItems, MaxProperties)",
             )
+        merged = compact(keep)
+        if merged != keep:
+            cost = sum(estimate(r.rule, schema, below).total for r in merged)
+            self.compact_forms.setdefault(version, []).append((site.path, keep, merged, cost))
         return keep
+
+    def _cost_of(self, rules: list[Rule], path: PathKey) -> int:
+        return sum(self.rule_costs.get((path, r.rule), 0) for r in rules)
 
     def _write_rules(self) -> None:
         nodes: dict[PathKey, yaml.Node] = {}

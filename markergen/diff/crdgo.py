@@ -190,7 +190,7 @@ def _family(kind: str) -> str:
         return "enum"
     if kind in _DEFAULT_KINDS or kind == "discriminator-default-changed":
         return "default"
-    return "union"
+    return "rules"
 
 
 def _go_family(kind: str) -> str:
@@ -198,7 +198,7 @@ def _go_family(kind: str) -> str:
         return "enum"
     if "default" in kind:
         return "default"
-    return "union"
+    return "rules"
 
 
 _RANK = {"breaking": 0, "compatible": 1, "not-compared": 2}

@@ -87,15 +87,6 @@ def render_text(changes: Sequence[Change]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _cell(text: str) -> str:
-    # A pipe ends a table cell and a newline ends the row, whatever the backticks say.
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
-
-
-def _code(text: str) -> str:
-    return f"`{text}`" if "`" not in text else _cell(text)
-
-
 def _family(c: Change) -> str:
     """The package without its version element: the versions of one group share it."""
     head, sep, last = c.package.rpartition("/")
@@ -146,57 +137,64 @@ def _versions(row: _Row) -> str:
     return ", ".join(out)
 
 
-def _table(changes: Sequence[Change]) -> list[str]:
-    lines: list[str] = []
+def _groups(changes: Sequence[Change]) -> list[dict[str, object]]:
+    """The tables of one section as plain data for the template: per Go type, its
+    definitions and one row per change (text unescaped: the template escapes it)."""
+    groups: list[dict[str, object]] = []
     for (family, go_type), rows in sorted(_rows(changes).items()):
-        title = f"{go_type} ({family})" if go_type else family
-        first = rows[0].first
-        lines += ["", f"#### {_cell(_code(title))}", ""]
-        if not first.crd:
-            definitions = sorted({c.type for row in rows for c in row.versions})
-            lines += ["OpenAPI: " + ", ".join(_cell(_code(d)) for d in definitions), ""]
-        lines += ["| | Field | Versions | Change | Where |", "|---|---|---|---|---|"]
+        cells = []
         for row in sorted(rows, key=lambda r: r.first.sort_key()):
             c = row.first
-            field = ""
             node = c.crd_path if c.crd_path and c.crd_path != "(root)" else ""
-            if c.field or node:
-                shown = ".".join(x for x in (node, c.field or "") if x)
-                field = _cell(_code(shown)) + (f" ({_cell(c.go_field)})" if c.go_field else "")
             shown_at = location(c)
-            where = _cell(_code(shown_at)) if shown_at else _cell(_code(c.type))
-            if c.file and c.crd_file:
-                where += " and CRD " + _cell(_code(crd_location(c)))
-            if len(row.versions) > 1 and shown_at:
-                where += f" and {len(row.versions) - 1} more"
-            lines.append(
-                f"| {_ICONS[c.classification]} | {field} | {_cell(_versions(row))} | "
-                f"**{c.kind}**: {_cell(c.message)} | {where} |"
+            cells.append(
+                {
+                    "icon": _ICONS[c.classification],
+                    # a CRD change names its schema node too: `spec.source.url`
+                    "field": ".".join(x for x in (node, c.field or "") if x),
+                    "go_field": c.go_field or "",
+                    "versions": _versions(row),
+                    "kind": c.kind,
+                    "message": c.message,
+                    "location": shown_at,
+                    "crd_location": crd_location(c) if c.file and c.crd_file else "",
+                    "type": c.type,
+                    "more": len(row.versions) - 1 if shown_at else 0,
+                }
             )
-    return lines
+        groups.append(
+            {
+                "title": f"{go_type} ({family})" if go_type else family,
+                # a CRD's heading is its kind and name; a Go type lists its definitions
+                "definitions": []
+                if rows[0].first.crd
+                else sorted({c.type for row in rows for c in row.versions}),
+                "rows": cells,
+            }
+        )
+    return groups
+
+
+_SECTIONS = (
+    ("breaking", "Breaking", False),
+    ("compatible", "Compatible", True),
+    ("not-compared", "Not compared (markers markergen does not model)", True),
+)
 
 
 def render_markdown(changes: Sequence[Change]) -> str:
-    lines = [f"**markergen**: {summary(changes)}"]
-    sections = (
-        ("breaking", "Breaking", False),
-        ("compatible", "Compatible", True),
-        ("not-compared", "Not compared (markers markergen does not model)", True),
-    )
-    for cls, title, folded in sections:
+    """The PR comment, from the template diff-report.md.j2 (markergen/templates/)."""
+    from markergen.emit.templating import Templates
+
+    sections = []
+    for cls, title, folded in _SECTIONS:
         picked = [c for c in changes if c.classification == cls]
-        if not picked:
-            continue
-        heading = f"{title} ({len(picked)})"
-        if folded:
-            lines += ["", f"<details><summary>{heading}</summary>"]
-        else:
-            lines += ["", f"### {heading}"]
-        lines += _table(picked)
-        if folded:
-            lines += ["", "</details>"]
-    lines += ["", COMMENT_TAG]
-    return "\n".join(lines) + "\n"
+        if picked:
+            sections.append(
+                {"title": title, "count": len(picked), "folded": folded, "groups": _groups(picked)}
+            )
+    context = {"summary": summary(changes), "sections": sections, "comment_tag": COMMENT_TAG}
+    return Templates().render("diff-report.md.j2", context)
 
 
 def render_json(changes: Sequence[Change]) -> str:

@@ -7,6 +7,23 @@ text with plain recursion into one list, using the C string escaper. It handles 
 the plain JSON types (dict with str keys, list, tuple, str, int, float, bool, None);
 anything else — subclasses, non-str keys — is left to `json.dumps`, so the output never
 differs from it.
+
+With two-space indents, orjson (Rust) writes the same text about ten times faster still
+(`OPT_INDENT_2 | OPT_SORT_KEYS`: same separators, same escapes — `ensure_ascii=False`
+escapes only `"`, `\\` and control characters, with the same short forms — keys sorted
+by code point, floats the same shortest round-trip digits). It differs from json.dumps
+only where these checks send the value to the encoder below instead:
+- anything but plain dict, list, tuple, str, int, float, bool, None (subclasses,
+  dataclasses, dates: passed through to `default`, which refuses them), non-str keys,
+  integers beyond 64 bits, nesting deeper than orjson's limit, lone surrogates: orjson
+  raises;
+- floats below 1e-4 in magnitude, which Python writes `1e-05` and orjson `0.00001` or
+  `1.5e-7`: the text has a digit before `e-`, or `0.0000`;
+- NaN and infinities, which orjson writes as `null` where json.dumps refuses them: any
+  `null` in the text (rare in these documents: one definition in a few hundred) takes
+  the slow path, which keeps json.dumps' ValueError.
+A false alarm (such text inside a description) only costs the slower encoder. Without
+orjson installed, every value takes the encoder below.
 """
 
 from __future__ import annotations
@@ -16,6 +33,11 @@ import math
 from json.encoder import encode_basestring  # the C escaper when _json is available
 from typing import Any
 
+try:
+    import orjson
+except ImportError:  # pragma: no cover - orjson is a dependency; kept working without
+    orjson = None  # type: ignore[assignment]
+
 
 class _NotPlain(Exception):
     """A value this encoder does not handle; the caller falls back to json.dumps."""
@@ -24,6 +46,15 @@ class _NotPlain(Exception):
 def dumps_indented(value: Any, indent: int, level: int = 0) -> str:
     """`json.dumps(value, sort_keys=True, ensure_ascii=False, indent=indent,
     separators=(",", ": "), allow_nan=False)`, shifted right by `level` indents."""
+    if indent == 2 and orjson is not None:
+        text = _orjson_indented(value)
+        if text is not None:
+            return text.replace("\n", "\n" + "  " * level) if level else text
+    return dumps_plain(value, indent, level)
+
+
+def dumps_plain(value: Any, indent: int, level: int = 0) -> str:
+    """`dumps_indented` without orjson: the same text, written by this module."""
     out: list[str] = []
     try:
         _encode(value, out, "\n" + " " * (indent * level), " " * indent)
@@ -34,6 +65,39 @@ def dumps_indented(value: Any, indent: int, level: int = 0) -> str:
         )
         return text.replace("\n", "\n" + " " * (indent * level)) if level else text
     return "".join(out)
+
+
+def _refuse(value: Any) -> Any:
+    raise TypeError
+
+
+def _orjson_indented(value: Any) -> str | None:
+    """orjson's text of `value`, or None where it might differ from json.dumps'."""
+    try:
+        data = orjson.dumps(value, default=_refuse, option=_OPTIONS)
+    except (orjson.JSONEncodeError, TypeError):
+        return None
+    if b"null" in data or b"0.0000" in data:
+        return None
+    # A digit before `e-`: looked for only where `e-` occurs (words like "re-create"
+    # have it too; a search for the ten digit-led patterns read the text ten times).
+    at = data.find(b"e-")
+    while at > 0:
+        if 48 <= data[at - 1] <= 57:
+            return None
+        at = data.find(b"e-", at + 2)
+    return data.decode("utf-8")
+
+
+_OPTIONS = (
+    0
+    if orjson is None
+    else orjson.OPT_INDENT_2
+    | orjson.OPT_SORT_KEYS
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+)
 
 
 def _encode(value: Any, out: list[str], newline: str, step: str) -> None:

@@ -1,8 +1,12 @@
 """The outputs of `markergen generate`, declared once, and their rendering.
 
 Each output has a key (its `markergen.yaml` key and `--<key>` flag, which override its
-path), a default file name inside `out-dir`, and the function that writes its text. The
-settings (markergen.config), the writer and the cache all derive from `OUTPUTS`.
+path), a default file name inside `out-dir`, and the template of markergen/templates/
+that writes its text (docs/templates.md), streamed piece by piece. The settings
+(markergen.config), the writer and the cache all derive from `OUTPUTS`.
+
+A project's `templates` directory adds outputs (`user_output`) and may replace the
+template of any output: `Inputs.chunks` decides which runs.
 
 Every text is deterministic: keys sorted, two-space JSON indentation, one trailing
 newline, so that regenerated outputs diff cleanly in a pull request.
@@ -13,10 +17,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 
 from markergen.emit.options import EmitOptions
 from markergen.model import Model
+
+if TYPE_CHECKING:
+    from markergen.emit.templating import Templates
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,18 +35,23 @@ class Output:
     # The text in pieces, in order: the writer streams them to disk, so that no output
     # is ever held whole (at 10,000 types the four texts are 92 MB).
     chunks: Callable[[Inputs], Iterator[str]]
+    # The boolean setting that turns the output on; "" for an output always written.
+    switch: str = ""
 
     def render(self, inputs: Inputs) -> str:
-        return "".join(self.chunks(inputs))
+        return "".join(inputs.chunks(self))
 
 
 class Inputs:
-    """What the outputs are written from; the runtime table is built once for both of
-    its outputs."""
+    """What the outputs are written from; the runtime table is built once for every
+    output that needs it, the user templates' context only when one is rendered."""
 
-    def __init__(self, model: Model, options: EmitOptions) -> None:
+    def __init__(
+        self, model: Model, options: EmitOptions, templates: Templates | None = None
+    ) -> None:
         self.model = model
         self.options = options
+        self._templates = templates
 
     @functools.cached_property
     def table(self) -> dict[str, Any]:
@@ -46,103 +59,146 @@ class Inputs:
 
         return build_table(self.model, self.options)
 
+    @property
+    def templates(self) -> Templates:
+        if self._templates is None:
+            from markergen.emit.templating import Templates
 
-def _member(name: str, value: Any, level: int) -> str:
-    from markergen.emit.render import tojson
+            self._templates = Templates()
+        return self._templates
 
-    pad = "  " * level
-    return f'{pad}"{name}": {tojson(value, indent=2, level=level)}'
+    @functools.cached_property
+    def context(self) -> dict[str, Any]:
+        """The documented context of a project's templates (markergen.emit.context)."""
+        from markergen.emit.context import build_context
 
+        return build_context(self.model, self.options, self.table)
 
-def _json_entries(head: str, entries: Iterator[tuple[str, Any]], level: int) -> Iterator[str]:
-    """`head` followed by the JSON object of `entries` (given in sorted key order) at
-    indentation `level`, one piece per entry: the same text as `tojson(dict(entries),
-    indent=2, level=level)`."""
-    from json.encoder import encode_basestring
-
-    from markergen.emit.render import tojson
-
-    pad = "\n" + "  " * (level + 1)
-    sep = "{"
-    for name, value in entries:
-        yield f"{head}{sep}{pad}{encode_basestring(name)}: {tojson(value, indent=2, level=level + 1)}"
-        head, sep = "", ","
-    yield f"{head}{{}}" if sep == "{" else "\n" + "  " * level + "}"
+    def chunks(self, output: Output) -> Iterator[str]:
+        """The output's text in pieces: from the project's template of its name when
+        there is one, else as the output declares."""
+        name = output.filename + ".j2"
+        if self._templates is not None and self._templates.is_user(name):
+            return self._templates.stream(name, self.context)
+        return output.chunks(self)
 
 
-def _openapi(inputs: Inputs, version: Literal[2, 3]) -> Iterator[str]:
+def _template(name: str, context: Callable[[Inputs], dict[str, Any]]) -> Callable[[Inputs], Iterator[str]]:
+    """An output rendered from the built-in template `name`, with `context`."""
+
+    def chunks(inputs: Inputs) -> Iterator[str]:
+        return inputs.templates.stream(name, context(inputs))
+
+    return chunks
+
+
+def user_output(template: Path) -> Output:
+    """The output of one of a project's templates (`schema.json.j2` writes `schema.json`)."""
+    from markergen.emit.templating import output_name
+
+    name = output_name(template)
+
+    def chunks(inputs: Inputs) -> Iterator[str]:
+        return inputs.templates.stream(template.name, inputs.context)
+
+    # written into out-dir; never a flag (OUTPUTS alone declares those)
+    return Output(name, name, f"the output of template {template.name}", chunks)
+
+
+def _openapi(inputs: Inputs, version: Literal[2, 3]) -> dict[str, Any]:
     from markergen.emit.openapi import SchemaBuilder
 
     builder = SchemaBuilder(inputs.model, inputs.options, version)
     names = builder.names_in_order()
-    if version == 2:
-        yield from _json_entries('{\n  "definitions": ', builder.schemas(names), 1)
-    else:
-        yield from _json_entries(
-            '{\n  "components": {\n    "schemas": ', builder.schemas(names), 2
-        )
-        yield "\n  }"
-    info = {"title": inputs.options.title, "version": inputs.options.version}
-    members = [_member("info", info, 1)]
-    if version == 2:
-        members += ['  "paths": {}', '  "swagger": "2.0"']
-    else:
-        members += ['  "openapi": "3.0.0"', '  "paths": {}']
-    external = sorted(builder.external - set(names))
-    if external:
-        members.append(_member("x-markergen-external-references", external, 1))
-    yield ",\n" + ",\n".join(members) + "\n}\n"
+
+    def external() -> list[str]:
+        # called by the template after the last schema: building them fills the set
+        return sorted(builder.external - set(names))
+
+    return {
+        "schemas": builder.schemas(names),
+        "schemas_empty": not names,
+        "info": {"title": inputs.options.title, "version": inputs.options.version},
+        "external": external,
+    }
 
 
-def _openapi_v2(inputs: Inputs) -> Iterator[str]:
+def _openapi_v2(inputs: Inputs) -> dict[str, Any]:
     return _openapi(inputs, 2)
 
 
-def _openapi_v3(inputs: Inputs) -> Iterator[str]:
+def _openapi_v3(inputs: Inputs) -> dict[str, Any]:
     return _openapi(inputs, 3)
 
 
-def _table_json(inputs: Inputs) -> Iterator[str]:
-    from markergen.emit.render import tojson
-
-    table = inputs.table
-    types: dict[str, Any] = table["types"]
-    head = '{\n  "types": '
-    if "enums" in table:
-        # keys sorted, as the rest: `enums` (only when a `+k8s:enum` field exists) first
-        head = "{\n" + _member("enums", table["enums"], 1) + ',\n  "types": '
-    yield from _json_entries(head, ((n, types[n]) for n in sorted(types)), 1)
-    yield ',\n  "version": ' + tojson(table["version"]) + "\n}\n"
+def _table_context(inputs: Inputs) -> dict[str, Any]:
+    return {"table": inputs.table}
 
 
-def _table_py(inputs: Inputs) -> Iterator[str]:
-    from markergen.emit.render import pyliteral
+def _fragment(inputs: Inputs, version: Literal[2, 3]) -> dict[str, Any]:
+    from markergen.emit.fragments import document_fragment
+    from markergen.emit.openapi import SchemaBuilder
 
-    # One literal assignment, nothing that runs: importing the module is inert.
-    head = "# Code generated by markergen. DO NOT EDIT.\nTABLE = "
-    table = inputs.table
-    types: dict[str, Any] = table["types"]
-    if type(types) is not dict or not types or set(table) != {"types", "version"}:
-        yield f"{head}{pyliteral(table)}\n"
-        return
-    # pyliteral's text of {"types": {...}, "version": N}, one piece per type.
-    yield f"{head}{{\n    'types': {{\n"
-    for name in sorted(types):
-        yield f"        {name!r}: {pyliteral(types[name], 4, 2)},\n"
-    yield f"    }},\n    'version': {pyliteral(table['version'], 4, 1)},\n}}\n"
+    builder = SchemaBuilder(inputs.model, inputs.options, version)
+    return {"fragment": document_fragment(builder.schemas(builder.names_in_order()), version)}
+
+
+def _fragment_v2(inputs: Inputs) -> dict[str, Any]:
+    return _fragment(inputs, 2)
+
+
+def _fragment_v3(inputs: Inputs) -> dict[str, Any]:
+    return _fragment(inputs, 3)
 
 
 OUTPUTS: tuple[Output, ...] = (
-    Output("v2", "openapi-v2.json", "the OpenAPI v2 document", _openapi_v2),
-    Output("v3", "openapi-v3.json", "the OpenAPI v3 document", _openapi_v3),
-    Output("table-json", "unions_table.json", "the JSON runtime table", _table_json),
-    Output("table-py", "unions_table.py", "the Python runtime table", _table_py),
+    Output(
+        "v2",
+        "openapi-v2.json",
+        "the OpenAPI v2 document",
+        _template("openapi-v2.json.j2", _openapi_v2),
+    ),
+    Output(
+        "v3",
+        "openapi-v3.json",
+        "the OpenAPI v3 document",
+        _template("openapi-v3.json.j2", _openapi_v3),
+    ),
+    Output(
+        "table-json",
+        "unions_table.json",
+        "the JSON runtime table",
+        _template("unions_table.json.j2", _table_context),
+    ),
+    Output(
+        "table-py",
+        "unions_table.py",
+        "the Python runtime table",
+        _template("unions_table.py.j2", _table_context),
+    ),
+    Output(
+        "v2-fragment",
+        "openapi-v2.fragment.json",
+        "the OpenAPI v2 fragment (a merge patch of markergen's union and enum keys)",
+        _template("openapi-v2.fragment.json.j2", _fragment_v2),
+        switch="fragments",
+    ),
+    Output(
+        "v3-fragment",
+        "openapi-v3.fragment.json",
+        "the OpenAPI v3 fragment (a merge patch of markergen's union and enum keys)",
+        _template("openapi-v3.fragment.json.j2", _fragment_v3),
+        switch="fragments",
+    ),
 )
 OUTPUT_NAMES: tuple[str, ...] = tuple(o.filename for o in OUTPUTS)
 
 
-def render_outputs(model: Model, options: EmitOptions) -> dict[str, str]:
-    """The text of every output, keyed by its file name (`generate` streams them
-    instead: `Output.chunks`)."""
+def render_outputs(
+    model: Model, options: EmitOptions, switches: frozenset[str] = frozenset()
+) -> dict[str, str]:
+    """The text of every output that is on (those without a switch, and those whose
+    switch is in `switches`), keyed by its file name (`generate` streams them instead:
+    `Output.chunks`)."""
     inputs = Inputs(model, options)
-    return {o.filename: o.render(inputs) for o in OUTPUTS}
+    return {o.filename: o.render(inputs) for o in OUTPUTS if not o.switch or o.switch in switches}

@@ -57,6 +57,11 @@ class _Dir:
     files: set[str] = field(default_factory=set)  # explicitly named files
 
 
+def _may_hold_go(d: _Dir) -> bool:
+    """Whether `_Loader.load` reads the directory as a package (it has files to read)."""
+    return bool(d.files or _names(d))
+
+
 class PackageSink(Protocol):
     """Takes the packages one at a time (markergen.model.builder.ModelBuilder)."""
 
@@ -90,7 +95,10 @@ def load_packages(
             selected.append((pattern, keys))
     loader = _Loader(cwd, include_generated, _new_parser())
     if progress is not None:
-        progress.stage("reading packages", len(dirs))
+        # Packages, not directories: a `./...` walk also selects directories without Go
+        # files, which are no work and would make the count look wrong.
+        total = sum(1 for d in dirs.values() if _may_hold_go(d))
+        progress.stage(f"reading {total} package{'' if total == 1 else 's'}", total)
     # Packages are read in the order they are listed (by directory), so that a sink
     # sees them in that order too.
     identity = {key: loader.identity(d) for key, d in dirs.items()}
@@ -107,9 +115,9 @@ def load_packages(
                 sink.add(pkg)
             else:
                 packages.append(pkg)
-        del pkg
-        if progress is not None:
+        if progress is not None and pkg is not None:
             progress.advance()
+        del pkg
     for pattern, keys in selected:
         if not any(found[key][0] for key in keys):
             errors.append(PatternError(pattern, "matched no Go files"))

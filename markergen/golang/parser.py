@@ -459,10 +459,12 @@ class _FileReader:
                             spec_doc = comments.doc_of(inner, i)
                             self._mark("var", self._spec_name(item), spec_doc, out)
             return
+        doc = comments.doc_of(top, index)
+        if doc is None or not doc.has_marker_line():
+            return  # the usual case: nothing of the function is read
         name = decl.child_by_field_name("name")
         label = self.text(name) if name is not None else ""
         receiver = self.receiver_type(decl) if decl.type == "method_declaration" else ""
-        doc = comments.doc_of(top, index)
         self._mark("func", f"{receiver}.{label}" if receiver else label, doc, out)
 
     def _spec_name(self, spec: Node) -> str:
@@ -471,7 +473,7 @@ class _FileReader:
 
     @staticmethod
     def _mark(kind: str, name: str, doc: comments.Group | None, out: list[MarkedDecl]) -> None:
-        if doc is not None and any(line.text.lstrip().startswith("+") for line in doc.group.lines):
+        if doc is not None and doc.has_marker_line():
             out.append(MarkedDecl(kind, name, doc.group))
 
     # -------------------------------------------------------------------- consts

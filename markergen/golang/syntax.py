@@ -84,15 +84,62 @@ def comment_line(text: str, file: str, line: int, column: int) -> CommentLine:
     return record
 
 
-@dataclass(frozen=True, slots=True)
 class CommentGroup:
-    """Consecutive comment lines with no blank line between them."""
+    """Consecutive comment lines with no blank line between them.
 
-    lines: tuple[CommentLine, ...]
+    Immutable, equal, hashed and shown as a frozen dataclass with the one field `lines`
+    would be. A group the front end reads from source makes its line records on first
+    use (`deferred`): most trailing comments, method docs and license headers are never
+    read, and their records were a large part of reading a file."""
+
+    __slots__ = ("_lines", "_make")
+    __match_args__ = ("lines",)
+    _lines: tuple[CommentLine, ...] | None
+    _make: Callable[[], tuple[CommentLine, ...]] | None
+
+    def __init__(self, lines: tuple[CommentLine, ...]) -> None:
+        object.__setattr__(self, "_lines", lines)
+        object.__setattr__(self, "_make", None)
+
+    @classmethod
+    def deferred(cls, make: Callable[[], tuple[CommentLine, ...]]) -> CommentGroup:
+        """A group whose lines `make()` gives when they are first read."""
+        group = _new(cls)
+        object.__setattr__(group, "_lines", None)
+        object.__setattr__(group, "_make", make)
+        return group
+
+    @property
+    def lines(self) -> tuple[CommentLine, ...]:
+        lines: tuple[CommentLine, ...] | None = self._lines
+        if lines is None:
+            assert self._make is not None
+            lines = self._make()
+            object.__setattr__(self, "_lines", lines)
+            object.__setattr__(self, "_make", None)
+        return lines
 
     @property
     def pos(self) -> Position:
         return self.lines[0].pos
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, CommentGroup)
+        return self.lines == other.lines
+
+    def __hash__(self) -> int:
+        return hash((self.lines,))
+
+    def __repr__(self) -> str:
+        return f"CommentGroup(lines={self.lines!r})"
 
 
 TypeKind = Literal[

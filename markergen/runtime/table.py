@@ -7,7 +7,7 @@ The runtime reads nothing else: not the Go parser, not the model. A table comes 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -524,6 +524,12 @@ class Table:
         p = Path(path)
         try:
             text = p.read_text(encoding="utf-8")
+        except FileNotFoundError as exc:
+            raise TableError(
+                "no runtime table here: `markergen generate` writes it (unions_table.json "
+                "in the output directory; `--table FILE` names another)",
+                str(p),
+            ) from exc
         except (OSError, UnicodeDecodeError) as exc:
             raise TableError(f"cannot read table: {exc}", str(p)) from exc
         try:
@@ -543,11 +549,57 @@ class Table:
         return cls.from_dict(module.TABLE, semantics)
 
     def type(self, name: str) -> TypeInfo:
+        """The type of a definition name, or of a short name as the command line's
+        `--type` takes it (`resolve`)."""
         info = self.types.get(name)
         if info is None:
-            raise TableError(f"unknown type {name!r}", "types")
+            info = self.types[self.resolve(name)]
         return info
+
+    def resolve(self, name: str) -> str:
+        """The definition name `name` stands for (`resolve_name`)."""
+        return resolve_name(self.types, name)
 
     def lookup(self, name: str | None) -> TypeInfo | None:
         """The type, or None for scalars and external types the table does not describe."""
         return None if name is None else self.types.get(name)
+
+
+def resolve_name(names: Collection[str], name: str) -> str:
+    """The definition name `name` stands for: itself, or the one definition name that
+    ends in `.name` (`Delivery`, `v1.Delivery`, as `markergen validate --type` takes
+    them). Raises TableError naming the candidates when none or several match."""
+    if name in names:
+        return name
+    matches = sorted(n for n in names if n.endswith("." + name))
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise TableError(
+            f"type {name!r} is ambiguous: it may be {_listed(matches)}; give more of "
+            "the definition name",
+            "types",
+        )
+    raise TableError(f"unknown type {name!r}; {_candidates(name, names)}", "types")
+
+
+def _listed(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else names[0]
+
+
+def _candidates(name: str, types: Collection[str]) -> str:
+    """What to say after "unknown type": the close short names, else every type when
+    there are few, else how many there are."""
+    import difflib
+
+    short: dict[str, list[str]] = {}
+    for full in types:
+        short.setdefault(full.rsplit(".", 1)[-1], []).append(full)
+    close = difflib.get_close_matches(name.rsplit(".", 1)[-1], list(short), n=5, cutoff=0.6)
+    if close:
+        return "did you mean " + _listed(sorted(n for c in close for n in short[c])) + "?"
+    if not types:
+        return "the table has no types"
+    if len(types) <= 8:
+        return "the table has " + _listed(sorted(types))
+    return f"none of the table's {len(types)} types ends in {'.' + name!r}"

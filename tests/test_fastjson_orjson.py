@@ -1,0 +1,87 @@
+"""orjson writes JSON text only where it is byte-identical to json.dumps (and to the
+pure-Python encoder used without it): every golden JSON file of testdata/ is written
+again by both and compared, at several indentation levels, and the values orjson would
+write differently (small floats, NaN, subclasses, non-str keys, big integers) are shown
+to take the other encoder."""
+
+from __future__ import annotations
+
+import enum
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from markergen.emit import fastjson
+from markergen.emit.fastjson import dumps_indented, dumps_plain
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN_JSON = sorted(p for p in (ROOT / "testdata").rglob("*.json") if p.is_file())
+
+
+def _reference(value: Any, level: int = 0) -> str:
+    text = json.dumps(
+        value, sort_keys=True, ensure_ascii=False, indent=2, separators=(",", ": "),
+        allow_nan=False,
+    )
+    return text.replace("\n", "\n" + "  " * level) if level else text
+
+
+def test_orjson_is_used() -> None:
+    assert fastjson.orjson is not None  # a dependency: the fast path is what runs
+
+
+@pytest.mark.parametrize("path", GOLDEN_JSON, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_golden_json_file_is_written_byte_identical(path: Path) -> None:
+    raw = path.read_bytes()
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        pytest.skip("not JSON")  # a deliberately broken input fixture
+    for level in (0, 1, 3):
+        fast = dumps_indented(value, 2, level)
+        assert fast == dumps_plain(value, 2, level) == _reference(value, level)
+    # Golden outputs were written by the encoder: reading and writing gives the bytes back.
+    text = dumps_indented(value, 2) + "\n"
+    if raw.decode("utf-8") == _reference(value) + "\n":
+        assert text.encode("utf-8") == raw
+
+
+def test_golden_files_were_found() -> None:
+    names = {p.relative_to(ROOT).as_posix() for p in GOLDEN_JSON}
+    assert {"testdata/emit/kep/openapi-v2.json", "testdata/emit/kep/openapi-v3.json",
+            "testdata/emit/kep/unions_table.json"} <= names
+
+
+class _Color(str, enum.Enum):
+    RED = "red"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"min": 1e-05, "max": 1.5e-07, "neg": -0.00003},
+        {"a": [0.0001, 1e16, 1.2345678901234568e17, -0.0, 5e-324, 100.0]},
+        {"color": _Color.RED, "n": [True, False, None]},
+        {"big": 2**64, "small": -(2**63) - 1},
+        {"text": "quote\" back\\ nl\n tab\t \x00\x1f \u2028 \x7f é 😀 </script>"},
+        {"é": 1, "e": 2, "😀": 3, "\uffff": 4, "Z": 5, "": 6},
+        {"deep": [[[[{}]]]], "empty": {}, "list": []},
+        ("tuple", ("inner",)),
+    ],
+)
+def test_values_orjson_might_write_differently(value: Any) -> None:
+    for level in (0, 2):
+        assert dumps_indented(value, 2, level) == _reference(value, level)
+
+
+def test_refusals_stay_the_same() -> None:
+    for bad in ({"x": float("nan")}, {"x": float("inf")}):
+        with pytest.raises(ValueError):
+            dumps_indented(bad, 2)
+    with pytest.raises(TypeError):
+        dumps_indented({"x": object()}, 2)
+    assert dumps_indented({1: "a", 2: None}, 2) == json.dumps(
+        {1: "a", 2: None}, indent=2, sort_keys=True
+    )
