@@ -6,7 +6,6 @@ objects of one project were rejected with `Unsupported value: ""` for absent fie
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 from helpers import TESTDATA
