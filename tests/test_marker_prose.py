@@ -31,7 +31,7 @@ def test_prose_lines_are_warnings_and_set_nothing(tmp_path: Path) -> None:
     root = _module(tmp_path)
     found = _found(root)
     prose = [(d.pos.line, d.severity.value) for d in found if d.code == "MG025"]
-    assert prose == [(6, "warning"), (9, "warning"), (12, "warning")]
+    assert prose == [(7, "warning"), (11, "warning"), (15, "warning")]
     assert [d for d in found if d.code == "MG004"] == []
     model = load_model(["./..."], root)
     struct = model.structs["example.com/m/v1.Provider"]
