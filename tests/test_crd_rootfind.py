@@ -37,7 +37,12 @@ def test_zero_config_finds_every_root_type_and_patches_every_crd(tmp_path: Path)
     result = run_cli(["crd"], root)
     assert result.code == 0, result.stderr
     assert "MG502" not in result.stderr
-    assert "left alone" not in result.stderr
+    notes = [line for line in result.stderr.splitlines() if "left alone" in line]
+    assert notes == [
+        "markergen: note: 1 CRD file(s) of group nodes.example.io left alone: no input package "
+        "declares +groupName=nodes.example.io (assets/nodes.example.io_nodepools.yaml); name "
+        "them on the command line to patch them"
+    ]
     assert (
         "note: read 1 generated file(s) declaring CRD root types "
         "(api/v1/zz_generated.gear-resource.go), as controller-gen does"
@@ -86,3 +91,19 @@ def test_generated_struct_names_reads_only_generated_files() -> None:
     )
     assert generated_struct_names(generated) == {"Gear", "GearList"}
     assert generated_struct_names(b"package v1\n\ntype Gear struct {\n}\n") is None
+
+
+def test_crds_embedded_by_a_package_that_declares_none_of_their_kinds_are_left_alone(
+    tmp_path: Path,
+) -> None:
+    """assets/ is an input package (`--types ./...`) holding another project's CRD: the
+    file sits in an input package's directory, but no Go file there declares its kind
+    (a hypervisor operator's embedded autoscaler CRDs got 4 MG502)."""
+    root = _copy(tmp_path)
+    crd = root / "assets" / "nodes.example.io_nodepools.yaml"
+    before = crd.read_bytes()
+    result = run_cli(["crd", "--types", "./..."], root)
+    assert result.code == 0, result.stderr
+    assert "MG502" not in result.stderr
+    assert "1 CRD file(s) of group nodes.example.io left alone" in result.stderr
+    assert crd.read_bytes() == before

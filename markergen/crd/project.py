@@ -4,7 +4,7 @@ them, the Go types its `paths=` name, and the proof on the project's own objects
 Found without being named, a CRD file is patched only when it belongs to the project:
 never under `vendor/`, and only when its API group (`spec.group`) is one a Go package
 of the inputs declares with `+groupName=` (or the file sits in the directory of an
-input package, openshift's layout). Other projects' CRDs copied into a chart or a
+input package, or just below one, that declares one of its kinds: openshift's layout). Other projects' CRDs copied into a chart or a
 config directory are left byte for byte, with a note naming them.
 """
 
@@ -210,6 +210,33 @@ def _crd_groups(path: Path) -> set[str] | None:
     return set(_CRD_GROUP.findall(text))
 
 
+def _declares_kind(crd: Path) -> bool:
+    """Whether a Go file beside the CRD file, or in the directory above (openshift's
+    `<group>/<version>/zz_generated.crd-manifests/`), declares one of its kinds. A
+    package that only embeds another project's CRDs (`//go:embed *.yaml` in an assets
+    directory) declares none: its CRDs are not the project's."""
+    try:
+        kinds = set(_NAMES_KIND.findall(crd.read_text(encoding="utf-8", errors="replace")))
+    except OSError:
+        return False
+    if not kinds:
+        return False
+    decl = re.compile(
+        rb"^(?:type[ \t]+|\t)(?:"
+        + b"|".join(re.escape(k.encode()) for k in sorted(kinds))
+        + rb")[ \t]+struct\b",
+        re.MULTILINE,
+    )
+    for d in (crd.parent, crd.parent.parent):
+        for go in sorted(d.glob("*.go")):
+            try:
+                if decl.search(go.read_bytes()):
+                    return True
+            except OSError:
+                continue
+    return False
+
+
 def _own_files(
     root: Path, files: Sequence[Path], patterns: Sequence[str]
 ) -> tuple[list[Path], tuple[str, ...]]:
@@ -228,7 +255,7 @@ def _own_files(
             vendored.append(rel)
             continue
         found = _crd_groups(f)
-        if not found or found & groups or f.parent in dirs:
+        if not found or found & groups or (f.parent in dirs and _declares_kind(f)):
             kept.append(f)
             continue
         for g in sorted(found):
