@@ -16,6 +16,10 @@ from markergen.crd.yamlio import split_lines
 
 _WHOLE_LINE = re.compile(r"^\s*\{\{.*\}\}\s*$")
 _INLINE = re.compile(r"\{\{-?\s*(?:[.$]|[a-zA-Z_]+\b)")
+# A template comment over several lines (a chart's license block):
+# `{{- /*` on a line of its own start ... `*/ -}}` ending a line.
+_COMMENT_START = re.compile(r"^\s*\{\{-?\s*/\*")
+_COMMENT_END = re.compile(r"\*/\s*-?\}\}\s*$")
 
 
 @dataclass(frozen=True)
@@ -33,7 +37,7 @@ def mask_templates(text: str) -> Masked:
     if "{{" not in text:
         return Masked(text, 0)  # no template at all: spare splitting and matching every line
     lines = split_lines(text)
-    whole = [bool(_WHOLE_LINE.match(line)) for line in lines]
+    whole = _whole_lines(lines)
     if not any(whole):
         return Masked(text, 0)
     out: list[str] = []
@@ -51,6 +55,25 @@ def mask_templates(text: str) -> Masked:
         if not (_outside(lines, whole, i, -1) or _outside(lines, whole, i, 1)):
             return Masked(text, i + 1)
     return Masked("".join(out), 0)
+
+
+def _whole_lines(lines: list[str]) -> list[bool]:
+    """Which lines are template lines of their own: `{{ ... }}` on one line, or every
+    line of a `{{/* ... */}}` comment written over several lines."""
+    whole: list[bool] = []
+    in_comment = False
+    for line in lines:
+        if in_comment:
+            whole.append(True)
+            in_comment = not _COMMENT_END.search(line)
+        elif _WHOLE_LINE.match(line):
+            whole.append(True)
+        elif _COMMENT_START.match(line):
+            whole.append(True)
+            in_comment = not _COMMENT_END.search(line)
+        else:
+            whole.append(False)
+    return whole
 
 
 def _outside(lines: list[str], whole: list[bool], i: int, step: int) -> bool:
