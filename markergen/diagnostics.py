@@ -113,6 +113,11 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo("MG020", E, "an enum constant's value comes from a package that cannot be found"),
         RuleInfo("MG021", INFO, "+enum on a bool, integer or float type, which only markergen reads"),
         RuleInfo(
+            "MG025",
+            W,
+            "prose on a marker line: controller-gen and gengo read no marker there",
+        ),
+        RuleInfo(
             "MG101",
             E,
             "+enum on a type whose underlying type is not a string, boolean or number",

@@ -24,9 +24,11 @@ Quad = tuple[str, str, str, str]  # path, type, origin, stage
 
 
 def _module(root: Path) -> Path:
-    """A Go module at `root`; its package directory, where a test puts its file."""
+    """A Go module at `root`; its package directory, where a test puts its file. The
+    package runs validation-gen (testdata/runtime/k8s/doc.go's `+k8s:validation-gen=`)."""
     (root / "go.mod").write_text("module example.com/k8s\n\ngo 1.24\n", encoding="utf-8")
     (root / "api").mkdir(exist_ok=True)
+    shutil.copy(TESTDATA / "runtime" / "k8s" / "doc.go", root / "api" / "doc.go")
     return root / "api"
 
 

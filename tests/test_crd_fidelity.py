@@ -252,6 +252,21 @@ def test_helm_wrapped_file_keeps_its_template_lines(tmp_path: Path) -> None:
     assert "x-kubernetes-validations" in out.split("publishing:")[1]
 
 
+def test_a_template_comment_over_several_lines_is_a_template_line_too(tmp_path: Path) -> None:
+    """A chart's license block as one `{{- /* ... */ -}}` comment over many lines (the
+    shape of a training operator's chart CRDs): not MG504 "not valid YAML"."""
+    project = _project(tmp_path)
+    crd = project / MANIFESTS / TECH
+    header = "{{- /*\nCopyright The Authors.\n\nLicensed: yes.\n*/ -}}\n\n"
+    text = header + "{{- if .Values.crds.enabled }}\n---\n" + crd.read_text(encoding="utf-8")
+    text += "{{- end }}\n"
+    out, diags = patch_text(load_model(["./..."], project), text, "chart.yaml")
+    assert [d.code for d in diags if d.code in ("MG504", "MG507")] == []
+    assert out.startswith(header + "{{- if .Values.crds.enabled }}\n---\napiVersion:")
+    assert _ops(text, out) == {"equal", "insert"}
+    assert "x-kubernetes-validations" in out.split("publishing:")[1]
+
+
 def test_templating_inside_a_document_skips_the_file_with_one_note(tmp_path: Path) -> None:
     project = _project(tmp_path)
     crd = project / MANIFESTS / TECH

@@ -81,3 +81,13 @@ def test_missing_output_dir_is_a_note_and_the_default_applies(tmp_path: Path) ->
 def test_no_makefile_and_no_default_finds_nothing(tmp_path: Path) -> None:
     targets = find_crd_outputs(tmp_path)
     assert targets.outputs == () and targets.types == () and targets.notes == ()
+
+
+def test_paths_in_braces_with_spaces_after_the_commas(tmp_path: Path) -> None:
+    """`paths="{./api/..., ./pkg/...}"` (a leader-worker-set project): two patterns."""
+    (tmp_path / "Makefile").write_text(
+        'm:\n\tcontroller-gen crd paths="{./api/..., ./pkg/...}" output:dir=deploy/crds\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "deploy" / "crds").mkdir(parents=True)
+    assert find_crd_outputs(tmp_path).types == ("./api/...", "./pkg/...")

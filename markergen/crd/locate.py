@@ -1,4 +1,5 @@
-"""Which Go type a CRD version describes: kind + group (`+groupName`) + version (package).
+"""Which Go type a CRD version describes: kind + group (`+groupName`) + version (the
+package's `+versionName`, else its name, as controller-gen decides).
 
 kubebuilder lays types out as `api/<version>/` with `+groupName` in `groupversion_info.go`;
 openshift/api as `<group>/<version>/` with the CRDs beside them in
@@ -17,6 +18,12 @@ from markergen.model import Model, Package, Struct
 
 
 def _version_match(p: Package, version: str) -> bool:
+    """controller-gen's rule (GroupVersionForPackage): a package's version is its
+    `+versionName=` when it has one, else its package name; markergen also takes the
+    last element of its import path (a package named otherwise in a version directory)."""
+    for m in p.markers:
+        if m.name == "versionName" and m.value:
+            return m.value.strip('"') == version
     return p.name == version or p.import_path.rsplit("/", 1)[-1] == version
 
 

@@ -135,7 +135,8 @@ class _Finder:
                 if value.startswith("{") and value.endswith("}"):  # paths={a,b}
                     value = value[1:-1]
                 for p in re.split(r"[;,]", value):
-                    pattern = self.pattern(cmd.cwd, p)
+                    # `paths="{./api/..., ./pkg/...}"`: spaces after the separator
+                    pattern = self.pattern(cmd.cwd, p.strip())
                     if "$" in pattern:
                         self.notes.append(
                             f"{cmd.where}: Go package pattern {p} uses a variable markergen "

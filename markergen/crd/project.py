@@ -4,7 +4,7 @@ them, the Go types its `paths=` name, and the proof on the project's own objects
 Found without being named, a CRD file is patched only when it belongs to the project:
 never under `vendor/`, and only when its API group (`spec.group`) is one a Go package
 of the inputs declares with `+groupName=` (or the file sits in the directory of an
-input package, openshift's layout). Other projects' CRDs copied into a chart or a
+input package, or just below one, that declares one of its kinds: openshift's layout). Other projects' CRDs copied into a chart or a
 config directory are left byte for byte, with a note naming them.
 """
 
@@ -19,6 +19,7 @@ from markergen.crd import runcache
 from markergen.crd.outputs import CrdTargets, find_crd_outputs
 from markergen.crd.patch import CrdError, CrdResult, crd_files, finish, patch_files
 from markergen.crd.samples import sample_files
+from markergen.golang.header import generated_struct_names
 from markergen.golang.packages import input_files
 from markergen.pipeline import load_model
 
@@ -26,6 +27,8 @@ _GROUP_MARKER = re.compile(rb"^\s*//\s*\+groupName=\"?([A-Za-z0-9.-]*)", re.MULT
 # `spec.group: x` (a property named `group` in a schema has no value on its line)
 _CRD_GROUP = re.compile(r"^[ \t]+group:[ \t]*['\"]?([A-Za-z0-9.-]+)['\"]?[ \t]*$", re.MULTILINE)
 _CRD_KIND = re.compile(r"^kind:\s*['\"]?CustomResourceDefinition\b", re.MULTILINE)
+# `spec.names.kind: Widget` (and listKind's value, harmless): a capitalised name on its line
+_NAMES_KIND = re.compile(r"^[ \t]+kind:[ \t]*['\"]?([A-Z][A-Za-z0-9]*)['\"]?[ \t]*$", re.MULTILINE)
 
 DEFAULT_TYPES = ("./api/...", "./apis/...")
 
@@ -55,8 +58,9 @@ def run_project(
     use_cache: bool = True,
 ) -> ProjectRun:
     """Patch the project's CRDs. Without `paths`, the Makefile's CRD output directories
-    (else config/crd/bases); without `types`, the Makefile's `paths=` (else ./api/...,
-    ./apis/..., else ./...). Raises CrdError when no CRD directory is found. With
+    (else config/crd/bases); the Go packages of `types` and of the Makefile's `paths=`
+    (without either, ./api/..., ./apis/..., else ./...), plus the generated files that
+    declare a CRD's root type. Raises CrdError when no CRD directory is found. With
     `use_cache`, a run whose inputs are byte-identical to an earlier one reuses its
     result (`markergen.crd.runcache`)."""
     targets = find_crd_outputs(root)
@@ -66,11 +70,21 @@ def run_project(
             "no CRD files given and none found: no controller-gen `output:crd:...` in the "
             "Makefile and no config/crd/bases; pass files or directories"
         )
-    patterns = tuple(types) or targets.types or _default_types(root)
+    patterns, notes = _type_patterns(root, types, targets.types)
     files = crd_files(dirs)
     if not paths:
-        files, notes = _own_files(root, files, patterns)
-        targets = replace(targets, notes=targets.notes + notes)
+        files, own_notes = _own_files(root, files, patterns)
+        notes += own_notes
+    generated = () if include_generated else _generated_roots(root, files, patterns)
+    if generated:
+        shown = ", ".join(g.removeprefix("./") for g in generated[:3])
+        more = ", ..." if len(generated) > 3 else ""
+        notes += (
+            f"read {len(generated)} generated file(s) declaring CRD root types "
+            f"({shown}{more}), as controller-gen does",
+        )
+    targets = replace(targets, notes=targets.notes + notes)
+    patterns = (*patterns, *generated)
     key = ""
     if use_cache:
         others = [
@@ -101,6 +115,93 @@ def run_project(
         runcache.store(root, key, outputs, diagnostics)
     result = finish(files, outputs, diagnostics, verify)
     return ProjectRun(result, targets, patterns)
+
+
+def _type_patterns(
+    root: Path, given: Sequence[str], from_make: Sequence[str]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The Go package patterns read, and notes. controller-gen's `paths=` in the
+    Makefile name the packages its CRDs come from, so they are read besides the
+    patterns given (or the configured inputs, which a kubebuilder PROJECT sets to
+    ./api/...): a group declared in exp/api/ or bootstrap/eks/api/ has its root types
+    there. A Makefile pattern naming no directory is skipped with a note (one bad
+    `paths=` must not stop the run); without any, ./api/..., ./apis/..., else ./...."""
+    out = list(dict.fromkeys(given))
+    notes: list[str] = []
+    for pattern in from_make:
+        if pattern in out:
+            continue
+        base = pattern.removesuffix("...").rstrip("/") or "."
+        if not (root / base).exists():
+            notes.append(
+                f"Go package pattern {pattern} (controller-gen paths= in the Makefile) names "
+                "nothing below the module root; not read"
+            )
+            continue
+        out.append(pattern)
+    return (tuple(out) or _default_types(root)), tuple(notes)
+
+
+def _generated_roots(root: Path, files: Sequence[Path], patterns: Sequence[str]) -> tuple[str, ...]:
+    """The generated files among the inputs that declare a struct named as a CRD's kind
+    in a package declaring that CRD's group (`+groupName=` in any of its files), as
+    patterns naming each file (a file named is read even when generated). A load skips
+    generated files; controller-gen reads them, and a resource generator may declare the
+    root types there (`zz_generated.*-resource.go`, `// Code generated by ack-generate`).
+    Only these files are added: not every generated file, nor a protobuf message of the
+    same name in a package of no group."""
+    groups_of: dict[str, set[str]] = {}  # kind -> the groups of the CRDs of that kind
+    for crd in files:
+        try:
+            text = crd.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if _CRD_KIND.search(text):
+            groups = set(_CRD_GROUP.findall(text))
+            for kind in _NAMES_KIND.findall(text):
+                groups_of.setdefault(kind, set()).update(groups)
+    inputs = input_files(list(patterns), root) if groups_of else None
+    if not inputs:
+        return ()
+    base = root.resolve()
+    package_groups: dict[Path, set[str]] = {}
+    out: list[str] = []
+    for go in inputs:
+        if go.explicit or not go.path.endswith(".go"):
+            continue
+        path = Path(go.path)
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        if b"struct" not in data:
+            continue
+        names = generated_struct_names(data)
+        if not names:
+            continue
+        wanted = set().union(*(groups_of.get(n, set()) for n in names))
+        if not wanted:
+            continue
+        if path.parent not in package_groups:
+            package_groups[path.parent] = _package_groups(path.parent)
+        if wanted & package_groups[path.parent]:
+            resolved = path.resolve()
+            if resolved.is_relative_to(base):
+                out.append("./" + resolved.relative_to(base).as_posix())
+    return tuple(sorted(out))
+
+
+def _package_groups(directory: Path) -> set[str]:
+    """The `+groupName`s the Go files of a directory declare, generated ones included."""
+    groups: set[str] = set()
+    for go in sorted(directory.glob("*.go")):
+        try:
+            data = go.read_bytes()
+        except OSError:
+            continue
+        if b"+groupName" in data:
+            groups.update(m.decode() for m in _GROUP_MARKER.findall(data))
+    return groups
 
 
 def _declared(root: Path, patterns: Sequence[str]) -> tuple[set[str], set[Path]] | None:
@@ -135,6 +236,33 @@ def _crd_groups(path: Path) -> set[str] | None:
     return set(_CRD_GROUP.findall(text))
 
 
+def _declares_kind(crd: Path) -> bool:
+    """Whether a Go file beside the CRD file, or in the directory above (openshift's
+    `<group>/<version>/zz_generated.crd-manifests/`), declares one of its kinds. A
+    package that only embeds another project's CRDs (`//go:embed *.yaml` in an assets
+    directory) declares none: its CRDs are not the project's."""
+    try:
+        kinds = set(_NAMES_KIND.findall(crd.read_text(encoding="utf-8", errors="replace")))
+    except OSError:
+        return False
+    if not kinds:
+        return False
+    decl = re.compile(
+        rb"^(?:type[ \t]+|\t)(?:"
+        + b"|".join(re.escape(k.encode()) for k in sorted(kinds))
+        + rb")[ \t]+struct\b",
+        re.MULTILINE,
+    )
+    for d in (crd.parent, crd.parent.parent):
+        for go in sorted(d.glob("*.go")):
+            try:
+                if decl.search(go.read_bytes()):
+                    return True
+            except OSError:
+                continue
+    return False
+
+
 def _own_files(
     root: Path, files: Sequence[Path], patterns: Sequence[str]
 ) -> tuple[list[Path], tuple[str, ...]]:
@@ -153,7 +281,7 @@ def _own_files(
             vendored.append(rel)
             continue
         found = _crd_groups(f)
-        if not found or found & groups or f.parent in dirs:
+        if not found or found & groups or (f.parent in dirs and _declares_kind(f)):
             kept.append(f)
             continue
         for g in sorted(found):

@@ -233,11 +233,13 @@ def merge(
             for g in matches:
                 go_left.remove(g)
             first = min(matches, key=lambda g: _RANK[g.classification])
-            stricter = c if _RANK[c.classification] < _RANK[first.classification] else first
+            # The CRD is what the API server enforces for a CRD: its class stands, unless
+            # markergen could not read the CRD change (then the Go change's class).
+            cls = first.classification if c.classification == "not-compared" else c.classification
             out.append(
                 replace(
                     c,
-                    classification=stricter.classification,
+                    classification=cls,
                     type=definition or c.type,
                     go_type=first.go_type,
                     go_field=first.go_field,
@@ -247,7 +249,7 @@ def merge(
                     gate=first.gate,
                     message=c.message
                     + "; in Go: "
-                    + "; ".join(f"{g.kind}: {g.message}" for g in matches),
+                    + "; ".join(f"{g.kind} ({g.classification}): {g.message}" for g in matches),
                     go_behind=True,
                 )
             )

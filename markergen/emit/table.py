@@ -14,7 +14,14 @@ from typing import Any
 from markergen.emit.naming import key_definition_name
 from markergen.emit.options import EmitOptions
 from markergen.emit.resolve import MAX_INLINE_DEPTH, inline_struct_key, is_byte_slice, unwrap
-from markergen.markers import K8S_ENUM, K8S_LIST_TYPE, K8S_OPTIONAL, K8S_REQUIRED, default_string
+from markergen.markers import (
+    K8S_ENUM,
+    K8S_FORBIDDEN,
+    K8S_LIST_TYPE,
+    K8S_OPTIONAL,
+    K8S_REQUIRED,
+    default_string,
+)
 from markergen.model import Enum, Field, Member, Model, Struct, TypeRef, Union, json_scalar
 
 TABLE_VERSION = 1
@@ -49,6 +56,14 @@ class TableBuilder:
         self.options = options
         # `+k8s:enum` types met on fields, checked by the runtime as validation-gen does
         self.k8s_enums: dict[str, Enum] = {}
+        # the files of packages that run validation-gen (`+k8s:validation-gen=...` in
+        # their doc comment): there an unset enum field is its Go zero value, checked
+        self.validation_gen_files = frozenset(
+            f
+            for p in model.packages
+            if any(m.name.startswith("k8s:validation-gen") for m in p.markers)
+            for f in p.files
+        )
 
     def def_name(self, type_key: str) -> str:
         return key_definition_name(type_key, self.options.naming)
@@ -158,7 +173,8 @@ class TableBuilder:
     def _k8s_enum_field(self, f: Field, entry: dict[str, Any]) -> None:
         """A field of a `+k8s:enum` type: validation-gen checks its value (NotSupported).
         An unset pointer is not checked; an unset value is, unless `+k8s:optional` or
-        `+k8s:required` stops the checks of an unset field first."""
+        `+k8s:required` stops the checks of an unset field first. Outside validation-gen
+        (controller-gen's CRD enum) an absent field is not checked."""
         name = self._k8s_enum_name(f.type)
         if name is None:
             return
@@ -167,6 +183,14 @@ class TableBuilder:
             entry["pointer"] = True
         if any(m.name in (K8S_OPTIONAL, K8S_REQUIRED) and not m.gate for m in f.markers):
             entry["unsetNotChecked"] = True
+        elif f.pos.file not in self.validation_gen_files and not any(
+            m.name == K8S_FORBIDDEN and not m.gate for m in f.markers
+        ):
+            # No requiredness tag (validation-gen's lint requires one on a field with
+            # validation) in a package that does not run validation-gen: the enum is
+            # served as controller-gen's schema `enum`, which the API server checks
+            # only on a value present (an absent or null field is not checked).
+            entry["absentNotChecked"] = True
 
     def enums_entry(self) -> dict[str, Any]:
         out: dict[str, Any] = {}

@@ -149,3 +149,18 @@ def doc_tail(data: bytes) -> int | None:
     if tail is None or tail.end() != len(data):
         return None
     return start.start()
+
+
+# `type Name struct` at the top level or inside a `type ( ... )` group (one tab in).
+_STRUCT_DECL = re.compile(rb"^(?:type[ \t]+|\t)([A-Z]\w*)[ \t]+struct\b", re.MULTILINE)
+
+
+def generated_struct_names(data: bytes) -> frozenset[str] | None:
+    """The exported struct types a generated file declares (from its raw bytes, without
+    parsing), or None when the file is not generated. A load skips generated files;
+    controller-gen reads them, so a CRD's root type may be declared in one
+    (`zz_generated.*-resource.go` of a resource generator)."""
+    header = scan_header(data.replace(b"\r\n", b"\n").removeprefix(b"\xef\xbb\xbf"))
+    if header is None or not header.generated:
+        return None
+    return frozenset(m.decode() for m in _STRUCT_DECL.findall(data))

@@ -70,6 +70,10 @@ class MarkerReader:
         return tuple(found)
 
     def _malformed(self, err: MarkerError, subject: str) -> None:
+        name = _prose_name(err.raw)
+        if name is not None:
+            self._prose(err, name, subject)
+            return
         fixed = self._repair(err)
         self.diagnostics.append(
             diag(
@@ -82,6 +86,25 @@ class MarkerReader:
                 )
                 if fixed is not None
                 else None,
+            )
+        )
+
+    def _prose(self, err: MarkerError, name: str, subject: str) -> None:
+        """`+optional, default GET`, `+required - the API URL`: controller-gen takes the
+        text before `=` as the marker's name (markers.splitMarker), knows no marker of
+        that name, and ignores the line; gengo does the same. So does markergen, with a
+        warning: the field is not marked `+{name}`."""
+        self.diagnostics.append(
+            diag(
+                "MG025",
+                err.pos,
+                f"`{err.raw}` on {subject} is no marker: controller-gen and gengo read the "
+                f"whole text as a marker name they do not know and ignore the line, so "
+                f"{subject} is not marked `+{name}`",
+                hint=hints.edits(
+                    hints.replace(f"+{name}", err.raw),
+                    otherwise="drop the `+` to keep the line as prose",
+                ),
             )
         )
 
@@ -143,3 +166,21 @@ class MarkerReader:
             )
         )
         return False
+
+
+def _prose_name(raw: str) -> str | None:
+    """The marker name a line starts with when white space follows it before any `=`
+    or `(` (`+optional, default GET`, `+required - prose`), else None. controller-gen's
+    name is everything before `=`: white space in it names no marker of any tool. A
+    `(`-argument list may hold spaces (`+k8s:unionMember(union: "u")`): not prose."""
+    end = len(raw)
+    for stop in ("=", "("):
+        at = raw.find(stop)
+        if at >= 0:
+            end = min(end, at)
+    head = raw[1:end]
+    if not any(c.isspace() for c in head):
+        return None
+    name = head.split()[0].rstrip(",")
+    return name or None
+

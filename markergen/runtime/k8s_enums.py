@@ -6,6 +6,11 @@
 - An unset pointer field is not checked; an unset non-pointer field is its Go zero value
   `""` and is checked, unless `+k8s:optional` / `+k8s:required` on it stop the checks of
   an unset field.
+- A field without `+k8s:optional` / `+k8s:required` / `+k8s:forbidden` in a package that
+  runs no validation-gen (no `+k8s:validation-gen=` in its doc comment) is one
+  validation-gen does not serve (its lint requires a requiredness tag on a field with
+  validation): controller-gen writes the enum into the CRD schema, and the API server
+  checks only a value present. An absent or null field is not checked; `""` is.
 - On update, a field whose value is unchanged from the stored object is not checked
   (ratcheting): a stored value that is excluded now stays accepted.
 - A list or map of the enum type: each item (`f[i]`) or value (`f[key]`) is checked, as
@@ -25,7 +30,7 @@ from markergen.runtime.tree import JSON, Path
 
 
 def _go_value(value: JSON, f: FieldInfo) -> JSON:
-    return "" if value is None and not f.pointer else value
+    return "" if value is None and not (f.pointer or f.absent_not_checked) else value
 
 
 def validate_enums(

@@ -73,6 +73,10 @@ class FieldInfo:
     # A list of a `+k8s:enum` type declared `+k8s:listType=set`: on update, an item the
     # old list holds anywhere is not checked again (other lists: every item is).
     set_items: bool = False
+    # A `+k8s:enum` field outside validation-gen (no requiredness tag, its package runs
+    # no validation-gen): served as controller-gen's schema `enum`, which the API server
+    # checks only on a value present; an absent or null field is not checked.
+    absent_not_checked: bool = False
 
     @property
     def merge_keys(self) -> tuple[str, ...]:
@@ -342,6 +346,7 @@ def _read_field(r: _Reader, name: str, raw: object, where: str) -> FieldInfo:
         r.boolean(d.get("pointer", False), f"{where}.pointer"),
         r.boolean(d.get("unsetNotChecked", False), f"{where}.unsetNotChecked"),
         r.boolean(d.get("setItems", False), f"{where}.setItems"),
+        r.boolean(d.get("absentNotChecked", False), f"{where}.absentNotChecked"),
     )
 
 

@@ -1,0 +1,3 @@
+module example.com/rootfind
+
+go 1.24
