@@ -37,7 +37,9 @@ def table(model: Model) -> Table:
 
 
 def errors(table: Table, name: str, obj: Any, options: frozenset[str] = frozenset()) -> list[str]:
-    return [f"{e.path}:{e.type}:{e.origin}" for e in validate(table, PREFIX + name, obj, None, options)]
+    return [
+        f"{e.path}:{e.type}:{e.origin}" for e in validate(table, PREFIX + name, obj, None, options)
+    ]
 
 
 def test_no_error_but_the_required_member(model: Model) -> None:
@@ -103,3 +105,23 @@ def test_the_crd_rules_read_the_zero_value_as_unset(model: Model) -> None:
     assert ok({"xEnabledField": "", "count": 0})
     assert ok({})
     assert not ok({"xEnabledField": "foo", "count": 3})
+
+
+def test_mg342_names_what_is_missing_for_a_pointer_and_for_a_value(tmp_path: Path) -> None:
+    """A pointer member already has its nil: MG342 asks for the optional marker and
+    omitempty, not for a pointer; a value member whose zero is always written is told
+    to be a pointer or have omitempty."""
+    (tmp_path / "go.mod").write_text("module example.com/z\n\ngo 1.22\n")
+    (tmp_path / "types.go").write_text(
+        "package z\n\n"
+        "type U struct {\n"
+        "\t// +k8s:unionMember\n"
+        '\tP *string `json:"p"`\n'
+        "\t// +k8s:unionMember\n"
+        '\tV string `json:"v"`\n'
+        "}\n"
+    )
+    diags = [d for d in check_model(load_model(["./..."], tmp_path)) if d.code == "MG342"]
+    by_member = {("member P " in d.message): d.message for d in diags}
+    assert "marked optional" in by_member[True] and "pointers" not in by_member[True]
+    assert "always written" in by_member[False] and "pointers or have omitempty" in by_member[False]

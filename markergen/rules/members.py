@@ -140,10 +140,17 @@ def check_k8s_member_conventions(model: Model) -> Iterator[Diagnostic]:
         if written:
             why = (
                 f"its zero value is always written (it is {field.type.text}, without "
-                "omitempty)"
+                "omitempty): the Kubernetes API conventions ask optional fields to be "
+                "pointers or have omitempty"
             )
         else:
-            why = "it has neither +optional nor omitempty"
+            # a pointer (or other nil-able type) already has its nil: only the marker
+            # and the tag are missing
+            why = (
+                "it has neither +optional nor omitempty: the Kubernetes API conventions "
+                "ask optional fields to be marked optional and, in most cases, to have "
+                "omitempty"
+            )
         edits: list[str] = []
         if not any(m.name in OPTIONAL_MARKERS for m in field.markers) and unmarked:
             edits.append(hints.add_above("// +k8s:optional", field.go_name))
@@ -154,8 +161,7 @@ def check_k8s_member_conventions(model: Model) -> Iterator[Diagnostic]:
             "MG342",
             member.pos,
             f"member {member.go_name} of union {union_label(struct, union)} is valid for "
-            f"validation-gen (unset at its zero value), but {why}: the Kubernetes API "
-            "conventions ask optional fields to be pointers or have omitempty",
+            f"validation-gen (unset at its zero value), but {why}",
             hint=hints.edits(*edits) if edits else "make it a pointer with omitempty",
         )
 
