@@ -116,12 +116,9 @@ class _Walk:
     by_ref: dict[str, str]  # `#/components/schemas/NAME` → struct key
     # markergen's schema of each struct, shared by every document of a run
     schemas: dict[str, dict[str, Any]]
+    # the model's JSON fields (encoding/json's promotion rules), shared like `schemas`
+    lookup: FieldLookup
     out: list[EnumNode] = field(default_factory=list)
-    lookup: FieldLookup = field(init=False)
-
-    def __post_init__(self) -> None:
-        # the model's JSON fields, found by encoding/json's promotion rules
-        self.lookup = model_lookup(self.model)
 
     def struct_schema(self, struct: Struct) -> dict[str, Any]:
         found = self.schemas.get(struct.key)
@@ -129,9 +126,7 @@ class _Walk:
             found = self.schemas[struct.key] = self.builder.struct_schema(struct)
         return found
 
-    def walk_struct(
-        self, struct: Struct, crd: Any, path: PathKey, active: frozenset[str]
-    ) -> None:
+    def walk_struct(self, struct: Struct, crd: Any, path: PathKey, active: frozenset[str]) -> None:
         if not isinstance(crd, dict) or struct.key in active or len(active) > _MAX_DEPTH:
             return
         active = active | {struct.key}
@@ -196,9 +191,7 @@ class _Walk:
         elem = _elem(self.model, ref)
         for key in ("items", "additionalProperties"):
             if isinstance(ours.get(key), dict) and isinstance(crd.get(key), dict):
-                self.node(
-                    ours[key], crd[key], (*path, key), subject + "[*]", f, elem, active
-                )
+                self.node(ours[key], crd[key], (*path, key), subject + "[*]", f, elem, active)
 
     def _target(self, ours: dict[str, Any]) -> str | None:
         ref = _ref_of(ours)
@@ -280,6 +273,7 @@ def compare_document(
     file: str,
     crd_path: Path | None = None,
     schemas: dict[str, dict[str, Any]] | None = None,
+    lookup: FieldLookup | None = None,
 ) -> list[EnumNode]:
     """Every enum node of one CRD document (none when it is not a whole CRD whose kind
     has a Go root type among the inputs)."""
@@ -291,7 +285,15 @@ def compare_document(
         return []
     group = str(spec.get("group", ""))
     kind = str((spec.get("names") or {}).get("kind", ""))
-    walk = _Walk(model, builder, doc, file, by_ref, {} if schemas is None else schemas)
+    walk = _Walk(
+        model,
+        builder,
+        doc,
+        file,
+        by_ref,
+        {} if schemas is None else schemas,
+        model_lookup(model) if lookup is None else lookup,
+    )
     for i, version in enumerate(spec.get("versions") or []):
         if not isinstance(version, dict):
             continue
@@ -314,6 +316,7 @@ def compare_files(model: Model, files: Sequence[Path], root: Path | None = None)
     by_ref = {ref_v3(builder.def_name(key)): key for key in model.structs}
     out: list[EnumNode] = []
     schemas: dict[str, dict[str, Any]] = {}
+    lookup = model_lookup(model)
     for path in files:
         try:
             text = path.read_text(encoding="utf-8")
@@ -330,7 +333,7 @@ def compare_files(model: Model, files: Sequence[Path], root: Path | None = None)
             continue
         shown = _display(path, root)
         for doc in docs:
-            out.extend(compare_document(model, builder, by_ref, doc, shown, path, schemas))
+            out.extend(compare_document(model, builder, by_ref, doc, shown, path, schemas, lookup))
     return out
 
 
@@ -406,7 +409,9 @@ def _only(a: tuple[Any, ...] | None, b: tuple[Any, ...] | None) -> str:
     return ", ".join(_key(v) for v in sorted(a, key=_key) if _key(v) not in others)
 
 
-def check_findings(model: Model, files: Sequence[Path], root: Path | None = None) -> list[Diagnostic]:
+def check_findings(
+    model: Model, files: Sequence[Path], root: Path | None = None
+) -> list[Diagnostic]:
     """For `markergen check`: MG520 / MG521 over the project's CRD files."""
     return findings(compare_files(model, files, root))
 
@@ -415,7 +420,12 @@ def summary(nodes: Sequence[EnumNode]) -> dict[str, int]:
     """Enum nodes compared and how many agree, are wider (markergen accepts more),
     narrower (markergen accepts less) or differ both ways; defaults apart."""
     counts = {
-        "compared": 0, "agree": 0, "wider": 0, "narrower": 0, "both": 0, "external": 0,
+        "compared": 0,
+        "agree": 0,
+        "wider": 0,
+        "narrower": 0,
+        "both": 0,
+        "external": 0,
         "+enum only": 0,
     }
     for n in nodes:

@@ -22,6 +22,7 @@ from markergen.crd.celeval import CelEvaluator
 from markergen.diff.classify import Change, ChangeClass
 from markergen.diff.crdsource import CrdSet, CrdVersion
 from markergen.diff.crdsurface import (
+    SET,
     UNSET,
     Judge,
     Node,
@@ -30,6 +31,7 @@ from markergen.diff.crdsurface import (
     UnionReading,
     nodes,
     readings,
+    sample_value,
     states,
 )
 from markergen.diff.surface import version_stage
@@ -485,36 +487,25 @@ class _Compare:
         bother: Sequence[NodeRule],
         hother: Sequence[NodeRule],
     ) -> None:
-        """Rules that are not union readings, compared by their text."""
-        btexts = {r.rule for r in bother}
-        for r in hother:
-            if r.rule not in btexts:
-                place = Place(
-                    h, hn.shown, h.line_of((*hn.path, "x-kubernetes-validations", r.index)), False
-                )
+        """Rules that are not union readings, compared by their text: each one only
+        the head has is added (at its head line), each one only the base has removed
+        (at its base line)."""
+        sides = (
+            ("added", h, hn, hother, {r.rule for r in bother}, False),
+            ("removed", b, bn, bother, {r.rule for r in hother}, True),
+        )
+        for how, v, n, rules, others, base in sides:
+            for r in rules:
+                if r.rule in others:
+                    continue
+                line = v.line_of((*n.path, "x-kubernetes-validations", r.index))
                 self.out.append(
                     _change(
                         "not-compared",
-                        "rule-added",
-                        place,
+                        f"rule-{how}",
+                        Place(v, n.shown, line, base),
                         None,
-                        f"rule added that markergen does not read as a union: {r.rule}",
-                        [r.rule],
-                    )
-                )
-        htexts = {r.rule for r in hother}
-        for r in bother:
-            if r.rule not in htexts:
-                place = Place(
-                    b, bn.shown, b.line_of((*bn.path, "x-kubernetes-validations", r.index)), True
-                )
-                self.out.append(
-                    _change(
-                        "not-compared",
-                        "rule-removed",
-                        place,
-                        None,
-                        f"rule removed that markergen does not read as a union: {r.rule}",
+                        f"rule {how} that markergen does not read as a union: {r.rule}",
                         [r.rule],
                     )
                 )
@@ -537,8 +528,6 @@ def _members_text(added: Sequence[str], removed: Sequence[str]) -> str:
 
 
 def _describe(node: Node, state: State | None) -> str:
-    from markergen.diff.crdsurface import SET, sample_value
-
     if state is None:
         return "{}"
     parts = []

@@ -22,7 +22,7 @@ from markergen.diff.crdsource import CrdSet
 from markergen.diff.surface import enum_values, type_name
 from markergen.emit.naming import Naming
 from markergen.model import Field, Model, Struct
-from markergen.model.lookup import JSONField, model_lookup
+from markergen.model.lookup import FieldLookup, JSONField, model_lookup
 
 _MAX_DEPTH = 64
 _XVALIDATION = "kubebuilder:validation:XValidation"
@@ -31,14 +31,13 @@ _DEFAULT_KINDS = frozenset({"default-added", "default-removed", "default-changed
 
 
 def _nodes_of(
-    model: Model, root: Struct, schema: object
+    model: Model, lookup: FieldLookup, root: Struct, schema: object
 ) -> tuple[dict[str, Struct], dict[str, Field]]:
     """Shown schema path → the Go struct whose schema it is, and → the Go field whose
     schema it is (a property, and its items or values): the markers of both write the
     node's rules."""
     structs: dict[str, Struct] = {}
     fields: dict[str, Field] = {}
-    lookup = model_lookup(model)
 
     def walk(struct: Struct, node: object, shown: str, depth: int) -> None:
         if depth > _MAX_DEPTH or not isinstance(node, dict):
@@ -84,7 +83,7 @@ class GoMap:
             root = root_type(model, group, kind, version)
             if root is None:
                 continue
-            structs, fields = _nodes_of(model, root, v.schema)
+            structs, fields = _nodes_of(model, self.lookup, root, v.schema)
             for shown, struct in structs.items():
                 self.structs[(v.name, version, shown)] = struct
             for shown, f in fields.items():

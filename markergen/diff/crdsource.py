@@ -240,7 +240,8 @@ def _exists_in(cwd: Path, commit: str, path: str) -> bool:
 
 
 def archive(cwd: Path, side: str, spec: str, commit: str, paths: Sequence[str], dest: Path) -> None:
-    """`git archive COMMIT -- PATHS` extracted into `dest` (paths from the top)."""
+    """`git archive COMMIT -- PATHS` extracted into `dest` (paths from the top; none:
+    the whole tree). A revision side of `diff` is read with it too."""
     args = ["git", "-C", str(cwd), "archive", "--format=tar", commit, "--", *paths]
     try:
         with subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
@@ -251,7 +252,8 @@ def archive(cwd: Path, side: str, spec: str, commit: str, paths: Sequence[str], 
             except tarfile.TarError as e:
                 proc.kill()
                 proc.wait()
-                raise DiffInputError(side, spec, f"cannot extract the tree: {e}") from None
+                err = proc.stderr.read().decode(errors="replace").strip() if proc.stderr else ""
+                raise DiffInputError(side, spec, err or f"cannot extract the tree: {e}") from None
             err = proc.stderr.read().decode(errors="replace").strip() if proc.stderr else ""
     except OSError as e:
         raise DiffInputError(side, spec, f"cannot run git archive: {e}") from None

@@ -11,7 +11,6 @@ import json
 import os
 import posixpath
 import subprocess
-import tarfile
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -168,28 +167,6 @@ def _module_dir(cwd: Path, commit: str, prefix: str) -> str:
     return "/".join(parts)
 
 
-def _extract(cwd: Path, side: str, spec: str, commit: str, path: str, dest: Path) -> None:
-    args = ["git", "-C", str(cwd), "archive", "--format=tar", commit]
-    if path:
-        args += ["--", path]
-    try:
-        with subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
-            assert proc.stdout is not None
-            try:
-                with tarfile.open(fileobj=proc.stdout, mode="r|") as tar:
-                    tar.extractall(dest, filter="data")
-            except tarfile.TarError as e:
-                proc.kill()
-                proc.wait()
-                err = proc.stderr.read().decode(errors="replace").strip() if proc.stderr else ""
-                raise DiffInputError(side, spec, err or f"cannot extract the tree: {e}") from None
-            err = proc.stderr.read().decode(errors="replace").strip() if proc.stderr else ""
-    except OSError as e:
-        raise DiffInputError(side, spec, f"cannot run git archive: {e}") from None
-    if proc.returncode != 0:
-        raise DiffInputError(side, spec, f"git archive failed: {err}")
-
-
 def _is_revision(cwd: Path, spec: str) -> bool:
     try:
         return bool(_git_out(cwd, ["rev-parse", "--verify", "--quiet", f"{spec}^{{commit}}"]))
@@ -214,7 +191,7 @@ def _from_revision(
     crds = _revision_crds(side, spec, cwd, top, commit, prefix)
     with tempfile.TemporaryDirectory(prefix="markergen-diff-") as tmp:
         root = Path(tmp)
-        _extract(top, side, spec, commit, module, root)
+        archive(top, side, spec, commit, [module] if module else [], root)
         directory = root / prefix
         if not directory.is_dir():
             if patterns:
