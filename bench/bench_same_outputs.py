@@ -1,0 +1,69 @@
+"""Do two versions of markergen write the same outputs on real trees?
+
+Usage: python bench/bench_same_outputs.py --python OLD --python NEW TREE... [--union-format F]
+
+For each TREE (a checkout, read only: nothing is written into it), runs
+`PY -m markergen generate --no-cache --fragments --out-dir TMP` from the tree's top with
+each interpreter (zero-config: the packages markergen finds itself), then compares,
+byte for byte, every file each run wrote, the printed report (stdout and stderr, less
+the temporary directory's name) and the exit code. Prints one line per tree and output,
+and exits 1 when anything differs.
+
+An interpreter may be a wrapper script that sets PYTHONPATH to another checkout of
+markergen, to compare a commit with the working tree without a second environment.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+
+def _generate(python: str, tree: Path, out: Path, extra: list[str]) -> tuple[int, str]:
+    argv = [python, "-m", "markergen", "generate", "--no-cache", "--fragments",
+            "--out-dir", str(out), *extra]
+    proc = subprocess.run(argv, cwd=tree, capture_output=True, text=True)
+    report = (proc.stdout + proc.stderr).replace(str(out), "OUT")
+    return proc.returncode, report
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    ap.add_argument("trees", type=Path, nargs="+")
+    ap.add_argument("--python", action="append", required=True,
+                    help="interpreter of a markergen version; give it twice")
+    ap.add_argument("--union-format", default="", help="passed to generate when given")
+    args = ap.parse_args(argv)
+    if len(args.python) != 2:
+        ap.error("give --python twice: the old version, then the new one")
+    # relative to where this script was started, not to each tree
+    pythons = [os.path.abspath(p) if "/" in p else p for p in args.python]
+    extra = ["--union-format", args.union_format] if args.union_format else []
+    differ = 0
+    for tree in args.trees:
+        with tempfile.TemporaryDirectory() as tmp:
+            outs = [Path(tmp) / "old", Path(tmp) / "new"]
+            runs = [_generate(py, tree.resolve(), out, extra) for py, out in zip(pythons, outs, strict=True)]
+            names = sorted({p.name for out in outs if out.is_dir() for p in out.iterdir()})
+            for name in names:
+                a, b = (out / name for out in outs)
+                same = a.is_file() and b.is_file() and a.read_bytes() == b.read_bytes()
+                size = b.stat().st_size if b.is_file() else 0
+                print(f"{tree.name}: {name} ({size:,} bytes): {'same' if same else 'DIFFERENT'}")
+                differ += not same
+            same_report = runs[0] == runs[1]
+            print(f"{tree.name}: exit {runs[0][0]}/{runs[1][0]}, report "
+                  f"({runs[1][1].count(chr(10))} lines): {'same' if same_report else 'DIFFERENT'}")
+            differ += not same_report
+            if not names:
+                print(f"{tree.name}: no output written")
+    print("all the same" if not differ else f"{differ} difference(s)")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
