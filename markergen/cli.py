@@ -407,7 +407,7 @@ _RUNTIME_SEMANTICS = Arg(
     ("--semantics",),
     "Apply one semantics to every union instead of each union's own.",
     "semantics",
-    choices_from="markergen.runtime.table:SEMANTICS",
+    choices_from="markergen.semantics:SEMANTICS",
     complete="choice",
 )
 
@@ -577,7 +577,7 @@ COMMANDS: tuple[Command, ...] = (
                 "Output format: text, markdown (a PR comment), json, or github (workflow "
                 "annotations on the changed lines).",
                 "format",
-                choices_from="markergen.diff.render:FORMATS",
+                choices_from="markergen.diff.choices:FORMATS",
                 default="text",
                 complete="choice",
             ),
@@ -586,7 +586,7 @@ COMMANDS: tuple[Command, ...] = (
                 "Exit 1 on: breaking (a breaking change of a GA version that no feature "
                 "gate hides), breaking-any-stage, any, or none.",
                 "fail_on",
-                choices_from="markergen.diff.run:FAIL_ON",
+                choices_from="markergen.diff.choices:FAIL_ON",
                 default="none",
                 complete="choice",
             ),

@@ -25,12 +25,14 @@ from dataclasses import MISSING, Field, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
+# Only what the settings' annotations and OUTPUTS need: `markergen COMMAND --help` and a
+# run served from the cache import this module, and neither reads Go nor builds a model
+# (tests/test_startup.py).
 from markergen.emit.naming import Naming
 from markergen.emit.options import UnionFormat
 from markergen.emit.outputs import OUTPUTS
-from markergen.golang.packages import nested_api_patterns
-from markergen.model import Semantics
 from markergen.policy import Level, Policy, make_policy
+from markergen.semantics import Semantics
 
 CONFIG_NAME = "markergen.yaml"
 _SPEC = "markergen.setting"
@@ -345,6 +347,8 @@ def _kubebuilder_defaults(root: Path) -> dict[str, Any]:
                 return out
     # API packages in modules of their own below the root (`api/go.mod`): `./...` stops
     # at a nested go.mod, as the go command does, so they are named as well.
+    from markergen.golang.packages import nested_api_patterns
+
     nested = nested_api_patterns(root)
     if nested:
         # `./...` too when the root is a module; a repository whose only modules sit

@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, TextIO
 from markergen.config import Config, output_settings, policy
 from markergen.diagnostics import Diagnostic, Severity
 from markergen.emit.outputs import OUTPUTS, Inputs, Output
-from markergen.model import Model
 
 if TYPE_CHECKING:
     from markergen.cache import OutputCache
     from markergen.emit.templating import Templates
+    from markergen.model import Model  # a run served from the cache builds none
     from markergen.progress import Progress
 
 # The outputs of a run, each with its path: the built-in ones that are on, then the

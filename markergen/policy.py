@@ -15,10 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from markergen.diagnostics import CATALOG, Diagnostic, Severity
-from markergen.model.ignores import Ignore, unused
+if TYPE_CHECKING:
+    from markergen.diagnostics import Diagnostic
+    from markergen.model.ignores import Ignore
+
+# markergen.config takes `Level` from here for its settings, and `--help` builds them:
+# the catalog and the model are imported by the functions that use them, which only a
+# run calls.
 
 Level = Literal["error", "warning", "info", "off"]
 LEVELS: tuple[Level, ...] = ("error", "warning", "info", "off")
@@ -49,6 +54,8 @@ def make_policy(
 ) -> Policy:
     """A Policy from the config's `severity:` mapping (code -> error|warning|info|off)
     and `warnings-as-errors:` / `--warnings-as-errors`. Codes are case-insensitive."""
+    from markergen.diagnostics import CATALOG
+
     pairs: list[tuple[str, Level]] = []
     for raw_code, raw_level in sorted((severity or {}).items()):
         code = str(raw_code).upper()
@@ -68,6 +75,8 @@ def suppress(
 ) -> list[Diagnostic]:
     """Drop what the ignore comments cover; add MG010 for each code a comment lists
     that covered nothing."""
+    from markergen.model.ignores import unused
+
     kept: list[Diagnostic] = []
     used: set[tuple[Ignore, str]] = set()
     for d in diags:
@@ -81,6 +90,8 @@ def suppress(
 
 def apply_policy(diags: Iterable[Diagnostic], policy: Policy) -> list[Diagnostic]:
     """Severity overrides, then warnings-as-errors, in the input's order."""
+    from markergen.diagnostics import Severity
+
     out: list[Diagnostic] = []
     for d in diags:
         level = policy.level(d.code)

@@ -23,7 +23,6 @@ from typing import Any, Literal
 
 import markergen
 from markergen.diagnostics import CATALOG, Diagnostic, Severity
-from markergen.explain import ExplainError, sections, summary
 
 Format = Literal["text", "json", "github", "sarif"]
 FORMATS: tuple[Format, ...] = ("text", "json", "github", "sarif")
@@ -141,6 +140,10 @@ def _rule_name(title: str) -> str:
 def sarif_document(
     diags: Iterable[Diagnostic], cwd: Path, help_base: str = DEFAULT_HELP_BASE
 ) -> dict[str, Any]:
+    # Only SARIF carries the codes' documentation: the other formats (and a run served
+    # from the cache) do not read docs/rules.md.
+    from markergen.explain import ExplainError, sections, summary
+
     codes = sorted(CATALOG)
     try:
         docs = sections()

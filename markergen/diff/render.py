@@ -7,9 +7,9 @@ import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from markergen.diff.choices import FORMATS
 from markergen.diff.classify import Change
 
-FORMATS = ("text", "markdown", "json", "github")
 # Lets a CI job find and update its earlier comment instead of adding a new one.
 COMMENT_TAG = "<!-- markergen-diff -->"
 _ICONS = {

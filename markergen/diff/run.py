@@ -7,15 +7,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from markergen.diff.choices import FAIL_ON, FORMATS
 from markergen.diff.classify import Change, compare
 from markergen.diff.errors import DiffInputError
-from markergen.diff.render import FORMATS, render
+from markergen.diff.render import render
 from markergen.diff.sources import Side, git_prefix, read_side
-
-# breaking: a breaking change of a GA version that no gate hides (the Kubernetes
-# conventions allow alpha and gated changes to break); breaking-any-stage: any breaking
-# change; any: any change at all, "not compared" ones included.
-FAIL_ON = ("breaking", "breaking-any-stage", "any", "none")
 
 
 @dataclass(frozen=True)

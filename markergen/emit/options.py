@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from markergen.emit.naming import Naming
-from markergen.model import Semantics, Union
+
+if TYPE_CHECKING:  # annotations only: markergen.config imports this module for --help
+    from markergen.model import Semantics, Union
 
 UnionFormat = Literal["fieldMembers", "list", "both"]
 UNION_FORMATS: tuple[UnionFormat, ...] = ("fieldMembers", "list", "both")

@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from markergen.emit.options import EmitOptions
-from markergen.model import Model
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only: markergen.config imports OUTPUTS for --help
     from markergen.emit.templating import Templates
+    from markergen.model import Model
 
 
 @dataclass(frozen=True, slots=True)

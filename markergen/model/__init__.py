@@ -14,6 +14,7 @@ from markergen.diagnostics import Diagnostic
 from markergen.golang.syntax import FLOAT_TYPES, INT_TYPES, JSONTag, Position
 from markergen.markers import Marker
 from markergen.model.ignores import Ignore
+from markergen.semantics import Semantics as Semantics
 
 TypeKey = str
 
@@ -35,9 +36,6 @@ OPAQUE_TYPES: frozenset[TypeKey] = frozenset(
     }
 )
 Dialect = Literal["kep2019", "kep2022", "kep1027", "k8s", "kubebuilder"]
-# "k8s": validation-gen's checks (markergen/runtime/k8s.py, CEL in markergen/crd/cel.py):
-# the default of the k8s dialect's unions (setting `semantics: {k8s: kep1027}` opts out).
-Semantics = Literal["kep1027", "kep2019", "smd", "k8s"]
 Mode = Literal["exactly-one", "at-most-one", "at-least-one"]
 
 
