@@ -673,8 +673,8 @@ EVERYWHERE_ARGS: tuple[Arg, ...] = (
 def build(only: str | None = None) -> click.Command:
     """The command line as a click command (a typer app built from COMMANDS and the
     settings registry). With `only`, the other commands have no arguments yet (see
-    cliargs.build_app): `markergen --version` and `--help` import neither the model nor
-    yaml."""
+    cliargs.build_app). No command's help imports the model, the Go reader or yaml
+    (tests/test_startup.py)."""
     from markergen import __version__
 
     return build_app(

@@ -250,8 +250,8 @@ def build_app(
     """The click command of the typer app. `top_args` are options of `prog` alone
     (`--version`), `everywhere` options that every command takes too (`--debug`,
     `--quiet`: anywhere on the line). With `only`, the other commands get no parameters
-    (only their names and summaries, for the command list): a command's settings come
-    from markergen.config, which imports the model, and `--help` needs none of that."""
+    (only their names and summaries, for the command list): `markergen --help` and a
+    run build the parameters of one command, not of every command."""
     import inspect
 
     import click

@@ -159,7 +159,8 @@ def _value_type(f: Field, enum_key: TypeKey | None, ctx: Ctx) -> str:
     return scalar_json_type(underlying_builtin(f.type.deref(), ctx.types)) or "string"
 
 
-_REF = re.compile(r"^\s*ref\(\s*(?:[\w./-]+\.)?(\w+)\s*\)\s*$")
+# Compiled on first use (re keeps it): few projects write `+default=ref(...)`.
+_REF = r"^\s*ref\(\s*(?:[\w./-]+\.)?(\w+)\s*\)\s*$"
 
 
 def _default(text: str | None, enum: Enum | None) -> str | None:
@@ -168,7 +169,7 @@ def _default(text: str | None, enum: Enum | None) -> str | None:
     kept as written)."""
     if text is None or enum is None:
         return text
-    match = _REF.match(text)
+    match = re.match(_REF, text)
     if match is None:
         return text
     for v in enum.constants or enum.values:

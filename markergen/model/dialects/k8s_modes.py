@@ -42,7 +42,8 @@ MODE_MARKERS: tuple[str, ...] = (
 )
 
 # validation-gen's validGroupNameRegex; "default" names the unnamed modality internally.
-_MODALITY = re.compile(r"^[a-zA-Z][a-zA-Z0-9_]*$")
+# Compiled on first use (re keeps it): only mode discriminators name a modality.
+_MODALITY = r"^[a-zA-Z][a-zA-Z0-9_]*$"
 _RULES: dict[str, ModeRuleKind] = {
     K8S_REQUIRED: "required",
     K8S_OPTIONAL: "optional",
@@ -226,12 +227,12 @@ def _is_struct(ctx: Ctx, f: Field) -> bool:
 
 
 def _valid_modality(ctx: Ctx, f: Field, m: Marker, modality: str) -> bool:
-    if modality == "" or (modality != "default" and _MODALITY.match(modality)):
+    if modality == "" or (modality != "default" and re.match(_MODALITY, modality)):
         return True
     why = (
         f"discriminator group name {_q(modality)} is reserved"
         if modality == "default"
-        else f"discriminator group name must match {_MODALITY.pattern}, got {_q(modality)}"
+        else f"discriminator group name must match {_MODALITY}, got {_q(modality)}"
     )
     fixed = re.sub(r"[^a-zA-Z0-9_]", "_", modality).lstrip("_0123456789") or "mode"
     if fixed == "default":
