@@ -210,8 +210,9 @@ def _crd_dirs(cfg: Config) -> list[Path]:
 
 def _sample_findings(cfg: Config, dirs: list[Path], model: Any) -> list[Any]:
     """In a project whose CRDs markergen patches: the union rules `markergen crd` would
-    not write because they reject an object the project keeps (MG511), and the enums and
-    discriminator defaults that differ from the CRDs' (MG520, MG521)."""
+    not write because they reject an object the project keeps (MG511), the hand-written
+    CRD rules that disagree with a union (MG508), and the enums and discriminator
+    defaults that differ from the CRDs' (MG520, MG521)."""
     if not dirs:
         return []
     from markergen.crd.enumcheck import check_findings
