@@ -85,8 +85,8 @@ def check_model(model: Model, policy: Policy | None = None) -> list[Diagnostic]:
     return sorted(diags, key=Diagnostic.sort_key)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
 
 
 def _module_of(import_path: str, package_dir: str, module_root: str | None) -> str:
@@ -112,7 +112,7 @@ def inputs_summary(model: Model, patterns: Sequence[str]) -> str:
         modules[module] = modules.get(module, 0) + 1
     # "3 packages of example.com/x, 1 of example.com/x/api"
     read = [
-        f"{_plural(n, 'package') if i == 0 else n} of {m}"
+        f"{n} package{_s(n)} of {m}" if i == 0 else f"{n} of {m}"
         for i, (m, n) in enumerate(sorted(modules.items()))
     ]
     inputs = {pkg.import_path for pkg in model.packages}
@@ -120,7 +120,7 @@ def inputs_summary(model: Model, patterns: Sequence[str]) -> str:
     enums = sum(1 for e in model.enums.values() if not e.imported and e.package in inputs)
     text = (
         f"read {' and '.join(patterns)}: {', '.join(read) or 'no package'}; found "
-        f"{_plural(unions, 'union')} and {_plural(enums, 'enum')}"
+        f"{unions} union{_s(unions)} and {enums} enum{_s(enums)}"
     )
     if unions == 0 and enums == 0:
         text += (

@@ -110,13 +110,7 @@ def test_a_project_template_replaces_the_markdown_report(tmp_path: Path) -> None
     """The `templates` setting names the project's templates for `diff` too: its
     diff-report.md.j2 renders `--format markdown` (the other formats do not change), and
     `generate` does not take it for an output of its own."""
-    repo = tmp_path / "repo"
-    shutil.copytree(DIFF / "base", repo)
-    git(repo, "init", "-q")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "base")
-    shutil.rmtree(repo / "api")
-    shutil.copytree(DIFF / "heads" / "member-renamed" / "api", repo / "api")
+    repo = _repo_with_head(tmp_path, "member-renamed")
     builtin = run_cli(["diff", "HEAD", "--format", "markdown"], repo)
     assert builtin.stdout.startswith("**markergen**")
     text = run_cli(["diff", "HEAD"], repo).stdout
