@@ -133,6 +133,15 @@ def test_a_project_template_replaces_the_markdown_report(tmp_path: Path) -> None
     assert generate.code == 0, generate.stderr
     assert not (repo / "openapi" / "diff-report.md").exists()
 
+    # a templates directory that does not exist is an error, as for generate
+    (repo / "markergen.yaml").write_text("templates: hack/no-templates\n", encoding="utf-8")
+    missing = run_cli(["diff", "HEAD", "--format", "markdown"], repo)
+    assert missing.code == 2 and missing.stderr.count("\n") == 1, missing.stderr
+    assert "hack/no-templates: template error: the templates directory does not exist" in (
+        missing.stderr
+    )
+    assert run_cli(["diff", "HEAD", "--format", "json"], repo).code == 0  # not read there
+    (repo / "markergen.yaml").write_text("templates: hack/templates\n", encoding="utf-8")
     # a broken project template: one line with its file and line, exit 2
     (repo / "hack" / "templates" / "diff-report.md.j2").write_text(
         "{{ summary }}\n{{ no_such_name }}\n", encoding="utf-8"

@@ -188,7 +188,11 @@ def render_markdown(changes: Sequence[Change], templates_dir: Path | None = None
     """The PR comment, from the template diff-report.md.j2: the project's (in
     `templates_dir`, the `templates` setting) when it has one, else markergen's
     (markergen/templates/). Raises TemplateError for a template that fails."""
-    from markergen.emit.templating import Templates
+    from markergen.emit.templating import TemplateError, Templates
+
+    if templates_dir is not None and not templates_dir.is_dir():
+        # as `generate` says it: a misspelt setting must not fall back to the built-in
+        raise TemplateError(str(templates_dir), None, "the templates directory does not exist")
 
     sections = []
     for cls, title, folded in _SECTIONS:
