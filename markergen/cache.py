@@ -54,6 +54,11 @@ def cache_dir(root: Path, environ: Mapping[str, str] | None = None) -> Path:
     return Path(given) if given else root / CACHE_DIR_NAME
 
 
+# The entry under which a run keeps the line saying what it read and found
+# (pipeline.inputs_summary) beside its outputs: a "/" is in no output's file name.
+INPUTS_SUMMARY = "markergen/inputs-summary"
+
+
 @dataclass(frozen=True)
 class CachedRun:
     diagnostics: tuple[Diagnostic, ...]
@@ -155,21 +160,27 @@ class OutputCache:
         diagnostics: tuple[Diagnostic, ...],
         files: Mapping[str, tuple[Path, int, str]],
         extra: tuple[tuple[str, str], ...] = (),
+        texts: Mapping[str, str] | None = None,
     ) -> bool:
         """`store` with the outputs read from the files a run has just written (output
         name → path, size and SHA-256 as written), copied piece by piece: no output is
         held whole in memory. A file that no longer holds what was written (edited
-        meanwhile) stores nothing. The same bytes as `store` would write."""
-        names = sorted(files)
-        header = _header(
-            CachedRun(diagnostics, {}, extra), self.key, [(n, files[n][1]) for n in names], _NO_SUM
-        )
+        meanwhile) stores nothing. `texts` are small entries kept beside them (name →
+        text). The same bytes as `store` would write."""
+        small = {name: text.encode("utf-8") for name, text in (texts or {}).items()}
+        names = sorted([*files, *small])
+        sizes = [(n, len(small[n]) if n in small else files[n][1]) for n in names]
+        header = _header(CachedRun(diagnostics, {}, extra), self.key, sizes, _NO_SUM)
         sum_at = header.rindex(b'"sha256": "') + len(b'"sha256": "')
 
         def fill(out: BinaryIO) -> bool:
             body = hashlib.sha256()
             out.write(header + b"\n")
             for name in names:
+                if name in small:
+                    body.update(small[name])
+                    out.write(small[name])
+                    continue
                 path, size, expected = files[name]
                 mine = hashlib.sha256()
                 copied = 0

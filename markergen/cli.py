@@ -82,6 +82,8 @@ def _move_pattern(pattern: str, base: Path, to: Path) -> str:
     tail = "/..." if pattern == "..." or pattern.endswith("/...") else ""
     path = (pattern[: -len("...")].rstrip("/") or ".") if tail else pattern
     rel = os.path.relpath(base / path, to)
+    if rel == ".":
+        return "./..." if tail else "."  # not `././...`, which messages would show
     return ("./" + rel if not rel.startswith(("..", "/")) else rel) + tail
 
 
@@ -133,11 +135,22 @@ def _run_cache(
 
 
 def _store(
-    cache: OutputCache, diags: Sequence[Diagnostic], outputs: dict[str, str], model: Model
+    cache: OutputCache,
+    diags: Sequence[Diagnostic],
+    outputs: dict[str, str],
+    model: Model,
+    summary: str,
 ) -> None:
-    from markergen.cache import CachedRun, read_beyond
+    from markergen.cache import INPUTS_SUMMARY, CachedRun, read_beyond
 
+    outputs = {**outputs, INPUTS_SUMMARY: summary}
     cache.store(CachedRun(tuple(diags), outputs, read_beyond(model.files_read)))
+
+
+def _cached_summary(cached: CachedRun) -> str:
+    from markergen.cache import INPUTS_SUMMARY
+
+    return cached.outputs.get(INPUTS_SUMMARY, "")
 
 
 def _run_dump(args: Args) -> int:
@@ -146,17 +159,27 @@ def _run_dump(args: Args) -> int:
     options: dict[str, Any] = {"include-generated": cfg.include_generated}
     cache, cached = _run_cache(cfg, "dump", patterns, options, not args.no_cache)
     if cached is not None and "dump" in cached.outputs:
+        _announce(args, cfg, _cached_summary(cached))
         sys.stdout.write(cached.outputs["dump"])
         return 0
     from markergen.dump import model_to_json
-    from markergen.pipeline import load_model
+    from markergen.pipeline import inputs_summary, load_model
 
     model = load_model(patterns, Path.cwd(), cfg.include_generated)
     text = model_to_json(model)
+    summary = inputs_summary(model, patterns)
     if cache is not None:
-        _store(cache, (), {"dump": text}, model)
+        _store(cache, (), {"dump": text}, model, summary)
+    _announce(args, cfg, summary)
     sys.stdout.write(text)
     return 0
+
+
+def _announce(args: Args, cfg: Config, summary: str) -> None:
+    """A run that picked its own inputs (no patterns, no `inputs` setting) says on stderr
+    what it read and what it found there (pipeline.inputs_summary)."""
+    if summary and not args.patterns and cfg.inputs_picked and not args.quiet:
+        sys.stderr.write(f"markergen: {summary}\n")
 
 
 def _run_check(args: Args) -> int:
@@ -182,8 +205,9 @@ def _run_check(args: Args) -> int:
     cache, cached = _run_cache(cfg, "check", patterns, options, not args.no_cache, inputs)
     if cached is not None:
         diags = list(cached.diagnostics)
+        summary = _cached_summary(cached)
     else:
-        from markergen.pipeline import check_model, load_model
+        from markergen.pipeline import check_model, inputs_summary, load_model
         from markergen.policy import apply_policy
 
         model = load_model(patterns, Path.cwd(), cfg.include_generated)
@@ -191,8 +215,10 @@ def _run_check(args: Args) -> int:
         diags = check_model(model, rules) + apply_policy(
             _sample_findings(cfg, crd_dirs, model), rules
         )
+        summary = inputs_summary(model, patterns)
         if cache is not None:
-            _store(cache, diags, {}, model)
+            _store(cache, diags, {}, model, summary)
+    _announce(args, cfg, summary)
     color = args.format == "text" and use_color(sys.stdout)
     sys.stdout.write(render(diags, args.format, Path.cwd(), color=color))
     if args.format == "text" and diags and not args.quiet:
@@ -210,8 +236,9 @@ def _crd_dirs(cfg: Config) -> list[Path]:
 
 def _sample_findings(cfg: Config, dirs: list[Path], model: Any) -> list[Any]:
     """In a project whose CRDs markergen patches: the union rules `markergen crd` would
-    not write because they reject an object the project keeps (MG511), and the enums and
-    discriminator defaults that differ from the CRDs' (MG520, MG521)."""
+    not write because they reject an object the project keeps (MG511), the hand-written
+    CRD rules that disagree with a union (MG508), and the enums and discriminator
+    defaults that differ from the CRDs' (MG520, MG521)."""
     if not dirs:
         return []
     from markergen.crd.enumcheck import check_findings
@@ -239,6 +266,7 @@ def _run_generate(args: Args) -> int:
         out=sys.stdout,
         err=sys.stderr,
         quiet=args.quiet,
+        announce=not args.patterns and cfg.inputs_picked,
     )
 
 
@@ -262,6 +290,9 @@ def _run_crd(args: Args) -> int:
         strict=cfg.strict,
         use_cache=not args.no_cache,
     )
+    if not args.types and cfg.inputs_picked and not args.quiet:
+        # the Go packages it picked (the union and enum counts are check's and generate's)
+        sys.stderr.write(f"markergen: read {' and '.join(run.types)}\n")
     if not args.paths and not cfg.crd_dir and not args.quiet:
         for out in run.targets.outputs:
             where = os.path.relpath(cfg.root / out.directory, Path.cwd())
@@ -359,7 +390,15 @@ def _run_diff(args: Args) -> int:
 
     rest = list(args.rest)
     head = rest.pop(0) if rest and not _is_pattern(rest[0]) else None
-    result = run_diff(args.base, head, Path.cwd(), args.format, patterns=rest)
+    templates = None
+    if args.format == "markdown":
+        # the project's diff-report.md.j2 (the `templates` setting) replaces the built-in
+        from markergen.config import load_config
+
+        templates = load_config(Path.cwd()).templates_dir()
+    result = run_diff(
+        args.base, head, Path.cwd(), args.format, patterns=rest, templates_dir=templates
+    )
     sys.stdout.write(result.text)
     return 1 if result.fails(args.fail_on) else 0
 

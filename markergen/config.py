@@ -206,6 +206,9 @@ class Config:
         affects_outputs=True,
     )
     source: Path | None = None  # the markergen.yaml read, if any
+    # True when neither markergen.yaml nor a flag names the inputs: markergen picked them
+    # (a zero-config run, which then says what it read; docs/configuration.md)
+    inputs_picked: bool = True
 
     def output_path(self, key: str) -> Path:
         """Absolute path of the output declared with `key` in emit.outputs.OUTPUTS."""
@@ -445,6 +448,10 @@ def _from_file(path: Path) -> dict[Setting, Any]:
     return out
 
 
+def _names_inputs(values: Mapping[Setting, Any]) -> bool:
+    return any(s.attr == "inputs" for s in values)
+
+
 def load_config(cwd: Path, flags: Mapping[str, Any] | None = None) -> Config:
     """The effective configuration for a run started in `cwd`.
 
@@ -455,7 +462,10 @@ def load_config(cwd: Path, flags: Mapping[str, Any] | None = None) -> Config:
     cfg = replace(Config(root=root), **_kubebuilder_defaults(root))
     config_file = root / CONFIG_NAME
     if config_file.is_file():
-        cfg = replace(_apply(cfg, _from_file(config_file)), source=config_file)
+        values = _from_file(config_file)
+        cfg = replace(
+            _apply(cfg, values), source=config_file, inputs_picked=not _names_inputs(values)
+        )
     if flags:
         by_key = {s.key: s for s in settings()}
         given: dict[Setting, Any] = {}
@@ -463,5 +473,6 @@ def load_config(cwd: Path, flags: Mapping[str, Any] | None = None) -> Config:
             if value is None or value is False or value == ():
                 continue
             given[by_key[key]] = coerce(by_key[key], value, "--")
-        cfg = _apply(cfg, given)
+        picked = cfg.inputs_picked and not _names_inputs(given)
+        cfg = replace(_apply(cfg, given), inputs_picked=picked)
     return cfg

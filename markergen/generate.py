@@ -29,6 +29,7 @@ class GenerateResult:
     diagnostics: tuple[Diagnostic, ...]
     stdout: str  # the unified diff of --verify
     message: str  # one line for stderr
+    read: str = ""  # what the run read and found (pipeline.inputs_summary)
 
 
 def _relative(path: Path, cwd: Path) -> str:
@@ -48,10 +49,12 @@ def run_and_report(
     out: TextIO,
     err: TextIO,
     quiet: bool = False,
+    announce: bool = False,
 ) -> int:
     """`markergen generate` as the command line runs it: a progress line on a terminal,
-    the run, then diagnostics and the summary on `err`, a --verify diff on `out`. Returns the exit code; raises what generate
-    raises (input, configuration and output errors)."""
+    the run, then diagnostics and the summary on `err`, a --verify diff on `out`. With
+    `announce` (markergen picked the inputs), what it read and found first. Returns the
+    exit code; raises what generate raises (input, configuration and output errors)."""
     from markergen.progress import Progress
 
     progress = Progress(err, hidden=quiet)
@@ -61,6 +64,8 @@ def run_and_report(
         )
     finally:
         progress.finish()
+    if announce and result.read and not quiet:
+        err.write(f"markergen: {result.read}\n")
     if result.diagnostics:
         from markergen.report import render
 
@@ -133,7 +138,10 @@ def _generate(
     if cached is None and cached_only:
         return None
     if cached is not None:
-        return _write(plan, cwd, verify, cached.diagnostics, cached.outputs, None, None)
+        from markergen.cache import INPUTS_SUMMARY
+
+        summary = cached.outputs.get(INPUTS_SUMMARY, "")
+        return _write(plan, cwd, verify, cached.diagnostics, cached.outputs, None, None, summary)
     from markergen.pipeline import gc_paused
 
     # Rendering happens while the outputs are written (streamed), with the collector
@@ -142,13 +150,13 @@ def _generate(
         computed = _compute(cfg, patterns, cwd, progress, templates)
         if isinstance(computed, GenerateResult):
             return computed
-        diags, inputs, extra = computed
+        diags, inputs, extra, summary = computed
         del computed
         if verify:
             texts = {o.filename: o.render(inputs) for o, _ in plan}
-            result = _write(plan, cwd, verify, diags, texts, cache, extra)
+            result = _write(plan, cwd, verify, diags, texts, cache, extra, summary)
         else:
-            result = _write(plan, cwd, verify, diags, inputs, cache, extra, progress)
+            result = _write(plan, cwd, verify, diags, inputs, cache, extra, summary, progress)
         # Freed before the collector is back: its first pass would otherwise scan the
         # whole model (0.3-0.7 s at 10,000 types), all of it garbage a moment later.
         del inputs
@@ -169,11 +177,12 @@ def _plan(cfg: Config) -> tuple[Templates | None, Plan]:
     if user_dir is None:
         return None, tuple(plan)
     from markergen.emit.outputs import user_output
-    from markergen.emit.templating import Templates, output_name, user_templates
+    from markergen.emit.templating import Templates, builtin_names, output_name, user_templates
 
     builtin = {o.filename for o in OUTPUTS}
+    others = set(builtin_names())  # diff-report.md.j2 replaces diff's, not an output
     for template in user_templates(user_dir):
-        if output_name(template) not in builtin:
+        if output_name(template) not in builtin and template.name not in others:
             output = user_output(template)
             plan.append((output, (cfg.root / cfg.out_dir / output.filename).resolve()))
     return Templates(user_dir), tuple(plan)
@@ -187,6 +196,7 @@ def _write(
     texts: Mapping[str, str] | Inputs,
     cache: OutputCache | None,
     extra: Sequence[str] | None,
+    summary: str = "",
     progress: Progress | None = None,
 ) -> GenerateResult:
     """Write (or --verify) the outputs: `texts` by output name, or the `Inputs` they
@@ -207,27 +217,27 @@ def _write(
         diffs = verify_outputs(outputs)
         if diffs:
             result = GenerateResult(
-                1, diags, "".join(diffs), f"markergen: {_stale(len(diffs))}"
+                1, diags, "".join(diffs), f"markergen: {_stale(len(diffs))}", summary
             )
         else:
-            result = GenerateResult(0, diags, "", "markergen: outputs are up to date")
+            result = GenerateResult(0, diags, "", "markergen: outputs are up to date", summary)
     else:
         report = write_outputs(outputs, digests=cache is not None and extra is not None)
         written = ", ".join(_relative(p, cwd) for p in report.written) or "nothing"
         result = GenerateResult(
-            0, diags, "", f"markergen: wrote {written} ({len(report.unchanged)} unchanged)"
+            0, diags, "", f"markergen: wrote {written} ({len(report.unchanged)} unchanged)", summary
         )
     # Stored only once the run has succeeded: a run that fails (full disk, interrupt)
     # leaves the project exactly as it found it, cache included.
     if cache is not None and extra is not None:
-        from markergen.cache import CachedRun, read_beyond
+        from markergen.cache import INPUTS_SUMMARY, CachedRun, read_beyond
 
         read = read_beyond(extra)
         if isinstance(texts, Mapping):
-            cache.store(CachedRun(diags, dict(texts), read))
+            cache.store(CachedRun(diags, {**texts, INPUTS_SUMMARY: summary}, read))
         else:
             files = {o.filename: (path, *report.digests[path]) for o, path in plan}
-            cache.store_files(diags, files, read)
+            cache.store_files(diags, files, read, {INPUTS_SUMMARY: summary})
     return result
 
 
@@ -251,10 +261,11 @@ def _compute(
     cwd: Path,
     progress: Progress | None,
     templates: Templates | None,
-) -> tuple[tuple[Diagnostic, ...], Inputs, Sequence[str]] | GenerateResult:
-    """Diagnostics, what the outputs are rendered from and the files the model read
-    (cache.read_beyond picks the imports), or the failed result when there are errors."""
-    from markergen.pipeline import check_model, load_model
+) -> tuple[tuple[Diagnostic, ...], Inputs, Sequence[str], str] | GenerateResult:
+    """Diagnostics, what the outputs are rendered from, the files the model read
+    (cache.read_beyond picks the imports) and what was read and found
+    (pipeline.inputs_summary), or the failed result when there are errors."""
+    from markergen.pipeline import check_model, inputs_summary, load_model
 
     try:
         model = load_model(patterns, cwd, cfg.include_generated, progress)
@@ -262,9 +273,12 @@ def _compute(
         if progress is not None:
             progress.stage("checking")
     diags = tuple(check_model(model, policy(cfg)))
+    summary = inputs_summary(model, patterns)
     if any(d.severity is Severity.ERROR for d in diags):
-        return GenerateResult(1, diags, "", "markergen: errors found; no output was written")
-    return diags, _inputs(cfg, model, templates), model.files_read
+        return GenerateResult(
+            1, diags, "", "markergen: errors found; no output was written", summary
+        )
+    return diags, _inputs(cfg, model, templates), model.files_read, summary
 
 
 def _inputs(cfg: Config, model: Model, templates: Templates | None) -> Inputs:

@@ -83,3 +83,48 @@ def check_model(model: Model, policy: Policy | None = None) -> list[Diagnostic]:
     if policy is not None:
         diags = apply_policy(diags, policy)
     return sorted(diags, key=Diagnostic.sort_key)
+
+
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
+
+
+def _module_of(import_path: str, package_dir: str, module_root: str | None) -> str:
+    """The module path of a package: its import path less its directory below the
+    module root (`example.com/x/api/v1` in `api/` of module `example.com/x/api`)."""
+    if module_root is None:
+        return "no module"
+    rel = os.path.relpath(package_dir, module_root).replace(os.sep, "/")
+    if rel == ".":
+        return import_path
+    tail = "/" + rel
+    return import_path[: -len(tail)] if import_path.endswith(tail) else import_path
+
+
+def inputs_summary(model: Model, patterns: Sequence[str]) -> str:
+    """One line saying what a run read and found: the patterns, the packages of each
+    module, and the unions and enums declared there (not those of imported packages).
+    A run that picked its own inputs prints it, so that one which read nothing useful
+    (the wrong module, packages without markers) shows it at once."""
+    modules: dict[str, int] = {}
+    for pkg in model.packages:
+        module = _module_of(pkg.import_path, pkg.dir, pkg.module_root)
+        modules[module] = modules.get(module, 0) + 1
+    # "3 packages of example.com/x, 1 of example.com/x/api"
+    read = [
+        f"{n} package{_s(n)} of {m}" if i == 0 else f"{n} of {m}"
+        for i, (m, n) in enumerate(sorted(modules.items()))
+    ]
+    inputs = {pkg.import_path for pkg in model.packages}
+    unions = sum(len(s.unions) for s in model.structs.values() if s.package in inputs)
+    enums = sum(1 for e in model.enums.values() if not e.imported and e.package in inputs)
+    text = (
+        f"read {' and '.join(patterns)}: {', '.join(read) or 'no package'}; found "
+        f"{unions} union{_s(unions)} and {enums} enum{_s(enums)}"
+    )
+    if unions == 0 and enums == 0:
+        text += (
+            "; no union or enum marker there: pass the API packages' patterns "
+            "(`./pkg/apis/...`) or set `inputs` in markergen.yaml"
+        )
+    return text

@@ -90,3 +90,65 @@ def test_github_format_and_breaking_any_stage_through_the_cli(tmp_path: Path) ->
     # Workflow commands, then one summary line for the log.
     assert all(line.startswith("::") for line in lines[:-1]), lines
     assert "breaking" in lines[-1]
+
+
+REPORT_J2 = """{#- a project's own PR comment: one line per change, under its own heading -#}
+## API review
+{{ summary }}
+{% for section in sections %}
+{% for group in section.groups %}
+{% for row in group.rows %}
+- {{ section.title }}: {{ row.kind }} {{ row.field }} ({{ row.location }})
+{% endfor %}
+{% endfor %}
+{% endfor %}
+{{ comment_tag }}
+"""
+
+
+def test_a_project_template_replaces_the_markdown_report(tmp_path: Path) -> None:
+    """The `templates` setting names the project's templates for `diff` too: its
+    diff-report.md.j2 renders `--format markdown` (the other formats do not change), and
+    `generate` does not take it for an output of its own."""
+    repo = _repo_with_head(tmp_path, "member-renamed")
+    builtin = run_cli(["diff", "HEAD", "--format", "markdown"], repo)
+    assert builtin.stdout.startswith("**markergen**")
+    text = run_cli(["diff", "HEAD"], repo).stdout
+
+    (repo / "hack" / "templates").mkdir(parents=True)
+    (repo / "hack" / "templates" / "diff-report.md.j2").write_text(REPORT_J2, encoding="utf-8")
+    (repo / "markergen.yaml").write_text("templates: hack/templates\n", encoding="utf-8")
+    own = run_cli(["diff", "HEAD", "--format", "markdown"], repo)
+    assert own.code == 0, own.stderr
+    lines = own.stdout.splitlines()
+    assert lines[0] == "## API review"
+    assert lines[1] == builtin.stdout.splitlines()[0].removeprefix("**markergen**: ")
+    changes = [line for line in lines if line.startswith("- ")]
+    assert changes and any("member-renamed" in line for line in changes)
+    assert all(line.startswith("- Breaking: ") or line.startswith("- Compatible: ") for line in changes)
+    assert lines[-1] == "<!-- markergen-diff -->"
+    assert run_cli(["diff", "HEAD"], repo).stdout == text  # text is no template's
+
+    generate = run_cli(["generate"], repo)
+    assert generate.code == 0, generate.stderr
+    assert not (repo / "openapi" / "diff-report.md").exists()
+
+    # a templates directory that does not exist is an error, as for generate
+    (repo / "markergen.yaml").write_text("templates: hack/no-templates\n", encoding="utf-8")
+    missing = run_cli(["diff", "HEAD", "--format", "markdown"], repo)
+    assert missing.code == 2 and missing.stderr.count("\n") == 1, missing.stderr
+    assert "hack/no-templates: template error: the templates directory does not exist" in (
+        missing.stderr
+    )
+    assert run_cli(["diff", "HEAD", "--format", "json"], repo).code == 0  # not read there
+    (repo / "markergen.yaml").write_text("templates: hack/templates\n", encoding="utf-8")
+    # a broken project template: one line with its file and line, exit 2
+    (repo / "hack" / "templates" / "diff-report.md.j2").write_text(
+        "{{ summary }}\n{{ no_such_name }}\n", encoding="utf-8"
+    )
+    broken = run_cli(["diff", "HEAD", "--format", "markdown"], repo)
+    assert broken.code == 2 and broken.stdout == ""
+    assert broken.stderr == (
+        "markergen: error: hack/templates/diff-report.md.j2:2: template error: "
+        "'no_such_name' is undefined\n"
+    )

@@ -371,7 +371,11 @@ def test_quiet_makes_a_no_op_generate_silent(module: Path) -> None:
     first = run_cli(["generate"], module)
     assert first.code == 0 and "markergen: wrote" in first.stderr
     again = run_cli(["generate"], module)
-    assert again.stderr == "markergen: wrote nothing (4 unchanged)\n"
+    # zero-config: what it read and found, then what it wrote
+    assert again.stderr == (
+        "markergen: read ./...: 1 package of example.com/fast; found 1 union and 1 enum\n"
+        "markergen: wrote nothing (4 unchanged)\n"
+    )
     for args in (["generate", "--quiet"], ["--quiet", "generate"], ["generate", "-q", "--verify"]):
         res = run_cli(args, module)
         assert (res.code, res.stdout, res.stderr) == (0, "", ""), args
@@ -398,7 +402,8 @@ def test_check_report_is_its_result_on_stdout_and_the_summary_on_stderr(module: 
     res = run_cli(["check"], module)
     assert res.code == 0
     assert "warning MG" in res.stdout and "warning MG" not in res.stderr
-    assert res.stderr.startswith("0 errors, ")
+    assert res.stderr.startswith("markergen: read ./...: ")  # zero-config: what it read
+    assert res.stderr.splitlines()[-1].startswith("0 errors, ")
     quiet = run_cli(["check", "-q"], module)
     assert (quiet.stdout, quiet.stderr) == (res.stdout, "")
 

@@ -175,6 +175,56 @@ def test_a_hand_rule_that_allows_what_the_marker_forbids_is_a_disagreement(
     assert len(_spec(root)["collector"]["x-kubernetes-validations"]) == 1
 
 
+def test_check_reports_the_disagreement_crd_reports(tmp_path: Path) -> None:
+    """`markergen check` runs the same proof as `crd` in a project with CRDs: the hand
+    rule that lets `collect` stay unset under Collect is MG508 for both commands, at the
+    same CRD line; check says that `crd` will write nothing for the union. Following the
+    hint silences it in check too."""
+    root = _project(tmp_path)
+    crd = run_cli(["crd", "--verify"], root)
+    # zero-config: the packages it read (./api/... and the Makefile's paths=./...)
+    assert "markergen: read ./api/... and ./...\n" in crd.stderr
+    (from_crd,) = [line for line in crd.stderr.splitlines() if "MG508" in line]
+    check = run_cli(["check", "--no-cache"], root)
+    assert check.code == 0, check.stderr  # a warning
+    (from_check,) = [line for line in check.stdout.splitlines() if "MG508" in line]
+    where = from_crd.split(" warning ")[0]
+    assert where.startswith(f"{CRD.as_posix()}:")
+    assert from_check.split(" warning ")[0] == where
+    assert 'policy="Collect" with no member set' in from_check
+    assert "`markergen crd` writes no rules for this union" in from_check
+    assert "`+unionMember=Collect,optional`" in check.stdout
+    assert "MG508" not in run_cli(["check", "--no-cache", "--format", "json"], root).stderr
+    types = root / TYPES
+    text = types.read_text(encoding="utf-8")
+    types.write_text(text.replace("+unionMember=Collect\n", "+unionMember=Collect,optional\n"))
+    again = run_cli(["check", "--no-cache"], root)
+    assert "MG508" not in again.stdout and again.code == 0
+
+
+def test_check_reports_a_hand_rule_that_rejects_what_the_markers_allow(tmp_path: Path) -> None:
+    """The other disagreement: a hand rule forbids `tls` outright, which `mode: TLS` with
+    `tls` (allowed by the markers) needs. crd and check both say MG508; crd still writes
+    the rules the hand rule does not enforce, so check's message is crd's, unchanged."""
+    root = _project(tmp_path)
+    crd_path = root / CRD
+    text = crd_path.read_text(encoding="utf-8")
+    anchor = "                required:\n                - mode\n                type: object\n"
+    assert text.count(anchor) == 1
+    hand = (
+        "                x-kubernetes-validations:\n"
+        "                - message: tls is never allowed\n"
+        "                  rule: '!has(self.tls)'\n"
+    )
+    crd_path.write_text(text.replace(anchor, anchor + hand), encoding="utf-8")
+    crd = run_cli(["crd", "--verify"], root)
+    (from_crd,) = [s for s in crd.stderr.splitlines() if "MG508" in s and "Endpoint.mode" in s]
+    check = run_cli(["check", "--no-cache"], root)
+    (from_check,) = [s for s in check.stdout.splitlines() if "MG508" in s and "Endpoint" in s]
+    assert 'mode="TLS" with tls' in from_check
+    assert from_check == from_crd
+
+
 def test_following_the_mg510_hint_keeps_the_suite_object_accepted(tmp_path: Path) -> None:
     root = _project(tmp_path)
     types = root / TYPES

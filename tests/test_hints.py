@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from helpers import TESTDATA
 
+from markergen import hints
 from markergen.diagnostics import CATALOG, Diagnostic, Severity
 from markergen.explain import examples, sections
 from markergen.golang.syntax import Position
@@ -388,3 +390,47 @@ def test_hint_interpreter_applies_each_edit_kind(tmp_path: Path) -> None:
     )
     with pytest.raises(AssertionError, match="not a list of edits"):
         edits_of("make it a pointer")
+
+
+def test_mg105_alternative_for_a_deliberate_omission_works_when_followed(
+    tmp_path: Path,
+) -> None:
+    """MG105's hint is two-way: the list with the value added (the primary edit, applied
+    above with every other code), or, when the API leaves the value out on purpose, an
+    ignore comment above the constant. Followed, that comment silences MG105 and is
+    itself no finding (it silences something: no MG010; it is well formed: no MG011);
+    the docs' third example is that result."""
+    bad, _ = examples(sections()["MG105"])
+    (tmp_path / "hinted").mkdir()
+    root = _doc_module(tmp_path / "hinted", bad)
+    (d,) = [d for d in _check(root) if d.code == "MG105"]
+    assert d.hint is not None
+    alternative = _outside_code(d.hint, " (or ")[1]
+    edit = EDIT.search(alternative)
+    assert edit is not None and edit["add"] is not None, alternative
+    assert edit["add"].startswith("// markergen:ignore MG105 ") and edit["add_to"] == "ForwardSyntax"
+    apply_hint(root / d.pos.file, replace(d, hint=hints.add_above(edit["add"], edit["add_to"])))
+    assert _check(root) == [], (root / "v1" / "types.go").read_text(encoding="utf-8")
+    blocks = re.findall(r"```go\n(.*?)```", sections()["MG105"], re.DOTALL)
+    assert len(blocks) == 3 and "markergen:ignore MG105" in blocks[2]
+    (tmp_path / "third").mkdir()
+    root = _doc_module(tmp_path / "third", blocks[2])
+    assert _check(root) == []
+
+
+def test_an_ignore_comment_on_a_constant_covers_only_that_constant(tmp_path: Path) -> None:
+    """On a constant, an ignore covers the lines from the comment down to the constant:
+    one on the wrong constant silences nothing (MG010, and the MG105 stays), and its
+    MG010 hint removes it from that constant's comment."""
+    root = _doc_module(
+        tmp_path,
+        "package v1\n\n// +kubebuilder:validation:Enum=Strict\ntype Mode string\n\nconst (\n"
+        "\t// markergen:ignore MG105 the controller's own value\n"
+        '\tModeStrict Mode = "Strict"\n'
+        '\tModeSyntax Mode = "Syntax"\n)\n',
+    )
+    found = sorted((d.code, d.pos.line) for d in _check(root))
+    assert found == [("MG010", 7), ("MG105", 9)]
+    (unused,) = [d for d in _check(root) if d.code == "MG010"]
+    apply_hint(root / unused.pos.file, unused)
+    assert sorted(d.code for d in _check(root)) == ["MG105"]

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from helpers import run_cli
+
 from markergen.config import load_config
 from markergen.golang.packages import nested_api_patterns
 
@@ -116,3 +118,85 @@ def test_in_a_workspace_dot_dot_dot_reaches_the_modules_go_work_uses(tmp_path: P
     assert within == {"example.com/root", "example.com/root/api/v1"}
     assert nested_api_patterns(root) == ()
     assert load_config(root).inputs == ()
+
+
+UNION_GO = """package v1
+
+type Mode string
+
+const (
+	ModeA Mode = "A"
+	ModeB Mode = "B"
+)
+
+// +union
+type Source struct {
+	// +unionDiscriminator
+	// +kubebuilder:validation:Enum=A;B
+	Type Mode `json:"type"`
+	// +optional
+	A *string `json:"a,omitempty"`
+	// +optional
+	B *string `json:"b,omitempty"`
+}
+"""
+
+
+def _nested_repo(root: Path) -> Path:
+    return _tree(
+        root,
+        {
+            "go.mod": "module example.com/root\n\ngo 1.24\n",
+            "cmd/main.go": "package main\n\nfunc main() {}\n",
+            "api/go.mod": "module example.com/root/api\n\ngo 1.24\n",
+            "api/v1/doc.go": GROUP,
+            "api/v1/types.go": UNION_GO,
+            "api/v2/doc.go": GROUP,
+        },
+    )
+
+
+READ = (
+    "markergen: read ./... and ./api/...: 1 package of example.com/root, 2 of "
+    "example.com/root/api; found 1 union and 0 enums\n"
+)
+
+
+def test_a_zero_config_run_says_which_modules_it_read_and_what_it_found(
+    tmp_path: Path,
+) -> None:
+    """check, generate and dump, cold and from the cache: one line on stderr naming the
+    patterns markergen picked, the packages of each module, and the unions and enums;
+    stdout is the result alone."""
+    root = _nested_repo(tmp_path / "repo")
+    for args in (["check"], ["check"], ["generate"], ["generate"], ["dump"], ["dump"]):
+        run = run_cli(args, root)
+        assert run.code == 0, run.stderr
+        assert run.stderr.startswith(READ), (args, run.stderr)
+        assert "markergen: read" not in run.stdout
+    # the second run of each was served from the cache: same line
+    assert (root / ".markergen-cache").is_dir()
+
+
+def test_no_line_when_the_inputs_are_named_or_quiet(tmp_path: Path) -> None:
+    root = _nested_repo(tmp_path / "repo")
+    assert "markergen: read" not in run_cli(["check", "./..."], root).stderr
+    assert "markergen: read" not in run_cli(["check", "-q"], root).stderr
+    assert "markergen: read" not in run_cli(["generate", "--quiet"], root).stderr
+    (root / "markergen.yaml").write_text("inputs: [./api/...]\n", encoding="utf-8")
+    assert "markergen: read" not in run_cli(["check", "--no-cache"], root).stderr
+
+
+def test_a_run_that_found_nothing_says_how_to_name_the_api(tmp_path: Path) -> None:
+    root = _tree(
+        tmp_path / "repo",
+        {
+            "go.mod": "module example.com/tool\n\ngo 1.24\n",
+            "main.go": "package main\n\ntype Options struct {\n\tName string `json:\"name\"`\n}\n",
+        },
+    )
+    run = run_cli(["generate", "--no-cache"], root)
+    assert run.code == 0
+    (line,) = [s for s in run.stderr.splitlines() if s.startswith("markergen: read")]
+    assert line.startswith("markergen: read ./...: 1 package of example.com/tool; found 0 unions")
+    assert "no union or enum marker there" in line and "`inputs`" in line

@@ -1074,8 +1074,9 @@ def sample_findings(
     samples_exclude: Sequence[str] = (),
 ) -> list[Diagnostic]:
     """For `markergen check`: the union rules `markergen crd` would not write because they
-    reject an object the project keeps, as MG511 warnings (nothing is written, no diff
-    is made: only the diagnostics are wanted)."""
+    reject an object the project keeps, as MG511 warnings, and the hand-written CRD rules
+    that disagree with a union (MG508, as `crd` reports them). Nothing is written, no diff
+    is made: only the diagnostics are wanted."""
     _, diagnostics = patch_files(
         crd_files(paths),
         model,
@@ -1090,6 +1091,16 @@ def sample_findings(
             d.message.replace("; not written", "; `markergen crd` will not write it"),
             hint=d.hint,
         )
-        for d in diagnostics
         if d.code == "MG510"
+        else diag(
+            "MG508",
+            d.pos,
+            d.message.replace(
+                "; no rules written for this union",
+                "; `markergen crd` writes no rules for this union",
+            ),
+            hint=d.hint,
+        )
+        for d in diagnostics
+        if d.code in ("MG510", "MG508")
     ]

@@ -6,12 +6,14 @@ import json
 import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from markergen.diff.choices import FORMATS
 from markergen.diff.classify import Change
 
 # Lets a CI job find and update its earlier comment instead of adding a new one.
 COMMENT_TAG = "<!-- markergen-diff -->"
+TEMPLATE = "diff-report.md.j2"  # --format markdown; a project's template of this name wins
 _ICONS = {
     "breaking": ":x:",
     "compatible": ":white_check_mark:",
@@ -182,9 +184,15 @@ _SECTIONS = (
 )
 
 
-def render_markdown(changes: Sequence[Change]) -> str:
-    """The PR comment, from the template diff-report.md.j2 (markergen/templates/)."""
-    from markergen.emit.templating import Templates
+def render_markdown(changes: Sequence[Change], templates_dir: Path | None = None) -> str:
+    """The PR comment, from the template diff-report.md.j2: the project's (in
+    `templates_dir`, the `templates` setting) when it has one, else markergen's
+    (markergen/templates/). Raises TemplateError for a template that fails."""
+    from markergen.emit.templating import TemplateError, Templates
+
+    if templates_dir is not None and not templates_dir.is_dir():
+        # as `generate` says it: a misspelt setting must not fall back to the built-in
+        raise TemplateError(str(templates_dir), None, "the templates directory does not exist")
 
     sections = []
     for cls, title, folded in _SECTIONS:
@@ -194,7 +202,7 @@ def render_markdown(changes: Sequence[Change]) -> str:
                 {"title": title, "count": len(picked), "folded": folded, "groups": _groups(picked)}
             )
     context = {"summary": summary(changes), "sections": sections, "comment_tag": COMMENT_TAG}
-    return Templates().render("diff-report.md.j2", context)
+    return Templates(templates_dir).render(TEMPLATE, context)
 
 
 def render_json(changes: Sequence[Change]) -> str:
@@ -263,11 +271,13 @@ def render_github(changes: Sequence[Change], root_prefix: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-def render(changes: Sequence[Change], fmt: str, root_prefix: str = "") -> str:
+def render(
+    changes: Sequence[Change], fmt: str, root_prefix: str = "", templates_dir: Path | None = None
+) -> str:
     if fmt == "text":
         return render_text(changes)
     if fmt == "markdown":
-        return render_markdown(changes)
+        return render_markdown(changes, templates_dir)
     if fmt == "json":
         return render_json(changes)
     if fmt == "github":

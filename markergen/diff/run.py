@@ -84,6 +84,7 @@ def run_diff(
     cwd: Path,
     fmt: str = "text",
     patterns: Sequence[str] = (),
+    templates_dir: Path | None = None,
 ) -> DiffResult:
     """Compare the unions and enums of `base` and `head` (None: the working tree at cwd).
 
@@ -93,7 +94,8 @@ def run_diff(
     pattern that names nothing on one side contributes nothing there (its types are
     added or removed), and one that names nothing on either side is an error. Raises
     DiffInputError (message names the side) for a side that cannot be read and ValueError
-    for an unknown format.
+    for an unknown format. `templates_dir` (the `templates` setting) may hold the
+    project's diff-report.md.j2 for the markdown format.
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
@@ -109,7 +111,8 @@ def run_diff(
         )
     changes = tuple(sorted(_changes(before, after), key=Change.sort_key))
     changes = _from_root(changes, git_prefix(cwd))
-    return DiffResult(changes=changes, text=render(changes, fmt), format=fmt)
+    text = render(changes, fmt, templates_dir=templates_dir)
+    return DiffResult(changes=changes, text=text, format=fmt)
 
 
 def _from_root(changes: tuple[Change, ...], prefix: str) -> tuple[Change, ...]:

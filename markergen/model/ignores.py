@@ -1,10 +1,12 @@
 """`// markergen:ignore MGnnn reason` comments: where each one applies.
 
-An ignore comment sits in the doc comment of a field or of a type:
+An ignore comment sits in the doc comment of a field, a type or a constant:
 
 - above a field (on the line before one of its markers, or before the field): it covers
   the lines below it down to the field's own line;
-- above a struct type: it covers the type line and every field of the struct.
+- above a struct type: it covers the type line and every field of the struct;
+- above a constant: it covers the lines below it down to the constant's own line (a
+  constant left out of its type's Enum list on purpose, MG105).
 
 Several codes may be listed (`MG302,MG305` or `MG302 MG305`); the reason is required,
 as linters require one, so that the next reader knows why. Suppressing, and reporting
@@ -102,7 +104,7 @@ def _read(
 
 
 def file_ignores(file: GoFile) -> tuple[list[Ignore], list[Diagnostic]]:
-    """The ignore comments of one file's type and field doc comments."""
+    """The ignore comments of one file's type, field and constant doc comments."""
     ignores: list[Ignore] = []
     problems: list[Diagnostic] = []
     for decl in file.types:
@@ -114,6 +116,11 @@ def file_ignores(file: GoFile) -> tuple[list[Ignore], list[Diagnostic]]:
             problems += bad
         for f in fields:
             got, bad = _read(f.doc, f.pos.line, f.name)
+            ignores += got
+            problems += bad
+    for c in file.consts:
+        if c.doc is not None:
+            got, bad = _read(c.doc, c.pos.line, c.name)
             ignores += got
             problems += bad
     return ignores, problems

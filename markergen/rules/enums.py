@@ -21,6 +21,7 @@ from markergen.golang.syntax import Position
 from markergen.markers import ENUM, K8S_ENUM, KUBEBUILDER_ENUM, Marker
 from markergen.model import Enum, Field, Model, Struct, TypeRef, Union, scalar_json_type
 from markergen.model.enums import field_enum, gate_lines, list_marker, type_enum_of
+from markergen.model.ignores import DIRECTIVE as IGNORE_DIRECTIVE
 from markergen.rules.base import Rule, quoted, underlying, union_label, unions
 
 ENUM_TYPE_MARKERS = (ENUM, K8S_ENUM)
@@ -210,7 +211,13 @@ def check_constant_outside_list(model: Model) -> Iterator[Diagnostic]:
                 f"{quoted([c.value])} wherever {enum.name} is used",
                 hint=hints.edits(
                     hints.replace(with_values(marker, extended), marker.raw, on=enum.name),
-                    otherwise=f"remove the constant {c.name} if {quoted([c.value])} is no "
+                    # Two ways, as the rule cannot tell them apart (docs/rules.md, MG105):
+                    # a value forgotten in the list, or one left out on purpose.
+                    otherwise=f"when the API leaves {quoted([c.value])} out on purpose, "
+                    + hints.add_above(
+                        f"// {IGNORE_DIRECTIVE} MG105 <why users may not set it>", c.name
+                    )
+                    + f"; or remove the constant {c.name} if {quoted([c.value])} is no "
                     "longer accepted",
                 ),
             )

@@ -15,32 +15,6 @@ import (
 type GuestbookSpec struct {
 	// delivery says how entries reach their readers.
 	Delivery Delivery `json:"delivery"`
-
-	// storage says where entries are kept.
-	// +optional
-	Storage *Storage `json:"storage,omitempty"`
-
-	// frontend configures the web frontend.
-	// +optional
-	Frontend *Frontend `json:"frontend,omitempty"`
-
-	// notifications lists who is told about new entries.
-	// +listType=map
-	// +listMapKey=name
-	// +optional
-	Notifications []Notification `json:"notifications,omitempty"`
-
-	// retention says how long entries are kept.
-	// +optional
-	Retention *Retention `json:"retention,omitempty"`
-
-	// schedules maps a report name to the schedule that triggers it.
-	// +optional
-	Schedules map[string]Schedule `json:"schedules,omitempty"`
-
-	// backup copies entries to at most one extra place.
-	// +optional
-	Backup *BackupTarget `json:"backup,omitempty"`
 }
 
 // GuestbookStatus defines the observed state of Guestbook.
