@@ -36,7 +36,7 @@ from markergen.crd.celeval import CelError, CelEvaluator
 from markergen.crd.cost import (
     STATIC_ESTIMATED_COST_LIMIT,
     STATIC_ESTIMATED_CRD_COST_LIMIT,
-    estimate,
+    CostMemo,
     hand_cost,
 )
 from markergen.crd.edit import LineEdits
@@ -93,7 +93,7 @@ Shape = tuple[tuple[str, Any], ...]
 class RunMemo:
     """What one run computes once for many files (feature-set variants, copies in a Helm
     chart repeat the same unions): rendered blocks, the sample objects' shapes at a schema
-    path, and rule verdicts on those shapes."""
+    path, rule verdicts on those shapes, proofs and cost estimates."""
 
     def __init__(self) -> None:
         self._blocks: dict[tuple[str, int], str] = {}
@@ -102,6 +102,7 @@ class RunMemo:
         self._proofs: dict[tuple[Any, ...], Proof] = {}
         self._items_proofs: dict[tuple[Any, ...], list[str]] = {}
         self._told: set[tuple[Any, ...]] = set()
+        self.costs = CostMemo()
 
     def first_time(self, *what: Any) -> bool:
         """Whether `what` is said for the first time in this run (`_Patcher.diag`'s `once`)."""
@@ -289,7 +290,7 @@ class _Patcher:
         versions = spec.get("versions") or []
         version = versions[i] if i < len(versions) else None
         schema = ((version or {}).get("schema") or {}).get("openAPIV3Schema")
-        hand, unknown = hand_cost(schema, is_ours)
+        hand, unknown = hand_cost(schema, is_ours, self.memo.costs)
         total = hand + sum(costs)
         if total <= STATIC_ESTIMATED_CRD_COST_LIMIT:
             return
@@ -491,7 +492,7 @@ class _Patcher:
             over = [
                 est
                 for r in item_rules(union, label)[0]
-                if (est := estimate(r.rule, schema, site.path[5:])).total
+                if (est := self.memo.costs.estimate(r.rule, schema, site.path[5:])).total
                 > STATIC_ESTIMATED_COST_LIMIT
             ]
             if over:
@@ -590,7 +591,7 @@ class _Patcher:
         version = int(site.path[2])
         costs = self.costs.setdefault(version, [])
         for r in rules:
-            est = estimate(r.rule, schema, below)
+            est = self.memo.costs.estimate(r.rule, schema, below)
             if est.total <= STATIC_ESTIMATED_COST_LIMIT:
                 costs.append(est.total)
                 self.rule_costs[(site.path, r.rule)] = est.total
@@ -612,7 +613,7 @@ class _Patcher:
             )
         merged = compact(keep)
         if merged != keep:
-            cost = sum(estimate(r.rule, schema, below).total for r in merged)
+            cost = sum(self.memo.costs.estimate(r.rule, schema, below).total for r in merged)
             self.compact_forms.setdefault(version, []).append((site.path, keep, merged, cost))
         return keep
 
