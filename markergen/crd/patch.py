@@ -61,6 +61,7 @@ from markergen.emit.writer import OutputError, verify_outputs, write_outputs
 from markergen.golang.syntax import Position
 from markergen.markers import UNION_MEMBER
 from markergen.model import Model, Union
+from markergen.model.lookup import FieldLookup, model_lookup
 from markergen.rules import all_diagnostics
 
 CRD_API_VERSION = "apiextensions.k8s.io/v1"
@@ -103,6 +104,14 @@ class RunMemo:
         self._items_proofs: dict[tuple[Any, ...], list[str]] = {}
         self._told: set[tuple[Any, ...]] = set()
         self.costs = CostMemo()
+        self._lookup: tuple[Model, FieldLookup] | None = None
+
+    def lookup(self, model: Model) -> FieldLookup:
+        """The model's field lookup (`model_lookup`), built once: its answers are cached
+        in it, and every CRD of a run asks about the same structs."""
+        if self._lookup is None or self._lookup[0] is not model:
+            self._lookup = (model, model_lookup(model))
+        return self._lookup[1]
 
     def first_time(self, *what: Any) -> bool:
         """Whether `what` is said for the first time in this run (`_Patcher.diag`'s `once`)."""
@@ -346,7 +355,7 @@ class _Patcher:
         base: PathKey = (*vpath, "schema", "openAPIV3Schema")
         self.kind = (group, name, kind)
         objects = self.context.by_kind.get((group, name, kind), [])
-        for site in union_sites(self.model, root, schema, base):
+        for site in union_sites(self.model, root, schema, base, self.memo.lookup(self.model)):
             self._site(site, objects, schema)
 
     def _site(self, site: UnionSite, objects: Sequence[SampleObject], schema: Any) -> None:
