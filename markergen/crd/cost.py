@@ -105,7 +105,7 @@ class CostMemo:
     ) -> Estimate:
         """`estimate`, once per distinct key."""
         node, context = node_context(schema, below)
-        digest = self._digest(schema, node)
+        digest = self.digest(node, schema)
         is_root = is_resource_root(node, below)
         key = (rule, optional_old_self, is_root, context, digest)
         found = self._estimates.get(key)
@@ -133,7 +133,10 @@ class CostMemo:
             raise CelSyntaxError(found)
         return found
 
-    def _digest(self, root: Any, node: Any) -> bytes:
+    def digest(self, node: Any, root: Any = None) -> bytes:
+        """A digest of `node`, a node of the schema `root` (by default `node` itself):
+        equal for equal values. Kept by id() while `root` is the last schema asked about."""
+        root = node if root is None else root
         if root is not self._root:
             self._root = root
             self._digests = {}

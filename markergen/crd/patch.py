@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -94,7 +94,8 @@ Shape = tuple[tuple[str, Any], ...]
 class RunMemo:
     """What one run computes once for many files (feature-set variants, copies in a Helm
     chart repeat the same unions): rendered blocks, the sample objects' shapes at a schema
-    path, rule verdicts on those shapes, proofs and cost estimates."""
+    path, rule verdicts on those shapes, proofs, cost estimates and, for a CRD version
+    read before (the same schema for the same Go type), the changes its unions make."""
 
     def __init__(self) -> None:
         self._blocks: dict[tuple[str, int], str] = {}
@@ -104,6 +105,8 @@ class RunMemo:
         self._items_proofs: dict[tuple[Any, ...], list[str]] = {}
         self._told: set[tuple[Any, ...]] = set()
         self.costs = CostMemo()
+        # the changes a CRD version's unions make (_Patcher._version), by what decides them
+        self.versions: dict[tuple[Any, ...], list[_Step]] = {}
         self._lookup: tuple[Model, FieldLookup] | None = None
 
     def lookup(self, model: Model) -> FieldLookup:
@@ -239,6 +242,10 @@ def is_ours(rule: Any) -> bool:
     )
 
 
+# a change to a _Patcher's state: the unbound method and its arguments
+_Step = tuple[Callable[..., None], tuple[Any, ...]]
+
+
 @dataclass
 class _Patcher:
     model: Model
@@ -261,6 +268,8 @@ class _Patcher:
         default_factory=dict
     )
     kind: tuple[str, str, str] = ("", "", "")  # group, version, kind being patched
+    # while a version's unions are read: the changes they make, applied afterwards
+    steps: list[_Step] | None = None
 
     def diag(
         self,
@@ -273,6 +282,9 @@ class _Patcher:
     ) -> None:
         """Record a diagnostic at `path`; with `once`, only the first time this run says it
         (feature-set variants and the spec/status copies of a type repeat one finding)."""
+        if self.steps is not None:
+            self.steps.append((_Patcher.diag, (code, path, message, severity, hint, once)))
+            return
         if once is not None and not self.memo.first_time(code, *once):
             return
         line, col = self.doc.position(path)
@@ -354,9 +366,48 @@ class _Patcher:
             return
         base: PathKey = (*vpath, "schema", "openAPIV3Schema")
         self.kind = (group, name, kind)
-        objects = self.context.by_kind.get((group, name, kind), [])
-        for site in union_sites(self.model, root, schema, base, self.memo.lookup(self.model)):
-            self._site(site, objects, schema)
+        # The changes depend only on these (the model, the objects of the kind and
+        # `check`'s errors are the run's), so an identical version (a copy in a Helm
+        # chart, a CRD listed twice) takes the changes found for the first; they are
+        # applied to this document (positions, `once`) as they were to that one.
+        key = (i, group, kind, name, root.key, self.memo.costs.digest(schema))
+        steps = self.memo.versions.get(key)
+        if steps is None:
+            self.steps = []
+            try:
+                objects = self.context.by_kind.get((group, name, kind), [])
+                lookup = self.memo.lookup(self.model)
+                for site in union_sites(self.model, root, schema, base, lookup):
+                    self._site(site, objects, schema)
+                steps = self.memo.versions[key] = self.steps
+            finally:
+                self.steps = None
+        for change, args in steps:
+            change(self, *args)
+
+    def _record(self, change: Callable[..., None], *args: Any) -> None:
+        """A change a version's unions make (see `_version`)."""
+        assert self.steps is not None, "changes are recorded while a version is read"
+        self.steps.append((change, args))
+
+    def _set_enum(self, path: PathKey, values: list[Any]) -> None:
+        self.enums[path] = values
+
+    def _add_diagnostic(self, d: Diagnostic) -> None:
+        self.diagnostics.append(d)
+
+    def _add_cost(self, version: int, path: PathKey, rule: str | None, total: int) -> None:
+        """Our rules' costs in a version (none yet when `rule` is None: the version's
+        total is still checked)."""
+        costs = self.costs.setdefault(version, [])
+        if rule is not None:
+            costs.append(total)
+            self.rule_costs[(path, rule)] = total
+
+    def _add_compact(
+        self, version: int, path: PathKey, split: list[Rule], merged: list[Rule], cost: int
+    ) -> None:
+        self.compact_forms.setdefault(version, []).append((path, split, merged, cost))
 
     def _site(self, site: UnionSite, objects: Sequence[SampleObject], schema: Any) -> None:
         node, union = site.node, site.union
@@ -479,9 +530,11 @@ class _Patcher:
             )
         rules = self._not_rejecting(list(proof.rules), site, objects, label)
         rules = self._affordable(rules, site, schema, label)
-        self._want(site.path, rules)
+        self._record(_Patcher._want, site.path, rules)
         if add_enum and disc is not None:
-            self.enums[(*site.path, "properties", disc.json_name)] = typed_values
+            self._record(
+                _Patcher._set_enum, (*site.path, "properties", disc.json_name), typed_values
+            )
 
     def _item_site(
         self,
@@ -527,7 +580,7 @@ class _Patcher:
             return
         rules = self._not_rejecting(list(rules), site, objects, label)
         rules = self._affordable(rules, site, schema, label)
-        self._want(site.path, rules)
+        self._record(_Patcher._want, site.path, rules)
 
     def _want(self, path: PathKey, rules: Sequence[Rule]) -> None:
         current = self.wanted.setdefault(path, [])
@@ -579,7 +632,8 @@ class _Patcher:
             if rejected is None:
                 keep.append(r)
                 continue
-            self.diagnostics.append(
+            self._record(
+                _Patcher._add_diagnostic,
                 diag(
                     "MG510",
                     _rule_marker(self.model, site.union, r),
@@ -598,12 +652,11 @@ class _Patcher:
         below = site.path[5:]
         keep: list[Rule] = []
         version = int(site.path[2])
-        costs = self.costs.setdefault(version, [])
+        self._record(_Patcher._add_cost, version, site.path, None, 0)
         for r in rules:
             est = self.memo.costs.estimate(r.rule, schema, below)
             if est.total <= STATIC_ESTIMATED_COST_LIMIT:
-                costs.append(est.total)
-                self.rule_costs[(site.path, r.rule)] = est.total
+                self._record(_Patcher._add_cost, version, site.path, r.rule, est.total)
                 keep.append(r)
                 continue
             how = (
@@ -623,7 +676,7 @@ class _Patcher:
         merged = compact(keep)
         if merged != keep:
             cost = sum(self.memo.costs.estimate(r.rule, schema, below).total for r in merged)
-            self.compact_forms.setdefault(version, []).append((site.path, keep, merged, cost))
+            self._record(_Patcher._add_compact, version, site.path, keep, merged, cost)
         return keep
 
     def _cost_of(self, rules: list[Rule], path: PathKey) -> int:
