@@ -12,6 +12,7 @@ alphabetical order puts them.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -952,11 +953,14 @@ def patch_text(
     context: PatchContext | None = None,
     memo: RunMemo | None = None,
     path: Path | None = None,
+    each: Callable[[list[Document]], None] | None = None,
 ) -> tuple[str, list[Diagnostic]]:
     """The patched file text; raises YamlError for a file that is not YAML.
 
     The result differs from `text` only by inserted lines (and by the lines of rules
     markergen wrote earlier that are now stale); unchanged when there is nothing to do.
+    `each` is given the file's documents when they are read (a file templated inside a
+    document, or not YAML, has none).
     """
     masked = mask_templates(text)
     if masked.inside_line:
@@ -980,6 +984,8 @@ def patch_text(
                 f"Helm templating that is not YAML until rendered ({e.message}); the file is left alone",
             )
         ]
+    if each is not None:
+        each(docs)
     lines = split_lines(text)
     edits = LineEdits()
     diagnostics: list[Diagnostic] = []
@@ -1065,8 +1071,10 @@ def patch_files(
     samples_include: Sequence[str] = (),
     samples_exclude: Sequence[str] = (),
     strict: bool = False,
+    each: Callable[[Path, list[Document]], None] | None = None,
 ) -> tuple[dict[Path, str], list[Diagnostic]]:
-    """The new text of every file that changes, and the diagnostics; writes nothing."""
+    """The new text of every file that changes, and the diagnostics; writes nothing.
+    `each` is given every file's documents as they are read (`patch_text`), in order."""
     diagnostics: list[Diagnostic] = []
     outputs: dict[Path, str] = {}
     texts: dict[Path, str] = {}
@@ -1086,7 +1094,8 @@ def patch_files(
     for path, text in texts.items():
         shown = _display(path)
         try:
-            new, found = patch_text(model, text, shown, evaluator, context, memo, path)
+            seen = None if each is None else functools.partial(each, path)
+            new, found = patch_text(model, text, shown, evaluator, context, memo, path, seen)
         except YamlError as e:
             diagnostics.append(
                 diag("MG504", Position(shown, e.line, e.column), f"not valid YAML: {e.message}")
@@ -1146,6 +1155,11 @@ def sample_findings(
         samples_include=samples_include,
         samples_exclude=samples_exclude,
     )
+    return as_sample_findings(diagnostics)
+
+
+def as_sample_findings(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
+    """The MG510s of a `patch_files` run as `markergen check`'s MG511 warnings."""
     return [
         diag(
             "MG511",
