@@ -50,6 +50,7 @@ from markergen.crd.yamlio import (
     Document,
     PathKey,
     YamlError,
+    indented_values,
     last_line,
     load_documents,
     mapping_item,
@@ -69,8 +70,9 @@ CRD_API_VERSION = "apiextensions.k8s.io/v1"
 VALIDATIONS = "x-kubernetes-validations"
 # the tail of every message markergen writes: how a later run knows its own rules
 OURS = re.compile(r" \(union [^()]*\)$")
-# a CRD's `spec.group` line, to pick the sample files worth parsing before parsing any
-_GROUP = re.compile(r"^  group: ['\"]?([A-Za-z0-9.-]+)", re.MULTILINE)
+# a CRD's `spec.group` line (indented by two spaces: yamlio.indented_values), to pick the
+# sample files worth parsing before parsing any
+_GROUP = re.compile(r"group: ['\"]?([A-Za-z0-9.-]+)")
 
 
 class CrdError(Exception):
@@ -125,7 +127,7 @@ class RunMemo:
         return True
 
     def render(self, value: list[Any], indent: int) -> str:
-        key = (json.dumps(value, sort_keys=False, ensure_ascii=False), indent)
+        key = (repr(value), indent)  # plain JSON-like values: equal reprs, equal values
         found = self._blocks.get(key)
         if found is None:
             found = render_block(value, indent)
@@ -1083,7 +1085,7 @@ def patch_files(
             texts[path] = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
             diagnostics.append(diag("MG504", Position(_display(path), 1, 1), f"cannot read: {e}"))
-    groups = sorted({g for text in texts.values() for g in _GROUP.findall(text)})
+    groups = sorted({g for text in texts.values() for g in indented_values(_GROUP, text, "  ")})
     evaluator = CelEvaluator()
     memo = RunMemo()
     context = PatchContext(
