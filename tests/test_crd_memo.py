@@ -14,8 +14,9 @@ import pytest
 from helpers import TESTDATA
 
 import markergen.crd.patch as patch
-from markergen.crd.cost import CostMemo, estimate, hand_rules
+from markergen.crd.cost import CostMemo, estimate, hand_cost, hand_rules
 from markergen.crd.helm import mask_templates
+from markergen.crd.patch import is_ours
 from markergen.crd.yamlio import YamlError, load_documents
 from markergen.pipeline import load_model
 
@@ -92,6 +93,8 @@ def test_one_cost_memo_gives_every_fixture_rule_its_own_estimate() -> None:
             versions = ((doc.value or {}).get("spec") or {}).get("versions") or []
             for version in versions:
                 schema = version["schema"]["openAPIV3Schema"]
+                for _ in range(2):  # the second time from the memo
+                    assert hand_cost(schema, is_ours, memo) == hand_cost(schema, is_ours)
                 for below, rule in hand_rules(schema):
                     old_self = rule.get("optionalOldSelf") is True
                     for where in (below, ()):  # also at the root: another node, same text

@@ -89,12 +89,14 @@ class CostMemo:
     node and the parse of a rule's text are kept likewise; neither is changed by an
     estimate."""
 
-    __slots__ = ("_decls", "_digests", "_estimates", "_parsed", "_root")
+    __slots__ = ("_decls", "_digests", "_estimates", "_parsed", "_root", "totals")
 
     def __init__(self) -> None:
         self._estimates: dict[tuple[str, bool, bool, int | None, bytes], Estimate] = {}
         self._decls: dict[tuple[bytes, bool], Decl | None] = {}
         self._parsed: dict[str, Expr | str] = {}  # a rule's tree, or why it cannot be read
+        # hand_cost of a whole schema: (total, the reasons of rules it could not estimate)
+        self.totals: dict[tuple[bytes, Callable[..., bool]], tuple[int, tuple[str, ...]]] = {}
         # digests by id() of the nodes of the schema last asked about, which is kept
         # alive so that no id is reused while it is the key
         self._root: Any = None
@@ -198,20 +200,27 @@ def hand_cost(
     """The API server's estimated total of the rules in `schema` that are not `ours`
     (rule x cardinality, plus each messageExpression's per-call cost, as
     `TotalCost.ObserveExpressionCost` adds them), and the reasons of those it cannot
-    estimate (not counted: the API server serves them, so they are within its limits)."""
-    memo = memo if memo is not None else CostMemo()
+    estimate (not counted: the API server serves them, so they are within its limits).
+    With `memo`, once per distinct schema (and `ours`)."""
+    if memo is None:
+        memo = CostMemo()
+    key = (memo.digest(schema), ours)
+    found = memo.totals.get(key)
+    if found is not None:
+        return found[0], list(found[1])
     total = 0
     unknown: list[str] = []
     for below, r in hand_rules(schema):
         if ours(r):
             continue
-        for key in ("rule", "messageExpression"):
-            text = r.get(key)
+        for field in ("rule", "messageExpression"):
+            text = r.get(field)
             if not isinstance(text, str) or not text.strip():
                 continue
             est = memo.estimate(text, schema, below, r.get("optionalOldSelf") is True)
             if est.fallback:
                 unknown.append(f"`{text}`: {est.fallback}")
                 continue
-            total += est.total if key == "rule" else est.per_call
+            total += est.total if field == "rule" else est.per_call
+    memo.totals[key] = (total, tuple(unknown))
     return total, unknown
