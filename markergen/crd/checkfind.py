@@ -4,7 +4,8 @@ one reading of them.
 Two checks read the same CRDs: the union rules `markergen crd` would not write because
 they reject an object the project keeps (MG511, from a `patch_files` run that writes
 nothing) and markergen's enums and discriminator defaults against the CRDs' (MG520,
-MG521, `markergen.crd.enumcheck`). The YAML of each file is parsed once and given to both.
+MG521, `markergen.crd.enumcheck`). The YAML of each file is parsed once and given to
+both.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from markergen.crd.enumcheck import Comparison, findings
-from markergen.crd.patch import as_sample_findings, crd_files, patch_files
+from markergen.crd.patch import sample_findings
 from markergen.diagnostics import Diagnostic
 from markergen.model import Model
 
@@ -27,14 +28,12 @@ def crd_findings(
     samples_exclude: Sequence[str] = (),
 ) -> list[Diagnostic]:
     """MG511, then MG520 / MG521, over the CRD files of `dirs`."""
-    files = crd_files(dirs)
     comparison = Comparison(model, root)
-    _, diagnostics = patch_files(
-        files,
+    return sample_findings(
+        dirs,
         model,
-        root=root,
+        root,
         samples_include=samples_include,
         samples_exclude=samples_exclude,
         each=comparison.add,
-    )
-    return as_sample_findings(diagnostics) + findings(comparison.nodes)
+    ) + findings(comparison.nodes)

@@ -1146,6 +1146,7 @@ def sample_findings(
     *,
     samples_include: Sequence[str] = (),
     samples_exclude: Sequence[str] = (),
+    each: Callable[[Path, list[Document]], None] | None = None,
 ) -> list[Diagnostic]:
     """For `markergen check`: the union rules `markergen crd` would not write because they
     reject an object the project keeps, as MG511 warnings (nothing is written, no diff
@@ -1156,12 +1157,8 @@ def sample_findings(
         root=root,
         samples_include=samples_include,
         samples_exclude=samples_exclude,
+        each=each,
     )
-    return as_sample_findings(diagnostics)
-
-
-def as_sample_findings(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
-    """The MG510s of a `patch_files` run as `markergen check`'s MG511 warnings."""
     return [
         diag(
             "MG511",
