@@ -41,6 +41,7 @@ from markergen.crd.cost import (
     hand_cost,
 )
 from markergen.crd.edit import LineEdits
+from markergen.crd.files import CrdResult, crd_files, finish
 from markergen.crd.helm import mask_templates, templated
 from markergen.crd.locate import describe_missing, root_type
 from markergen.crd.prove import Allowance, NodeFacts, Proof, prove_items, prove_union
@@ -59,7 +60,6 @@ from markergen.crd.yamlio import (
     to_value,
 )
 from markergen.diagnostics import Diagnostic, Severity, diag
-from markergen.emit.writer import OutputError, verify_outputs, write_outputs
 from markergen.golang.syntax import Position
 from markergen.markers import UNION_MEMBER
 from markergen.model import Model, Union
@@ -73,22 +73,6 @@ OURS = re.compile(r" \(union [^()]*\)$")
 # a CRD's `spec.group` line (indented by two spaces: yamlio.indented_values), to pick the
 # sample files worth parsing before parsing any
 _GROUP = re.compile(r"group: ['\"]?([A-Za-z0-9.-]+)")
-
-
-class CrdError(Exception):
-    """A usage or I/O problem with the CRD paths themselves (exit code 2)."""
-
-
-@dataclass(frozen=True)
-class CrdResult:
-    files: tuple[Path, ...]  # every CRD file considered
-    changed: tuple[Path, ...]  # written, or (with verify) stale
-    diffs: tuple[str, ...]  # unified diffs of stale files (verify only)
-    diagnostics: tuple[Diagnostic, ...]
-
-    @property
-    def has_errors(self) -> bool:
-        return any(d.severity is Severity.ERROR for d in self.diagnostics)
 
 
 Shape = tuple[tuple[str, Any], ...]
@@ -1011,22 +995,6 @@ def patch_text(
     return edits.apply(lines), diagnostics
 
 
-def crd_files(paths: Sequence[Path]) -> list[Path]:
-    """The YAML files named, and those directly inside named directories, sorted."""
-    found: list[Path] = []
-    for p in paths:
-        if p.is_dir():
-            found.extend(
-                sorted(c for c in p.iterdir() if c.is_file() and c.suffix in (".yaml", ".yml"))
-            )
-        elif p.is_file():
-            found.append(p)
-        else:
-            raise CrdError(f"{p}: no such file or directory")
-    unique = dict.fromkeys(f.resolve() for f in found)
-    return sorted(unique, key=str)
-
-
 def _display(path: Path) -> str:
     try:
         return path.relative_to(Path.cwd()).as_posix()
@@ -1107,24 +1075,6 @@ def patch_files(
         if new != text:
             outputs[path] = new
     return outputs, sorted(set(diagnostics), key=Diagnostic.sort_key)
-
-
-def finish(
-    files: Sequence[Path], outputs: dict[Path, str], diagnostics: Sequence[Diagnostic], verify: bool
-) -> CrdResult:
-    """Write the outputs (all or nothing, none when there is an error), or with `verify`
-    return their diffs."""
-    stale = tuple(sorted(outputs, key=str))
-    if verify:
-        diffs = tuple(verify_outputs(outputs))
-        return CrdResult(tuple(files), stale, diffs, tuple(diagnostics))
-    if any(d.severity is Severity.ERROR for d in diagnostics):
-        return CrdResult(tuple(files), (), (), tuple(diagnostics))
-    try:
-        report = write_outputs(outputs)
-    except OutputError as e:
-        raise CrdError(str(e)) from e
-    return CrdResult(tuple(files), report.written, (), tuple(diagnostics))
 
 
 def _samples(
