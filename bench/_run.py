@@ -16,6 +16,7 @@ class Run:
     seconds: float
     peak_mb: float
     code: int
+    cpu_seconds: float = 0.0  # user + system time of the child
 
 
 def markergen_argv(python: str | None = None) -> list[str]:
@@ -39,7 +40,8 @@ def run(argv: Sequence[str], cwd: Path, env: dict[str, str] | None = None) -> Ru
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode not in (0, 1):
         sys.stderr.write(err.decode("utf-8", "replace"))
-    return Run(seconds, usage.ru_maxrss / 1024, proc.returncode)
+    cpu = usage.ru_utime + usage.ru_stime
+    return Run(seconds, usage.ru_maxrss / 1024, proc.returncode, cpu)
 
 
 def compile_package() -> None:

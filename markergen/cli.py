@@ -241,16 +241,15 @@ def _sample_findings(cfg: Config, dirs: list[Path], model: Any) -> list[Any]:
     defaults that differ from the CRDs' (MG520, MG521)."""
     if not dirs:
         return []
-    from markergen.crd.enumcheck import check_findings
-    from markergen.crd.patch import crd_files, sample_findings
+    from markergen.crd.checkfind import crd_findings
 
-    return sample_findings(
+    return crd_findings(
         dirs,
         model,
         cfg.root,
         samples_include=cfg.samples.get("include", ()),
         samples_exclude=cfg.samples.get("exclude", ()),
-    ) + check_findings(model, crd_files(dirs), cfg.root)
+    )
 
 
 def _run_generate(args: Args) -> int:

@@ -30,7 +30,7 @@ _USER_ERRORS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
     ("markergen.objects", "ObjectError", _kept),
     ("markergen.runtime.errors", "TableError", _kept),
     ("markergen.explain", "ExplainError", _kept),
-    ("markergen.crd.patch", "CrdError", _kept),
+    ("markergen.crd.files", "CrdError", _kept),
     ("markergen.diff.errors", "DiffInputError", _kept),
     ("markergen.emit.writer", "OutputError", _output),
     ("markergen.emit.templating", "TemplateError", _kept),

@@ -108,3 +108,16 @@ def test_crd_without_arguments_patches_where_the_makefile_writes(tmp_path: Path)
     res = run_cli(["check", "--format", "json"], project)
     assert res.code == 0, res.stderr
     assert sorted(d["code"] for d in json.loads(res.stdout)) == ["MG360", "MG360"]
+
+
+def test_a_project_without_crds_is_told_so_as_a_user_error(tmp_path: Path) -> None:
+    project = copy_example(tmp_path)
+    shutil.rmtree(project / CRD_DIR)
+    (project / "Makefile").unlink()
+    res = run_cli(["crd"], project)
+    assert res.code == 2, res.stderr
+    assert "no CRD files given and none found" in res.stderr
+    assert "internal error" not in res.stderr
+    missing = run_cli(["crd", "nowhere.yaml"], project)
+    assert missing.code == 2 and "nowhere.yaml: no such file" in missing.stderr
+    assert "internal error" not in missing.stderr

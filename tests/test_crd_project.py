@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from crd_support import CRD_NAME, copy_example
+from helpers import TESTDATA
 
 from markergen.crd.project import run_project
 from markergen.crd.runcache import SUBDIR
@@ -48,3 +49,49 @@ def test_unchanged_inputs_reuse_the_cached_run_and_a_changed_input_does_not(
     types.write_text(types.read_text(encoding="utf-8") + "\n// edited\n", encoding="utf-8")
     run_project(project)
     assert crd.read_text(encoding="utf-8") == patched
+
+
+# the patterns as they were written, `^[ \t]+` (or `^` and two spaces) tried at every
+# position: indented_values must find what they find
+_LINE_GROUP = r"^[ \t]+group:[ \t]*['\"]?([A-Za-z0-9.-]+)['\"]?[ \t]*$"
+_LINE_KIND = r"^[ \t]+kind:[ \t]*['\"]?([A-Z][A-Za-z0-9]*)['\"]?[ \t]*$"
+_SPEC_GROUP = r"^  group: ['\"]?([A-Za-z0-9.-]+)"
+_EDGES = """\
+group: top.example.com
+  group: a.example.com
+\tgroup: "b.example.com" \t
+  group: c.example.com # comment
+  x group: d.example.com
+    subgroup: e.example.com
+  group: group: f.example.com
+   group: 'g.example.com'
+  kind: Widget
+  listKind: WidgetList
+  kind: lower
+  subkind: Gadget
+\t kind: Thing\r
+  group: h.example.com\r
+kind: CustomResourceDefinition
+  group:
+  group: i.example.com"""
+
+
+def test_indented_values_find_what_the_line_anchored_patterns_find() -> None:
+    import re
+
+    from markergen.crd import patch, project
+    from markergen.crd.yamlio import indented_values
+
+    texts = [_EDGES, _EDGES.replace("\n", "\r\n")]
+    texts += [p.read_text(encoding="utf-8") for p in TESTDATA.rglob("*.yaml")]
+    for text in texts:
+        for anchored, pattern, indent in (
+            (_LINE_GROUP, project._CRD_GROUP, None),
+            (_LINE_KIND, project._NAMES_KIND, None),
+            (_SPEC_GROUP, patch._GROUP, "  "),
+        ):
+            expected = re.findall(anchored, text, re.MULTILINE)
+            assert indented_values(pattern, text, indent) == expected
+    assert indented_values(project._CRD_GROUP, _EDGES) == [
+        "a.example.com", "b.example.com", "g.example.com", "i.example.com"
+    ]  # fmt: skip

@@ -11,15 +11,16 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from markergen.crd.files import CrdError, CrdResult
     from markergen.crd.outputs import CrdTargets, find_crd_outputs
-    from markergen.crd.patch import CrdError, CrdResult, patch_text, run_crd, sample_findings
+    from markergen.crd.patch import patch_text, run_crd, sample_findings
     from markergen.crd.project import ProjectRun, run_project
 
 _WHERE = {
     "CrdTargets": "outputs",
     "find_crd_outputs": "outputs",
-    "CrdError": "patch",
-    "CrdResult": "patch",
+    "CrdError": "files",
+    "CrdResult": "files",
     "patch_text": "patch",
     "run_crd": "patch",
     "sample_findings": "patch",

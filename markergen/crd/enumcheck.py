@@ -309,14 +309,34 @@ def compare_document(
     return walk.out
 
 
+class Comparison:
+    """The enum nodes of CRD documents, file by file: from `compare_files`, or (for
+    `markergen check`) from the documents `markergen.crd.patch` loads anyway."""
+
+    def __init__(self, model: Model, root: Path | None = None) -> None:
+        self.model = model
+        self.root = root
+        self.builder = SchemaBuilder(model, EmitOptions(), 3)
+        self.by_ref = {ref_v3(self.builder.def_name(key)): key for key in model.structs}
+        self.schemas: dict[str, dict[str, Any]] = {}
+        self.lookup = model_lookup(model)
+        self.nodes: list[EnumNode] = []
+
+    def add(self, path: Path, docs: Sequence[Document]) -> None:
+        """The enum nodes of the documents of the CRD file `path`."""
+        shown = _display(path, self.root)
+        for doc in docs:
+            self.nodes.extend(
+                compare_document(
+                    self.model, self.builder, self.by_ref, doc, shown, path, self.schemas, self.lookup
+                )
+            )
+
+
 def compare_files(model: Model, files: Sequence[Path], root: Path | None = None) -> list[EnumNode]:
     """Every enum node of the CRDs in `files` (unreadable or templated files are skipped:
     `markergen crd` reports those)."""
-    builder = SchemaBuilder(model, EmitOptions(), 3)
-    by_ref = {ref_v3(builder.def_name(key)): key for key in model.structs}
-    out: list[EnumNode] = []
-    schemas: dict[str, dict[str, Any]] = {}
-    lookup = model_lookup(model)
+    comparison = Comparison(model, root)
     for path in files:
         try:
             text = path.read_text(encoding="utf-8")
@@ -331,10 +351,8 @@ def compare_files(model: Model, files: Sequence[Path], root: Path | None = None)
             docs = load_documents(masked.text)
         except YamlError:
             continue
-        shown = _display(path, root)
-        for doc in docs:
-            out.extend(compare_document(model, builder, by_ref, doc, shown, path, schemas, lookup))
-    return out
+        comparison.add(path, docs)
+    return comparison.nodes
 
 
 def _display(path: Path, root: Path | None) -> str:

@@ -12,9 +12,10 @@ alphabetical order puts them.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,10 +37,11 @@ from markergen.crd.celeval import CelError, CelEvaluator
 from markergen.crd.cost import (
     STATIC_ESTIMATED_COST_LIMIT,
     STATIC_ESTIMATED_CRD_COST_LIMIT,
-    estimate,
+    CostMemo,
     hand_cost,
 )
 from markergen.crd.edit import LineEdits
+from markergen.crd.files import CrdResult, crd_files, finish
 from markergen.crd.helm import mask_templates, templated
 from markergen.crd.locate import describe_missing, root_type
 from markergen.crd.prove import Allowance, NodeFacts, Proof, prove_items, prove_union
@@ -49,6 +51,7 @@ from markergen.crd.yamlio import (
     Document,
     PathKey,
     YamlError,
+    indented_values,
     last_line,
     load_documents,
     mapping_item,
@@ -57,34 +60,19 @@ from markergen.crd.yamlio import (
     to_value,
 )
 from markergen.diagnostics import Diagnostic, Severity, diag
-from markergen.emit.writer import OutputError, verify_outputs, write_outputs
 from markergen.golang.syntax import Position
 from markergen.markers import UNION_MEMBER
 from markergen.model import Model, Union
+from markergen.model.lookup import FieldLookup, model_lookup
 from markergen.rules import all_diagnostics
 
 CRD_API_VERSION = "apiextensions.k8s.io/v1"
 VALIDATIONS = "x-kubernetes-validations"
 # the tail of every message markergen writes: how a later run knows its own rules
 OURS = re.compile(r" \(union [^()]*\)$")
-# a CRD's `spec.group` line, to pick the sample files worth parsing before parsing any
-_GROUP = re.compile(r"^  group: ['\"]?([A-Za-z0-9.-]+)", re.MULTILINE)
-
-
-class CrdError(Exception):
-    """A usage or I/O problem with the CRD paths themselves (exit code 2)."""
-
-
-@dataclass(frozen=True)
-class CrdResult:
-    files: tuple[Path, ...]  # every CRD file considered
-    changed: tuple[Path, ...]  # written, or (with verify) stale
-    diffs: tuple[str, ...]  # unified diffs of stale files (verify only)
-    diagnostics: tuple[Diagnostic, ...]
-
-    @property
-    def has_errors(self) -> bool:
-        return any(d.severity is Severity.ERROR for d in self.diagnostics)
+# a CRD's `spec.group` line (indented by two spaces: yamlio.indented_values), to pick the
+# sample files worth parsing before parsing any
+_GROUP = re.compile(r"group: ['\"]?([A-Za-z0-9.-]+)")
 
 
 Shape = tuple[tuple[str, Any], ...]
@@ -93,7 +81,8 @@ Shape = tuple[tuple[str, Any], ...]
 class RunMemo:
     """What one run computes once for many files (feature-set variants, copies in a Helm
     chart repeat the same unions): rendered blocks, the sample objects' shapes at a schema
-    path, and rule verdicts on those shapes."""
+    path, rule verdicts on those shapes, proofs, cost estimates and, for a CRD version
+    read before (the same schema for the same Go type), the changes its unions make."""
 
     def __init__(self) -> None:
         self._blocks: dict[tuple[str, int], str] = {}
@@ -102,6 +91,17 @@ class RunMemo:
         self._proofs: dict[tuple[Any, ...], Proof] = {}
         self._items_proofs: dict[tuple[Any, ...], list[str]] = {}
         self._told: set[tuple[Any, ...]] = set()
+        self.costs = CostMemo()
+        # the changes a CRD version's unions make (_Patcher._version), by what decides them
+        self.versions: dict[tuple[Any, ...], list[_Step]] = {}
+        self._lookup: tuple[Model, FieldLookup] | None = None
+
+    def lookup(self, model: Model) -> FieldLookup:
+        """The model's field lookup (`model_lookup`), built once: its answers are cached
+        in it, and every CRD of a run asks about the same structs."""
+        if self._lookup is None or self._lookup[0] is not model:
+            self._lookup = (model, model_lookup(model))
+        return self._lookup[1]
 
     def first_time(self, *what: Any) -> bool:
         """Whether `what` is said for the first time in this run (`_Patcher.diag`'s `once`)."""
@@ -111,7 +111,7 @@ class RunMemo:
         return True
 
     def render(self, value: list[Any], indent: int) -> str:
-        key = (json.dumps(value, sort_keys=False, ensure_ascii=False), indent)
+        key = (repr(value), indent)  # plain JSON-like values: equal reprs, equal values
         found = self._blocks.get(key)
         if found is None:
             found = render_block(value, indent)
@@ -229,6 +229,10 @@ def is_ours(rule: Any) -> bool:
     )
 
 
+# a change to a _Patcher's state: the unbound method and its arguments
+_Step = tuple[Callable[..., None], tuple[Any, ...]]
+
+
 @dataclass
 class _Patcher:
     model: Model
@@ -251,6 +255,8 @@ class _Patcher:
         default_factory=dict
     )
     kind: tuple[str, str, str] = ("", "", "")  # group, version, kind being patched
+    # while a version's unions are read: the changes they make, applied afterwards
+    steps: list[_Step] | None = None
 
     def diag(
         self,
@@ -263,6 +269,9 @@ class _Patcher:
     ) -> None:
         """Record a diagnostic at `path`; with `once`, only the first time this run says it
         (feature-set variants and the spec/status copies of a type repeat one finding)."""
+        if self.steps is not None:
+            self.steps.append((_Patcher.diag, (code, path, message, severity, hint, once)))
+            return
         if once is not None and not self.memo.first_time(code, *once):
             return
         line, col = self.doc.position(path)
@@ -289,7 +298,7 @@ class _Patcher:
         versions = spec.get("versions") or []
         version = versions[i] if i < len(versions) else None
         schema = ((version or {}).get("schema") or {}).get("openAPIV3Schema")
-        hand, unknown = hand_cost(schema, is_ours)
+        hand, unknown = hand_cost(schema, is_ours, self.memo.costs)
         total = hand + sum(costs)
         if total <= STATIC_ESTIMATED_CRD_COST_LIMIT:
             return
@@ -344,9 +353,48 @@ class _Patcher:
             return
         base: PathKey = (*vpath, "schema", "openAPIV3Schema")
         self.kind = (group, name, kind)
-        objects = self.context.by_kind.get((group, name, kind), [])
-        for site in union_sites(self.model, root, schema, base):
-            self._site(site, objects, schema)
+        # The changes depend only on these (the model, the objects of the kind and
+        # `check`'s errors are the run's), so an identical version (a copy in a Helm
+        # chart, a CRD listed twice) takes the changes found for the first; they are
+        # applied to this document (positions, `once`) as they were to that one.
+        key = (i, group, kind, name, root.key, self.memo.costs.digest(schema))
+        steps = self.memo.versions.get(key)
+        if steps is None:
+            self.steps = []
+            try:
+                objects = self.context.by_kind.get((group, name, kind), [])
+                lookup = self.memo.lookup(self.model)
+                for site in union_sites(self.model, root, schema, base, lookup):
+                    self._site(site, objects, schema)
+                steps = self.memo.versions[key] = self.steps
+            finally:
+                self.steps = None
+        for change, args in steps:
+            change(self, *args)
+
+    def _record(self, change: Callable[..., None], *args: Any) -> None:
+        """A change a version's unions make (see `_version`)."""
+        assert self.steps is not None, "changes are recorded while a version is read"
+        self.steps.append((change, args))
+
+    def _set_enum(self, path: PathKey, values: list[Any]) -> None:
+        self.enums[path] = values
+
+    def _add_diagnostic(self, d: Diagnostic) -> None:
+        self.diagnostics.append(d)
+
+    def _add_cost(self, version: int, path: PathKey, rule: str | None, total: int) -> None:
+        """Our rules' costs in a version (none yet when `rule` is None: the version's
+        total is still checked)."""
+        costs = self.costs.setdefault(version, [])
+        if rule is not None:
+            costs.append(total)
+            self.rule_costs[(path, rule)] = total
+
+    def _add_compact(
+        self, version: int, path: PathKey, split: list[Rule], merged: list[Rule], cost: int
+    ) -> None:
+        self.compact_forms.setdefault(version, []).append((path, split, merged, cost))
 
     def _site(self, site: UnionSite, objects: Sequence[SampleObject], schema: Any) -> None:
         node, union = site.node, site.union
@@ -469,9 +517,11 @@ class _Patcher:
             )
         rules = self._not_rejecting(list(proof.rules), site, objects, label)
         rules = self._affordable(rules, site, schema, label)
-        self._want(site.path, rules)
+        self._record(_Patcher._want, site.path, rules)
         if add_enum and disc is not None:
-            self.enums[(*site.path, "properties", disc.json_name)] = typed_values
+            self._record(
+                _Patcher._set_enum, (*site.path, "properties", disc.json_name), typed_values
+            )
 
     def _item_site(
         self,
@@ -491,7 +541,7 @@ class _Patcher:
             over = [
                 est
                 for r in item_rules(union, label)[0]
-                if (est := estimate(r.rule, schema, site.path[5:])).total
+                if (est := self.memo.costs.estimate(r.rule, schema, site.path[5:])).total
                 > STATIC_ESTIMATED_COST_LIMIT
             ]
             if over:
@@ -517,7 +567,7 @@ class _Patcher:
             return
         rules = self._not_rejecting(list(rules), site, objects, label)
         rules = self._affordable(rules, site, schema, label)
-        self._want(site.path, rules)
+        self._record(_Patcher._want, site.path, rules)
 
     def _want(self, path: PathKey, rules: Sequence[Rule]) -> None:
         current = self.wanted.setdefault(path, [])
@@ -569,7 +619,8 @@ class _Patcher:
             if rejected is None:
                 keep.append(r)
                 continue
-            self.diagnostics.append(
+            self._record(
+                _Patcher._add_diagnostic,
                 diag(
                     "MG510",
                     _rule_marker(self.model, site.union, r),
@@ -588,12 +639,11 @@ class _Patcher:
         below = site.path[5:]
         keep: list[Rule] = []
         version = int(site.path[2])
-        costs = self.costs.setdefault(version, [])
+        self._record(_Patcher._add_cost, version, site.path, None, 0)
         for r in rules:
-            est = estimate(r.rule, schema, below)
+            est = self.memo.costs.estimate(r.rule, schema, below)
             if est.total <= STATIC_ESTIMATED_COST_LIMIT:
-                costs.append(est.total)
-                self.rule_costs[(site.path, r.rule)] = est.total
+                self._record(_Patcher._add_cost, version, site.path, r.rule, est.total)
                 keep.append(r)
                 continue
             how = (
@@ -612,8 +662,8 @@ class _Patcher:
             )
         merged = compact(keep)
         if merged != keep:
-            cost = sum(estimate(r.rule, schema, below).total for r in merged)
-            self.compact_forms.setdefault(version, []).append((site.path, keep, merged, cost))
+            cost = sum(self.memo.costs.estimate(r.rule, schema, below).total for r in merged)
+            self._record(_Patcher._add_compact, version, site.path, keep, merged, cost)
         return keep
 
     def _cost_of(self, rules: list[Rule], path: PathKey) -> int:
@@ -889,11 +939,14 @@ def patch_text(
     context: PatchContext | None = None,
     memo: RunMemo | None = None,
     path: Path | None = None,
+    each: Callable[[list[Document]], None] | None = None,
 ) -> tuple[str, list[Diagnostic]]:
     """The patched file text; raises YamlError for a file that is not YAML.
 
     The result differs from `text` only by inserted lines (and by the lines of rules
     markergen wrote earlier that are now stale); unchanged when there is nothing to do.
+    `each` is given the file's documents when they are read (a file templated inside a
+    document, or not YAML, has none).
     """
     masked = mask_templates(text)
     if masked.inside_line:
@@ -917,6 +970,8 @@ def patch_text(
                 f"Helm templating that is not YAML until rendered ({e.message}); the file is left alone",
             )
         ]
+    if each is not None:
+        each(docs)
     lines = split_lines(text)
     edits = LineEdits()
     diagnostics: list[Diagnostic] = []
@@ -938,22 +993,6 @@ def patch_text(
     if not edits:
         return text, diagnostics
     return edits.apply(lines), diagnostics
-
-
-def crd_files(paths: Sequence[Path]) -> list[Path]:
-    """The YAML files named, and those directly inside named directories, sorted."""
-    found: list[Path] = []
-    for p in paths:
-        if p.is_dir():
-            found.extend(
-                sorted(c for c in p.iterdir() if c.is_file() and c.suffix in (".yaml", ".yml"))
-            )
-        elif p.is_file():
-            found.append(p)
-        else:
-            raise CrdError(f"{p}: no such file or directory")
-    unique = dict.fromkeys(f.resolve() for f in found)
-    return sorted(unique, key=str)
 
 
 def _display(path: Path) -> str:
@@ -1002,8 +1041,10 @@ def patch_files(
     samples_include: Sequence[str] = (),
     samples_exclude: Sequence[str] = (),
     strict: bool = False,
+    each: Callable[[Path, list[Document]], None] | None = None,
 ) -> tuple[dict[Path, str], list[Diagnostic]]:
-    """The new text of every file that changes, and the diagnostics; writes nothing."""
+    """The new text of every file that changes, and the diagnostics; writes nothing.
+    `each` is given every file's documents as they are read (`patch_text`), in order."""
     diagnostics: list[Diagnostic] = []
     outputs: dict[Path, str] = {}
     texts: dict[Path, str] = {}
@@ -1012,7 +1053,7 @@ def patch_files(
             texts[path] = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
             diagnostics.append(diag("MG504", Position(_display(path), 1, 1), f"cannot read: {e}"))
-    groups = sorted({g for text in texts.values() for g in _GROUP.findall(text)})
+    groups = sorted({g for text in texts.values() for g in indented_values(_GROUP, text, "  ")})
     evaluator = CelEvaluator()
     memo = RunMemo()
     context = PatchContext(
@@ -1023,7 +1064,8 @@ def patch_files(
     for path, text in texts.items():
         shown = _display(path)
         try:
-            new, found = patch_text(model, text, shown, evaluator, context, memo, path)
+            seen = None if each is None else functools.partial(each, path)
+            new, found = patch_text(model, text, shown, evaluator, context, memo, path, seen)
         except YamlError as e:
             diagnostics.append(
                 diag("MG504", Position(shown, e.line, e.column), f"not valid YAML: {e.message}")
@@ -1033,24 +1075,6 @@ def patch_files(
         if new != text:
             outputs[path] = new
     return outputs, sorted(set(diagnostics), key=Diagnostic.sort_key)
-
-
-def finish(
-    files: Sequence[Path], outputs: dict[Path, str], diagnostics: Sequence[Diagnostic], verify: bool
-) -> CrdResult:
-    """Write the outputs (all or nothing, none when there is an error), or with `verify`
-    return their diffs."""
-    stale = tuple(sorted(outputs, key=str))
-    if verify:
-        diffs = tuple(verify_outputs(outputs))
-        return CrdResult(tuple(files), stale, diffs, tuple(diagnostics))
-    if any(d.severity is Severity.ERROR for d in diagnostics):
-        return CrdResult(tuple(files), (), (), tuple(diagnostics))
-    try:
-        report = write_outputs(outputs)
-    except OutputError as e:
-        raise CrdError(str(e)) from e
-    return CrdResult(tuple(files), report.written, (), tuple(diagnostics))
 
 
 def _samples(
@@ -1072,6 +1096,7 @@ def sample_findings(
     *,
     samples_include: Sequence[str] = (),
     samples_exclude: Sequence[str] = (),
+    each: Callable[[Path, list[Document]], None] | None = None,
 ) -> list[Diagnostic]:
     """For `markergen check`: the union rules `markergen crd` would not write because they
     reject an object the project keeps, as MG511 warnings, and the hand-written CRD rules
@@ -1083,6 +1108,7 @@ def sample_findings(
         root=root,
         samples_include=samples_include,
         samples_exclude=samples_exclude,
+        each=each,
     )
     return [
         diag(

@@ -16,19 +16,21 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from markergen.crd import runcache
+from markergen.crd.files import CrdError, CrdResult, crd_files, finish
 from markergen.crd.outputs import CrdTargets, find_crd_outputs
-from markergen.crd.patch import CrdError, CrdResult, crd_files, finish, patch_files
 from markergen.crd.samples import sample_files
+from markergen.crd.yamlio import indented_values
 from markergen.golang.header import generated_struct_names
 from markergen.golang.packages import input_files
-from markergen.pipeline import load_model
 
 _GROUP_MARKER = re.compile(rb"^\s*//\s*\+groupName=\"?([A-Za-z0-9.-]*)", re.MULTILINE)
-# `spec.group: x` (a property named `group` in a schema has no value on its line)
-_CRD_GROUP = re.compile(r"^[ \t]+group:[ \t]*['\"]?([A-Za-z0-9.-]+)['\"]?[ \t]*$", re.MULTILINE)
+# `spec.group: x` on an indented line (a property named `group` in a schema has no value
+# on its line); with yamlio.indented_values
+_CRD_GROUP = re.compile(r"group:[ \t]*['\"]?([A-Za-z0-9.-]+)['\"]?[ \t]*$", re.MULTILINE)
 _CRD_KIND = re.compile(r"^kind:\s*['\"]?CustomResourceDefinition\b", re.MULTILINE)
-# `spec.names.kind: Widget` (and listKind's value, harmless): a capitalised name on its line
-_NAMES_KIND = re.compile(r"^[ \t]+kind:[ \t]*['\"]?([A-Z][A-Za-z0-9]*)['\"]?[ \t]*$", re.MULTILINE)
+# `spec.names.kind: Widget` on an indented line (and listKind's value, harmless): a
+# capitalised name on its line
+_NAMES_KIND = re.compile(r"kind:[ \t]*['\"]?([A-Z][A-Za-z0-9]*)['\"]?[ \t]*$", re.MULTILINE)
 
 DEFAULT_TYPES = ("./api/...", "./apis/...")
 
@@ -102,6 +104,11 @@ def run_project(
         hit = runcache.load(root, key)
         if hit is not None:
             return ProjectRun(finish(files, *hit, verify), targets, patterns)
+    # Imported here: a run served from the cache needs neither the Go front end nor the
+    # patcher (YAML composer, CEL, proofs), a third of its time to import.
+    from markergen.crd.patch import patch_files
+    from markergen.pipeline import load_model
+
     model = load_model(list(patterns), root, include_generated)
     outputs, diagnostics = patch_files(
         files,
@@ -157,8 +164,8 @@ def _generated_roots(root: Path, files: Sequence[Path], patterns: Sequence[str])
         except OSError:
             continue
         if _CRD_KIND.search(text):
-            groups = set(_CRD_GROUP.findall(text))
-            for kind in _NAMES_KIND.findall(text):
+            groups = set(indented_values(_CRD_GROUP, text))
+            for kind in indented_values(_NAMES_KIND, text):
                 groups_of.setdefault(kind, set()).update(groups)
     inputs = input_files(list(patterns), root) if groups_of else None
     if not inputs:
@@ -233,7 +240,7 @@ def _crd_groups(path: Path) -> set[str] | None:
         return None
     if not _CRD_KIND.search(text):
         return None
-    return set(_CRD_GROUP.findall(text))
+    return set(indented_values(_CRD_GROUP, text))
 
 
 def _declares_kind(crd: Path) -> bool:
@@ -242,7 +249,8 @@ def _declares_kind(crd: Path) -> bool:
     package that only embeds another project's CRDs (`//go:embed *.yaml` in an assets
     directory) declares none: its CRDs are not the project's."""
     try:
-        kinds = set(_NAMES_KIND.findall(crd.read_text(encoding="utf-8", errors="replace")))
+        text = crd.read_text(encoding="utf-8", errors="replace")
+        kinds = set(indented_values(_NAMES_KIND, text))
     except OSError:
         return False
     if not kinds:

@@ -103,10 +103,14 @@ def _below(node: Any, path: PathKey, at: tuple[str, ...]) -> Iterator[tuple[Path
         yield from _below(props[step], (*path, "properties", step), rest)
 
 
-def union_sites(model: Model, root: Struct, schema: Any, path: PathKey) -> list[UnionSite]:
-    """Every (schema node, union) pair below `schema`, the schema of type `root`."""
+def union_sites(
+    model: Model, root: Struct, schema: Any, path: PathKey, lookup: FieldLookup | None = None
+) -> list[UnionSite]:
+    """Every (schema node, union) pair below `schema`, the schema of type `root`.
+    `lookup`: the model's (`model_lookup`), when a run walks many CRDs with one model."""
     out: list[UnionSite] = []
-    _walk_struct(model, model_lookup(model), root, schema, path, frozenset(), out)
+    found = model_lookup(model) if lookup is None else lookup
+    _walk_struct(model, found, root, schema, path, frozenset(), out)
     return out
 
 

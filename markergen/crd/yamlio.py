@@ -131,6 +131,21 @@ def load_documents(text: str) -> list[Document]:
     return docs
 
 
+def indented_values(pattern: re.Pattern[str], text: str, indent: str | None = None) -> list[str]:
+    """Group 1 of every match of `pattern` that begins a line's text after its indent:
+    exactly `indent`, or by default one or more spaces and tabs. The same as putting
+    `^[ \t]+` (or `^` and the indent) before a MULTILINE pattern, whose matches cannot
+    span lines, but found from the pattern's own leading text: a regex that starts with
+    `^` is tried at every position of a file of megabytes."""
+    out: list[str] = []
+    for m in pattern.finditer(text):
+        start = m.start()
+        pad = text[text.rfind("\n", 0, start) + 1 : start]
+        if (pad == indent) if indent is not None else (pad and not pad.strip(" \t")):
+            out.append(m.group(1))
+    return out
+
+
 def split_lines(text: str) -> list[str]:
     """The lines of `text` as libyaml numbers them, each with its line break."""
     if not _OTHER_BREAKS.search(text):

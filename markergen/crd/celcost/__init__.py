@@ -8,14 +8,14 @@ with the per-rule limit; the CRD's rules together are compared with the per-CRD 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from markergen.crd.celcost.check import Checker, CheckError, decl_type, optional_of
 from markergen.crd.celcost.decl import Decl, max_cardinality, schema_decl
 from markergen.crd.celcost.estimate import MAX_U64, Coster, SizeEstimator
-from markergen.crd.celcost.syntax import CelSyntaxError, parse
+from markergen.crd.celcost.syntax import CelSyntaxError, Expr, parse
 
 # k8s.io/apiextensions-apiserver pkg/apis/apiextensions/validation/validation.go
 STATIC_ESTIMATED_COST_LIMIT = 10_000_000
@@ -28,6 +28,9 @@ class CannotEstimate(Exception):
     """The estimate cannot be made; the message says why."""
 
 
+NOT_VISIBLE = "the node is not visible to CEL (no type the API server maps)"
+
+
 @dataclass(frozen=True, slots=True)
 class RuleCost:
     per_call: int  # cel-go's estimated max cost of one evaluation (CompilationResult.MaxCost)
@@ -35,11 +38,17 @@ class RuleCost:
     total: int  # per_call x cardinality, saturating at 2^64 - 1 as the API server does
 
 
-def call_cost(rule: str, node: Decl, optional_old_self: bool = False) -> int:
+def call_cost(
+    rule: str,
+    node: Decl,
+    optional_old_self: bool = False,
+    parse_rule: Callable[[str], Expr] = parse,
+) -> int:
     """cel-go's estimated max cost of `rule` evaluated with `self` of type `node`
-    (`oldSelf` the same type, or an optional of it for `optionalOldSelf: true`)."""
+    (`oldSelf` the same type, or an optional of it for `optionalOldSelf: true`).
+    `parse_rule` may return one tree for many calls: nothing here changes it."""
     try:
-        expr = parse(rule)
+        expr = parse_rule(rule)
     except CelSyntaxError as e:
         raise CannotEstimate(f"cannot parse the rule: {e}") from e
     t = decl_type(node)
@@ -95,17 +104,24 @@ def _max_elements(s: Any) -> int | None:
     return 1
 
 
-def context_cardinality(root: Any, below: Sequence[str | int]) -> int | None:
-    """CELSchemaContext.MaxCardinality at `below`: the product of the bounds of the
-    lists and maps above it (saturating at 2^64 - 1), None when one is unbounded."""
-    _, parents = node_schema(root, below)
+def node_context(root: Any, below: Sequence[str | int]) -> tuple[Any, int | None]:
+    """The schema at `below` and CELSchemaContext.MaxCardinality there: the product of
+    the bounds of the lists and maps above it (saturating at 2^64 - 1), None when one is
+    unbounded. With whether the node is a resource's root, all a rule's estimate depends
+    on besides the node's own schema."""
+    node, parents = node_schema(root, below)
     total = 1
     for p in parents:
         m = _max_elements(p)
         if m is None:
-            return None
+            return node, None
         total = min(total * m, MAX_U64)
-    return total
+    return node, total
+
+
+def context_cardinality(root: Any, below: Sequence[str | int]) -> int | None:
+    """CELSchemaContext.MaxCardinality at `below` (`node_context`)."""
+    return node_context(root, below)[1]
 
 
 def cardinality(root: Any, below: Sequence[str | int], node: Decl | None = None) -> int:
@@ -119,11 +135,16 @@ def cardinality(root: Any, below: Sequence[str | int], node: Decl | None = None)
     return max_cardinality(node.min_size if node is not None else 2)
 
 
+def is_resource_root(s: Any, below: Sequence[str | int]) -> bool:
+    """Whether the node `s` at `below` is the root of a resource (the schema's root, or
+    an `x-kubernetes-embedded-resource`): CEL sees its kind, apiVersion and metadata."""
+    return not below or (isinstance(s, dict) and s.get("x-kubernetes-embedded-resource") is True)
+
+
 def node_decl(root: Any, below: Sequence[str | int]) -> Decl | None:
     """The CEL type of the node at `below` as the API server builds it from the root."""
     s, _ = node_schema(root, below)
-    is_root = not below or (isinstance(s, dict) and s.get("x-kubernetes-embedded-resource") is True)
-    return schema_decl(s, resource_root=is_root)
+    return schema_decl(s, resource_root=is_resource_root(s, below))
 
 
 def rule_cost(
@@ -132,7 +153,19 @@ def rule_cost(
     """What the API server estimates for `rule` at `below` under openAPIV3Schema `root`."""
     node = node_decl(root, below)
     if node is None:
-        raise CannotEstimate("the node is not visible to CEL (no type the API server maps)")
-    per_call = call_cost(rule, node, optional_old_self)
-    card = cardinality(root, below, node)
+        raise CannotEstimate(NOT_VISIBLE)
+    return cost_at(rule, node, context_cardinality(root, below), optional_old_self)
+
+
+def cost_at(
+    rule: str,
+    node: Decl,
+    context: int | None,
+    optional_old_self: bool = False,
+    parse_rule: Callable[[str], Expr] = parse,
+) -> RuleCost:
+    """`rule_cost` of a rule on a node of type `node` whose context's MaxCardinality
+    is `context` (`node_context`)."""
+    per_call = call_cost(rule, node, optional_old_self, parse_rule)
+    card = context if context is not None else max_cardinality(node.min_size)
     return RuleCost(per_call, card, min(per_call * card, MAX_U64))

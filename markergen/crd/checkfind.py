@@ -1,0 +1,39 @@
+"""`markergen check` in a project with CRDs: the findings that need the CRD files, from
+one reading of them.
+
+Two checks read the same CRDs: the union rules `markergen crd` would not write because
+they reject an object the project keeps (MG511, from a `patch_files` run that writes
+nothing) and markergen's enums and discriminator defaults against the CRDs' (MG520,
+MG521, `markergen.crd.enumcheck`). The YAML of each file is parsed once and given to
+both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from markergen.crd.enumcheck import Comparison, findings
+from markergen.crd.patch import sample_findings
+from markergen.diagnostics import Diagnostic
+from markergen.model import Model
+
+
+def crd_findings(
+    dirs: Sequence[Path],
+    model: Model,
+    root: Path,
+    *,
+    samples_include: Sequence[str] = (),
+    samples_exclude: Sequence[str] = (),
+) -> list[Diagnostic]:
+    """MG511, then MG520 / MG521, over the CRD files of `dirs`."""
+    comparison = Comparison(model, root)
+    return sample_findings(
+        dirs,
+        model,
+        root,
+        samples_include=samples_include,
+        samples_exclude=samples_exclude,
+        each=comparison.add,
+    ) + findings(comparison.nodes)

@@ -1,0 +1,83 @@
+"""`markergen check` with CRDs reads each CRD file's YAML once for both of its CRD checks
+(markergen.crd.checkfind): MG511 (union rules that reject a kept object) and MG520/MG521
+(enums and defaults against the CRDs'), with the findings the two separate passes give."""
+
+from __future__ import annotations
+
+import collections
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import TESTDATA
+
+import markergen.crd.enumcheck as enumcheck
+import markergen.crd.patch as patch
+from markergen.crd.checkfind import crd_findings
+from markergen.crd.patch import crd_files, sample_findings
+from markergen.pipeline import load_model
+
+ENUMS = TESTDATA / "projects" / "enumcrd"
+OPENSHIFT = TESTDATA / "crd" / "openshift"
+TECH = "ingress/v1/zz_generated.crd-manifests/widgets-TechPreviewNoUpgrade.crd.yaml"
+# a kept object the union rules of `publishing` would reject (MG511)
+SAMPLE = """\
+apiVersion: ingress.example.openshift.io/v1
+kind: Widget
+metadata:
+  name: sample
+spec:
+  publishing:
+    type: Private
+    loadBalancer:
+      name: kept
+"""
+
+
+def _enums(tmp_path: Path) -> tuple[Path, list[Path]]:
+    root = tmp_path / "enums"
+    shutil.copytree(ENUMS, root)
+    crd = root / "config" / "crd" / "bases" / "enums.example.com_proxies.yaml"
+    # a CRD enum narrower than the Go one: an MG520
+    crd.write_text(crd.read_text().replace("- Syntax", "- InsecureSyntax"))
+    return root, [root / "config" / "crd" / "bases"]
+
+
+def _openshift(tmp_path: Path) -> tuple[Path, list[Path]]:
+    root = tmp_path / "openshift"
+    shutil.copytree(OPENSHIFT, root)
+    (root / "examples").mkdir()
+    (root / "examples" / "widget.yaml").write_text(SAMPLE, encoding="utf-8")
+    return root, [(root / TECH).parent]
+
+
+@pytest.mark.parametrize("project", [_enums, _openshift])
+def test_one_reading_gives_both_passes_findings(tmp_path: Path, project: Any) -> None:
+    root, dirs = project(tmp_path)
+    model = load_model(["./..."], root)
+    separate = sample_findings(dirs, model, root) + enumcheck.check_findings(
+        model, crd_files(dirs), root
+    )
+    assert {d.code for d in separate} & {"MG511", "MG520", "MG521"}
+    assert crd_findings(dirs, model, root) == separate
+
+
+def test_check_parses_each_crd_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root, dirs = _openshift(tmp_path)
+    model = load_model(["./..."], root)
+    loads: collections.Counter[str] = collections.Counter()
+    real = patch.load_documents
+
+    def counting(text: str) -> Any:
+        loads[text] += 1
+        return real(text)
+
+    # every module that parses CRD text
+    monkeypatch.setattr(patch, "load_documents", counting)
+    monkeypatch.setattr(enumcheck, "load_documents", counting)
+    findings = crd_findings(dirs, model, root)
+    assert [d.code for d in findings] == ["MG511", "MG520"]
+    crds = [t for t in loads if "CustomResourceDefinition" in t]
+    assert len(crds) == len(crd_files(dirs)) > 1
+    assert all(loads[t] == 1 for t in crds), loads.values()
