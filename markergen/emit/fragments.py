@@ -42,6 +42,48 @@ def schema_fragment(schema: Any) -> dict[str, Any]:
     return out
 
 
+def fragment_pair(schema2: Any, schema3: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The fragments of a definition's v2 and v3 schemas (`schema_fragment` of each),
+    walking once what the two share (`SchemaBuilder.pairs` gives one object for a part
+    that is the same in both). They differ only where a well-known type's v2 and v3
+    schemas have different JSON types (an enum on a Quantity field is v2's alone)."""
+    if schema2 is schema3:
+        part = schema_fragment(schema2)
+        return part, part
+    if not (isinstance(schema2, dict) and isinstance(schema3, dict)):
+        return schema_fragment(schema2), schema_fragment(schema3)
+    out2: dict[str, Any] = {k: schema2[k] for k in KEYS if k in schema2}
+    out3: dict[str, Any] = {k: schema3[k] for k in KEYS if k in schema3}
+    properties2 = schema2.get("properties")
+    properties3 = schema3.get("properties")
+    if isinstance(properties2, dict) and isinstance(properties3, dict):
+        found2, found3 = {}, {}
+        for name, sub2 in properties2.items():
+            part2, part3 = fragment_pair(sub2, properties3.get(name))
+            if part2:
+                found2[name] = part2
+            if part3:
+                found3[name] = part3
+        if found2:
+            out2["properties"] = found2
+        if found3:
+            out3["properties"] = found3
+    else:
+        out2.update(_properties_only(schema_fragment(schema2)))
+        out3.update(_properties_only(schema_fragment(schema3)))
+    for key in _NESTED:
+        part2, part3 = fragment_pair(schema2.get(key), schema3.get(key))
+        if part2:
+            out2[key] = part2
+        if part3:
+            out3[key] = part3
+    return out2, out3
+
+
+def _properties_only(part: dict[str, Any]) -> dict[str, Any]:
+    return {"properties": part["properties"]} if "properties" in part else {}
+
+
 def document_fragment(
     schemas: Iterable[tuple[str, Any]], version: Literal[2, 3]
 ) -> dict[str, Any]:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from json.encoder import encode_basestring  # the C escaper when _json is available
 from typing import Any
 
 from markergen.emit.fastjson import dumps_indented
@@ -27,6 +28,32 @@ def tojson(value: Any, indent: int | None = None, level: int = 0) -> str:
     return json.dumps(
         value, sort_keys=True, ensure_ascii=False, separators=(", ", ": "), allow_nan=False
     )
+
+
+def json_object(members: Iterable[tuple[str, Any] | None], level: int = 0) -> Iterator[str]:
+    """The text `tojson(dict(members), 2, level)` writes, one piece per member, for a
+    template to stream an object too large to hold:
+    `{% for text in members | json_object(1) %}{{ text }}{% endfor %}`.
+
+    `members` are (key, value) pairs in the order of sorted keys (as `tojson` writes
+    them; a key out of order is an error, so the text cannot differ from `tojson`'s).
+    A None in their place writes nothing (an empty piece): an output read from a pass
+    shared with others keeps in step with them (markergen.emit.schemapass).
+    """
+    inner = "\n" + "  " * (level + 1)
+    sep = "{" + inner
+    last: str | None = None
+    for member in members:
+        if member is None:
+            yield ""
+            continue
+        key, value = member
+        if last is not None and not last < key:
+            raise ValueError(f"json_object: key {key!r} after {last!r}: keys must be sorted")
+        last = key
+        yield f"{sep}{encode_basestring(key)}: {dumps_indented(value, 2, level + 1)}"
+        sep = "," + inner
+    yield "{}" if last is None else "\n" + "  " * level + "}"
 
 
 def pyliteral(value: Any, indent: int = 4, level: int = 0) -> str:
