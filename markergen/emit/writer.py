@@ -52,6 +52,8 @@ class _Original:
 
 
 _CHUNK = 1 << 20
+# Text held per streamed output before it is written: several are written side by side.
+_BLOCK = 1 << 18
 
 
 def _check_existing(path: Path) -> _Original | None:
@@ -162,12 +164,12 @@ class _Stream:
             return False
         self.pending.append(piece)
         self.size += len(piece)
-        if self.size >= _CHUNK:
+        if self.size >= _BLOCK:
             self._flush()
         return True
 
     def _flush(self) -> None:
-        # Encoded in blocks of about _CHUNK characters: one encode per block, not per piece.
+        # Encoded in blocks of about _BLOCK characters: one encode per block, not per piece.
         self.file.write(self.tally.add("".join(self.pending).encode("utf-8")))
         self.pending = []
         self.size = 0
