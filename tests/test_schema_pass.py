@@ -28,7 +28,7 @@ from markergen.emit.fragments import document_fragment
 from markergen.emit.openapi import SchemaBuilder
 from markergen.emit.options import EmitOptions
 from markergen.emit.outputs import OUTPUTS, Inputs, render_outputs
-from markergen.emit.render import json_object, tojson
+from markergen.emit.render import json_object, pyliteral, pyliteral_dict, tojson
 from markergen.emit.writer import OutputError, verify_outputs, write_outputs
 from markergen.model import Model
 from markergen.pipeline import load_model
@@ -199,6 +199,25 @@ def test_json_object_skips_none_with_an_empty_piece_and_refuses_unsorted_keys() 
         list(json_object([("b", 1), ("a", 2)]))
     with pytest.raises(ValueError, match="keys must be sorted"):
         list(json_object([("a", 1), ("a", 2)]))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [{}, {"a": 1}, {"a": {"b": [1, "x", None, True, 1.5]}, "b": [], "c": {}, "é": "ü\n'q'"}],
+)
+@pytest.mark.parametrize("level", [0, 1, 2])
+def test_pyliteral_dict_writes_what_pyliteral_writes(value: dict[str, Any], level: int) -> None:
+    members = [(key, value[key]) for key in sorted(value)]
+    pieces = list(pyliteral_dict(members, 4, level))
+    assert "".join(pieces) == pyliteral(value, 4, level)
+    assert len(pieces) == len(members) + 1
+
+
+def test_pyliteral_dict_refuses_unsorted_and_non_string_keys() -> None:
+    with pytest.raises(ValueError, match="keys must be sorted"):
+        list(pyliteral_dict([("b", 1), ("a", 2)]))
+    with pytest.raises(TypeError):
+        list(pyliteral_dict([(1, 1)]))  # type: ignore[list-item]
 
 
 def _pieces(name: str, n: int, log: list[str], fail_at: int = -1) -> Callable[[], Iterator[str]]:

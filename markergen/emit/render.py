@@ -67,6 +67,26 @@ def pyliteral(value: Any, indent: int = 4, level: int = 0) -> str:
     return "".join(out)
 
 
+def pyliteral_dict(
+    members: Iterable[tuple[str, Any]], indent: int = 4, level: int = 0
+) -> Iterator[str]:
+    """The text `pyliteral(dict(members), indent, level)` writes, one piece per member
+    (as `json_object` for JSON): `members` are (key, value) pairs in sorted key order
+    (a key out of order is an error)."""
+    pad = " " * (indent * (level + 1))
+    head = "{\n"
+    last: str | None = None
+    for key, value in members:
+        if type(key) is not str:
+            raise TypeError(f"pyliteral: dict key {key!r} is not a string")
+        if last is not None and not last < key:
+            raise ValueError(f"pyliteral_dict: key {key!r} after {last!r}: keys must be sorted")
+        last = key
+        yield f"{head}{pad}{key!r}: {pyliteral(value, indent, level + 1)},\n"
+        head = ""
+    yield "{}" if last is None else " " * (indent * level) + "}"
+
+
 _PLAIN_SCALARS = (str, int, bool, type(None))
 
 

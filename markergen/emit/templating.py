@@ -25,7 +25,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, NoReturn
 
-from markergen.emit.render import json_object, pyliteral, tojson
+from markergen.emit.render import json_object, pyliteral, pyliteral_dict, tojson
 
 _encode_string: Callable[[str], str] = getattr(json.encoder, "encode_basestring")  # noqa: B009
 
@@ -133,8 +133,9 @@ class Templates:
         )
         env.bytecode_cache = _precompiled_cache(jinja2)
         env.filters.update(
-            tojson=tojson, json_object=json_object, pyliteral=pyliteral, pyrepr=_pyrepr,
-            jsonstr=_jsonstr, mdcell=_mdcell, mdcode=_mdcode,
+            tojson=tojson, json_object=json_object, pyliteral=pyliteral,
+            pyliteral_dict=pyliteral_dict, pyrepr=_pyrepr, jsonstr=_jsonstr, mdcell=_mdcell,
+            mdcode=_mdcode,
         )  # fmt: skip
         env.globals["fail"] = _fail
         return env
