@@ -9,6 +9,7 @@ output `generate` writes (the four, or six with --fragments) into a temporary di
 through the streamed writer, --repeat times (default 9), each time with a fresh
 `Templates` as a run has (so the templates are loaded as a cold run loads them). Prints
 the median and the smallest CPU time (process time) and wall time of one rendering.
+Each rendering runs with the cyclic garbage collector paused, as in `generate`.
 
 `--python PY` (repeatable) runs this script under PY instead (an environment of the
 code before a change and one after): --rounds rounds (default 3), the interpreters in
@@ -37,15 +38,17 @@ def _render(directory: Path, patterns: list[str], repeat: int, fragments: bool, 
     from markergen.emit.outputs import OUTPUTS, Inputs
     from markergen.emit.templating import Templates
     from markergen.emit.writer import write_outputs
-    from markergen.pipeline import load_model
+    from markergen.pipeline import gc_paused, load_model
 
     os.chdir(directory)
     model = load_model(patterns, directory)
     outputs = [o for o in OUTPUTS if not o.switch or fragments]
 
     def once(out: Path) -> None:
-        inputs = Inputs(model, EmitOptions(), Templates())
-        write_outputs({out / o.filename: functools.partial(inputs.chunks, o) for o in outputs})
+        # as `generate` renders: with the cyclic collector paused (pipeline.gc_paused)
+        with gc_paused():
+            inputs = Inputs(model, EmitOptions(), Templates())
+            write_outputs({out / o.filename: functools.partial(inputs.chunks, o) for o in outputs})
 
     with tempfile.TemporaryDirectory() as tmp:
         once(Path(tmp) / "warm")  # the imports of the render modules, not timed
