@@ -249,8 +249,15 @@ def _stale(n: int) -> str:
 
 def _shown(chunks: Callable[[], Iterable[str]], progress: Progress | None) -> Iterator[str]:
     """An output's pieces, rendered while they are written; counted when done (the
-    progress line of a run over a second names the output stage)."""
-    yield from chunks()
+    progress line of a run over a second names the output stage). Asked for at once,
+    not at the first piece: the OpenAPI outputs join their shared pass over the model
+    when asked (markergen.emit.schemapass), and the writer asks for every output's
+    pieces before it reads any."""
+    return _counted(chunks(), progress)
+
+
+def _counted(pieces: Iterable[str], progress: Progress | None) -> Iterator[str]:
+    yield from pieces
     if progress is not None:
         progress.advance()
 

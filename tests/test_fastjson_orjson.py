@@ -76,6 +76,15 @@ def test_values_orjson_might_write_differently(value: Any) -> None:
         assert dumps_indented(value, 2, level) == _reference(value, level)
 
 
+def test_null_from_none_is_orjson_s_and_from_nan_is_refused() -> None:
+    assert fastjson._orjson_indented({"a": None, "b": [None, 1.5]}) == _reference(
+        {"a": None, "b": [None, 1.5]})
+    for bad in ({"a": None, "x": float("nan")}, {"a": [None, float("-inf")]}):
+        assert fastjson._orjson_indented(bad) is None
+        with pytest.raises(ValueError):
+            dumps_indented(bad, 2)
+
+
 def test_refusals_stay_the_same() -> None:
     for bad in ({"x": float("nan")}, {"x": float("inf")}):
         with pytest.raises(ValueError):

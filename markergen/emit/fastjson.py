@@ -19,9 +19,10 @@ only where these checks send the value to the encoder below instead:
   raises;
 - floats below 1e-4 in magnitude, which Python writes `1e-05` and orjson `0.00001` or
   `1.5e-7`: the text has a digit before `e-`, or `0.0000`;
-- NaN and infinities, which orjson writes as `null` where json.dumps refuses them: any
-  `null` in the text (rare in these documents: one definition in a few hundred) takes
-  the slow path, which keeps json.dumps' ValueError.
+- NaN and infinities, which orjson writes as `null` where json.dumps refuses them: a
+  text with a `null` (a `fieldMembers` value that selects no member, a table's entry)
+  is kept only once json.dumps without indent, which is C code, has refused no float
+  of the value; otherwise the slow path keeps json.dumps' ValueError.
 A false alarm (such text inside a description) only costs the slower encoder. Without
 orjson installed, every value takes the encoder below.
 """
@@ -77,8 +78,14 @@ def _orjson_indented(value: Any) -> str | None:
         data = orjson.dumps(value, default=_refuse, option=_OPTIONS)
     except (orjson.JSONEncodeError, TypeError):
         return None
-    if b"null" in data or b"0.0000" in data:
+    if b"0.0000" in data:
         return None
+    if b"null" in data:
+        # None or a NaN/infinity: json.dumps' C encoder (no indent) tells them apart.
+        try:
+            json.dumps(value, allow_nan=False)
+        except ValueError:
+            return None
     # A digit before `e-`: looked for only where `e-` occurs (words like "re-create"
     # have it too; a search for the ten digit-led patterns read the text ten times).
     at = data.find(b"e-")

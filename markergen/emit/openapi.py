@@ -146,17 +146,33 @@ def parse_default(text: str) -> Any:
 SCALAR_TYPES = ("string", "boolean", "integer", "number")
 
 
+Pair = tuple[Schema, Schema]
+
+
 @dataclass
 class _Collected:
+    # The v2 and v3 properties: one dict object while no property differs between
+    # the versions (`differ`), so that most structs have one schema for both.
     properties: dict[str, Schema] = field(default_factory=dict)
+    properties_v3: dict[str, Schema] = field(default_factory=dict)
+    differ: bool = False
     depth: dict[str, int] = field(default_factory=dict)
     required: list[str] = field(default_factory=list)
 
 
 class SchemaBuilder:
-    """Builds the schemas of one document version; remembers external references."""
+    """Builds the schemas of the OpenAPI documents; remembers external references.
 
-    def __init__(self, model: Model, options: EmitOptions, version: Version) -> None:
+    With `version` None, each schema is built once for both documents, as a pair (v2,
+    v3): the versions differ only where a `$ref` is written (`#/definitions/X` or
+    `#/components/schemas/X`), in the well-known external types (`WELL_KNOWN`), and in
+    v3's `allOf` around a `$ref` with siblings, so everything else (descriptions, enum
+    values, extensions, unions) is computed once, and a part that is the same in both
+    is one object in both. With `version` 2 or 3, both halves of every pair are that
+    version's schema (`struct_schema`, `schemas`).
+    """
+
+    def __init__(self, model: Model, options: EmitOptions, version: Version | None = None) -> None:
         self.model = model
         self.options = options
         self.version = version
@@ -175,18 +191,27 @@ class SchemaBuilder:
             name = self._names[type_key] = key_definition_name(type_key, self.options.naming)
         return name
 
-    def _ref(self, type_key: str) -> Schema:
+    def _ref(self, type_key: str) -> Pair:
         name = self.def_name(type_key)
-        return {"$ref": ref_v2(name) if self.version == 2 else ref_v3(name)}
+        if self.version is None:
+            return {"$ref": ref_v2(name)}, {"$ref": ref_v3(name)}
+        ref = {"$ref": ref_v2(name) if self.version == 2 else ref_v3(name)}
+        return ref, ref
 
     def type_schema(self, ref: TypeRef) -> Schema:
-        """The schema of a Go type (no description)."""
+        """The schema of a Go type (no description), in the builder's version."""
+        return self.type_pair(ref)[1 if self.version == 3 else 0]
+
+    def type_pair(self, ref: TypeRef) -> Pair:
+        """The (v2, v3) schemas of a Go type (no description): one object when equal."""
         target, enum = unwrap(self.model, ref)
         schema: Schema
-        if target.kind == "builtin":
+        kind = target.kind
+        if kind == "builtin":
             tf = TYPE_FORMATS.get(target.name)
             if tf is None:
-                return {}
+                schema = {}
+                return schema, schema
             schema = {"type": tf[0]}
             if tf[1]:
                 schema["format"] = tf[1]
@@ -200,51 +225,85 @@ class SchemaBuilder:
                     )
                     self._enum_values[(enum.key, tf[0])] = values
                 schema["enum"] = list(values)
-            return schema
-        if target.kind == "named":
+            return schema, schema
+        if kind == "named":
             if target.type_key in self.model.structs:
                 return self._ref(target.type_key)
-            return {}
-        if target.kind == "external":
+            schema = {}
+            return schema, schema
+        if kind == "external":
             known = well_known(target)
             if known is not None:
-                return copy.deepcopy(known[0] if self.version == 2 else known[1])
+                if self.version is not None:
+                    schema = copy.deepcopy(known[self.version - 2])
+                    return schema, schema
+                schema = copy.deepcopy(known[0])
+                return schema, schema if known[1] is known[0] else copy.deepcopy(known[1])
             self.external.add(self.def_name(target.type_key))
             return self._ref(target.type_key)
-        if target.kind in ("slice", "array") and target.elem is not None:
+        if kind in ("slice", "array") and target.elem is not None:
             if is_byte_slice(self.model, target):
-                return {"type": "string", "format": "byte"}
-            return {"type": "array", "items": self.type_schema(target.elem)}
-        if target.kind == "map" and target.elem is not None:
-            return {"type": "object", "additionalProperties": self.type_schema(target.elem)}
-        if target.kind in ("struct", "interface"):
-            return {"type": "object"}
-        return {}
+                schema = {"type": "string", "format": "byte"}
+                return schema, schema
+            items2, items3 = self.type_pair(target.elem)
+            schema = {"type": "array", "items": items2}
+            return schema, schema if items3 is items2 else {"type": "array", "items": items3}
+        if kind == "map" and target.elem is not None:
+            values2, values3 = self.type_pair(target.elem)
+            schema = {"type": "object", "additionalProperties": values2}
+            if values3 is values2:
+                return schema, schema
+            return schema, {"type": "object", "additionalProperties": values3}
+        schema = {"type": "object"} if kind in ("struct", "interface") else {}
+        return schema, schema
 
     def property_schema(self, f: Field, owner: Struct) -> Schema:
+        """A field's property schema, in the builder's version."""
+        return self.property_pair(f, owner)[1 if self.version == 3 else 0]
+
+    def property_pair(self, f: Field, owner: Struct) -> Pair:
+        """A field's (v2, v3) property schemas: one object when equal."""
+        enum: Any
         if "string" in f.json.options or f.json.string:
-            schema: Schema = {"type": "string"}
+            schema2 = schema3 = {"type": "string"}
             enum = None
         else:
-            schema = self.type_schema(f.type)
+            schema2, schema3 = self.type_pair(f.type)
             enum = self._direct_enum(f.type)
+        common = self._extensions(f, owner)
+        type2 = schema2.get("type")
+        enum_values, description = self._typed(f, type2, enum)
+        one = self._property(schema2, enum_values, description, common, self.version == 3)
+        if schema3 is schema2:
+            return one, one
+        type3 = schema3.get("type")
+        if type3 != type2:  # a well-known type (Quantity: a string in v2, oneOf in v3)
+            enum_values, description = self._typed(f, type3, enum)
+        return one, self._property(schema3, enum_values, description, common, True)
+
+    def _typed(self, f: Field, json_type: Any, enum: Any) -> tuple[list[object] | None, str]:
+        """What depends on the property's JSON type: the field's enforced enum values
+        (scalars only) and its description (with the enum paragraph, strings only)."""
         description = f.description
         # The paragraph quotes values as Go strings, as openapi-gen: string enums only.
-        if enum is not None and schema.get("type") == "string":
+        if enum is not None and json_type == "string":
             paragraph = self._paragraphs.get(enum.key)
             if paragraph is None:
                 paragraph = self._paragraphs[enum.key] = enum_paragraph(enum)
             description = add_enum_paragraph(description, paragraph)
-        extras: Schema = {}
-        if description:
-            extras["description"] = description
-        if (f.enum_values or f.enum_gates) and schema.get("type") in SCALAR_TYPES:
+        values = None
+        if (f.enum_values or f.enum_gates) and json_type in SCALAR_TYPES:
             # The field's own list and its type's enum are both enforced (their
             # intersection; markergen.model.enums.field_enum).
             _, type_enum = unwrap(self.model, f.type)
             enforced = field_enum(f, type_enum)
             if enforced is not None:
-                schema["enum"] = typed_enum_values(list(enforced.values), schema["type"])
+                values = typed_enum_values(list(enforced.values), json_type)
+        return values, description
+
+    def _extensions(self, f: Field, owner: Struct) -> Schema:
+        """The property's keys that do not depend on its type or version."""
+        extras: Schema = {}
         if f.default is not None:
             extras["default"] = parse_default(f.default)
         if f.patch_strategy:
@@ -256,7 +315,7 @@ class SchemaBuilder:
         if f.list_map_keys:
             extras["x-kubernetes-list-map-keys"] = list(f.list_map_keys)
         # The first +mapType and the first +structType, found in one pass over the
-        # field's markers (this runs for every property of both documents).
+        # field's markers (this runs for every property).
         map_type = struct_type = None
         for m in f.markers:
             if m.name == "mapType":
@@ -273,9 +332,20 @@ class SchemaBuilder:
             if d is not None and d.go_name == f.go_name and fieldmembers_union(union, self.options):
                 extras[UNIONS_KEY] = field_members(union)
                 break
-        if "$ref" in schema and extras and self.version == 3:
+        return extras
+
+    @staticmethod
+    def _property(
+        schema: Schema, enum_values: list[object] | None, description: str, common: Schema, v3: bool
+    ) -> Schema:
+        # Keys in the order the schema had them, then the field's enum (in the type's
+        # place when it had one), then the description and the extensions.
+        extras = {"description": description, **common} if description else common
+        if v3 and extras and "$ref" in schema:
             # OpenAPI 3.0 ignores siblings of $ref; wrap it as the API server does.
             return {"allOf": [schema], **extras}
+        if enum_values is not None:
+            return {**schema, "enum": enum_values, **extras}
         return {**schema, **extras}
 
     def _direct_enum(self, ref: TypeRef) -> Any:
@@ -302,7 +372,8 @@ class SchemaBuilder:
                 if target.kind == "external":
                     if (target.package, target.name) == (META_V1, "TypeMeta"):
                         for name, schema in _TYPE_META_PROPERTIES.items():
-                            self._add(out, name, dict(schema), depth + 1)
+                            copied = dict(schema)
+                            self._add(out, name, copied, copied, depth + 1)
                         continue
                     # Its fields cannot be merged without its source; say what is missing.
                     self.external.add(self.def_name(target.type_key))
@@ -310,16 +381,20 @@ class SchemaBuilder:
             name = f.json_name
             if not name:
                 continue
-            self._add(out, name, self.property_schema(f, struct), depth)
+            schema2, schema3 = self.property_pair(f, struct)
+            self._add(out, name, schema2, schema3, depth)
             if (not f.optional or f.required_marker) and name not in out.required:
                 out.required.append(name)
 
     @staticmethod
-    def _add(out: _Collected, name: str, schema: Schema, depth: int) -> None:
+    def _add(out: _Collected, name: str, schema2: Schema, schema3: Schema, depth: int) -> None:
         # Go's rule for promoted fields: the shallowest one wins; ties keep the first.
         if name in out.depth and out.depth[name] <= depth:
             return
-        out.properties[name] = schema
+        out.properties[name] = schema2
+        out.properties_v3[name] = schema3
+        if schema3 is not schema2:
+            out.differ = True
         out.depth[name] = depth
 
     def union_list(
@@ -344,6 +419,11 @@ class SchemaBuilder:
         return out
 
     def struct_schema(self, struct: Struct) -> Schema:
+        """A struct's schema, in the builder's version."""
+        return self.struct_pair(struct)[1 if self.version == 3 else 0]
+
+    def struct_pair(self, struct: Struct) -> Pair:
+        """A struct's (v2, v3) schemas: one object when no property differs."""
         collected = _Collected()
         self._collect(struct, collected, 0, set())
         schema: Schema = {"type": "object"}
@@ -356,7 +436,9 @@ class SchemaBuilder:
         unions = self.union_list(struct)
         if unions:
             schema[UNIONS_KEY] = unions
-        return schema
+        if not collected.differ:
+            return schema, schema
+        return schema, {**schema, "properties": collected.properties_v3}
 
     def definitions(self) -> dict[str, Schema]:
         return dict(self.schemas(self.names_in_order()))
@@ -369,16 +451,23 @@ class SchemaBuilder:
         self._keys_by_name = by_name
         return sorted(by_name)
 
-    def schemas(self, names: list[str]) -> Iterator[tuple[str, Schema]]:
-        """(name, schema) of each of `names` (from `names_in_order`), built one at a
-        time so that a writer can stream them. Two struct keys may share a definition
-        name: the later key's schema is kept, and both are built (both may name
-        external references)."""
+    def pairs(self, names: list[str]) -> Iterator[tuple[str, Schema, Schema]]:
+        """(name, v2 schema, v3 schema) of each of `names` (from `names_in_order`),
+        built one at a time so that a writer can stream them. Two struct keys may share
+        a definition name: the later key's schema is kept, and both are built (both may
+        name external references)."""
         for name in names:
             keys = self._keys_by_name[name]
             for key in keys[:-1]:
-                self.struct_schema(self.model.structs[key])
-            yield name, self.struct_schema(self.model.structs[keys[-1]])
+                self.struct_pair(self.model.structs[key])
+            schema2, schema3 = self.struct_pair(self.model.structs[keys[-1]])
+            yield name, schema2, schema3
+
+    def schemas(self, names: list[str]) -> Iterator[tuple[str, Schema]]:
+        """(name, schema) of each of `names` in the builder's version (`pairs`)."""
+        v3 = self.version == 3
+        for name, schema2, schema3 in self.pairs(names):
+            yield name, schema3 if v3 else schema2
 
 
 @dataclass(frozen=True)

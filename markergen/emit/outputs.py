@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from markergen.emit.options import EmitOptions
 
 if TYPE_CHECKING:  # annotations only: markergen.config imports OUTPUTS for --help
+    from markergen.emit.schemapass import Part, Reader, SchemaPass
     from markergen.emit.templating import Templates
     from markergen.model import Model
 
@@ -52,12 +53,23 @@ class Inputs:
         self.model = model
         self.options = options
         self._templates = templates
+        self._pass: SchemaPass | None = None
 
     @functools.cached_property
     def table(self) -> dict[str, Any]:
         from markergen.emit.table import build_table
 
         return build_table(self.model, self.options)
+
+    def schema_reader(self, part: Part) -> Reader:
+        """A reader of the pass over the definitions that builds each schema once for
+        every OpenAPI output (markergen.emit.schemapass): the current pass while it has
+        not started, else a new one."""
+        from markergen.emit.schemapass import SchemaPass
+
+        if self._pass is None or self._pass.started:
+            self._pass = SchemaPass(self.model, self.options)
+        return self._pass.reader(part)
 
     @property
     def templates(self) -> Templates:
@@ -106,20 +118,12 @@ def user_output(template: Path) -> Output:
 
 
 def _openapi(inputs: Inputs, version: Literal[2, 3]) -> dict[str, Any]:
-    from markergen.emit.openapi import SchemaBuilder
-
-    builder = SchemaBuilder(inputs.model, inputs.options, version)
-    names = builder.names_in_order()
-
-    def external() -> list[str]:
-        # called by the template after the last schema: building them fills the set
-        return sorted(builder.external - set(names))
-
+    schemas = inputs.schema_reader("v2" if version == 2 else "v3")
     return {
-        "schemas": builder.schemas(names),
-        "schemas_empty": not names,
+        "schemas": schemas,
         "info": {"title": inputs.options.title, "version": inputs.options.version},
-        "external": external,
+        # called by the template after the last schema: building them fills the list
+        "external": schemas.external,
     }
 
 
@@ -136,11 +140,7 @@ def _table_context(inputs: Inputs) -> dict[str, Any]:
 
 
 def _fragment(inputs: Inputs, version: Literal[2, 3]) -> dict[str, Any]:
-    from markergen.emit.fragments import document_fragment
-    from markergen.emit.openapi import SchemaBuilder
-
-    builder = SchemaBuilder(inputs.model, inputs.options, version)
-    return {"fragment": document_fragment(builder.schemas(builder.names_in_order()), version)}
+    return {"fragment": inputs.schema_reader("v2-fragment" if version == 2 else "v3-fragment")}
 
 
 def _fragment_v2(inputs: Inputs) -> dict[str, Any]:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from json.encoder import encode_basestring  # the C escaper when _json is available
 from typing import Any
 
 from markergen.emit.fastjson import dumps_indented
@@ -29,6 +30,32 @@ def tojson(value: Any, indent: int | None = None, level: int = 0) -> str:
     )
 
 
+def json_object(members: Iterable[tuple[str, Any] | None], level: int = 0) -> Iterator[str]:
+    """The text `tojson(dict(members), 2, level)` writes, one piece per member, for a
+    template to stream an object too large to hold:
+    `{% for text in members | json_object(1) %}{{ text }}{% endfor %}`.
+
+    `members` are (key, value) pairs in the order of sorted keys (as `tojson` writes
+    them; a key out of order is an error, so the text cannot differ from `tojson`'s).
+    A None in their place writes nothing (an empty piece): an output read from a pass
+    shared with others keeps in step with them (markergen.emit.schemapass).
+    """
+    inner = "\n" + "  " * (level + 1)
+    sep = "{" + inner
+    last: str | None = None
+    for member in members:
+        if member is None:
+            yield ""
+            continue
+        key, value = member
+        if last is not None and not last < key:
+            raise ValueError(f"json_object: key {key!r} after {last!r}: keys must be sorted")
+        last = key
+        yield f"{sep}{encode_basestring(key)}: {dumps_indented(value, 2, level + 1)}"
+        sep = "," + inner
+    yield "{}" if last is None else "\n" + "  " * level + "}"
+
+
 def pyliteral(value: Any, indent: int = 4, level: int = 0) -> str:
     """A Python literal that `ast.literal_eval` reads back to an equal value.
 
@@ -38,6 +65,26 @@ def pyliteral(value: Any, indent: int = 4, level: int = 0) -> str:
     out: list[str] = []
     _py_plain(value, out, indent, level)
     return "".join(out)
+
+
+def pyliteral_dict(
+    members: Iterable[tuple[str, Any]], indent: int = 4, level: int = 0
+) -> Iterator[str]:
+    """The text `pyliteral(dict(members), indent, level)` writes, one piece per member
+    (as `json_object` for JSON): `members` are (key, value) pairs in sorted key order
+    (a key out of order is an error)."""
+    pad = " " * (indent * (level + 1))
+    head = "{\n"
+    last: str | None = None
+    for key, value in members:
+        if type(key) is not str:
+            raise TypeError(f"pyliteral: dict key {key!r} is not a string")
+        if last is not None and not last < key:
+            raise ValueError(f"pyliteral_dict: key {key!r} after {last!r}: keys must be sorted")
+        last = key
+        yield f"{head}{pad}{key!r}: {pyliteral(value, indent, level + 1)},\n"
+        head = ""
+    yield "{}" if last is None else " " * (indent * level) + "}"
 
 
 _PLAIN_SCALARS = (str, int, bool, type(None))

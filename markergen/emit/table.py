@@ -64,9 +64,14 @@ class TableBuilder:
             if any(m.name.startswith("k8s:validation-gen") for m in p.markers)
             for f in p.files
         )
+        # The same keys are named over and over (every field of a popular type).
+        self._names: dict[str, str] = {}
 
     def def_name(self, type_key: str) -> str:
-        return key_definition_name(type_key, self.options.naming)
+        name = self._names.get(type_key)
+        if name is None:
+            name = self._names[type_key] = key_definition_name(type_key, self.options.naming)
+        return name
 
     def _opaque(self, ref: TypeRef) -> bool:
         """Whether the value's JSON is a type's own (custom marshalling): any JSON value

@@ -52,6 +52,8 @@ class _Original:
 
 
 _CHUNK = 1 << 20
+# Text held per streamed output before it is written: several are written side by side.
+_BLOCK = 1 << 18
 
 
 def _check_existing(path: Path) -> _Original | None:
@@ -139,18 +141,80 @@ class _Tally:
         return self.size, self._sha.hexdigest() if self._sha is not None else ""
 
 
-def _encoded(chunks: Iterable[str], tally: _Tally) -> Iterator[bytes]:
-    """The pieces, UTF-8, in blocks of about _CHUNK bytes, counted by `tally`."""
-    pending: list[bytes] = []
-    held = 0
-    for chunk in chunks:
-        data = chunk.encode("utf-8")
-        pending.append(data)
-        held += len(data)
-        if held >= _CHUNK:
-            yield tally.add(b"".join(pending))
-            pending, held = [], 0
-    yield tally.add(b"".join(pending))
+class _Stream:
+    """One streamed output being written to its temporary: its pieces, the text not yet
+    written, and the tally of what was."""
+
+    __slots__ = ("file", "path", "pending", "pieces", "size", "tally", "tmp")
+
+    def __init__(self, path: Path, tmp: Path, fd: int, pieces: Iterable[str], tally: _Tally) -> None:
+        self.path = path
+        self.tmp = tmp
+        self.file = os.fdopen(fd, "wb")
+        self.pieces = iter(pieces)
+        self.tally = tally
+        self.pending: list[str] = []
+        self.size = 0
+
+    def step(self) -> bool:
+        """Take the output's next piece; False when it has none left (all written)."""
+        piece = next(self.pieces, None)
+        if piece is None:
+            self._flush()
+            return False
+        self.pending.append(piece)
+        self.size += len(piece)
+        if self.size >= _BLOCK:
+            self._flush()
+        return True
+
+    def _flush(self) -> None:
+        # Encoded in blocks of about _BLOCK characters: one encode per block, not per piece.
+        self.file.write(self.tally.add("".join(self.pending).encode("utf-8")))
+        self.pending = []
+        self.size = 0
+
+
+def _write_streams(
+    streams: Mapping[Path, Callable[[], Iterable[str]]],
+    mode: Callable[[Path], int],
+    digests: bool,
+    keep: Callable[[Path, Path], None],
+    at: Callable[[Path], None],
+) -> list[_Stream]:
+    """The streamed outputs in their temporaries, written side by side: a piece of each
+    in turn. Outputs drawn from one pass over the model (the OpenAPI documents and
+    fragments, markergen.emit.schemapass) then read each definition at the same time,
+    and what one has read and another not yet is a definition or two, never a whole
+    document. Every output's pieces are asked for (`content()`) before any is read.
+    `at` is told which output is being written (for the error message)."""
+    pieces = {}
+    for path, content in streams.items():
+        at(path)
+        pieces[path] = content()
+    opened: list[_Stream] = []
+    try:
+        for path in streams:
+            at(path)
+            fd, tmp = _create(path, ".tmp", partial(keep, path))
+            opened.append(_Stream(path, tmp, fd, pieces[path], _Tally(digests)))
+        active = opened
+        while active:
+            left = []
+            for stream in active:
+                at(stream.path)
+                if stream.step():
+                    left.append(stream)
+            active = left
+        for stream in opened:
+            at(stream.path)
+            stream.file.close()
+            os.chmod(stream.tmp, mode(stream.path))
+    finally:
+        for stream in opened:
+            with contextlib.suppress(OSError):
+                stream.file.close()
+    return opened
 
 
 def _sync(path: Path) -> None:
@@ -249,34 +313,53 @@ def write_outputs(outputs: Mapping[Path, Content], digests: bool = False) -> Wri
         backups.clear()
         created_dirs.clear()
 
+    def mode(path: Path) -> int:
+        original = originals[path]
+        return original.mode if original is not None else _default_mode()
+
+    def at(path: Path) -> None:
+        nonlocal current
+        current = path
+
     try:
+        streamed: dict[Path, Callable[[], Iterable[str]]] = {}
         for path in targets:
             current = path
             original = originals[path]
             content = outputs[path]
-            mode = original.mode if original is not None else _default_mode()
+            if not isinstance(content, str):
+                created_dirs.extend(_make_parents(path.parent))
+                streamed[path] = content
+                continue
             tally = _Tally(digests)
-            keep = partial(temps.__setitem__, path)
-            if isinstance(content, str):
-                data = tally.add(content.encode("utf-8"))
-                sums[path] = tally.result()
-                if original is not None and original.size == len(data) and _same_content(path, data):
-                    unchanged.append(path)
-                    continue
-                created_dirs.extend(_make_parents(path.parent))
-                tmp = _write_temp(path, (data,), mode, keep)
-                del data
-            else:
-                created_dirs.extend(_make_parents(path.parent))
-                tmp = _write_temp(path, _encoded(content(), tally), mode, keep)
-                sums[path] = tally.result()
-                if original is not None and original.size == tally.size and _same_content(path, tmp):
-                    del temps[path]
-                    tmp.unlink()
-                    unchanged.append(path)
-                    continue
+            data = tally.add(content.encode("utf-8"))
+            sums[path] = tally.result()
+            if original is not None and original.size == len(data) and _same_content(path, data):
+                unchanged.append(path)
+                continue
+            created_dirs.extend(_make_parents(path.parent))
+            tmp = _write_temp(path, (data,), mode(path), partial(temps.__setitem__, path))
+            del data
             _sync(tmp)
             changed.append(path)
+        for stream in _write_streams(streamed, mode, digests, temps.__setitem__, at):
+            path = current = stream.path
+            original = originals[path]
+            sums[path] = stream.tally.result()
+            if (
+                original is not None
+                and original.size == stream.tally.size
+                and _same_content(path, stream.tmp)
+            ):
+                del temps[path]
+                stream.tmp.unlink()
+                unchanged.append(path)
+                continue
+            _sync(stream.tmp)
+            changed.append(path)
+        # Renamed (and restored) in the order of their paths, whatever the kind of content.
+        changed.sort(key=targets.index)
+        unchanged.sort(key=targets.index)
         for path in changed:
             current = path
             if originals[path] is not None:

@@ -1,0 +1,3 @@
+module example.com/wellknown
+
+go 1.22
