@@ -56,8 +56,7 @@ def comment_lines(group: CommentGroup | None) -> list[str]:
     if group is None:
         return []
     lines: list[str] = []
-    for line in group.lines:
-        text = line.text
+    for text in group.texts:
         if text.startswith(" "):
             text = text[1:]
         elif text and _is_directive(text):

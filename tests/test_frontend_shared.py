@@ -1,0 +1,161 @@
+"""What the front end and the model builder share or make lazily must equal what they
+would make eagerly (docs/performance.md, issue 29): a comment group's texts and single
+line records read before its lines, type expression records shared among equal types,
+resolved types remembered per file, and `make_field`'s record built through its
+instance dict. No timing is asserted here."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from frontend_records import ROOT, fixture_files
+
+from markergen.golang.parser import DecodeError, GoParser, parse_file
+from markergen.golang.syntax import CommentGroup, GoFile, TypeDecl, TypeExpr
+from markergen.markers import REGISTRY
+from markergen.model import Field
+from markergen.model.fields import make_field
+from markergen.model.markerread import MarkerReader
+from markergen.model.resolve import Resolver, TypeIndex
+
+
+def _groups(file: GoFile) -> Iterator[CommentGroup]:
+    yield from file.package_comments
+    if file.package_doc is not None:
+        yield file.package_doc
+    for decl in file.types:
+        yield from (g for g in (decl.doc, decl.doc_extra) if g is not None)
+        yield from _field_groups(decl.type)
+    for spec in file.consts:
+        yield from (g for g in (spec.doc, spec.trailing) if g is not None)
+    for marked in file.marked:
+        yield marked.doc
+
+
+def _field_groups(expr: TypeExpr) -> Iterator[CommentGroup]:
+    for f in expr.fields:
+        yield from (g for g in (f.doc, f.trailing, f.doc_extra) if g is not None)
+        yield from _field_groups(f.type)
+
+
+def _parse(path: Path) -> GoFile | None:
+    data = path.read_bytes()
+    try:
+        return GoParser().parse(path.relative_to(ROOT).as_posix(), data)
+    except DecodeError:
+        return None
+
+
+CRLF_AND_ODD = [
+    b"package p\r\n\r\n// A is\r\n// a type.\r\ntype A struct {\r\n\t// X is\r\n\tX int // x\r\n}\r\n",
+    b"package p\n\n// caf\xc3\xa9 \xe6\x97\xa5\n//\t+optional\ntype A int\n",
+    b"package p\n\n/* a\n b */\n// c\ntype A int\n\ntype B struct {\n\t/* d */ // e\n\tY int\n}\n",
+    b"package p\n\ntype C struct {\n\t// lone \r carriage\n\t// two\n\n\n\t// three\n\tZ int\n}\n",
+]
+
+
+@pytest.mark.parametrize("path", fixture_files(), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_texts_and_single_lines_equal_the_line_records(path: Path) -> None:
+    first = _parse(path)
+    if first is None:
+        return
+    texts_first = list(_groups(first))
+    one_line_first = list(_groups(_parse(path) or first))
+    lines_first = list(_groups(_parse(path) or first))
+    for by_texts, by_line, by_lines in zip(texts_first, one_line_first, lines_first, strict=True):
+        texts = by_texts.texts  # read before the lines are made
+        singles = [by_line.line(i) for i in range(len(by_lines.lines))]
+        assert texts == tuple(line.text for line in by_lines.lines)
+        assert tuple(singles) == by_lines.lines
+        assert by_texts.lines == by_lines.lines and by_texts.texts == texts
+
+
+@pytest.mark.parametrize("data", CRLF_AND_ODD)
+def test_texts_and_single_lines_on_crlf_non_ascii_and_block_comments(data: bytes) -> None:
+    groups = list(_groups(parse_file("x.go", data)))
+    eager = list(_groups(parse_file("x.go", data)))
+    assert groups
+    for lazy, made in zip(groups, eager, strict=True):
+        lines = made.lines
+        assert lazy.texts == tuple(line.text for line in lines)
+        assert all(lazy.line(i) == line for i, line in enumerate(lines))
+
+
+REPEATED = b"""package p
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+type A struct {
+	X map[string]*metav1.Time `json:"x"`
+	Y map[string]*metav1.Time `json:"y"`
+	Z []struct{ N int } `json:"z"`
+	W []struct{ N int } `json:"w"`
+}
+
+type B map[string]*metav1.Time
+"""
+
+
+def test_equal_type_expressions_are_one_record_and_resolve_alike() -> None:
+    file = parse_file("x.go", REPEATED)
+    a, b = file.types
+    x, y, z, w = a.type.fields
+    assert x.type is y.type and b.type is x.type
+    assert z.type is not w.type  # a struct type's fields have positions of their own
+    assert z.type.elem is not None and z.type.elem.fields[0].pos.line == 8
+    assert w.type.elem is not None and w.type.elem.fields[0].pos.line == 9
+    fresh = parse_file("x.go", REPEATED)  # another parser: nothing shared with the first
+    assert fresh.types == file.types
+    index = TypeIndex(frozenset({("p", "A"), ("p", "B")}))
+    remembered = Resolver(index, "p", file)
+    for f in (x, y, z, w):
+        assert remembered.resolve(f.type) == Resolver(index, "p", file).resolve(f.type)
+    assert remembered.resolve(b.type) == remembered.resolve(x.type)
+
+
+FIELDS = b"""package p
+
+// +kubebuilder:validation:Optional
+type S struct {
+	// A is a field.
+	// +optional
+	// +listType=map
+	// +listMapKey=name
+	// +default="x"
+	A []Item `json:"a,omitempty" patchStrategy:"merge" patchMergeKey:"name"`
+
+	// +kubebuilder:validation:Enum=a;b
+	// +openshift:validation:FeatureGateAwareEnum:featureGate=G,enum=a;b;c
+	// <gateway:experimental:validation:Enum=a;b>
+	B string `json:"b"`
+	c int
+	Item `json:",inline"`
+}
+
+type Item struct {
+	Name string `json:"name"`
+}
+"""
+
+
+def test_make_field_builds_the_record_the_dataclass_builds() -> None:
+    file = parse_file("x.go", FIELDS)
+    decl: TypeDecl = file.types[0]
+    resolver = Resolver(TypeIndex(frozenset({("p", "Item")})), "p", file)
+    names = {f.name for f in dataclasses.fields(Field)}
+    for optional_by_default in (False, True):
+        for fd in decl.type.fields:
+            made = make_field(fd, resolver, MarkerReader(REGISTRY), "S", optional_by_default)
+            assert set(vars(made)) == names
+            assert made == Field(**{n: getattr(made, n) for n in names})
+            assert hash(made.json) == hash(fd.json)
+    a = make_field(decl.type.fields[0], resolver, MarkerReader(REGISTRY), "S", False)
+    assert (a.patch_strategy, a.patch_merge_key, a.list_map_keys) == ("merge", "name", ("name",))
+    b = make_field(decl.type.fields[1], resolver, MarkerReader(REGISTRY), "S", False)
+    assert b.enum_values == ("a", "b") and [g.gate for g in b.enum_gates] == [
+        "G",
+        "gateway:experimental",
+    ]
