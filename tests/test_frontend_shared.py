@@ -12,9 +12,19 @@ from pathlib import Path
 
 import pytest
 from frontend_records import ROOT, fixture_files
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from markergen.doctext import comment_lines, description, format_description
 from markergen.golang.parser import DecodeError, GoParser, parse_file
-from markergen.golang.syntax import CommentGroup, GoFile, TypeDecl, TypeExpr
+from markergen.golang.syntax import (
+    CommentGroup,
+    CommentLine,
+    GoFile,
+    Position,
+    TypeDecl,
+    TypeExpr,
+)
 from markergen.markers import REGISTRY
 from markergen.model import Field
 from markergen.model.fields import make_field
@@ -159,3 +169,25 @@ def test_make_field_builds_the_record_the_dataclass_builds() -> None:
         "G",
         "gateway:experimental",
     ]
+
+
+_TEXT = st.lists(
+    st.one_of(
+        st.sampled_from(
+            [" A doc line.", " +optional", " ---", " TODO: x", "", " ", "\tindented",
+             "  two spaces", " +k8s:enum", "go:generate x", " trailing  ", " a\xa0",
+             " \xa0b", " \x1cc", "nospace", " TODOx", " +", "\r"]
+        ),
+        st.text(alphabet=" \t+-TOD\xa0ab\r", max_size=6).map(lambda t: " " + t),
+    ),
+    min_size=1,
+    max_size=6,
+)
+
+
+@given(_TEXT)
+@settings(max_examples=300, deadline=None)
+def test_descriptions_of_plain_docs_are_the_general_reading(texts: list[str]) -> None:
+    lines = tuple(CommentLine(t, Position("x.go", i + 1, 3)) for i, t in enumerate(texts))
+    group = CommentGroup(lines)
+    assert description(group) == format_description(comment_lines(group))

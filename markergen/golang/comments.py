@@ -142,8 +142,16 @@ class Group:
         if not self.slashes:
             return self()[index]
         src = self._src
-        start, _, row = self.spans()[index]
-        column = start - (src.data.rfind(b"\n", 0, start) + 1)  # in bytes
+        data = src.data
+        if self._spans is None:
+            # `//` lines one a row: line `index` is `index` line ends below the first
+            start = self._start
+            for _ in range(index):
+                start = data.find(b"//", data.find(b"\n", start, self._end))
+            row = self.first_row + index
+        else:
+            start, _, row = self._spans[index]
+        column = start - (data.rfind(b"\n", 0, start) + 1)  # in bytes
         text = self.texts()[index]
         if src.ascii:
             return comment_line(text, src.path, row + 1, column + 3)
