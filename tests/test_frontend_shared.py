@@ -1,8 +1,8 @@
 """What the front end and the model builder share or make lazily must equal what they
 would make eagerly (docs/performance.md, issue 29): a comment group's texts and single
 line records read before its lines, type expression records shared among equal types,
-resolved types remembered per file, and `make_field`'s record built through its
-instance dict. No timing is asserted here."""
+resolved types remembered per file, descriptions of plain docs read in one pass, and
+`make_field`'s record with its tags read in one pass. No timing is asserted here."""
 
 from __future__ import annotations
 

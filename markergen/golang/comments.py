@@ -45,10 +45,10 @@ Span = tuple[int, int, int]
 class Group:
     """A comment group with the rows it spans (0-based tree-sitter rows); its
     `CommentGroup` is made on first use, and makes its line records from the group's
-    bytes when they are first read (the group is its `syntax.LineSource`)."""
+    bytes when they are first read."""
 
-    __slots__ = ("_end", "_group", "_spans", "_src", "_start", "_texts", "first_row",
-                 "last_row", "slashes", "trailing")  # fmt: skip
+    __slots__ = ("_end", "_group", "_spans", "_src", "_start", "first_row", "last_row",
+                 "slashes", "trailing")  # fmt: skip
 
     def __init__(
         self,
@@ -67,7 +67,6 @@ class Group:
         self._start = spans[0][0] if spans else start
         self._end = spans[-1][1] if spans else end
         self._group: CommentGroup | None = None
-        self._texts: tuple[str, ...] | None = None
         self.first_row = first_row
         self.last_row = last_row
         self.trailing = trailing  # starts on the line where the preceding code ends
@@ -76,8 +75,40 @@ class Group:
     @property
     def group(self) -> CommentGroup:
         if self._group is None:
-            self._group = CommentGroup.deferred(self)
+            # The lines' source is an object of its own: were it this group, the two
+            # would hold each other, and a cycle outlives its last use while the
+            # collector is paused (markergen.pipeline.gc_paused), with the file's bytes.
+            self._group = CommentGroup.deferred(
+                _Lines(self._src, self._spans, self.first_row, self.slashes, self._start, self._end)
+            )
         return self._group
+
+    def has_marker_line(self) -> bool:
+        """Whether a line's text starts with `+` after white space."""
+        return any(text.lstrip().startswith("+") for text in self.group.texts)
+
+
+class _Lines:
+    """The lines of one comment group, made from its bytes (`syntax.LineSource`)."""
+
+    __slots__ = ("_end", "_spans", "_src", "_start", "_texts", "first_row", "slashes")
+
+    def __init__(
+        self,
+        src: Source,
+        spans: list[Span] | None,
+        first_row: int,
+        slashes: bool,
+        start: int,
+        end: int,
+    ) -> None:
+        self._src = src
+        self._spans = spans
+        self._start = start
+        self._end = end
+        self._texts: tuple[str, ...] | None = None
+        self.first_row = first_row
+        self.slashes = slashes
 
     def spans(self) -> list[Span]:
         spans = self._spans
@@ -88,10 +119,6 @@ class Group:
                 for i, m in enumerate(_LINE_COMMENT.finditer(self._src.data, self._start, self._end))
             ]
         return spans
-
-    def has_marker_line(self) -> bool:
-        """Whether a line's text starts with `+` after white space."""
-        return any(text.lstrip().startswith("+") for text in self.texts())
 
     def __call__(self) -> tuple[CommentLine, ...]:
         src = self._src
@@ -187,7 +214,7 @@ def comment_lines(src: Source, node: Node) -> list[CommentLine]:
     row = node.start_point[0]
     spans = [(node.start_byte, node.end_byte, row)]
     slashes = src.data[node.start_byte + 1] == _SLASH
-    return list(Group(src, spans, row, row, False, slashes)())
+    return list(_Lines(src, spans, row, slashes, node.start_byte, node.end_byte)())
 
 
 Item = Node | Group

@@ -82,11 +82,7 @@ def make_field(
                 tag_strategy = value
         elif key == "patchMergeKey" and tag_merge_key is None:
             tag_merge_key = value
-    # `Field(...)` through its instance dict: a frozen dataclass's __init__ assigns each
-    # of its 19 fields with object.__setattr__, and this runs once per field of a tree
-    # (an equal record; every field is given, as the test of make_field checks).
-    field = _new(Field)
-    field.__dict__.update(
+    return Field(
         go_name=decl.name,
         json_name=json_name,
         type=resolver.resolve(decl.type),
@@ -107,7 +103,3 @@ def make_field(
         pos=decl.pos,
         enum_gates=gate_lines(markers) + channel_lines(decl.doc) if markers or decl.doc else (),
     )
-    return field
-
-
-_new = object.__new__
