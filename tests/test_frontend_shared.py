@@ -191,3 +191,21 @@ def test_descriptions_of_plain_docs_are_the_general_reading(texts: list[str]) ->
     lines = tuple(CommentLine(t, Position("x.go", i + 1, 3)) for i, t in enumerate(texts))
     group = CommentGroup(lines)
     assert description(group) == format_description(comment_lines(group))
+
+
+def test_a_gap_of_many_comment_lines_before_a_block_comment_is_read_in_linear_time() -> None:
+    # Comment lines holding `//` and ending in blanks, then a `/* */`: a regular
+    # expression matching the whole gap would backtrack 2^40 ways before failing.
+    lines = "".join(f"\t// see http://x/{i}//y   \n" for i in range(40))
+    src = f"package p\n\ntype T struct {{\n\tA int\n\n{lines}\t/* c */\n\tB int\n}}\n"
+    (decl,) = parse_file("x.go", src.encode()).types
+    a, b = decl.type.fields
+    assert b.doc is not None and len(b.doc.texts) == 41 and b.doc.texts[-1] == " c "
+    assert b.doc.texts[0] == " see http://x/0//y   " and a.trailing is None
+    # a group of `//` lines and a `/* */` block: each line the record of its kind
+    assert [type(line).__name__ for line in b.doc.lines[-2:]] == [
+        "CommentLine",
+        "BlockCommentLine",
+    ]
+    (eager,) = parse_file("x.go", src.encode()).types
+    assert decl == eager

@@ -128,11 +128,15 @@ class _Lines:
         for i, (start, end, row) in enumerate(self.spans()):
             line_start = data.rfind(b"\n", 0, start) + 1
             column = start - line_start  # in bytes
-            if texts is not None:
+            if data[start + 1] == _SLASH:
+                if texts is not None:
+                    text = texts[i]
+                else:  # a `//` line of a group with `/* */` comments too
+                    text = data[start + 2 : end].decode("utf-8").removesuffix("\r")
                 if ascii_only:
-                    out.append(comment_line(texts[i], path, row + 1, column + 3))
+                    out.append(comment_line(text, path, row + 1, column + 3))
                 else:
-                    out.append(CommentLine(texts[i], src.position(start + 2, row, column + 2)))
+                    out.append(CommentLine(text, src.position(start + 2, row, column + 2)))
             else:
                 out.extend(_block_lines(src, start, end, row, column))
         return tuple(out)
@@ -185,8 +189,8 @@ class _Lines:
         return CommentLine(text, src.position(start + 2, row, column + 2))
 
 
-# What may stand before `//` on a line of a gap `_LINE_GAP` matches (bytes' `\s`
-# without the newline).
+# What may stand before `//` on a line of a gap of `//` lines (white space, as bytes'
+# `strip` has it, without the newline).
 _INDENT = " \t\r\f\v"
 
 
@@ -298,7 +302,13 @@ def _add_groups(
     between code ending on `code_end_row` (-1: none) and code starting on `next_row`
     (-1: none)."""
     data = src.data
-    if _LINE_GAP.fullmatch(data, start, end) is not None:
+    if not _LINE_COMMENT.sub(b"", data[start:end]).strip():
+        # White space and `//` comments only (the usual gap between two fields or
+        # declarations): every group of it is made of `//` lines. (Found by removing
+        # the comments, one left-to-right scan as `_comments` reads them: a regular
+        # expression matching the whole gap backtracks exponentially on a gap it does
+        # not match, as one with a `/*` after comment lines holding `//` or ending in
+        # blanks.)
         _add_line_groups(src, out, start, end, row, code_end_row, next_row)
         return
     spans = _comments(data, start, end, row)
@@ -337,10 +347,6 @@ def _add_groups(
     out.append(Group(src, pending, first, last, trailing, slashes))
 
 
-# A gap of white space and `//` comments only (the usual gap between two fields or
-# declarations): its comments are found with one C-level scan each, and every group of
-# it is made of `//` lines. A `/*` outside a `//` comment makes it no match.
-_LINE_GAP = re.compile(rb"(?:\s*//[^\n]*)*\s*")
 _LINE_COMMENT = re.compile(rb"//[^\n]*")
 
 
@@ -353,7 +359,7 @@ def _add_line_groups(
     code_end_row: int,
     next_row: int,
 ) -> None:
-    """`_add_groups` for a gap `_LINE_GAP` matches, without a step per line: a comment
+    """`_add_groups` for a gap of white space and `//` lines, without a step per line: a comment
     on the row where the code before ends is a group of its own, the others are cut
     into groups at blank lines (every comment runs to the end of its line)."""
     data = src.data
