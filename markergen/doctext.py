@@ -56,8 +56,7 @@ def comment_lines(group: CommentGroup | None) -> list[str]:
     if group is None:
         return []
     lines: list[str] = []
-    for line in group.lines:
-        text = line.text
+    for text in group.texts:
         if text.startswith(" "):
             text = text[1:]
         elif text and _is_directive(text):
@@ -100,6 +99,10 @@ def description(group: CommentGroup | None, *extra: CommentGroup | Sequence[str]
     enum's "Possible enum values" block to a field's comment lines: a CommentGroup is
     read like `group`, a sequence of strings is taken as lines already in gengo form.
     """
+    if group is not None and not extra:
+        plain = _plain_description(group.texts)
+        if plain is not None:
+            return plain
     lines = comment_lines(group)
     for item in extra:
         if item is None:
@@ -111,6 +114,24 @@ def description(group: CommentGroup | None, *extra: CommentGroup | Sequence[str]
         else:
             lines.extend(item)
     return format_description(lines)
+
+
+def _plain_description(texts: Sequence[str]) -> str | None:
+    """`format_description(comment_lines(...))` of the usual doc comment in one pass, or
+    None when it is not one: every line is `// text` (one space, then no white space),
+    with no blank, `---`, `TODO` or directive line. Then every line is kept as it is
+    but for trailing white space and marker lines, and they are joined with spaces."""
+    kept: list[str] = []
+    for text in texts:
+        if text[:1] != " ":
+            return None
+        line = text[1:].rstrip(_GO_WHITESPACE)
+        first = line[:1]
+        if not first or first.isspace() or line == "---" or line.startswith("TODO"):
+            return None
+        if first != "+":
+            kept.append(line)
+    return " ".join(kept).strip(_GO_SPACE)
 
 
 def marker_free_lines(group: CommentGroup | None) -> list[str]:

@@ -950,9 +950,10 @@ def parse_group(
     errors: list[MarkerError] = []
     if group is None:
         return markers, errors
-    for line in group.lines:
-        if "+" not in line.text:
+    for index, text in enumerate(group.texts):
+        if "+" not in text:
             continue  # most doc lines: no marker can start without a `+`
+        line = group.line(index)  # its record only when it may be a marker
         result = parse_line(line.text, line.pos, registry, cache)
         if isinstance(result, Marker):
             if isinstance(line, BlockCommentLine):

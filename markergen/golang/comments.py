@@ -25,6 +25,8 @@ Columns count characters (`Source.position`).
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from markergen.golang.source import Source
@@ -42,56 +44,95 @@ Span = tuple[int, int, int]
 
 class Group:
     """A comment group with the rows it spans (0-based tree-sitter rows); its
-    `CommentGroup` is made on first use."""
+    `CommentGroup` is made on first use, and makes its line records from the group's
+    bytes when they are first read."""
 
-    __slots__ = ("_group", "_spans", "_src", "first_row", "last_row", "trailing")
+    __slots__ = ("_end", "_group", "_spans", "_src", "_start", "first_row", "last_row",
+                 "slashes", "trailing")  # fmt: skip
 
     def __init__(
-        self, src: Source, spans: list[Span], first_row: int, last_row: int, trailing: bool
+        self,
+        src: Source,
+        spans: list[Span] | None,
+        first_row: int,
+        last_row: int,
+        trailing: bool,
+        slashes: bool,
+        start: int = -1,
+        end: int = -1,
     ) -> None:
         self._src = src
+        # None: `//` lines only, one a row, from `start` to `end` (found when needed)
         self._spans = spans
+        self._start = spans[0][0] if spans else start
+        self._end = spans[-1][1] if spans else end
         self._group: CommentGroup | None = None
         self.first_row = first_row
         self.last_row = last_row
         self.trailing = trailing  # starts on the line where the preceding code ends
+        self.slashes = slashes  # every comment is a `//` line: line i is comment i
 
     @property
     def group(self) -> CommentGroup:
         if self._group is None:
-            self._group = CommentGroup.deferred(_Lines(self._src, self._spans))
+            # The lines' source is an object of its own: were it this group, the two
+            # would hold each other, and a cycle outlives its last use while the
+            # collector is paused (markergen.pipeline.gc_paused), with the file's bytes.
+            self._group = CommentGroup.deferred(
+                _Lines(self._src, self._spans, self.first_row, self.slashes, self._start, self._end)
+            )
         return self._group
 
     def has_marker_line(self) -> bool:
-        """Whether a line's text starts with `+` after white space, read from the bytes
-        (`//` comments) without making the line records."""
-        data = self._src.data
-        for start, end, _ in self._spans:
-            if data[start + 1] != _SLASH:
-                return any(line.text.lstrip().startswith("+") for line in self.group.lines)
-            if data[start + 2 : end].decode("utf-8").lstrip().startswith("+"):
-                return True
-        return False
+        """Whether a line's text starts with `+` after white space."""
+        return any(text.lstrip().startswith("+") for text in self.group.texts)
 
 
 class _Lines:
-    """Makes a group's line records from its spans (called once, by CommentGroup)."""
+    """The lines of one comment group, made from its bytes (`syntax.LineSource`)."""
 
-    __slots__ = ("spans", "src")
+    __slots__ = ("_end", "_spans", "_src", "_start", "_texts", "first_row", "slashes")
 
-    def __init__(self, src: Source, spans: list[Span]) -> None:
-        self.src = src
-        self.spans = spans
+    def __init__(
+        self,
+        src: Source,
+        spans: list[Span] | None,
+        first_row: int,
+        slashes: bool,
+        start: int,
+        end: int,
+    ) -> None:
+        self._src = src
+        self._spans = spans
+        self._start = start
+        self._end = end
+        self._texts: tuple[str, ...] | None = None
+        self.first_row = first_row
+        self.slashes = slashes
+
+    def spans(self) -> list[Span]:
+        spans = self._spans
+        if spans is None:
+            row = self.first_row
+            spans = self._spans = [
+                (m.start(), m.end(), row + i)
+                for i, m in enumerate(_LINE_COMMENT.finditer(self._src.data, self._start, self._end))
+            ]
+        return spans
 
     def __call__(self) -> tuple[CommentLine, ...]:
-        src = self.src
+        src = self._src
         data, path, ascii_only = src.data, src.path, src.ascii
+        texts = self.texts() if self.slashes else None
         out: list[CommentLine] = []
-        for start, end, row in self.spans:
+        for i, (start, end, row) in enumerate(self.spans()):
             line_start = data.rfind(b"\n", 0, start) + 1
             column = start - line_start  # in bytes
             if data[start + 1] == _SLASH:
-                text = data[start + 2 : end].decode("utf-8").removesuffix("\r")
+                if texts is not None:
+                    text = texts[i]
+                else:  # a `//` line of a group with `/* */` comments too
+                    text = data[start + 2 : end].decode("utf-8").removesuffix("\r")
                 if ascii_only:
                     out.append(comment_line(text, path, row + 1, column + 3))
                 else:
@@ -99,6 +140,58 @@ class _Lines:
             else:
                 out.extend(_block_lines(src, start, end, row, column))
         return tuple(out)
+
+    def texts(self) -> tuple[str, ...]:
+        """Every line's text (`syntax.LineSource.texts`)."""
+        texts = self._texts
+        if texts is not None:
+            return texts
+        if not self.slashes:
+            texts = tuple([line.text for line in self()])
+        else:
+            data = self._src.data
+            first, last = self._start, self._end
+            if self._spans is None:
+                # `//` lines one below the other with white space between: one decode
+                # and one split for the group.
+                lines = data[first:last].decode("utf-8").split("\n")
+                found = [line.lstrip(_INDENT)[2:] for line in lines]
+            elif self._src.ascii:
+                # One decode for the group; a byte offset is a character offset.
+                region = data[first:last].decode("ascii")
+                found = [region[s + 2 - first : e - first] for s, e, _ in self._spans]
+            else:
+                found = [data[s + 2 : e].decode("utf-8") for s, e, _ in self._spans]
+            if data.find(b"\r", first, last) >= 0:
+                found = [text.removesuffix("\r") for text in found]
+            texts = tuple(found)
+        self._texts = texts
+        return texts
+
+    def line(self, index: int) -> CommentLine:
+        """The record of line `index` alone (`syntax.LineSource.line`)."""
+        if not self.slashes:
+            return self()[index]
+        src = self._src
+        data = src.data
+        if self._spans is None:
+            # `//` lines one a row: line `index` is `index` line ends below the first
+            start = self._start
+            for _ in range(index):
+                start = data.find(b"//", data.find(b"\n", start, self._end))
+            row = self.first_row + index
+        else:
+            start, _, row = self._spans[index]
+        column = start - (data.rfind(b"\n", 0, start) + 1)  # in bytes
+        text = self.texts()[index]
+        if src.ascii:
+            return comment_line(text, src.path, row + 1, column + 3)
+        return CommentLine(text, src.position(start + 2, row, column + 2))
+
+
+# What may stand before `//` on a line of a gap of `//` lines (white space, as bytes'
+# `strip` has it, without the newline).
+_INDENT = " \t\r\f\v"
 
 
 _SLASH = ord("/")
@@ -123,7 +216,9 @@ def _block_lines(src: Source, start: int, end: int, row: int, column: int) -> li
 def comment_lines(src: Source, node: Node) -> list[CommentLine]:
     """The lines of one comment node: text after `//` (or inside `/* */`), with positions."""
     row = node.start_point[0]
-    return list(_Lines(src, [(node.start_byte, node.end_byte, row)])())
+    spans = [(node.start_byte, node.end_byte, row)]
+    slashes = src.data[node.start_byte + 1] == _SLASH
+    return list(_Lines(src, spans, row, slashes, node.start_byte, node.end_byte)())
 
 
 Item = Node | Group
@@ -206,7 +301,17 @@ def _add_groups(
     """Append the comment groups of the gap `src.data[start:end]` (beginning on `row`)
     between code ending on `code_end_row` (-1: none) and code starting on `next_row`
     (-1: none)."""
-    spans = _comments(src.data, start, end, row)
+    data = src.data
+    if not _LINE_COMMENT.sub(b"", data[start:end]).strip():
+        # White space and `//` comments only (the usual gap between two fields or
+        # declarations): every group of it is made of `//` lines. (Found by removing
+        # the comments, one left-to-right scan as `_comments` reads them: a regular
+        # expression matching the whole gap backtracks exponentially on a gap it does
+        # not match, as one with a `/*` after comment lines holding `//` or ending in
+        # blanks.)
+        _add_line_groups(src, out, start, end, row, code_end_row, next_row)
+        return
+    spans = _comments(data, start, end, row)
     if spans is None:
         spans = [
             (c.start_byte, c.end_byte, c.start_point[0])
@@ -215,26 +320,81 @@ def _add_groups(
         ]
     if not spans:
         return
-    data = src.data
     pending: list[Span] = []
     first = last = -1
     trailing = False
+    slashes = True
     for span in spans:
         s_start, s_end, s_row = span
         is_trailing = s_row == code_end_row
         if pending and (is_trailing != trailing or s_row > last + 1):
-            out.append(Group(src, pending, first, last, trailing))
+            out.append(Group(src, pending, first, last, trailing, slashes))
             pending = []
+            slashes = True
         if not pending:
             trailing = is_trailing
             first = s_row
         pending.append(span)
-        last = s_row if data[s_start + 1] == _SLASH else s_row + data.count(b"\n", s_start, s_end)
+        if data[s_start + 1] == _SLASH:
+            last = s_row
+        else:
+            last = s_row + data.count(b"\n", s_start, s_end)
+            slashes = False
     if trailing and next_row == last:
         # `X int /* c */ }`: code follows on the same line, so go/parser makes the
         # comment neither a line comment nor a doc.
         trailing = False
-    out.append(Group(src, pending, first, last, trailing))
+    out.append(Group(src, pending, first, last, trailing, slashes))
+
+
+_LINE_COMMENT = re.compile(rb"//[^\n]*")
+
+
+def _add_line_groups(
+    src: Source,
+    out: list[Item],
+    start: int,
+    end: int,
+    row: int,
+    code_end_row: int,
+    next_row: int,
+) -> None:
+    """`_add_groups` for a gap of white space and `//` lines, without a step per line: a comment
+    on the row where the code before ends is a group of its own, the others are cut
+    into groups at blank lines (every comment runs to the end of its line)."""
+    data = src.data
+    first = data.find(b"//", start, end)
+    if first < 0:
+        return
+    row += data.count(b"\n", start, first)
+    if row == code_end_row:
+        stop = data.find(b"\n", first, end)
+        if stop < 0:
+            stop = end
+        # as in `_add_groups`: code on the same line makes it no line comment
+        out.append(Group(src, None, row, row, next_row != row, True, first, stop))
+        first = data.find(b"//", stop, end)
+        if first < 0:
+            return
+        row += data.count(b"\n", stop, first)
+    for cut in _BLANK_LINES.finditer(data, first, end):
+        cut_at = cut.start()
+        last = row + data.count(b"\n", first, cut_at)
+        out.append(Group(src, None, row, last, False, True, first, cut_at))
+        first = data.find(b"//", cut.end(), end)
+        if first < 0:
+            return
+        row = last + data.count(b"\n", cut_at, first)
+    # the last group ends where the line of its last comment ends
+    stop = data.find(b"\n", data.rfind(b"//", first, end), end)
+    if stop < 0:
+        stop = end
+    last = row + data.count(b"\n", first, stop)
+    out.append(Group(src, None, row, last, False, True, first, stop))
+
+
+# Two or more line ends with only white space between: a blank line, which ends a group.
+_BLANK_LINES = re.compile(rb"\n\s*\n")
 
 
 def doc_of(seq: list[Item], index: int) -> Group | None:

@@ -54,6 +54,8 @@ class GoParser:
         # repeats a few hundred json tags over thousands of fields; the records are
         # immutable, so fields with the same tag share one.
         self._json_tags: dict[str | None, JSONTag] = {}
+        # TypeExpr by the text of a type expression without `{` (see _FileReader.type_expr)
+        self._type_exprs: dict[bytes, TypeExpr] = {}
 
     def parse(self, path: str, data: bytes) -> GoFile:
         """Read one file. Raises DecodeError when `data` is not UTF-8."""
@@ -71,11 +73,15 @@ class GoParser:
             head = data[:cut]
             tree = self._parser.parse(head)
             if not tree.root_node.has_error:
-                reader = _FileReader(Source(path, head), self._json_tags, struct_fields)
+                reader = _FileReader(
+                    Source(path, head), self._json_tags, struct_fields, self._type_exprs
+                )
                 return reader.read(tree.root_node)
         src = Source(path, data)
         tree = self._parser.parse(data)
-        return _FileReader(src, self._json_tags, struct_fields).read(tree.root_node)
+        return _FileReader(src, self._json_tags, struct_fields, self._type_exprs).read(
+            tree.root_node
+        )
 
 
 def parse_file(path: str, data: bytes) -> GoFile:
@@ -89,6 +95,7 @@ class _FileReader:
         src: Source,
         json_tags: dict[str | None, JSONTag] | None = None,
         struct_fields: bool = True,
+        type_exprs: dict[bytes, TypeExpr] | None = None,
     ) -> None:
         self.src = src
         self.struct_fields = struct_fields
@@ -96,6 +103,7 @@ class _FileReader:
         self.too_deep: list[SyntaxError_] = []
         self.ignored_errors = 0  # syntax errors outside what markergen reads
         self.json_tags: dict[str | None, JSONTag] = {} if json_tags is None else json_tags
+        self.type_exprs: dict[bytes, TypeExpr] = {} if type_exprs is None else type_exprs
 
     # ----------------------------------------------------------------- positions
 
@@ -134,11 +142,11 @@ class _FileReader:
             if isinstance(item, comments.Group):
                 if not header_done:
                     header.append(item)
-                    for line in item.group.lines:
-                        generated = generated or bool(GENERATED_LINE.match("//" + line.text))
-                        if line.text.startswith("go:build") and not go_build:
-                            go_build = line.text[len("go:build") :].strip()
-                        stripped = line.text.strip()
+                    for text in item.group.texts:
+                        generated = generated or bool(GENERATED_LINE.match("//" + text))
+                        if text.startswith("go:build") and not go_build:
+                            go_build = text[len("go:build") :].strip()
+                        stripped = text.strip()
                         if stripped.startswith("+build ") or stripped == "+build":
                             plus_build.append(stripped[len("+build") :].strip())
                 continue
@@ -263,6 +271,22 @@ class _FileReader:
         )
 
     def type_expr(self, node: Node, depth: int = 0) -> TypeExpr:
+        start, end = node.start_byte, node.end_byte
+        if end - start + depth <= MAX_TYPE_DEPTH and not node.has_error:
+            # A type expression is a function of its text, but for struct types (their
+            # fields have positions); no nesting can go too deep in so few characters.
+            # A tree repeats a few hundred field types over thousands of fields; the
+            # records are immutable, so equal ones are shared.
+            raw = self.data[start:end]
+            found = self.type_exprs.get(raw)
+            if found is None:
+                found = self._type_expr(node, depth)
+                if b"{" not in raw:
+                    self.type_exprs[raw] = found
+            return found
+        return self._type_expr(node, depth)
+
+    def _type_expr(self, node: Node, depth: int) -> TypeExpr:
         kind = node.type
         text = self.text(node)
         if depth > MAX_TYPE_DEPTH:
@@ -393,16 +417,41 @@ class _FileReader:
         depth: int = 0,
         doc_extra: CommentGroup | None = None,
     ) -> list[FieldDecl]:
-        type_node = node.child_by_field_name("type")
+        # One pass over the children instead of a look-up per grammar field: names are
+        # `field_identifier`s, the tag is the string literal, `*` marks an embedded
+        # pointer, and the one other node is the type. A declaration with a syntax
+        # error, or any other shape, is read by grammar field.
+        names: list[Node] = []
+        type_node: Node | None = None
+        tag_node: Node | None = None
+        star = False
+        plain = not node.has_error
+        if plain:
+            for child in node.children:
+                kind = child.type
+                if kind == "field_identifier":
+                    names.append(child)
+                elif kind in _TAG_KINDS:
+                    tag_node = child
+                elif kind == "*":
+                    star = True
+                elif kind != "," and kind != "comment":
+                    if type_node is not None:
+                        plain = False
+                        break
+                    type_node = child
+        if not plain:
+            type_node = node.child_by_field_name("type")
+            names = [c for c in node.children_by_field_name("name") if c.type == "field_identifier"]
+            tag_node = node.child_by_field_name("tag")
+            star = not names and any(c.type == "*" for c in node.children)
         if type_node is None:
             return []
         ftype = self.type_expr(type_node, depth)
-        names = [c for c in node.children_by_field_name("name") if c.type == "field_identifier"]
         embedded = not names
-        if embedded and any(c.type == "*" for c in node.children):
+        if embedded and star:
             # tree-sitter-go writes an embedded `*T` as a `*` token next to the type.
             ftype = type_expr("pointer", "*" + ftype.text, elem=ftype)
-        tag_node = node.child_by_field_name("tag")
         tag_raw = ""
         if tag_node is not None:
             literal = self.text(tag_node)
@@ -642,6 +691,7 @@ class _FileReader:
         return f"syntax error: cannot parse `{first}`"
 
 
+_TAG_KINDS = frozenset({"raw_string_literal", "interpreted_string_literal"})
 _MARSHALERS = frozenset({"MarshalJSON", "UnmarshalJSON", "MarshalText", "UnmarshalText"})
 
 # Top-level declarations markergen reads, by tree-sitter node type → how a message names it.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Literal
+from typing import Literal, Protocol
 
 # Go's predeclared numeric types by their constant kind (the constant evaluator's and
 # the model's JSON types of enums and discriminators read the same table).
@@ -84,29 +84,49 @@ def comment_line(text: str, file: str, line: int, column: int) -> CommentLine:
     return record
 
 
+class LineSource(Protocol):
+    """What a deferred `CommentGroup` makes its lines from (markergen.golang.comments)."""
+
+    def __call__(self) -> tuple[CommentLine, ...]: ...
+
+    def texts(self) -> tuple[str, ...]:
+        """Every line's `text`, without making the line records."""
+        ...
+
+    def line(self, index: int) -> CommentLine:
+        """The record of line `index` alone (equal to `self()[index]`)."""
+        ...
+
+
 class CommentGroup:
     """Consecutive comment lines with no blank line between them.
 
     Immutable, equal, hashed and shown as a frozen dataclass with the one field `lines`
     would be. A group the front end reads from source makes its line records on first
     use (`deferred`): most trailing comments, method docs and license headers are never
-    read, and their records were a large part of reading a file."""
+    read, and their records were a large part of reading a file. `texts` gives the lines'
+    texts without the records, and `line(i)` one record: the readers of docs (markers,
+    descriptions, ignore comments) look at every line's text but need a position only
+    for the few lines they report or keep."""
 
-    __slots__ = ("_lines", "_make")
+    __slots__ = ("_lines", "_make", "_texts")
     __match_args__ = ("lines",)
     _lines: tuple[CommentLine, ...] | None
-    _make: Callable[[], tuple[CommentLine, ...]] | None
+    _make: LineSource | None
+    _texts: tuple[str, ...] | None
 
     def __init__(self, lines: tuple[CommentLine, ...]) -> None:
         object.__setattr__(self, "_lines", lines)
         object.__setattr__(self, "_make", None)
+        object.__setattr__(self, "_texts", None)
 
     @classmethod
-    def deferred(cls, make: Callable[[], tuple[CommentLine, ...]]) -> CommentGroup:
+    def deferred(cls, make: LineSource) -> CommentGroup:
         """A group whose lines `make()` gives when they are first read."""
         group = _new(cls)
         object.__setattr__(group, "_lines", None)
         object.__setattr__(group, "_make", make)
+        object.__setattr__(group, "_texts", None)
         return group
 
     @property
@@ -120,8 +140,32 @@ class CommentGroup:
         return lines
 
     @property
+    def texts(self) -> tuple[str, ...]:
+        """`tuple(line.text for line in self.lines)`, made without the line records
+        when they were not made yet."""
+        texts = self._texts
+        if texts is None:
+            make = self._make
+            if make is not None:
+                texts = make.texts()
+            else:
+                lines = self._lines
+                assert lines is not None
+                texts = tuple([line.text for line in lines])
+            object.__setattr__(self, "_texts", texts)
+        return texts
+
+    def line(self, index: int) -> CommentLine:
+        """`self.lines[index]`, made alone when the lines were not made yet (an equal
+        record either way)."""
+        make = self._make
+        if make is not None:
+            return make.line(index)
+        return self.lines[index]
+
+    @property
     def pos(self) -> Position:
-        return self.lines[0].pos
+        return self.line(0).pos
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"cannot assign to field {name!r}")

@@ -136,9 +136,10 @@ def channel_lines(doc: CommentGroup | None) -> tuple[GatedValues, ...]:
     if doc is None:
         return ()
     out: list[GatedValues] = []
-    for line in doc.lines:
-        if "<gateway:" not in line.text:
+    for index, text in enumerate(doc.texts):
+        if "<gateway:" not in text:
             continue
+        line = doc.line(index)
         for m in _CHANNEL_ENUM.finditer(line.text):
             values = tuple(v for v in m.group(2).split(";") if v)
             out.append(GatedValues(f"gateway:{m.group(1)}", False, values, line.pos))

@@ -75,6 +75,13 @@ def make_field(
         optional = decl.json.omits_zero or optional_by_default
     inline = decl.embedded and (decl.json.inline or not decl.json.name)
     json_name = "" if decl.json.skip or inline else decl.json.name or decl.name
+    tag_strategy = tag_merge_key = None
+    for key, value in decl.tags:
+        if key == "patchStrategy":
+            if tag_strategy is None:
+                tag_strategy = value
+        elif key == "patchMergeKey" and tag_merge_key is None:
+            tag_merge_key = value
     return Field(
         go_name=decl.name,
         json_name=json_name,
@@ -87,12 +94,12 @@ def make_field(
         required_marker=has_required,
         markers=markers,
         description=description(decl.doc),
-        patch_strategy=decl.tag("patchStrategy") or patch_strategy or "",
-        patch_merge_key=decl.tag("patchMergeKey") or patch_merge_key or "",
+        patch_strategy=tag_strategy or patch_strategy or "",
+        patch_merge_key=tag_merge_key or patch_merge_key or "",
         list_type=list_type or "",
         list_map_keys=tuple(list_map_keys),
         default=default,
         enum_values=enum_values,
         pos=decl.pos,
-        enum_gates=gate_lines(markers) + channel_lines(decl.doc),
+        enum_gates=gate_lines(markers) + channel_lines(decl.doc) if markers or decl.doc else (),
     )

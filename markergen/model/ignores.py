@@ -55,9 +55,10 @@ def _read(
     problems: list[Diagnostic] = []
     if group is None:
         return found, problems
-    for line in group.lines:
-        if DIRECTIVE not in line.text:
+    for index, text in enumerate(group.texts):
+        if DIRECTIVE not in text:
             continue  # nearly every line: one substring test
+        line = group.line(index)
         text = line.text.strip()
         if not text.startswith(DIRECTIVE):
             continue

@@ -42,8 +42,23 @@ class Resolver:
         self._index = index
         self._package = package
         self._file = file
+        # The TypeRef of each type expression record already resolved. The front end
+        # shares one record among the equal type expressions of a tree (a file repeats
+        # its field types), and within one file the answer depends on the record alone
+        # (the file's imports and the index do not change while it is read). Keyed by
+        # text, kept with the record, and taken only for that very record.
+        self._done: dict[str, tuple[TypeExpr, TypeRef]] = {}
 
     def resolve(self, expr: TypeExpr) -> TypeRef:
+        done = self._done.get(expr.text)
+        if done is not None and done[0] is expr:
+            return done[1]
+        found = self._resolve(expr)
+        if done is None:
+            self._done[expr.text] = (expr, found)
+        return found
+
+    def _resolve(self, expr: TypeExpr) -> TypeRef:
         # Iterative over the elem chain would be nicer, but expressions are shallow in
         # practice and each level is a distinct syntax node; depth is bounded by the
         # parser's own recursion, which already succeeded.
