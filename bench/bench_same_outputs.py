@@ -6,8 +6,8 @@ For each TREE (a checkout, read only: nothing is written into it), runs
 `PY -m markergen generate --no-cache --fragments --out-dir TMP` from the tree's top with
 each interpreter (zero-config: the packages markergen finds itself), then compares,
 byte for byte, every file each run wrote, the printed report (stdout and stderr, less
-the temporary directory's name) and the exit code. Prints one line per tree and output,
-and exits 1 when anything differs.
+the temporary directory's name) and the exit code. Prints one line per tree and output
+(and the first lines of a report's diff), and exits 1 when anything differs.
 
 An interpreter may be a wrapper script that sets PYTHONPATH to another checkout of
 markergen, to compare a commit with the working tree without a second environment.
@@ -16,6 +16,7 @@ markergen, to compare a commit with the working tree without a second environmen
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import subprocess
 import sys
@@ -59,6 +60,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{tree.name}: exit {runs[0][0]}/{runs[1][0]}, report "
                   f"({runs[1][1].count(chr(10))} lines): {'same' if same_report else 'DIFFERENT'}")
             differ += not same_report
+            if not same_report:
+                lines = difflib.unified_diff(
+                    runs[0][1].splitlines(), runs[1][1].splitlines(), "old", "new", lineterm="", n=0
+                )
+                for line in list(lines)[2:22]:
+                    print(f"    {line}")
             if not names:
                 print(f"{tree.name}: no output written")
     print("all the same" if not differ else f"{differ} difference(s)")
