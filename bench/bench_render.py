@@ -38,14 +38,15 @@ def _render(directory: Path, patterns: list[str], repeat: int, fragments: bool, 
     from markergen.emit.outputs import OUTPUTS, Inputs
     from markergen.emit.templating import Templates
     from markergen.emit.writer import write_outputs
-    from markergen.pipeline import gc_paused, load_model
+    from markergen.gcpause import gc_paused
+    from markergen.pipeline import load_model
 
     os.chdir(directory)
     model = load_model(patterns, directory)
     outputs = [o for o in OUTPUTS if not o.switch or fragments]
 
     def once(out: Path) -> None:
-        # as `generate` renders: with the cyclic collector paused (pipeline.gc_paused)
+        # as `generate` renders: with the cyclic collector paused (markergen.gcpause)
         with gc_paused():
             inputs = Inputs(model, EmitOptions(), Templates())
             write_outputs({out / o.filename: functools.partial(inputs.chunks, o) for o in outputs})

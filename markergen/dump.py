@@ -31,9 +31,9 @@ def _plain(value: Any) -> Any:
 
 
 def model_to_json(model: Model) -> str:
-    from markergen.pipeline import gc_paused
+    from markergen.gcpause import gc_paused
 
     # Hundreds of thousands of short-lived dicts and no cycles: the collector would only
-    # rescan them (pipeline.gc_paused says more).
+    # rescan them (markergen.gcpause says more).
     with gc_paused():
         return dumps_indented(_plain(model), 2) + "\n"

@@ -142,10 +142,10 @@ def _generate(
 
         summary = cached.outputs.get(INPUTS_SUMMARY, "")
         return _write(plan, cwd, verify, cached.diagnostics, cached.outputs, None, None, summary)
-    from markergen.pipeline import gc_paused
+    from markergen.gcpause import gc_paused
 
     # Rendering happens while the outputs are written (streamed), with the collector
-    # paused as for loading (pipeline.gc_paused says why).
+    # paused as for loading (markergen.gcpause says why).
     with gc_paused():
         computed = _compute(cfg, patterns, cwd, progress, templates)
         if isinstance(computed, GenerateResult):

@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from markergen.gcpause import gc_paused
 from markergen.golang.parser import parse_file
 from markergen.golang.syntax import Position
 from markergen.golang.tags import _JSON_NAME_PUNCT, _valid_json_name
 from markergen.markers import REGISTRY, LineCache, Marker, MarkerError, parse_line
-from markergen.pipeline import gc_paused
 
 # Pieces of marker lines: real names (known, prefixed, misspelt), values, arguments
 # and the characters that make a line malformed.

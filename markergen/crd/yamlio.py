@@ -12,14 +12,14 @@ allows it (else single-quoted), lines folded at 80 columns.
 
 from __future__ import annotations
 
-import gc
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import yaml
+
+from markergen.gcpause import gc_paused
 
 PathKey = tuple[str | int, ...]
 
@@ -105,38 +105,16 @@ def mapping_item(node: yaml.Node, key: str) -> tuple[yaml.Node, yaml.Node] | Non
     return None
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off while a YAML text is read, then as it was.
-
-    Reading a CRD allocates a node, two marks and a value per scalar, ~100,000 objects
-    for a CRD of megabytes, none of them in a reference cycle; each 700 allocations
-    start a collection that walks the young objects, and every tenth of those the older
-    ones too, so with the collector on a cold `crd` spent as much CPU collecting as
-    libyaml spent composing (envoyproxy/gateway's CRD files: 0.54 s against 0.27 s).
-    Nothing is lost: what the reading leaves unreachable (a cycle through an error's
-    traceback) is collected once the collector is on again.
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
 def load_value(text: str) -> Any:
     """The plain value of a one-document YAML text, without positions (libyaml when
     available; `yaml.safe_load`'s result). Raises yaml.YAMLError."""
-    with _collector_paused():
+    with gc_paused():
         return yaml.load(text, Loader=_Loader)
 
 
 def load_documents(text: str) -> list[Document]:
     """Every non-empty document of a YAML stream, with its composed node tree."""
-    with _collector_paused():
+    with gc_paused():
         return _load_documents(text)
 
 

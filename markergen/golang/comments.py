@@ -77,7 +77,7 @@ class Group:
         if self._group is None:
             # The lines' source is an object of its own: were it this group, the two
             # would hold each other, and a cycle outlives its last use while the
-            # collector is paused (markergen.pipeline.gc_paused), with the file's bytes.
+            # collector is paused (markergen.gcpause), with the file's bytes.
             self._group = CommentGroup.deferred(
                 _Lines(self._src, self._spans, self.first_row, self.slashes, self._start, self._end)
             )
