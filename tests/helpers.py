@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,20 +23,26 @@ class Result:
 
 def run_cli(args: Sequence[str], cwd: Path, env: dict[str, str] | None = None) -> Result:
     """Run `python -m markergen` in a real subprocess (exit codes and streams as a user
-    sees them)."""
+    sees them). A run inside testdata/ keeps its cache in a temporary directory of its
+    own (unless `env` names one), so that no test writes into the source tree."""
     full_env = dict(os.environ)
     full_env.pop("PYTHONHASHSEED", None)
     if env:
         full_env.update(env)
-    proc = subprocess.run(
-        [sys.executable, "-m", "markergen", *args],
-        cwd=cwd,
-        env=full_env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    with tempfile.TemporaryDirectory(prefix="markergen-test-cache-") as cache:
+        if Path(os.path.abspath(cwd)).is_relative_to(TESTDATA) and not (
+            env and "MARKERGEN_CACHE_DIR" in env
+        ):
+            full_env["MARKERGEN_CACHE_DIR"] = cache
+        proc = subprocess.run(
+            [sys.executable, "-m", "markergen", *args],
+            cwd=cwd,
+            env=full_env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
     return Result(proc.returncode, proc.stdout, proc.stderr)
 
 
