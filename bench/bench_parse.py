@@ -25,38 +25,22 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import dataclasses
 import hashlib
 import json
 import re
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 from markergen.golang.parser import DecodeError, GoParser
 from markergen.golang.source import prepare
-from markergen.golang.syntax import CommentLine, GoFile, Position
+from markergen.golang.syntax import GoFile
+
+# the one serialization of the records, shared with the golden of tests/test_frontend_records.py
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from frontend_records import plain
 
 GENERATED = re.compile(rb"^// Code generated .* DO NOT EDIT\.$", re.MULTILINE)
-
-
-def plain(value: Any) -> Any:
-    """Records as JSON values (as tests/frontend_records.py writes them)."""
-    if isinstance(value, Position):
-        return f"{value.file}:{value.line}:{value.column}"
-    if isinstance(value, CommentLine):
-        return [value.text, plain(value.pos)]
-    if type(value).__name__ == "CommentGroup":
-        return {"@": "CommentGroup", "lines": plain(value.lines)}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out: dict[str, Any] = {"@": type(value).__name__}
-        for f in dataclasses.fields(value):
-            out[f.name] = plain(getattr(value, f.name))
-        return out
-    if isinstance(value, (tuple, list)):
-        return [plain(v) for v in value]
-    return value
 
 
 def read_docs(f: GoFile) -> None:

@@ -2,6 +2,7 @@
 line-by-line reading of the Makefile (testdata/projects/): a top Makefile that only
 starts a sub-make, controller-gen output copied elsewhere and deleted, openshift's
 crd-manifest-merge generator with its payload copy, and an API in a nested module.
+The layouts share one Guestbook API and CRD (testdata/projects/_layout, linked in).
 Each run is the real command line in a copy of the fixture: the right directories are
 named with their line, the project's CRDs get their rules, and no vendored or foreign
 CRD changes by a byte."""
