@@ -115,6 +115,15 @@ def _string_max(s: Mapping[str, Any]) -> int:
     }.get(str(s.get("format", "")), MAX_REQUEST_SIZE_BYTES - 2)
 
 
+def _max_elements(s: dict[str, Any], bound: str, entry_size: int) -> int:
+    """The most entries a list or map may hold: its `maxItems` / `maxProperties`, else as
+    many entries of `entry_size` bytes as fit in a request between the brackets."""
+    declared = _int(s.get(bound))
+    if declared is not None:
+        return _zero_if_negative(declared)
+    return (MAX_REQUEST_SIZE_BYTES - 2) // entry_size
+
+
 def schema_decl(s: Any, resource_root: bool = False) -> Decl | None:
     """SchemaDeclType(s, isResourceRoot): None where CEL cannot see the node."""
     if not isinstance(s, dict):
@@ -136,12 +145,8 @@ def schema_decl(s: Any, resource_root: bool = False) -> Decl | None:
         item = schema_decl(items, items.get("x-kubernetes-embedded-resource") is True)
         if item is None:
             return None
-        mi = _int(s.get("maxItems"))
-        n = (
-            _zero_if_negative(mi)
-            if mi is not None
-            else (MAX_REQUEST_SIZE_BYTES - 2) // (item.min_size + 1)
-        )
+        # an element's minimum size plus its separator, as the API server counts it
+        n = _max_elements(s, "maxItems", item.min_size + 1)
         return Decl("list", max_elements=n, min_size=2, elem=item)
     if t == "object":
         ap = s.get("additionalProperties")
@@ -151,12 +156,8 @@ def schema_decl(s: Any, resource_root: bool = False) -> Decl | None:
             val = schema_decl(ap, ap.get("x-kubernetes-embedded-resource") is True)
             if val is None:
                 return None
-            mp = _int(s.get("maxProperties"))
-            n = (
-                _zero_if_negative(mp)
-                if mp is not None
-                else (MAX_REQUEST_SIZE_BYTES - 2) // (val.min_size + 6)
-            )
+            # a value's minimum size plus the key and separators, as the API server counts it
+            n = _max_elements(s, "maxProperties", val.min_size + 6)
             return Decl("map", max_elements=n, min_size=2, elem=val, key=string_decl(None))
         required = {r for r in (s.get("required") or []) if isinstance(r, str)}
         fields: dict[str, Decl] = {}
