@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
+from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 TESTDATA = REPO / "testdata"
@@ -44,6 +48,39 @@ def run_cli(args: Sequence[str], cwd: Path, env: dict[str, str] | None = None) -
             check=False,
         )
     return Result(proc.returncode, proc.stdout, proc.stderr)
+
+
+def run_main(args: Sequence[str], cwd: Path | None = None) -> Result:
+    """`markergen.cli.main` in this process (in `cwd`, then back), with its streams
+    captured: for tests that patch the library to see what a command calls."""
+    from markergen.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    old = Path.cwd()
+    if cwd is not None:
+        os.chdir(cwd)
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            code = main(list(args))
+    finally:
+        os.chdir(old)
+    return Result(code, out.getvalue(), err.getvalue())
+
+
+def count_model_loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that grows by one whenever a command loads the model (a run not served
+    from the cache)."""
+    from markergen import pipeline
+
+    calls: list[int] = []
+    real = pipeline.load_model
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "load_model", counted)
+    return calls
 
 
 def as_nobody(work: Callable[[], str]) -> str:

@@ -4,18 +4,13 @@ the proof evaluates rules on), and recomputed when any of them changes, appears 
 
 from __future__ import annotations
 
-import io
 import os
 import shutil
 import sys
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
-from helpers import TESTDATA
-
-from markergen import pipeline
-from markergen.cli import main
+from helpers import TESTDATA, count_model_loads, run_main
 
 # An object of the example's kind whose delivery union the union rule rejects (Email
 # selected, webhook set): `check` reports it as MG511.
@@ -44,24 +39,14 @@ def example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _check(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main(["check", "--format", "json", *args])
-    return code, out.getvalue(), err.getvalue()
+    r = run_main(["check", "--format", "json", *args])
+    return r.code, r.stdout, r.stderr
 
 
 @pytest.fixture
 def loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Grows by one whenever a run loads the model (a run not served from the cache)."""
-    calls: list[int] = []
-    real = pipeline.load_model
-
-    def counted(*args: object, **kwargs: object) -> object:
-        calls.append(1)
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pipeline, "load_model", counted)
-    return calls
+    return count_model_loads(monkeypatch)
 
 
 def test_check_with_crds_is_served_from_the_cache(example: Path, loads: list[int]) -> None:

@@ -7,16 +7,12 @@ and never serve a stale result. No timing is asserted here."""
 from __future__ import annotations
 
 import hashlib
-import io
-import os
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
+from helpers import count_model_loads, run_main
 
-from markergen import pipeline
 from markergen.cache import CachedRun, OutputCache
-from markergen.cli import main
 from markergen.config import load_config
 from markergen.dump import model_to_json
 from markergen.emit.writer import write_outputs
@@ -181,28 +177,8 @@ def test_generate_stores_what_it_streamed(module: Path) -> None:
 
 
 def _cli(args: list[str], cwd: Path) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    old = Path.cwd()
-    os.chdir(cwd)
-    try:
-        with redirect_stdout(out), redirect_stderr(err):
-            code = main(args)
-    finally:
-        os.chdir(old)
-    return code, out.getvalue(), err.getvalue()
-
-
-def _count_loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """A list that grows by one whenever a command loads the model."""
-    calls: list[int] = []
-    real = pipeline.load_model
-
-    def counted(*args: object, **kwargs: object) -> object:
-        calls.append(1)
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pipeline, "load_model", counted)
-    return calls
+    r = run_main(args, cwd)
+    return r.code, r.stdout, r.stderr
 
 
 @pytest.mark.parametrize(
@@ -212,7 +188,7 @@ def test_check_and_dump_are_served_from_the_cache(
     module: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]
 ) -> None:
     monkeypatch.setenv("MARKERGEN_CACHE_DIR", str(module / "cache"))
-    loads = _count_loads(monkeypatch)
+    loads = count_model_loads(monkeypatch)
     computed = _cli(args, module)
     assert computed[0] == 0 and len(loads) == 1
     assert _cli(args, module) == computed
@@ -230,7 +206,7 @@ def test_no_cache_and_changed_settings_recompute(
     module: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MARKERGEN_CACHE_DIR", str(module / "cache"))
-    loads = _count_loads(monkeypatch)
+    loads = count_model_loads(monkeypatch)
     _cli(["check"], module)
     _cli(["dump"], module)
     _cli(["check", "--no-cache"], module)
@@ -253,7 +229,7 @@ def test_check_with_crds_is_cached_with_the_crds_and_samples_in_its_key(
     monkeypatch.setenv("MARKERGEN_CACHE_DIR", str(module / "cache"))
     bases = module / "config" / "crd" / "bases"
     bases.mkdir(parents=True)
-    loads = _count_loads(monkeypatch)
+    loads = count_model_loads(monkeypatch)
     _cli(["check"], module)
     _cli(["check"], module)
     assert len(loads) == 1
