@@ -165,25 +165,35 @@ def _map_key_only(model: Model) -> set[str]:
     as_key: set[str] = set()
     as_value: set[str] = set()
     seen: set[str] = set()
-
-    def walk(ref: TypeRef | None, key: bool) -> None:
-        while ref is not None:
-            if ref.kind == "map":
-                walk(ref.key, True)
-            if ref.kind in ("named", "external"):
-                (as_key if key else as_value).add(ref.type_key)
-                named = model.types.get(ref.type_key)
-                if named is None or ref.type_key in seen:
-                    return
-                seen.add(ref.type_key)  # a named list or map: what it holds, once
-                ref = named.underlying
-                continue
-            ref = ref.elem
-
     for struct in model.structs.values():
         for f in struct.fields:
-            walk(f.type, False)
+            _uses(model, f.type, False, as_key, as_value, seen)
     return as_key - as_value
+
+
+def _uses(
+    model: Model,
+    ref: TypeRef | None,
+    key: bool,
+    as_key: set[str],
+    as_value: set[str],
+    seen: set[str],
+) -> None:
+    """Add the named types `ref` reaches to `as_key` or `as_value`. A module function,
+    not a closure over the model: a recursive closure is a reference cycle, which kept
+    the whole model alive until the next collection (tests/test_model_freed.py)."""
+    while ref is not None:
+        if ref.kind == "map":
+            _uses(model, ref.key, True, as_key, as_value, seen)
+        if ref.kind in ("named", "external"):
+            (as_key if key else as_value).add(ref.type_key)
+            named = model.types.get(ref.type_key)
+            if named is None or ref.type_key in seen:
+                return
+            seen.add(ref.type_key)  # a named list or map: what it holds, once
+            ref = named.underlying
+            continue
+        ref = ref.elem
 
 
 def check_constant_outside_list(model: Model) -> Iterator[Diagnostic]:
