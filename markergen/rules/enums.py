@@ -181,7 +181,7 @@ def _uses(
 ) -> None:
     """Add the named types `ref` reaches to `as_key` or `as_value`. A module function,
     not a closure over the model: a recursive closure is a reference cycle, which kept
-    the whole model alive until the next collection (tests/test_model_freed.py)."""
+    the whole model alive until the next collection (tests/test_collector_pause.py)."""
     while ref is not None:
         if ref.kind == "map":
             _uses(model, ref.key, True, as_key, as_value, seen)
