@@ -121,17 +121,22 @@ def _plain_description(texts: Sequence[str]) -> str | None:
     None when it is not one: every line is `// text` (one space, then no white space),
     with no blank, `---`, `TODO` or directive line. Then every line is kept as it is
     but for trailing white space and marker lines, and they are joined with spaces."""
+    # Each line is kept with its leading space (the separator of the join) and without
+    # its trailing white space; the strip takes the first line's space. The line's
+    # second character decides every test: white space or nothing (an empty line or an
+    # indented one), `+` (a marker line), `-` or `T` (`---`, `TODO`).
     kept: list[str] = []
     for text in texts:
-        if text[:1] != " ":
+        first = text[1:2]
+        if text[:1] != " " or not first or first.isspace():
             return None
-        line = text[1:].rstrip(_GO_WHITESPACE)
-        first = line[:1]
-        if not first or first.isspace() or line == "---" or line.startswith("TODO"):
+        if first == "+":
+            continue
+        line = text.rstrip(_GO_WHITESPACE)
+        if (first == "-" and line == " ---") or (first == "T" and line.startswith(" TODO")):
             return None
-        if first != "+":
-            kept.append(line)
-    return " ".join(kept).strip(_GO_SPACE)
+        kept.append(line)
+    return "".join(kept).strip(_GO_SPACE)
 
 
 def marker_free_lines(group: CommentGroup | None) -> list[str]:
