@@ -83,6 +83,8 @@ def one_union_written_twice(others: list[Union], k8s: list[Union]) -> list[Union
     `+k8s:unionMember` too: one union, which the API server checks with validation-gen's
     code, so the k8s spelling stands and the 2019 copy (same discriminator, same members)
     goes."""
+    if not k8s:
+        return list(others)  # nearly every struct: nothing written twice
     written = {_union_key(u) for u in k8s}
     # openapi-gen writes the `+union` struct's list entry whatever the `+k8s:` tags say:
     # the k8s union that stands for it keeps that origin, so OpenAPI stays openapi-gen's.
