@@ -937,15 +937,22 @@ class LineCache:
             line = group.line(index)
             pos = line.pos
             if isinstance(outcome, Marker):
-                marker = _moved(outcome, position(pos.file, pos.line, pos.column + offset))
+                # `_moved`, inline: a copy of the outcome's instance dict at this line
+                marker = _new(Marker)
+                fields = marker.__dict__
+                fields.update(outcome.__dict__)
+                fields["pos"] = position(pos.file, pos.line, pos.column + offset)
                 if isinstance(line, BlockCommentLine):
-                    object.__setattr__(marker, "in_block", True)  # a fresh copy: ours to set
+                    fields["in_block"] = True  # a fresh copy: ours to set
                 markers.append(marker)
             else:
                 message, at = outcome
                 column = pos.column + offset + at
                 errors.append(MarkerError(message, body, position(pos.file, pos.line, column)))
         return markers, errors
+
+
+_new = object.__new__
 
 
 def _moved(marker: Marker, pos: Position) -> Marker:
