@@ -90,12 +90,15 @@ def make_field(
     inline = embedded and (json.inline or not json.name)
     json_name = "" if json.skip or inline else json.name or name
     tag_strategy = tag_merge_key = None
-    for key, value in decl.tags:
-        if key == "patchStrategy":
-            if tag_strategy is None:
-                tag_strategy = value
-        elif key == "patchMergeKey" and tag_merge_key is None:
-            tag_merge_key = value
+    # `tags` are read from `tag_raw` (golang.tags.parse_struct_tag): a key that is not
+    # in its text is in no pair, and nearly every field's tag has no `patch...` key.
+    if "patch" in decl.tag_raw:
+        for key, value in decl.tags:
+            if key == "patchStrategy":
+                if tag_strategy is None:
+                    tag_strategy = value
+            elif key == "patchMergeKey" and tag_merge_key is None:
+                tag_merge_key = value
     if doc is None:
         gates = gate_lines(markers) if gated else ()
     else:
