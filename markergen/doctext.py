@@ -118,20 +118,41 @@ def description(group: CommentGroup | None, *extra: CommentGroup | Sequence[str]
 
 def _plain_description(texts: Sequence[str]) -> str | None:
     """`format_description(comment_lines(...))` of the usual doc comment in one pass, or
-    None when it is not one: every line is `// text` (one space, then no white space),
-    with no blank, `---`, `TODO` or directive line. Then every line is kept as it is
-    but for trailing white space and marker lines, and they are joined with spaces."""
+    None when it is not one: every line is `// text` (one space, then no white space) or
+    blank, with no `---`, `TODO` or directive line. Then every line is kept as it is
+    but for trailing white space and marker lines; lines are joined with spaces, and a
+    blank line makes a paragraph break as `format_description` makes it."""
+    # `format_description` appends `line + " "` for a line, and for a blank line first
+    # deletes the last character (the space after a line, or the second newline of a
+    # break) and appends "\n\n". Here a kept line carries its leading space as the
+    # separator after a line; after a break it is appended without it, and a second
+    # break (only markers between) adds one newline. The line's second character
+    # decides every test: white space or nothing (a blank line or an indented one), `+`
+    # (a marker line), `-` or `T` (`---`, `TODO`).
     kept: list[str] = []
+    after_break = False
+    open_line = False  # comment_lines' last line is not blank (a marker line counts)
     for text in texts:
-        if text[:1] != " ":
+        first = text[1:2]
+        if text[:1] != " " or not first or first.isspace():
+            if text.rstrip(_GO_WHITESPACE):
+                return None  # indented, directive or no leading space: the general way
+            if open_line:  # leading blank lines and runs of them count once
+                kept.append("\n" if after_break else "\n\n")
+                after_break = True
+                open_line = False
+            continue
+        open_line = True
+        if first == "+":
+            continue
+        line = text.rstrip(_GO_WHITESPACE)
+        if (first == "-" and line == " ---") or (first == "T" and line.startswith(" TODO")):
             return None
-        line = text[1:].rstrip(_GO_WHITESPACE)
-        first = line[:1]
-        if not first or first.isspace() or line == "---" or line.startswith("TODO"):
-            return None
-        if first != "+":
-            kept.append(line)
-    return " ".join(kept).strip(_GO_SPACE)
+        if after_break:
+            line = line[1:]
+            after_break = False
+        kept.append(line)
+    return "".join(kept).strip(_GO_SPACE)
 
 
 def marker_free_lines(group: CommentGroup | None) -> list[str]:

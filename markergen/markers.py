@@ -44,7 +44,7 @@ from types import MappingProxyType
 from typing import Final
 
 from markergen.golang.literals import LiteralError, unquote
-from markergen.golang.syntax import BlockCommentLine, CommentGroup, Position
+from markergen.golang.syntax import BlockCommentLine, CommentGroup, Position, position
 
 
 class Target(str, Enum):
@@ -890,6 +890,9 @@ class LineCache:
     def __init__(self, registry: Registry) -> None:
         self.registry = registry
         self._outcomes: dict[str, _Outcome] = {}
+        # By a comment line's whole text (after `//`): the offset of its `+`, the marker
+        # text and its outcome; None when the line is no marker (prose with a `+`).
+        self._lines: dict[str, tuple[int, str, _Outcome] | None] = {}
 
     def outcome(self, body: str) -> _Outcome:
         found = self._outcomes.get(body)
@@ -900,6 +903,56 @@ class LineCache:
                 found = (e.message, min(max(e.at, 0), len(body)))
             self._outcomes[body] = found
         return found
+
+    def line(self, text: str) -> tuple[int, str, _Outcome] | None:
+        """`parse_line`'s reading of a comment line's text, without its position."""
+        try:
+            return self._lines[text]
+        except KeyError:
+            pass
+        found: tuple[int, str, _Outcome] | None = None
+        stripped = text.lstrip()
+        if stripped.startswith("+"):
+            body = stripped.rstrip()
+            if len(body) >= 2 and _is_name_start(body[1]):
+                found = (len(text) - len(stripped), body, self.outcome(body))
+        self._lines[text] = found
+        return found
+
+    def group(self, group: CommentGroup) -> tuple[list[Marker], list[MarkerError]]:
+        """`parse_group(group, self.registry, self)`: each distinct line text is read
+        once per cache, and a line's record (its position) is made only for a marker."""
+        markers: list[Marker] = []
+        errors: list[MarkerError] = []
+        lines = self._lines
+        index = -1
+        for text in group.texts:
+            index += 1
+            if "+" not in text:
+                continue  # most doc lines: no marker can start without a `+`
+            found = lines[text] if text in lines else self.line(text)
+            if found is None:
+                continue
+            offset, body, outcome = found
+            line = group.line(index)
+            pos = line.pos
+            if isinstance(outcome, Marker):
+                # `_moved`, inline: a copy of the outcome's instance dict at this line
+                marker = _new(Marker)
+                fields = marker.__dict__
+                fields.update(outcome.__dict__)
+                fields["pos"] = position(pos.file, pos.line, pos.column + offset)
+                if isinstance(line, BlockCommentLine):
+                    fields["in_block"] = True  # a fresh copy: ours to set
+                markers.append(marker)
+            else:
+                message, at = outcome
+                column = pos.column + offset + at
+                errors.append(MarkerError(message, body, position(pos.file, pos.line, column)))
+        return markers, errors
+
+
+_new = object.__new__
 
 
 def _moved(marker: Marker, pos: Position) -> Marker:
@@ -946,10 +999,12 @@ def parse_group(
     group: CommentGroup | None, registry: Registry = REGISTRY, cache: LineCache | None = None
 ) -> tuple[list[Marker], list[MarkerError]]:
     """Every marker of a comment group, in line order, and the lines that failed."""
+    if group is None:
+        return [], []
+    if cache is not None and cache.registry is registry:
+        return cache.group(group)
     markers: list[Marker] = []
     errors: list[MarkerError] = []
-    if group is None:
-        return markers, errors
     for index, text in enumerate(group.texts):
         if "+" not in text:
             continue  # most doc lines: no marker can start without a `+`

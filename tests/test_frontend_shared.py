@@ -176,17 +176,17 @@ _TEXT = st.lists(
         st.sampled_from(
             [" A doc line.", " +optional", " ---", " TODO: x", "", " ", "\tindented",
              "  two spaces", " +k8s:enum", "go:generate x", " trailing  ", " a\xa0",
-             " \xa0b", " \x1cc", "nospace", " TODOx", " +", "\r"]
+             " \xa0b", " \x1cc", "nospace", " TODOx", " +", "\r", " \t", "\t", "  ", " b"]
         ),
         st.text(alphabet=" \t+-TOD\xa0ab\r", max_size=6).map(lambda t: " " + t),
     ),
     min_size=1,
-    max_size=6,
+    max_size=8,
 )
 
 
 @given(_TEXT)
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=600, deadline=None)
 def test_descriptions_of_plain_docs_are_the_general_reading(texts: list[str]) -> None:
     lines = tuple(CommentLine(t, Position("x.go", i + 1, 3)) for i, t in enumerate(texts))
     group = CommentGroup(lines)

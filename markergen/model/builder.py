@@ -188,7 +188,8 @@ class ModelBuilder:
         for inp, package, _ in self.struct_inputs:
             found: set[TypeKey] = set()
             for f in inp.fields:
-                external_refs(f.type, found)
+                if f.type.kind not in _NOT_EXTERNAL:  # most fields: nothing to look through
+                    external_refs(f.type, found)
             for key in found:
                 external.setdefault(key, self.package_dirs[package])
         imported_reader = MarkerReader(self.registry)  # an imported package is never checked
@@ -278,6 +279,10 @@ class ModelBuilder:
             for inp, pkg, d in self.struct_inputs
         ]
         self.types = {k: replace(t, underlying=fix(t.underlying)) for k, t in self.types.items()}
+
+
+# Type kinds that never lead to another package's type (external_refs finds nothing).
+_NOT_EXTERNAL = frozenset({"builtin", "named", "unknown", "struct", "interface"})
 
 
 def _defined_struct_types(structs: dict[TypeKey, Struct], types: dict[TypeKey, NamedType]) -> None:

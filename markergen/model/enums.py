@@ -135,8 +135,11 @@ def channel_lines(doc: CommentGroup | None) -> tuple[GatedValues, ...]:
     """gateway-api's channel enum tags in a field's doc comment, as gated values."""
     if doc is None:
         return ()
+    texts = doc.texts
+    if "<gateway:" not in "\n".join(texts):
+        return ()  # nearly every doc: one search of the whole comment
     out: list[GatedValues] = []
-    for index, text in enumerate(doc.texts):
+    for index, text in enumerate(texts):
         if "<gateway:" not in text:
             continue
         line = doc.line(index)
@@ -373,18 +376,24 @@ class _ConstValues:
     def _evaluate(
         self, key: tuple[str, str], pc: PackageConsts, spec: ConstSpec, load: bool
     ) -> Const | None:
-        if spec.value is not None and spec.type is None:
-            return Const(spec.value)  # the common case, an untyped string literal
-        if not spec.value_text:
+        scope: _Scope | None = None
+        if spec.value is not None:
+            # A string literal (`A T = "a"`): what `evaluate` makes of its text, the
+            # literal's string, untyped; most enum constants are these.
+            result: Const | None = Const(spec.value)
+            if spec.type is None:
+                return result  # the common case, an untyped string literal
+        elif not spec.value_text:
             return None
-        scope = _Scope(self, pc, load)
-        result = evaluate(spec.value_text, scope, spec.iota)
+        else:
+            scope = _Scope(self, pc, load)
+            result = evaluate(spec.value_text, scope, spec.iota)
         if result is not None and spec.type is not None:
             type_key = _type_expr_key(spec.type, pc)
             if type_key is None:
                 return None
             result = declared(result, type_key, self.basic(type_key, pc.dir, load))
-        if result is None and scope.missing is not None:
+        if result is None and scope is not None and scope.missing is not None:
             self.missing[key] = scope.missing
         return result
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from markergen.doctext import description
 from markergen.golang.syntax import FieldDecl
-from markergen.markers import KUBEBUILDER_ENUM, Target
+from markergen.markers import KUBEBUILDER_ENUM, OPENSHIFT_FEATURE_GATE_AWARE_ENUM, Marker, Target
 from markergen.model import Field
 from markergen.model.enums import channel_lines, detached_enum_markers, gate_lines
 from markergen.model.markerread import MarkerReader
@@ -13,6 +13,7 @@ from markergen.model.resolve import Resolver
 OPTIONAL_MARKERS = frozenset({"optional", "k8s:optional", "kubebuilder:validation:Optional"})
 REQUIRED_MARKERS = frozenset({"required", "k8s:required", "kubebuilder:validation:Required"})
 DEFAULT_MARKERS = ("default", "kubebuilder:default", "k8s:default")
+_GATE_AWARE = OPENSHIFT_FEATURE_GATE_AWARE_ENUM + ":"  # markergen.model.enums.gate_lines
 
 
 def make_field(
@@ -23,13 +24,19 @@ def make_field(
     optional_by_default: bool,
 ) -> Field:
     """`optional_by_default` is a package-level `+kubebuilder:validation:Optional`."""
-    markers = reader.read((decl.doc,), Target.FIELD, f"field {struct_name}.{decl.name}")
-    markers += detached_enum_markers(decl.doc_extra, markers)
+    doc = decl.doc
+    markers: tuple[Marker, ...] = (
+        reader.read((doc,), Target.FIELD, f"field {struct_name}.{decl.name}")
+        if doc is not None
+        else ()
+    )
+    if decl.doc_extra is not None:
+        markers += detached_enum_markers(decl.doc_extra, markers)
     # One pass over the markers (a field has a few; this runs for every field of a tree):
     # the first value of each single-valued marker, every listMapKey, the last enum list.
     # A wrapped marker (`+k8s:subfield(x)=+k8s:optional`) is about a part of the value,
     # not about the field: only its listMapKey counts, as before.
-    has_optional = has_required = False
+    has_optional = has_required = gated = False
     patch_strategy = patch_merge_key = list_type = default = None
     list_map_keys: list[str] = []
     enum_values: tuple[str, ...] = ()
@@ -38,6 +45,8 @@ def make_field(
         if m.via:
             if name == "listMapKey" and value:
                 list_map_keys.append(value)
+            if value is not None and name.startswith(_GATE_AWARE):
+                gated = True
             continue
         if name in OPTIONAL_MARKERS:
             has_optional = True
@@ -64,42 +73,56 @@ def make_field(
                 patch_merge_key = value
         elif name == KUBEBUILDER_ENUM and not m.in_block:  # controller-gen reads `//` only
             enum_values = m.values
+        elif name.startswith(_GATE_AWARE):
+            gated = True  # gate_lines reads only such markers, and only with a value
     # controller-gen's reading: an explicit marker wins, then omitempty, then the
     # package default. openapi-gen ignores +required, so a field with both omitempty
     # and +required is required here, as controller-gen says.
+    json = decl.json
     if has_optional:
         optional = True
     elif has_required:
         optional = False
     else:
-        optional = decl.json.omits_zero or optional_by_default
-    inline = decl.embedded and (decl.json.inline or not decl.json.name)
-    json_name = "" if decl.json.skip or inline else decl.json.name or decl.name
+        optional = json.omits_zero or optional_by_default
+    name = decl.name
+    embedded = decl.embedded
+    inline = embedded and (json.inline or not json.name)
+    json_name = "" if json.skip or inline else json.name or name
     tag_strategy = tag_merge_key = None
-    for key, value in decl.tags:
-        if key == "patchStrategy":
-            if tag_strategy is None:
-                tag_strategy = value
-        elif key == "patchMergeKey" and tag_merge_key is None:
-            tag_merge_key = value
+    # `tags` are read from `tag_raw` (golang.tags.parse_struct_tag): a key that is not
+    # in its text is in no pair, and nearly every field's tag has no `patch...` key.
+    if "patch" in decl.tag_raw:
+        for key, value in decl.tags:
+            if key == "patchStrategy":
+                if tag_strategy is None:
+                    tag_strategy = value
+            elif key == "patchMergeKey" and tag_merge_key is None:
+                tag_merge_key = value
+    if doc is None:
+        gates = gate_lines(markers) if gated else ()
+    else:
+        gates = (gate_lines(markers) if gated else ()) + channel_lines(doc)
+    # Positional: a frozen dataclass's keyword call costs a third more, for every field
+    # of a tree (the order is Field's; tests/test_frontend_shared.py compares records).
     return Field(
-        go_name=decl.name,
-        json_name=json_name,
-        type=resolver.resolve(decl.type),
-        embedded=decl.embedded,
-        inline=inline and not decl.json.skip,
-        json=decl.json,
-        exported=decl.name[:1].isupper(),
-        optional=optional,
-        required_marker=has_required,
-        markers=markers,
-        description=description(decl.doc),
-        patch_strategy=tag_strategy or patch_strategy or "",
-        patch_merge_key=tag_merge_key or patch_merge_key or "",
-        list_type=list_type or "",
-        list_map_keys=tuple(list_map_keys),
-        default=default,
-        enum_values=enum_values,
-        pos=decl.pos,
-        enum_gates=gate_lines(markers) + channel_lines(decl.doc) if markers or decl.doc else (),
+        name,
+        json_name,
+        resolver.resolve(decl.type),
+        embedded,
+        inline and not json.skip,
+        json,
+        name[:1].isupper(),
+        optional,
+        has_required,
+        markers,
+        description(doc),
+        tag_strategy or patch_strategy or "",
+        tag_merge_key or patch_merge_key or "",
+        list_type or "",
+        tuple(list_map_keys),
+        default,
+        enum_values,
+        decl.pos,
+        gates,
     )

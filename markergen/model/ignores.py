@@ -110,21 +110,31 @@ def file_ignores(file: GoFile) -> tuple[list[Ignore], list[Diagnostic]]:
     problems: list[Diagnostic] = []
     for decl in file.types:
         fields = decl.type.fields if decl.type.kind == "struct" else ()
-        end = max([decl.pos.line, *(f.pos.line for f in fields)])
+        end = 0  # the last line the type's comments cover, found when one is needed
         for group in (decl.doc_extra, decl.doc):
-            got, bad = _read(group, end, decl.name)
-            ignores += got
-            problems += bad
+            if _has_directive(group):
+                if not end:
+                    end = max([decl.pos.line, *(f.pos.line for f in fields)])
+                got, bad = _read(group, end, decl.name)
+                ignores += got
+                problems += bad
         for f in fields:
-            got, bad = _read(f.doc, f.pos.line, f.name)
-            ignores += got
-            problems += bad
+            if _has_directive(f.doc):
+                got, bad = _read(f.doc, f.pos.line, f.name)
+                ignores += got
+                problems += bad
     for c in file.consts:
-        if c.doc is not None:
+        if _has_directive(c.doc):
             got, bad = _read(c.doc, c.pos.line, c.name)
             ignores += got
             problems += bad
     return ignores, problems
+
+
+def _has_directive(group: CommentGroup | None) -> bool:
+    """Whether a line of `group` may hold an ignore comment (`_read` finds none in
+    any other): one search of the whole comment, as nearly every comment has none."""
+    return group is not None and DIRECTIVE in "\n".join(group.texts)
 
 
 def unused(ignores: Iterable[Ignore], used: set[tuple[Ignore, str]]) -> list[Diagnostic]:

@@ -18,7 +18,6 @@ from markergen.markers import (
     MarkerError,
     Registry,
     Target,
-    parse_group,
     parse_line,
 )
 
@@ -49,6 +48,9 @@ class MarkerReader:
         # the edit-distance search is the costly part of reading markers.
         self._suggestions: dict[str, str | None] = {}
         self._lines = LineCache(registry)
+        # Per target, the marker names `_accept` takes there without a word, whatever
+        # the marker's wrappers: nearly every marker of a tree, looked up once.
+        self._quiet: dict[Target, set[str]] = {t: set() for t in Target}
 
     def read(
         self, groups: Iterable[CommentGroup | None], target: Target, subject: str
@@ -58,14 +60,15 @@ class MarkerReader:
         `subject` names the declaration in messages (`field Union.FieldA`).
         """
         found: list[Marker] = []
+        quiet = self._quiet[target]
         for group in groups:
             if group is None:
                 continue
-            markers, errors = parse_group(group, self._registry, self._lines)
+            markers, errors = self._lines.group(group)
             for err in errors:
                 self._malformed(err, subject)
             for marker in markers:
-                if self._accept(marker, target, subject):
+                if marker.name in quiet or self._accept(marker, target, subject):
                     found.append(marker)
         return tuple(found)
 
@@ -128,7 +131,9 @@ class MarkerReader:
             if marker.name not in self._suggestions:
                 self._suggestions[marker.name] = self._registry.suggest(marker.name)
             suggestion = self._suggestions[marker.name]
-            if suggestion is not None:
+            if suggestion is None:
+                self._quiet[target].add(marker.name)
+            else:
                 self.diagnostics.append(
                     diag(
                         "MG003",
@@ -144,6 +149,7 @@ class MarkerReader:
                 )
             return True  # unknown markers are kept: other generators may read them
         if target in definition.targets:
+            self._quiet[target].add(marker.name)
             return True
         if marker.via and target in (Target.FIELD, Target.TYPE):
             # `+k8s:item(...)=+k8s:unionMember` on a list type: the payload applies to a
@@ -151,6 +157,7 @@ class MarkerReader:
             return True
         if not definition.union_or_enum:
             # Markers of other generators are tolerated anywhere, as gengo tolerates them.
+            self._quiet[target].add(marker.name)
             return True
         allowed = " or ".join(_TARGET_WORDS[t] for t in Target if t in definition.targets)
         self.diagnostics.append(

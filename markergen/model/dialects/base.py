@@ -115,10 +115,13 @@ class Ctx:
 
 
 def families(f: Field) -> list[str]:
-    names = {m.name for m in f.markers}
-    # Most fields carry no union marker at all: one set test answers them.
-    if names.isdisjoint(_ANY_FAMILY_MARKER):
+    # Most fields carry no union marker at all: a test per marker answers them.
+    for m in f.markers:
+        if m.name in _ANY_FAMILY_MARKER:
+            break
+    else:
         return []
+    names = {m.name for m in f.markers}
     return [fam for fam, ms in FAMILY_MARKERS.items() if names.intersection(ms)]
 
 
@@ -211,7 +214,13 @@ def discriminator_of(f: Field, ctx: Ctx) -> Discriminator:
 
 
 def plain_discriminators(ctx: Ctx) -> list[Field]:
-    return [f for f in ctx.struct.fields if marker_of(f, PLAIN_DISCRIMINATOR) is not None]
+    found: list[Field] = []
+    for f in ctx.struct.fields:  # every field of a tree: no call per field
+        for m in f.markers:
+            if m.name == PLAIN_DISCRIMINATOR:
+                found.append(f)
+                break
+    return found
 
 
 def known_discriminators(discs: Sequence[Field]) -> str:

@@ -83,6 +83,8 @@ def one_union_written_twice(others: list[Union], k8s: list[Union]) -> list[Union
     `+k8s:unionMember` too: one union, which the API server checks with validation-gen's
     code, so the k8s spelling stands and the 2019 copy (same discriminator, same members)
     goes."""
+    if not k8s:
+        return list(others)  # nearly every struct: nothing written twice
     written = {_union_key(u) for u in k8s}
     # openapi-gen writes the `+union` struct's list entry whatever the `+k8s:` tags say:
     # the k8s union that stands for it keeps that origin, so OpenAPI stays openapi-gen's.
@@ -305,6 +307,11 @@ class _WrappedBuilder:
         self.enums = enums
         self.diagnostics: list[Diagnostic] = []
         self.lookup = FieldLookup({k: s.fields for k, s in structs.items()}, types)
+        # The named types whose own markers hold a wrapped union tag: a field without a
+        # wrapped marker matters only when its type is one of these (nearly none is).
+        self.tagged_types = {
+            k for k, n in types.items() if any(m.via and m.name in _UNION_TAGS for m in n.markers)
+        }
 
     def fail(self, code: str, m: Marker, message: str, hint: str | None = None) -> None:
         self.diagnostics.append(diag(code, m.pos, message, hint=hint))
@@ -315,9 +322,20 @@ class _WrappedBuilder:
 
     def unions(self, s: Struct) -> tuple[Union, ...]:
         found: dict[tuple[tuple[str, ...], str], _Wrapped] = {}
+        tagged_types = self.tagged_types
         for f in s.fields:
             if not f.json_name:
                 continue
+            for m in f.markers:
+                if m.via:
+                    break
+            else:
+                # no wrapped marker of its own: only a wrapped union tag on its type counts
+                if not tagged_types:
+                    continue
+                ref = f.type.deref()
+                if ref.kind != "named" or ref.type_key not in tagged_types:
+                    continue
             named = (
                 self.types.get(f.type.deref().type_key) if f.type.deref().kind == "named" else None
             )
