@@ -184,6 +184,12 @@ class SchemaBuilder:
         # them quotes every value the Go way, for every property of the type).
         self._paragraphs: dict[str, str] = {}
         self._enum_values: dict[tuple[str, str], list[object]] = {}
+        # Per type expression, by identity: its (v2, v3) schemas and its direct enum.
+        # The model shares one TypeRef among the fields of a type (a tenth as many as
+        # fields), and resolving one is most of a property's cost. The ref is kept in
+        # the entry so that its id is not reused. The schemas are then shared among
+        # the properties of that type: nothing changes a schema once it is built.
+        self._typed_refs: dict[int, tuple[TypeRef, Schema, Schema, Any]] = {}
 
     def def_name(self, type_key: str) -> str:
         name = self._names.get(type_key)
@@ -268,8 +274,14 @@ class SchemaBuilder:
             schema2 = schema3 = {"type": "string"}
             enum = None
         else:
-            schema2, schema3 = self.type_pair(f.type)
-            enum = self._direct_enum(f.type)
+            ref = f.type
+            known = self._typed_refs.get(id(ref))
+            if known is None:
+                schema2, schema3 = self.type_pair(ref)
+                enum = self._direct_enum(ref)
+                self._typed_refs[id(ref)] = (ref, schema2, schema3, enum)
+            else:
+                _, schema2, schema3, enum = known
         common = self._extensions(f, owner)
         type2 = schema2.get("type")
         enum_values, description = self._typed(f, type2, enum)

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from json.encoder import encode_basestring  # the C escaper when _json is available
 from typing import Any
 
-from markergen.emit.fastjson import dumps_indented
+from markergen.emit.fastjson import dumps_indented, member_text
 
 
 def tojson(value: Any, indent: int | None = None, level: int = 0) -> str:
@@ -42,6 +42,7 @@ def json_object(members: Iterable[tuple[str, Any] | None], level: int = 0) -> It
     """
     inner = "\n" + "  " * (level + 1)
     sep = "{" + inner
+    head = "{\n"
     last: str | None = None
     for member in members:
         if member is None:
@@ -51,8 +52,13 @@ def json_object(members: Iterable[tuple[str, Any] | None], level: int = 0) -> It
         if last is not None and not last < key:
             raise ValueError(f"json_object: key {key!r} after {last!r}: keys must be sorted")
         last = key
-        yield f"{sep}{encode_basestring(key)}: {dumps_indented(value, 2, level + 1)}"
+        text = member_text(key, value, level + 1) if type(key) is str else None
+        if text is not None:
+            yield head + text
+        else:
+            yield f"{sep}{encode_basestring(key)}: {dumps_indented(value, 2, level + 1)}"
         sep = "," + inner
+        head = ",\n"
     yield "{}" if last is None else "\n" + "  " * level + "}"
 
 
