@@ -28,7 +28,7 @@ from test_emit_models import (
 
 from markergen.emit.options import EmitOptions
 from markergen.emit.outputs import OUTPUT_NAMES, render_outputs
-from markergen.emit.render import pyliteral, tojson
+from markergen.emit.render import _py, pyliteral, pyliteral_dict, tojson
 
 NASTY = [
     'quote " and \' both', "back\\slash", "new\nline\r\n", "{{ braces }} {% raw %}",
@@ -56,6 +56,54 @@ def test_pyliteral_reads_back_with_literal_eval(value: Any) -> None:
 def test_tojson_reads_back_at_any_level(value: Any) -> None:
     assert json.loads(tojson(value, indent=2, level=3)) == value
     assert json.loads(tojson(value)) == value
+
+
+class _Key(str):
+    def __repr__(self) -> str:
+        return "Key()"
+
+
+# Values the fast writer hands to `_py` (the reference): floats, subclasses, keys that
+# are not strings or do not sort, and errors in several places at once (the first in
+# `_py`'s order must be the one raised).
+_ODD_VALUES: list[Any] = [
+    {"a": 1.5, "b": [0.1, {"c": -0.0}]},
+    {"a": {_Key("k"): 1}, "k": {"k": 2}},
+    {"a": {"b": 1, 2: "x"}},
+    {"a": [{"x": math.nan}], "b": {1: 2}},
+    {"z": math.inf, "a": {3: 4}},
+    [{"b": True, "a": None}, (), {}, ("t", 1)],
+    {"t": ("x", ("y",)), "e": {}, "l": []},
+    {"big": 2**80, "neg": -3, "s": NASTY},
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(json_values)
+def test_pyliteral_writes_the_reference_text(value: Any) -> None:
+    for indent, level in ((4, 0), (4, 2), (2, 1)):
+        assert pyliteral(value, indent, level) == _py(value, indent, level)
+
+
+@pytest.mark.parametrize("value", _ODD_VALUES)
+def test_pyliteral_odd_values_take_the_reference(value: Any) -> None:
+    try:
+        expected: Any = _py(value, 4, 1)
+    except (TypeError, ValueError) as e:
+        expected = (type(e), str(e))
+    try:
+        got: Any = pyliteral(value, 4, 1)
+    except (TypeError, ValueError) as e:
+        got = (type(e), str(e))
+    assert got == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(st.text(), json_values, max_size=6))
+def test_pyliteral_dict_writes_what_pyliteral_writes(value: dict[str, Any]) -> None:
+    members = sorted(value.items())
+    for level in (0, 1):
+        assert "".join(pyliteral_dict(members, 4, level)) == pyliteral(dict(members), 4, level)
 
 
 def test_tojson_is_deterministic_and_keeps_two_space_layout() -> None:
