@@ -188,11 +188,11 @@ def _map_key_only(model: Model) -> set[str]:
 
 def check_constant_outside_list(model: Model) -> Iterator[Diagnostic]:
     """MG105: a constant of a listed enum type whose value the list does not name."""
-    key_only = _map_key_only(model)
+    key_only: set[str] | None = None  # walks every field: only once a type needs it
     for key in sorted(model.enums):
         enum = model.enums[key]
         named = model.types.get(key)
-        if not enum.listed or enum.imported or named is None or key in key_only:
+        if not enum.listed or enum.imported or named is None:
             continue
         listed = {v.value for v in enum.values}
         # "" is how Go spells "not set" (an omitempty field leaves it out of the object),
@@ -200,6 +200,10 @@ def check_constant_outside_list(model: Model) -> Iterator[Diagnostic]:
         outside = [c for c in enum.constants if c.value not in listed and c.value != ""]
         marker = _list_markers(named.markers)
         if not outside or marker is None:
+            continue
+        if key_only is None:
+            key_only = _map_key_only(model)
+        if key in key_only:
             continue
         extended = [*_marker_values(marker), *(c.value for c in outside)]
         for c in outside:

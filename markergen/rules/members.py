@@ -273,11 +273,15 @@ def check_member_not_serialized(model: Model) -> Iterator[Diagnostic]:
             names.append(union.discriminator.go_name)
         for name in names:
             field = struct.field(name)
-            if field is not None:
+            if field is not None and (field.json.skip or not field.exported):
                 flagged.add((struct.key, field.go_name))
     for key in sorted(model.structs):
         struct = model.structs[key]
         for field in struct.fields:
+            # Only a field that is not in the API is reported (below): the others need
+            # no look at their markers (most fields of a large tree).
+            if field.exported and not field.json.skip:
+                continue
             if any(m.name in UNION_FIELD_MARKERS for m in field.markers):
                 flagged.add((struct.key, field.go_name))
     for key, go_name in sorted(flagged):
