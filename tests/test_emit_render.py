@@ -184,3 +184,34 @@ def test_python_module_header_and_execution_defines_only_table() -> None:
     namespace: dict[str, Any] = {}
     exec(compile(out, "unions_table.py", "exec"), namespace)
     assert set(namespace) - {"__builtins__"} == {"TABLE"}
+
+
+def _go_quote_reference(value: str) -> str:
+    # Go's strconv.Quote, one character at a time (what describe.go_quote does for
+    # the values its printable-ASCII shortcut does not take).
+    named = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
+             "\t": "\\t", "\v": "\\v", "\\": "\\\\", '"': '\\"'}
+    out = ['"']
+    for ch in value:
+        code = ord(ch)
+        if ch in named:
+            out.append(named[ch])
+        elif ch == " " or (ch.isprintable() and code != 0x7F):
+            out.append(ch)
+        elif code < 0x80:
+            out.append(f"\\x{code:02x}")
+        elif code <= 0xFFFF:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(f"\\U{code:08x}")
+    return "".join(out) + '"'
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text() | st.text(alphabet=st.characters(max_codepoint=0x7F)))
+def test_go_quote_shortcut_writes_what_go_writes(value: str) -> None:
+    from markergen.emit.describe import go_quote
+
+    assert go_quote(value) == _go_quote_reference(value)
+    for ch in map(chr, range(0x80)):
+        assert go_quote(f"a{ch}b") == _go_quote_reference(f"a{ch}b")
