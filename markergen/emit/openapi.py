@@ -284,12 +284,17 @@ class SchemaBuilder:
                 _, schema2, schema3, enum = known
         common = self._extensions(f, owner)
         type2 = schema2.get("type")
-        enum_values, description = self._typed(f, type2, enum)
+        plain = enum is None and not f.enum_values and not f.enum_gates
+        enum_values: list[object] | None
+        if plain:  # most properties: their description as it is, no enum values
+            enum_values, description = None, f.description
+        else:
+            enum_values, description = self._typed(f, type2, enum)
         one = self._property(schema2, enum_values, description, common, self.version == 3)
         if schema3 is schema2:
             return one, one
         type3 = schema3.get("type")
-        if type3 != type2:  # a well-known type (Quantity: a string in v2, oneOf in v3)
+        if type3 != type2 and not plain:  # a well-known type (Quantity: string, oneOf)
             enum_values, description = self._typed(f, type3, enum)
         return one, self._property(schema3, enum_values, description, common, True)
 
