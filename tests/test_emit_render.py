@@ -98,6 +98,19 @@ def test_pyliteral_odd_values_take_the_reference(value: Any) -> None:
     assert got == expected
 
 
+def test_pyliteral_writes_a_shared_dict_as_often_as_it_is_met() -> None:
+    # One dict object met in many places (and levels), among many members of
+    # pyliteral_dict, whose keys' line heads are shared (render._py_plain).
+    shared = {"kind": "scalar"}
+    other = {"kind": "object", "type": "T"}
+    value = {"a": shared, "b": [shared, {"c": shared, "d": other}], "e": other,
+             "many": [{"i": i} for i in range(5000)] + [shared, other]}
+    for indent, level in ((4, 0), (4, 1), (2, 3)):
+        assert pyliteral(value, indent, level) == _py(value, indent, level)
+    members = [(f"k{i:05}", {"x": shared, "y": [other, {"i": i}]}) for i in range(3000)]
+    assert "".join(pyliteral_dict(members, 4, 1)) == _py(dict(members), 4, 1)
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.dictionaries(st.text(), json_values, max_size=6))
 def test_pyliteral_dict_writes_what_pyliteral_writes(value: dict[str, Any]) -> None:
