@@ -376,6 +376,7 @@ class SchemaBuilder:
 
     def _collect(self, struct: Struct, out: _Collected, depth: int, seen: set[str]) -> None:
         seen = seen | {struct.key}
+        depths, required, pair = out.depth, out.required, self.property_pair
         for f in struct.fields:
             if not f.exported or f.json.skip:
                 continue
@@ -398,10 +399,17 @@ class SchemaBuilder:
             name = f.json_name
             if not name:
                 continue
-            schema2, schema3 = self.property_pair(f, struct)
-            self._add(out, name, schema2, schema3, depth)
-            if (not f.optional or f.required_marker) and name not in out.required:
-                out.required.append(name)
+            schema2, schema3 = pair(f, struct)
+            # `_add`, written out: this runs for every property of the tree
+            known = depths.get(name)
+            if known is None or known > depth:
+                out.properties[name] = schema2
+                out.properties_v3[name] = schema3
+                if schema3 is not schema2:
+                    out.differ = True
+                depths[name] = depth
+            if (not f.optional or f.required_marker) and name not in required:
+                required.append(name)
 
     @staticmethod
     def _add(out: _Collected, name: str, schema2: Schema, schema3: Schema, depth: int) -> None:

@@ -304,10 +304,12 @@ class TableBuilder:
         seen: frozenset[str],
     ) -> None:
         seen = seen | {struct.key}
-        # A documentation `+union` (MG360) is not enforced by anyone: not by the runtime.
-        own = [u for u in struct.unions if u.origin != "deprecated" and not u.documentation]
-        unions += [self.union_entry(u, def_name) for u in own]
-        unions += [self.union_entry(u, def_name) for u in struct.wrapped]
+        if struct.unions:
+            # A documentation `+union` (MG360) is not enforced by anyone: not by the runtime.
+            own = [u for u in struct.unions if u.origin != "deprecated" and not u.documentation]
+            unions += [self.union_entry(u, def_name) for u in own]
+        if struct.wrapped:
+            unions += [self.union_entry(u, def_name) for u in struct.wrapped]
         for f in struct.fields:
             if not f.exported or f.json.skip:
                 continue
@@ -317,16 +319,21 @@ class TableBuilder:
                     sub = self.model.structs[key]
                     self._collect(sub, def_name, fields, patch, unions, depth + 1, seen)
                 continue
-            if not f.json_name:
+            name = f.json_name
+            if not name:
                 continue
             # Go's promoted-field rule: the shallowest field wins; ties keep the first.
-            if f.json_name not in fields or fields[f.json_name][0] > depth:
-                fields[f.json_name] = (depth, self.field_entry(f))
+            known = fields.get(name)
+            if known is None or known[0] > depth:
+                fields[name] = (depth, self.field_entry(f))
                 if f.patch_strategy:
-                    patch[f.json_name] = (depth, f.patch_strategy)
-                else:
-                    patch.pop(f.json_name, None)
-        unions += [self.union_entry(u, def_name) for u in struct.unions if u.origin == "deprecated"]
+                    patch[name] = (depth, f.patch_strategy)
+                elif name in patch:
+                    del patch[name]
+        if struct.unions:
+            unions += [
+                self.union_entry(u, def_name) for u in struct.unions if u.origin == "deprecated"
+            ]
 
     def type_entry(self, struct: Struct) -> dict[str, Any]:
         def_name = self.def_name(struct.key)
