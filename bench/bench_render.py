@@ -2,7 +2,7 @@
 the model loaded once.
 
 Usage: python bench/bench_render.py DIR [PATTERNS...] [--repeat N] [--rounds R]
-           [--fragments] [--python PY ...] [--profile]
+           [--fragments] [--check] [--python PY ...] [--profile]
 
 Loads the model of PATTERNS (default ./...) in DIR once, then renders and writes every
 output `generate` writes (the four, or six with --fragments) into a temporary directory
@@ -10,6 +10,8 @@ through the streamed writer, --repeat times (default 9), each time with a fresh
 `Templates` as a run has (so the templates are loaded as a cold run loads them). Prints
 the median and the smallest CPU time (process time) and wall time of one rendering.
 Each rendering runs with the cyclic garbage collector paused, as in `generate`.
+`--check` also times the checker on the same model (`pipeline.check_model`, as
+`generate` runs it before rendering), --repeat times, on a line of its own before.
 
 `--python PY` (repeatable) runs this script under PY instead (an environment of the
 code before a change and one after): --rounds rounds (default 3), the interpreters in
@@ -33,17 +35,31 @@ from pathlib import Path
 from statistics import median
 
 
-def _render(directory: Path, patterns: list[str], repeat: int, fragments: bool, profile: bool) -> None:
+def _render(
+    directory: Path, patterns: list[str], repeat: int, fragments: bool, profile: bool,
+    check: bool = False,
+) -> None:
     from markergen.emit.options import EmitOptions
     from markergen.emit.outputs import OUTPUTS, Inputs
     from markergen.emit.templating import Templates
     from markergen.emit.writer import write_outputs
     from markergen.gcpause import gc_paused
-    from markergen.pipeline import load_model
+    from markergen.pipeline import check_model, load_model
 
     os.chdir(directory)
     model = load_model(patterns, directory)
     outputs = [o for o in OUTPUTS if not o.switch or fragments]
+    if check and not profile:
+        check_model(model)  # the imports of the rule modules, not timed
+        times: list[float] = []
+        found = 0
+        for _ in range(repeat):
+            with gc_paused():
+                c = time.process_time()
+                found = len(check_model(model))
+                times.append(time.process_time() - c)
+        print(f"check: {len(model.structs)} types, {found} diagnostics, {repeat} checks: "
+              f"cpu median {median(times):.3f} s (min {min(times):.3f})")
 
     def once(out: Path) -> None:
         # as `generate` renders: with the cyclic collector paused (markergen.gcpause)
@@ -81,31 +97,38 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=9)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--fragments", action="store_true")
+    ap.add_argument("--check", action="store_true", help="also time the checker")
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--python", action="append", default=[])
     args = ap.parse_args(argv)
     directory = args.dir.resolve()
     if not args.python:
-        _render(directory, args.patterns, args.repeat, args.fragments, args.profile)
+        _render(directory, args.patterns, args.repeat, args.fragments, args.profile, args.check)
         return 0
     flags = ["--repeat", str(args.repeat)] + (["--fragments"] if args.fragments else [])
+    flags += ["--check"] if args.check else []
     if args.profile:
         flags.append("--profile")
-    medians: dict[str, list[float]] = {py: [] for py in args.python}
+    medians: dict[tuple[str, str], list[float]] = {}
     for r in range(args.rounds):
         for k, py in enumerate(args.python):
             proc = subprocess.run(
                 [py, str(Path(__file__).resolve()), str(directory), *args.patterns, *flags],
                 capture_output=True, text=True, check=True, cwd=tempfile.gettempdir(),
             )
-            line = proc.stdout.strip().splitlines()[-1]
             load = os.getloadavg()[0]
-            print(f"round {r + 1} #{k + 1}: {line} (load {load:.1f})", flush=True)
-            if "cpu median" in line:
-                medians[py].append(float(line.split("cpu median ")[1].split(" ")[0]))
-    for k, py in enumerate(args.python):
-        if medians[py]:
-            print(f"#{k + 1} {py}: cpu median of medians {median(medians[py]):.3f} s")
+            for line in proc.stdout.strip().splitlines():
+                if "cpu median" not in line:
+                    continue
+                print(f"round {r + 1} #{k + 1}: {line} (load {load:.1f})", flush=True)
+                what = "check" if line.startswith("check:") else "render"
+                value = float(line.split("cpu median ")[1].split(" ")[0])
+                medians.setdefault((py, what), []).append(value)
+    for what in ("check", "render"):
+        for k, py in enumerate(args.python):
+            if (py, what) in medians:
+                print(f"#{k + 1} {py}: {what} cpu median of medians "
+                      f"{median(medians[(py, what)]):.3f} s")
     return 0
 
 

@@ -28,7 +28,7 @@ from test_emit_models import (
 
 from markergen.emit.options import EmitOptions
 from markergen.emit.outputs import OUTPUT_NAMES, render_outputs
-from markergen.emit.render import pyliteral, tojson
+from markergen.emit.render import _py, pyliteral, pyliteral_dict, tojson
 
 NASTY = [
     'quote " and \' both', "back\\slash", "new\nline\r\n", "{{ braces }} {% raw %}",
@@ -56,6 +56,67 @@ def test_pyliteral_reads_back_with_literal_eval(value: Any) -> None:
 def test_tojson_reads_back_at_any_level(value: Any) -> None:
     assert json.loads(tojson(value, indent=2, level=3)) == value
     assert json.loads(tojson(value)) == value
+
+
+class _Key(str):
+    def __repr__(self) -> str:
+        return "Key()"
+
+
+# Values the fast writer hands to `_py` (the reference): floats, subclasses, keys that
+# are not strings or do not sort, and errors in several places at once (the first in
+# `_py`'s order must be the one raised).
+_ODD_VALUES: list[Any] = [
+    {"a": 1.5, "b": [0.1, {"c": -0.0}]},
+    {"a": {_Key("k"): 1}, "k": {"k": 2}},
+    {"a": {"b": 1, 2: "x"}},
+    {"a": [{"x": math.nan}], "b": {1: 2}},
+    {"z": math.inf, "a": {3: 4}},
+    [{"b": True, "a": None}, (), {}, ("t", 1)],
+    {"t": ("x", ("y",)), "e": {}, "l": []},
+    {"big": 2**80, "neg": -3, "s": NASTY},
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(json_values)
+def test_pyliteral_writes_the_reference_text(value: Any) -> None:
+    for indent, level in ((4, 0), (4, 2), (2, 1)):
+        assert pyliteral(value, indent, level) == _py(value, indent, level)
+
+
+@pytest.mark.parametrize("value", _ODD_VALUES)
+def test_pyliteral_odd_values_take_the_reference(value: Any) -> None:
+    try:
+        expected: Any = _py(value, 4, 1)
+    except (TypeError, ValueError) as e:
+        expected = (type(e), str(e))
+    try:
+        got: Any = pyliteral(value, 4, 1)
+    except (TypeError, ValueError) as e:
+        got = (type(e), str(e))
+    assert got == expected
+
+
+def test_pyliteral_writes_a_shared_dict_as_often_as_it_is_met() -> None:
+    # One dict object met in many places (and levels), among many members of
+    # pyliteral_dict, whose keys' line heads are shared (render._py_plain).
+    shared = {"kind": "scalar"}
+    other = {"kind": "object", "type": "T"}
+    value = {"a": shared, "b": [shared, {"c": shared, "d": other}], "e": other,
+             "many": [{"i": i} for i in range(5000)] + [shared, other]}
+    for indent, level in ((4, 0), (4, 1), (2, 3)):
+        assert pyliteral(value, indent, level) == _py(value, indent, level)
+    members = [(f"k{i:05}", {"x": shared, "y": [other, {"i": i}]}) for i in range(3000)]
+    assert "".join(pyliteral_dict(members, 4, 1)) == _py(dict(members), 4, 1)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(st.text(), json_values, max_size=6))
+def test_pyliteral_dict_writes_what_pyliteral_writes(value: dict[str, Any]) -> None:
+    members = sorted(value.items())
+    for level in (0, 1):
+        assert "".join(pyliteral_dict(members, 4, level)) == pyliteral(dict(members), 4, level)
 
 
 def test_tojson_is_deterministic_and_keeps_two_space_layout() -> None:
@@ -136,3 +197,34 @@ def test_python_module_header_and_execution_defines_only_table() -> None:
     namespace: dict[str, Any] = {}
     exec(compile(out, "unions_table.py", "exec"), namespace)
     assert set(namespace) - {"__builtins__"} == {"TABLE"}
+
+
+def _go_quote_reference(value: str) -> str:
+    # Go's strconv.Quote, one character at a time (what describe.go_quote does for
+    # the values its printable-ASCII shortcut does not take).
+    named = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
+             "\t": "\\t", "\v": "\\v", "\\": "\\\\", '"': '\\"'}
+    out = ['"']
+    for ch in value:
+        code = ord(ch)
+        if ch in named:
+            out.append(named[ch])
+        elif ch == " " or (ch.isprintable() and code != 0x7F):
+            out.append(ch)
+        elif code < 0x80:
+            out.append(f"\\x{code:02x}")
+        elif code <= 0xFFFF:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(f"\\U{code:08x}")
+    return "".join(out) + '"'
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text() | st.text(alphabet=st.characters(max_codepoint=0x7F)))
+def test_go_quote_shortcut_writes_what_go_writes(value: str) -> None:
+    from markergen.emit.describe import go_quote
+
+    assert go_quote(value) == _go_quote_reference(value)
+    for ch in map(chr, range(0x80)):
+        assert go_quote(f"a{ch}b") == _go_quote_reference(f"a{ch}b")

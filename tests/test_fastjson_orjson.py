@@ -94,3 +94,49 @@ def test_refusals_stay_the_same() -> None:
     assert dumps_indented({1: "a", 2: None}, 2) == json.dumps(
         {1: "a", 2: None}, indent=2, sort_keys=True
     )
+
+
+def _members_text(members: list[tuple[str, Any]], level: int) -> str:
+    from markergen.emit.render import json_object
+
+    return "".join(json_object(members, level))
+
+
+@pytest.mark.parametrize("path", GOLDEN_JSON, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_json_object_writes_every_golden_file_as_tojson(path: Path) -> None:
+    # json_object cuts each member out of orjson's text of it wrapped to its depth
+    # (fastjson.member_text): the same text as the whole object written at once.
+    try:
+        value = json.loads(path.read_bytes())
+    except ValueError:
+        pytest.skip("not JSON")
+    if not isinstance(value, dict):
+        return
+    members = sorted(value.items())
+    for level in (0, 1, 2, 4):
+        assert _members_text(members, level) == _reference(dict(members), level)
+
+
+@pytest.mark.parametrize(
+    "members",
+    [
+        [("min", 1e-05), ("n", [None, 1.5])],
+        [("a", {"color": _Color.RED}), ("b", 2**64)],
+        [("text", "quote\" back\\ nl\n \x00 \u2028 \x7f é 😀"), ("é", {"😀": None})],
+        [("k\"ey\n", 1), ("", {}), ("z", [])],
+        [("e-1", 1), ("x0.0000", "1e-5")],  # false alarms in keys: the other encoder
+    ],
+)
+def test_json_object_members_orjson_might_write_differently(
+    members: list[tuple[str, Any]],
+) -> None:
+    members = sorted(members)
+    for level in (0, 1, 3):
+        assert _members_text(members, level) == _reference(dict(members), level)
+
+
+def test_member_text_refuses_nan_and_keeps_none() -> None:
+    assert fastjson.member_text("a", {"b": None}, 2) == '    "a": {\n      "b": null\n    }'
+    assert fastjson.member_text("a", {"b": None, "c": float("nan")}, 2) is None
+    with pytest.raises(ValueError):
+        _members_text([("a", {"b": None, "c": float("inf")})], 1)

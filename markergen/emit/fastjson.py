@@ -21,14 +21,16 @@ only where these checks send the value to the encoder below instead:
   `1.5e-7`: the text has a digit before `e-`, or `0.0000`;
 - NaN and infinities, which orjson writes as `null` where json.dumps refuses them: a
   text with a `null` (a `fieldMembers` value that selects no member, a table's entry)
-  is kept only once json.dumps without indent, which is C code, has refused no float
-  of the value; otherwise the slow path keeps json.dumps' ValueError.
+  is kept only once reading it back gives the value again (a NaN never equals the None
+  read in its place), or else json.dumps without indent, which is C code, has refused
+  no float of the value; otherwise the slow path keeps json.dumps' ValueError.
 A false alarm (such text inside a description) only costs the slower encoder. Without
 orjson installed, every value takes the encoder below.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from json.encoder import encode_basestring  # the C escaper when _json is available
@@ -74,18 +76,20 @@ def _refuse(value: Any) -> Any:
 
 def _orjson_indented(value: Any) -> str | None:
     """orjson's text of `value`, or None where it might differ from json.dumps'."""
+    data = _orjson_checked(value)
+    return None if data is None else data.decode("utf-8")
+
+
+def _orjson_checked(value: Any) -> bytes | None:
+    """orjson's UTF-8 text of `value`, or None where it might differ from json.dumps'."""
     try:
         data = orjson.dumps(value, default=_refuse, option=_OPTIONS)
     except (orjson.JSONEncodeError, TypeError):
         return None
     if b"0.0000" in data:
         return None
-    if b"null" in data:
-        # None or a NaN/infinity: json.dumps' C encoder (no indent) tells them apart.
-        try:
-            json.dumps(value, allow_nan=False)
-        except ValueError:
-            return None
+    if b"null" in data and not _finite(value, data):
+        return None
     # A digit before `e-`: looked for only where `e-` occurs (words like "re-create"
     # have it too; a search for the ten digit-led patterns read the text ten times).
     at = data.find(b"e-")
@@ -93,7 +97,55 @@ def _orjson_indented(value: Any) -> str | None:
         if 48 <= data[at - 1] <= 57:
             return None
         at = data.find(b"e-", at + 2)
-    return data.decode("utf-8")
+    return data
+
+
+def _finite(value: Any, data: bytes) -> bool:
+    """Whether `value`, written as `data` by orjson, holds no NaN or infinity (which
+    orjson writes as `null`, like None). Reading the text back gives an equal value
+    only when every `null` was a None (a NaN never equals what replaced it); otherwise
+    json.dumps' C encoder (no indent) tells them apart, which is slower."""
+    try:
+        if orjson.loads(data) == value:
+            return True
+    except (orjson.JSONDecodeError, ValueError, TypeError):  # pragma: no cover - defensive
+        pass
+    try:
+        json.dumps(value, allow_nan=False)
+    except ValueError:
+        return False
+    return True
+
+
+def member_text(key: str, value: Any, depth: int) -> str | None:
+    """The text `"key": value` as a member of an object at nesting `depth` (1: of the
+    top-level object), indented as `dumps_indented` writes it inside that object, with
+    its leading indent; None where only `dumps_indented` gives the right text.
+
+    orjson writes the member wrapped in `depth` objects, and the text is cut out of
+    that: its indents are then already right, where shifting a value's text written on
+    its own means a replace over all of it."""
+    if orjson is None:
+        return None
+    wrapped: Any = {key: value}
+    for _ in range(depth - 1):
+        wrapped = {"": wrapped}
+    data = _orjson_checked(wrapped)
+    if data is None:
+        return None
+    head, tail = _cuts(depth)
+    return data[head : len(data) - tail].decode("utf-8")
+
+
+@functools.cache
+def _cuts(depth: int) -> tuple[int, int]:
+    """How many bytes a member wrapped `depth` times has before and after it."""
+    wrapped: Any = {"k": 0}
+    for _ in range(depth - 1):
+        wrapped = {"": wrapped}
+    data = orjson.dumps(wrapped, option=_OPTIONS)
+    start = data.index(b'"k": 0')
+    return start - 2 * depth, len(data) - start - len(b'"k": 0')
 
 
 _OPTIONS = (

@@ -184,6 +184,12 @@ class SchemaBuilder:
         # them quotes every value the Go way, for every property of the type).
         self._paragraphs: dict[str, str] = {}
         self._enum_values: dict[tuple[str, str], list[object]] = {}
+        # Per type expression, by identity: its (v2, v3) schemas and its direct enum.
+        # The model shares one TypeRef among the fields of a type (a tenth as many as
+        # fields), and resolving one is most of a property's cost. The ref is kept in
+        # the entry so that its id is not reused. The schemas are then shared among
+        # the properties of that type: nothing changes a schema once it is built.
+        self._typed_refs: dict[int, tuple[TypeRef, Schema, Schema, Any]] = {}
 
     def def_name(self, type_key: str) -> str:
         name = self._names.get(type_key)
@@ -268,16 +274,27 @@ class SchemaBuilder:
             schema2 = schema3 = {"type": "string"}
             enum = None
         else:
-            schema2, schema3 = self.type_pair(f.type)
-            enum = self._direct_enum(f.type)
+            ref = f.type
+            known = self._typed_refs.get(id(ref))
+            if known is None:
+                schema2, schema3 = self.type_pair(ref)
+                enum = self._direct_enum(ref)
+                self._typed_refs[id(ref)] = (ref, schema2, schema3, enum)
+            else:
+                _, schema2, schema3, enum = known
         common = self._extensions(f, owner)
         type2 = schema2.get("type")
-        enum_values, description = self._typed(f, type2, enum)
+        plain = enum is None and not f.enum_values and not f.enum_gates
+        enum_values: list[object] | None
+        if plain:  # most properties: their description as it is, no enum values
+            enum_values, description = None, f.description
+        else:
+            enum_values, description = self._typed(f, type2, enum)
         one = self._property(schema2, enum_values, description, common, self.version == 3)
         if schema3 is schema2:
             return one, one
         type3 = schema3.get("type")
-        if type3 != type2:  # a well-known type (Quantity: a string in v2, oneOf in v3)
+        if type3 != type2 and not plain:  # a well-known type (Quantity: string, oneOf)
             enum_values, description = self._typed(f, type3, enum)
         return one, self._property(schema3, enum_values, description, common, True)
 
@@ -359,6 +376,7 @@ class SchemaBuilder:
 
     def _collect(self, struct: Struct, out: _Collected, depth: int, seen: set[str]) -> None:
         seen = seen | {struct.key}
+        depths, required, pair = out.depth, out.required, self.property_pair
         for f in struct.fields:
             if not f.exported or f.json.skip:
                 continue
@@ -381,10 +399,17 @@ class SchemaBuilder:
             name = f.json_name
             if not name:
                 continue
-            schema2, schema3 = self.property_pair(f, struct)
-            self._add(out, name, schema2, schema3, depth)
-            if (not f.optional or f.required_marker) and name not in out.required:
-                out.required.append(name)
+            schema2, schema3 = pair(f, struct)
+            # `_add`, written out: this runs for every property of the tree
+            known = depths.get(name)
+            if known is None or known > depth:
+                out.properties[name] = schema2
+                out.properties_v3[name] = schema3
+                if schema3 is not schema2:
+                    out.differ = True
+                depths[name] = depth
+            if (not f.optional or f.required_marker) and name not in required:
+                required.append(name)
 
     @staticmethod
     def _add(out: _Collected, name: str, schema2: Schema, schema3: Schema, depth: int) -> None:

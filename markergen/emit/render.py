@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from json.encoder import encode_basestring  # the C escaper when _json is available
 from typing import Any
 
-from markergen.emit.fastjson import dumps_indented
+from markergen.emit.fastjson import dumps_indented, member_text
 
 
 def tojson(value: Any, indent: int | None = None, level: int = 0) -> str:
@@ -42,6 +42,7 @@ def json_object(members: Iterable[tuple[str, Any] | None], level: int = 0) -> It
     """
     inner = "\n" + "  " * (level + 1)
     sep = "{" + inner
+    head = "{\n"
     last: str | None = None
     for member in members:
         if member is None:
@@ -51,8 +52,13 @@ def json_object(members: Iterable[tuple[str, Any] | None], level: int = 0) -> It
         if last is not None and not last < key:
             raise ValueError(f"json_object: key {key!r} after {last!r}: keys must be sorted")
         last = key
-        yield f"{sep}{encode_basestring(key)}: {dumps_indented(value, 2, level + 1)}"
+        text = member_text(key, value, level + 1) if type(key) is str else None
+        if text is not None:
+            yield head + text
+        else:
+            yield f"{sep}{encode_basestring(key)}: {dumps_indented(value, 2, level + 1)}"
         sep = "," + inner
+        head = ",\n"
     yield "{}" if last is None else "\n" + "  " * level + "}"
 
 
@@ -63,7 +69,7 @@ def pyliteral(value: Any, indent: int = 4, level: int = 0) -> str:
     literal mirrors the JSON table exactly.
     """
     out: list[str] = []
-    _py_plain(value, out, indent, level)
+    _py_plain(value, out, indent, level, {})
     return "".join(out)
 
 
@@ -76,46 +82,81 @@ def pyliteral_dict(
     pad = " " * (indent * (level + 1))
     head = "{\n"
     last: str | None = None
+    heads: _Heads = {}  # shared by the members: their keys repeat from one to the next
     for key, value in members:
         if type(key) is not str:
             raise TypeError(f"pyliteral: dict key {key!r} is not a string")
         if last is not None and not last < key:
             raise ValueError(f"pyliteral_dict: key {key!r} after {last!r}: keys must be sorted")
         last = key
-        yield f"{head}{pad}{key!r}: {pyliteral(value, indent, level + 1)},\n"
+        out = [f"{head}{pad}{key!r}: "]
+        _py_plain(value, out, indent, level + 1, heads)
+        out.append(",\n")
+        yield "".join(out)
         head = ""
     yield "{}" if last is None else " " * (indent * level) + "}"
 
 
-_PLAIN_SCALARS = (str, int, bool, type(None))
+# Per nesting level, the text that opens a dict's member line, `    'key': `, by key.
+_Heads = dict[int, dict[str, str]]
 
 
-def _py_plain(value: Any, out: list[str], indent: int, level: int) -> None:
+def _py_plain(value: Any, out: list[str], indent: int, level: int, heads: _Heads) -> None:
     """`_py`'s text, appended to `out` piece by piece with exact type tests: the runtime
     table of an API tree is tens of thousands of small dicts, lists and strings, and
-    building one string per value was most of its rendering time. Anything but plain
-    dicts, lists, tuples, strings, ints, bools and None (a float, a subclass, a key that
-    is not a string) is written by `_py`, so the text never differs."""
+    building one string per value was most of its rendering time. A scalar member or
+    item is written with its line in one piece, and a key's line head is made once per
+    level (`heads`). Anything but plain dicts, lists, tuples, strings, ints, bools and
+    None (a float, a subclass, a key that is not a string) is written by `_py`, so the
+    text never differs."""
     kind = type(value)
-    if kind in _PLAIN_SCALARS:
+    if kind is str or kind is int or kind is bool or value is None:
         out.append(repr(value))
         return
-    if kind is dict and value and all(type(k) is str for k in value):
-        pad = " " * (indent * (level + 1))
+    if kind is dict and value:
+        start = len(out)
+        at = heads.get(level)
+        if at is None:
+            at = heads[level] = {}
+        pad = ""
         out.append("{\n")
-        for key in sorted(value):
-            out.append(f"{pad}{key!r}: ")
-            _py_plain(value[key], out, indent, level + 1)
-            out.append(",\n")
+        try:
+            for key in sorted(value):
+                line = at.get(key) if type(key) is str else None
+                if line is None:
+                    if type(key) is not str:
+                        raise TypeError
+                    if not pad:
+                        pad = " " * (indent * (level + 1))
+                    line = at[key] = f"{pad}{key!r}: "
+                item = value[key]
+                t = type(item)
+                if t is str or t is int or t is bool or item is None:
+                    out.append(f"{line}{item!r},\n")
+                else:
+                    out.append(line)
+                    _py_plain(item, out, indent, level + 1, heads)
+                    out.append(",\n")
+        except (TypeError, ValueError):
+            # A key that is not a string (or keys that do not sort), a value without a
+            # literal: `_py` writes the whole dict again and raises its error, the one
+            # it would have raised first.
+            del out[start:]
+            out.append(_py(value, indent, level))
+            return
         out.append(" " * (indent * level) + "}")
         return
     if (kind is list or kind is tuple) and value:
         pad = " " * (indent * (level + 1))
         out.append("[\n")
         for item in value:
-            out.append(pad)
-            _py_plain(item, out, indent, level + 1)
-            out.append(",\n")
+            t = type(item)
+            if t is str or t is int or t is bool or item is None:
+                out.append(f"{pad}{item!r},\n")
+            else:
+                out.append(pad)
+                _py_plain(item, out, indent, level + 1, heads)
+                out.append(",\n")
         out.append(" " * (indent * level) + "]")
         return
     out.append(_py(value, indent, level))

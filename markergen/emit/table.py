@@ -66,6 +66,7 @@ class TableBuilder:
         )
         # The same keys are named over and over (every field of a popular type).
         self._names: dict[str, str] = {}
+        self._facts: dict[int, tuple[TypeRef, str, str | None, str | None]] = {}
 
     def def_name(self, type_key: str) -> str:
         name = self._names.get(type_key)
@@ -102,53 +103,71 @@ class TableBuilder:
         return None
 
     def field_entry(self, f: Field) -> dict[str, Any]:
-        if self._opaque(f.type):
-            return {"kind": "scalar"}
-        target, _ = unwrap(self.model, f.type)
+        """The field's entry. A list or map of a `+k8s:enum` type: validation-gen calls
+        the type's validation for each item (`f[i]`) or value (`f[key]`). On update an
+        item is not checked again when the old object has it: a map value under the same
+        key, a list item of a `+k8s:listType=set` list anywhere in the old list (other
+        lists: never)."""
+        kind, name, enum = self._type_facts(f.type)
         entry: dict[str, Any]
-        if target.kind == "named" and target.type_key in self.model.structs:
-            entry = {"kind": "object", "type": self.def_name(target.type_key)}
-        elif target.kind == "struct":
-            entry = {"kind": "object"}
-        elif target.kind in ("slice", "array") and target.elem is not None:
-            if is_byte_slice(self.model, target):
-                return {"kind": "scalar"}
+        if kind == "list":
             entry = {"kind": "list"}
-            elem = self._struct_name(target.elem)
-            if elem is not None:
-                entry["type"] = elem
+            if name is not None:
+                entry["type"] = name
             keys = list(f.list_map_keys) or ([f.patch_merge_key] if f.patch_merge_key else [])
             if keys:
                 entry["listMapKeys"] = keys
-            if elem is None:
-                self._k8s_enum_items(f, target.elem, entry)
-        elif target.kind == "map" and target.elem is not None:
+            if enum is not None:
+                entry["enum"] = enum
+                if any(m.name == K8S_LIST_TYPE and m.value == "set" and not m.gate for m in f.markers):
+                    entry["setItems"] = True
+        elif kind == "map":
             entry = {"kind": "map"}
-            elem = self._struct_name(target.elem)
-            if elem is not None:
-                entry["type"] = elem
-            else:
-                self._k8s_enum_items(f, target.elem, entry)
+            if name is not None:
+                entry["type"] = name
+            elif enum is not None:
+                entry["enum"] = enum
+        elif kind == "object":
+            entry = {"kind": "object", "type": name} if name is not None else {"kind": "object"}
         else:
-            # Builtins, well-known and other external types: the runtime treats them
-            # as opaque values and never descends into them.
             entry = {"kind": "scalar"}
-            self._k8s_enum_field(f, entry)
+            if enum is not None:
+                self._k8s_enum_field(f, enum, entry)
         return entry
 
-    def _k8s_enum_items(self, f: Field, elem: TypeRef, entry: dict[str, Any]) -> None:
-        """A list or map of a `+k8s:enum` type: validation-gen calls the type's validation
-        for each item (`f[i]`) or value (`f[key]`). On update an item is not checked again
-        when the old object has it: a map value under the same key, a list item of a
-        `+k8s:listType=set` list anywhere in the old list (other lists: never)."""
-        name = self._k8s_enum_name(elem)
-        if name is None:
-            return
-        entry["enum"] = name
-        if entry["kind"] == "list" and any(
-            m.name == K8S_LIST_TYPE and m.value == "set" and not m.gate for m in f.markers
-        ):
-            entry["setItems"] = True
+    def _type_facts(self, ref: TypeRef) -> tuple[str, str | None, str | None]:
+        """What a field's entry takes from its type alone: its kind, the struct it (or
+        its items) holds, and the `+k8s:enum` type of its value (scalar) or items (list,
+        map). By identity of the TypeRef (the model shares one among the fields of a
+        type; the ref is kept so that its id is not reused)."""
+        known = self._facts.get(id(ref))
+        if known is None:
+            known = self._facts[id(ref)] = (ref, *self._resolve_facts(ref))
+        return known[1], known[2], known[3]
+
+    def _resolve_facts(self, ref: TypeRef) -> tuple[str, str | None, str | None]:
+        if self._opaque(ref):
+            return "opaque", None, None
+        target, _ = unwrap(self.model, ref)
+        if target.kind == "named" and target.type_key in self.model.structs:
+            return "object", self.def_name(target.type_key), None
+        if target.kind == "struct":
+            return "object", None, None
+        if target.kind in ("slice", "array") and target.elem is not None:
+            if is_byte_slice(self.model, target):
+                return "bytes", None, None
+            elem = self._struct_name(target.elem)
+            if elem is not None:
+                return "list", elem, None
+            return "list", None, self._k8s_enum_name(target.elem)
+        if target.kind == "map" and target.elem is not None:
+            elem = self._struct_name(target.elem)
+            if elem is not None:
+                return "map", elem, None
+            return "map", None, self._k8s_enum_name(target.elem)
+        # Builtins, well-known and other external types: the runtime treats them
+        # as opaque values and never descends into them.
+        return "scalar", None, self._k8s_enum_name(ref)
 
     def _k8s_enum_name(self, ref: TypeRef) -> str | None:
         """The table name of the `+k8s:enum` type `ref` names (itself or an alias of it,
@@ -175,14 +194,12 @@ class TableBuilder:
         self.k8s_enums[name] = enum
         return name
 
-    def _k8s_enum_field(self, f: Field, entry: dict[str, Any]) -> None:
-        """A field of a `+k8s:enum` type: validation-gen checks its value (NotSupported).
-        An unset pointer is not checked; an unset value is, unless `+k8s:optional` or
-        `+k8s:required` stops the checks of an unset field first. Outside validation-gen
-        (controller-gen's CRD enum) an absent field is not checked."""
-        name = self._k8s_enum_name(f.type)
-        if name is None:
-            return
+    def _k8s_enum_field(self, f: Field, name: str, entry: dict[str, Any]) -> None:
+        """A field of a `+k8s:enum` type (`name`): validation-gen checks its value
+        (NotSupported). An unset pointer is not checked; an unset value is, unless
+        `+k8s:optional` or `+k8s:required` stops the checks of an unset field first.
+        Outside validation-gen (controller-gen's CRD enum) an absent field is not
+        checked."""
         entry["enum"] = name
         if f.type.kind == "pointer":
             entry["pointer"] = True
@@ -287,10 +304,12 @@ class TableBuilder:
         seen: frozenset[str],
     ) -> None:
         seen = seen | {struct.key}
-        # A documentation `+union` (MG360) is not enforced by anyone: not by the runtime.
-        own = [u for u in struct.unions if u.origin != "deprecated" and not u.documentation]
-        unions += [self.union_entry(u, def_name) for u in own]
-        unions += [self.union_entry(u, def_name) for u in struct.wrapped]
+        if struct.unions:
+            # A documentation `+union` (MG360) is not enforced by anyone: not by the runtime.
+            own = [u for u in struct.unions if u.origin != "deprecated" and not u.documentation]
+            unions += [self.union_entry(u, def_name) for u in own]
+        if struct.wrapped:
+            unions += [self.union_entry(u, def_name) for u in struct.wrapped]
         for f in struct.fields:
             if not f.exported or f.json.skip:
                 continue
@@ -300,16 +319,21 @@ class TableBuilder:
                     sub = self.model.structs[key]
                     self._collect(sub, def_name, fields, patch, unions, depth + 1, seen)
                 continue
-            if not f.json_name:
+            name = f.json_name
+            if not name:
                 continue
             # Go's promoted-field rule: the shallowest field wins; ties keep the first.
-            if f.json_name not in fields or fields[f.json_name][0] > depth:
-                fields[f.json_name] = (depth, self.field_entry(f))
+            known = fields.get(name)
+            if known is None or known[0] > depth:
+                fields[name] = (depth, self.field_entry(f))
                 if f.patch_strategy:
-                    patch[f.json_name] = (depth, f.patch_strategy)
-                else:
-                    patch.pop(f.json_name, None)
-        unions += [self.union_entry(u, def_name) for u in struct.unions if u.origin == "deprecated"]
+                    patch[name] = (depth, f.patch_strategy)
+                elif name in patch:
+                    del patch[name]
+        if struct.unions:
+            unions += [
+                self.union_entry(u, def_name) for u in struct.unions if u.origin == "deprecated"
+            ]
 
     def type_entry(self, struct: Struct) -> dict[str, Any]:
         def_name = self.def_name(struct.key)

@@ -20,6 +20,7 @@ from markergen.diagnostics import Diagnostic, diag
 from markergen.golang.syntax import Position
 from markergen.markers import ENUM, K8S_ENUM, KUBEBUILDER_ENUM, Marker
 from markergen.model import Enum, Field, Model, Struct, TypeRef, Union, scalar_json_type
+from markergen.model.dialects import traits_of  # union.traits, without its import per call
 from markergen.model.enums import field_enum, gate_lines, list_marker, type_enum_of
 from markergen.model.ignores import DIRECTIVE as IGNORE_DIRECTIVE
 from markergen.rules.base import Rule, quoted, underlying, union_label, unions
@@ -198,11 +199,11 @@ def _uses(
 
 def check_constant_outside_list(model: Model) -> Iterator[Diagnostic]:
     """MG105: a constant of a listed enum type whose value the list does not name."""
-    key_only = _map_key_only(model)
+    key_only: set[str] | None = None  # walks every field: only once a type needs it
     for key in sorted(model.enums):
         enum = model.enums[key]
         named = model.types.get(key)
-        if not enum.listed or enum.imported or named is None or key in key_only:
+        if not enum.listed or enum.imported or named is None:
             continue
         listed = {v.value for v in enum.values}
         # "" is how Go spells "not set" (an omitempty field leaves it out of the object),
@@ -210,6 +211,10 @@ def check_constant_outside_list(model: Model) -> Iterator[Diagnostic]:
         outside = [c for c in enum.constants if c.value not in listed and c.value != ""]
         marker = _list_markers(named.markers)
         if not outside or marker is None:
+            continue
+        if key_only is None:
+            key_only = _map_key_only(model)
+        if key in key_only:
             continue
         extended = [*_marker_values(marker), *(c.value for c in outside)]
         for c in outside:
@@ -349,7 +354,7 @@ def check_member_value_not_enforced(model: Model) -> Iterator[Diagnostic]:
 
     for struct, union in unions(model):
         d = union.discriminator
-        if d is None or union.traits.values_are_field_names or union.modes:
+        if d is None or traits_of(union.dialect).values_are_field_names or union.modes:
             continue
         for member in union.members:
             if not declared_outside_enum(model, struct, union, member.value):
