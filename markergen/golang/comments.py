@@ -397,6 +397,118 @@ def _add_line_groups(
 _BLANK_LINES = re.compile(rb"\n\s*\n")
 
 
+Gap = tuple[CommentGroup | None, CommentGroup | None, CommentGroup | None]
+
+
+def gap(
+    src: Source,
+    children: list[Node],
+    start: int,
+    end: int,
+    code_end_row: int,
+    next_row: int,
+    want_trailing: bool,
+    want_doc: bool,
+) -> Gap:
+    """The groups of a gap with comments in a list without syntax errors, between code
+    ending at `start` on `code_end_row` and code starting at `end` on `next_row`, as
+    `items` would attach them: (the trailing comment of the code above, the doc of the
+    code below, the group one blank line above that doc or code). Only what is wanted
+    is made."""
+    data = src.data
+    if data.find(b"/*", start, end) < 0 and (
+        # In an ASCII file the white space tree-sitter skips is what bytes' `strip`
+        # strips; else it is checked as `_add_groups` checks it.
+        src.ascii or not _LINE_COMMENT.sub(b"", data[start:end]).strip()
+    ):
+        return _line_gap(src, start, end, code_end_row, next_row, want_trailing, want_doc)
+    groups: list[Item] = []
+    _add_groups(src, groups, children, start, end, code_end_row, code_end_row, next_row)
+    trailing = doc = extra = None
+    if groups:
+        first = groups[0]
+        assert isinstance(first, Group)
+        if want_trailing and first.trailing:
+            trailing = first.group
+        if want_doc:
+            above, row = len(groups) - 1, next_row
+            last = groups[above]
+            assert isinstance(last, Group)
+            if not last.trailing and last.last_row == next_row - 1:
+                doc = last.group
+                above, row = above - 1, last.first_row
+            if above >= 0:
+                prev = groups[above]
+                assert isinstance(prev, Group)
+                if not prev.trailing and prev.last_row == row - 2:
+                    extra = prev.group
+    return trailing, doc, extra
+
+
+def _line_gap(
+    src: Source,
+    start: int,
+    end: int,
+    code_end_row: int,
+    next_row: int,
+    want_trailing: bool,
+    want_doc: bool,
+) -> Gap:
+    """`gap` for white space and `//` comments only (the usual gap between two fields
+    or declarations), read a line at a time upwards from the code below: a line holding
+    a `/` is a comment line, any other is blank (a comment runs to its line's end)."""
+    data = src.data
+    nl = data.find(b"\n", start, end)  # ends the line of the code above
+    if nl < 0:
+        return None, None, None
+    trailing = None
+    if want_trailing:
+        first = data.find(b"//", start, nl)
+        if first >= 0:
+            trailing = _line_group(src, code_end_row, first, nl)
+    if not want_doc:
+        return trailing, None, None
+    doc = extra = None
+    le = data.rfind(b"\n", nl, end)  # ends the line above the code below
+    if le <= nl:
+        return trailing, None, None
+    ls = data.rfind(b"\n", nl, le) + 1
+    row = next_row - 1  # the row of the line [ls, le)
+    if data.find(b"/", ls, le) >= 0:
+        ls, top = _comment_run(data, nl, ls, row)
+        doc = _line_group(src, top, data.find(b"//", ls, le), le)
+        le = ls - 1  # the line above the doc: blank, or the line of the code above
+        if le <= nl:
+            return trailing, doc, None
+        ls = data.rfind(b"\n", nl, le) + 1
+        row = top - 1
+    # the line [ls, le) is blank: a group ending on the line above it is the extra doc
+    le = ls - 1
+    if le <= nl:
+        return trailing, doc, None
+    ls = data.rfind(b"\n", nl, le) + 1
+    if data.find(b"/", ls, le) >= 0:
+        ls, top = _comment_run(data, nl, ls, row - 1)
+        extra = _line_group(src, top, data.find(b"//", ls, le), le)
+    return trailing, doc, extra
+
+
+def _comment_run(data: bytes, lo: int, ls: int, row: int) -> tuple[int, int]:
+    """Where the run of comment lines that ends with the line starting at `ls` (on
+    `row`) begins, and its first row; lines are looked at above `lo` only."""
+    while ls - 1 > lo:
+        above = data.rfind(b"\n", lo, ls - 1) + 1
+        if data.find(b"/", above, ls - 1) < 0:
+            break
+        ls, row = above, row - 1
+    return ls, row
+
+
+def _line_group(src: Source, row: int, start: int, end: int) -> CommentGroup:
+    """The group of the `//` lines, one a row from `row`, from `start` to `end`."""
+    return CommentGroup.deferred(_Lines(src, None, row, True, start, end))
+
+
 def doc_of(seq: list[Item], index: int) -> Group | None:
     """The group ending on the line directly above the node at `index`."""
     node = seq[index]

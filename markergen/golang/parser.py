@@ -49,13 +49,15 @@ class GoParser:
     """A reusable tree-sitter parser for Go; one per thread of work, reused across files."""
 
     def __init__(self) -> None:
-        self._parser = Parser(Language(tree_sitter_go.language()))
+        self._parser = Parser(_GO)
         # JSONTag by the value of a field's `json` key (None: no such key). An API tree
         # repeats a few hundred json tags over thousands of fields; the records are
         # immutable, so fields with the same tag share one.
         self._json_tags: dict[str | None, JSONTag] = {}
         # TypeExpr by the text of a type expression without `{` (see _FileReader.type_expr)
         self._type_exprs: dict[bytes, TypeExpr] = {}
+        # Tag by its literal's bytes (see _FileReader.field_decls)
+        self._tags: dict[bytes, Tag] = {}
 
     def parse(self, path: str, data: bytes) -> GoFile:
         """Read one file. Raises DecodeError when `data` is not UTF-8."""
@@ -74,14 +76,15 @@ class GoParser:
             tree = self._parser.parse(head)
             if not tree.root_node.has_error:
                 reader = _FileReader(
-                    Source(path, head), self._json_tags, struct_fields, self._type_exprs
+                    Source(path, head), self._json_tags, struct_fields, self._type_exprs,
+                    self._tags,
                 )
                 return reader.read(tree.root_node)
         src = Source(path, data)
         tree = self._parser.parse(data)
-        return _FileReader(src, self._json_tags, struct_fields, self._type_exprs).read(
-            tree.root_node
-        )
+        return _FileReader(
+            src, self._json_tags, struct_fields, self._type_exprs, self._tags
+        ).read(tree.root_node)
 
 
 def parse_file(path: str, data: bytes) -> GoFile:
@@ -96,6 +99,7 @@ class _FileReader:
         json_tags: dict[str | None, JSONTag] | None = None,
         struct_fields: bool = True,
         type_exprs: dict[bytes, TypeExpr] | None = None,
+        tags: dict[bytes, Tag] | None = None,
     ) -> None:
         self.src = src
         self.struct_fields = struct_fields
@@ -104,6 +108,7 @@ class _FileReader:
         self.ignored_errors = 0  # syntax errors outside what markergen reads
         self.json_tags: dict[str | None, JSONTag] = {} if json_tags is None else json_tags
         self.type_exprs: dict[bytes, TypeExpr] = {} if type_exprs is None else type_exprs
+        self.tags: dict[bytes, Tag] = {} if tags is None else tags
 
     # ----------------------------------------------------------------- positions
 
@@ -363,6 +368,48 @@ class _FileReader:
     # -------------------------------------------------------------------- fields
 
     def fields(self, field_list: Node, depth: int = 0) -> tuple[FieldDecl, ...]:
+        """The fields of a `{ ... }` field list.
+
+        One pass over the list's children, the comments read from the bytes of the gaps
+        between code nodes (`comments.gap`): a gap gives the trailing comment of the
+        code above it and the doc (and the group one blank line above it) of the code
+        below. Only the groups a field keeps are made. A list with a syntax error in it
+        is read through `comments.items`, which also knows ERROR nodes."""
+        if field_list.has_error:
+            return self._fields_with_errors(field_list, depth)
+        src = self.src
+        out: list[FieldDecl] = []
+        prev: Node | None = None  # the code node before the pending gap
+        commented = False  # a comment node stands in the pending gap
+        field: Node | None = None  # the field above the gap, waiting for its trailing comment
+        doc = extra = None
+        children = field_list.children
+        for child in children:
+            kind = child.kind_id
+            if kind == _COMMENT:
+                commented = True
+                continue
+            is_field = kind == _FIELD_DECLARATION
+            trailing = next_doc = next_extra = None
+            if commented:
+                commented = False
+                if prev is None:  # comments before the `{`: not in a list without errors
+                    return self._fields_with_errors(field_list, depth)
+                trailing, next_doc, next_extra = comments.gap(
+                    src, children, prev.end_byte, child.start_byte, prev.end_point[0],
+                    child.start_point[0], field is not None, is_field,
+                )
+            if field is not None:
+                self.field_decls(out, field, doc, trailing, depth, extra)
+            field, doc, extra = (child, next_doc, next_extra) if is_field else (None, None, None)
+            prev = child
+        if field is not None or commented:
+            # comments or a field after the closing brace: not in a list without errors
+            return self._fields_with_errors(field_list, depth)
+        return tuple(out)
+
+    def _fields_with_errors(self, field_list: Node, depth: int) -> tuple[FieldDecl, ...]:
+        """`fields` of a list with a syntax error in it, through `comments.items`."""
         items = comments.items(self.src, field_list.children)
         out: list[FieldDecl] = []
         last = len(items) - 1
@@ -406,17 +453,19 @@ class _FileReader:
                     and prev.last_row == row - 2
                 ):
                     extra = prev.group
-            out.extend(self.field_decls(item, doc, trailing, depth, extra))
+            self.field_decls(out, item, doc, trailing, depth, extra)
         return tuple(out)
 
     def field_decls(
         self,
+        out: list[FieldDecl],
         node: Node,
         doc: CommentGroup | None,
         trailing: CommentGroup | None,
         depth: int = 0,
         doc_extra: CommentGroup | None = None,
-    ) -> list[FieldDecl]:
+    ) -> None:
+        """Append the records of the field declaration `node` (`A, B int` gives two)."""
         # One pass over the children instead of a look-up per grammar field: names are
         # `field_identifier`s, the tag is the string literal, `*` marks an embedded
         # pointer, and the one other node is the type. A declaration with a syntax
@@ -428,14 +477,14 @@ class _FileReader:
         plain = not node.has_error
         if plain:
             for child in node.children:
-                kind = child.type
-                if kind == "field_identifier":
+                kind = child.kind_id
+                if kind == _FIELD_IDENTIFIER:
                     names.append(child)
-                elif kind in _TAG_KINDS:
+                elif kind == _RAW_STRING or kind == _INTERPRETED_STRING:
                     tag_node = child
-                elif kind == "*":
+                elif kind == _STAR:
                     star = True
-                elif kind != "," and kind != "comment":
+                elif kind != _COMMA and kind != _COMMENT:
                     if type_node is not None:
                         plain = False
                         break
@@ -446,15 +495,44 @@ class _FileReader:
             tag_node = node.child_by_field_name("tag")
             star = not names and any(c.type == "*" for c in node.children)
         if type_node is None:
-            return []
+            return
         ftype = self.type_expr(type_node, depth)
         embedded = not names
         if embedded and star:
             # tree-sitter-go writes an embedded `*T` as a `*` token next to the type.
             ftype = type_expr("pointer", "*" + ftype.text, elem=ftype)
+        # The tag's records by its literal (b"": no tag): a tree repeats many tags.
+        literal = b"" if tag_node is None else self.data[tag_node.start_byte : tag_node.end_byte]
+        tag = self.tags.get(literal)
+        if tag is None:
+            tag = self.tags[literal] = self.tag(literal.decode("utf-8"))
+        tag_raw, tags, jtag = tag
+        if embedded:
+            base = ftype.elem if ftype.kind == "pointer" and ftype.elem else ftype
+            names_pos = [(base.name or base.text, self.pos(node))]
+        else:
+            names_pos = [(self.text(n), self.pos(n)) for n in names]
+        for name, pos in names_pos:
+            out.append(
+                field_decl(
+                    name=name,
+                    type=ftype,
+                    embedded=embedded,
+                    tag_raw=tag_raw,
+                    tags=tags,
+                    json=jtag,
+                    doc=doc,
+                    trailing=trailing,
+                    pos=pos,
+                    doc_extra=doc_extra,
+                )
+            )
+
+    def tag(self, literal: str) -> Tag:
+        """A field's tag literal ("" when it has none) as its content, its pairs and
+        its json tag."""
         tag_raw = ""
-        if tag_node is not None:
-            literal = self.text(tag_node)
+        if literal:
             try:
                 tag_raw = unquote(literal)
             except ValueError:
@@ -468,26 +546,7 @@ class _FileReader:
         jtag = self.json_tags.get(json_value)
         if jtag is None:
             jtag = self.json_tags[json_value] = json_tag(tags)
-        if embedded:
-            base = ftype.elem if ftype.kind == "pointer" and ftype.elem else ftype
-            named = [(base.name or base.text, self.pos(node))]
-        else:
-            named = [(self.text(n), self.pos(n)) for n in names]
-        return [
-            field_decl(
-                name=name,
-                type=ftype,
-                embedded=embedded,
-                tag_raw=tag_raw,
-                tags=tags,
-                json=jtag,
-                doc=doc,
-                trailing=trailing,
-                pos=pos,
-                doc_extra=doc_extra,
-            )
-            for name, pos in named
-        ]
+        return tag_raw, tags, jtag
 
     # ----------------------------------------------------- vars and functions
 
@@ -691,7 +750,19 @@ class _FileReader:
         return f"syntax error: cannot parse `{first}`"
 
 
-_TAG_KINDS = frozenset({"raw_string_literal", "interpreted_string_literal"})
+
+_GO = Language(tree_sitter_go.language())
+# Node kinds as the grammar's numbers: `kind_id` makes no string, `type` does.
+_COMMENT = _GO.id_for_node_kind("comment", True)
+_FIELD_DECLARATION = _GO.id_for_node_kind("field_declaration", True)
+_FIELD_IDENTIFIER = _GO.id_for_node_kind("field_identifier", True)
+_RAW_STRING = _GO.id_for_node_kind("raw_string_literal", True)
+_INTERPRETED_STRING = _GO.id_for_node_kind("interpreted_string_literal", True)
+_STAR = _GO.id_for_node_kind("*", False)
+_COMMA = _GO.id_for_node_kind(",", False)
+
+# A field tag as read: its content, its key:"value" pairs, its json tag.
+Tag = tuple[str, tuple[tuple[str, str], ...], JSONTag]
 _MARSHALERS = frozenset({"MarshalJSON", "UnmarshalJSON", "MarshalText", "UnmarshalText"})
 
 # Top-level declarations markergen reads, by tree-sitter node type → how a message names it.
