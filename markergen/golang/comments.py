@@ -84,8 +84,12 @@ class Group:
         return self._group
 
     def has_marker_line(self) -> bool:
-        """Whether a line's text starts with `+` after white space."""
-        return any(text.lstrip().startswith("+") for text in self.group.texts)
+        return has_marker_line(self.group)
+
+
+def has_marker_line(group: CommentGroup) -> bool:
+    """Whether a line's text starts with `+` after white space."""
+    return any(text.lstrip().startswith("+") for text in group.texts)
 
 
 class _Lines:

@@ -238,10 +238,22 @@ class _FileReader:
         grouped = any(c.type == "(" for c in decl.children)
         if not grouped:
             return [
-                self.type_decl(spec, decl_doc, decl_extra)
+                self.type_decl(spec, decl_doc.group if decl_doc else None, decl_extra)
                 for spec in decl.children
                 if spec.type in ("type_spec", "type_alias")
             ]
+        decl_group = decl_doc.group if decl_doc else None
+        specs = self.attached(decl, _TYPE_SPEC_KINDS)
+        if specs is None:
+            return self._grouped_type_decls(decl, decl_group, decl_extra)
+        if len(specs) == 1 and specs[0][1] is None and decl_group is not None:
+            return [self.type_decl(specs[0][0], decl_group, decl_extra)]
+        return [self.type_decl(spec, doc, extra) for spec, doc, _, extra in specs]
+
+    def _grouped_type_decls(
+        self, decl: Node, decl_doc: CommentGroup | None, decl_extra: CommentGroup | None
+    ) -> list[TypeDecl]:
+        """`type_decls` of a `type (...)` group with a syntax error in it."""
         inner = comments.items(self.src, decl.children)
         spec_indexes = [
             i
@@ -256,11 +268,15 @@ class _FileReader:
             if doc is None and len(spec_indexes) == 1 and decl_doc is not None:
                 out.append(self.type_decl(spec, decl_doc, decl_extra))
             else:
-                out.append(self.type_decl(spec, doc, comments.extra_doc_of(inner, i, doc)))
+                out.append(
+                    self.type_decl(
+                        spec, doc.group if doc else None, comments.extra_doc_of(inner, i, doc)
+                    )
+                )
         return out
 
     def type_decl(
-        self, spec: Node, doc: comments.Group | None, extra: CommentGroup | None
+        self, spec: Node, doc: CommentGroup | None, extra: CommentGroup | None
     ) -> TypeDecl:
         name = spec.child_by_field_name("name")
         type_node = spec.child_by_field_name("type")
@@ -269,7 +285,7 @@ class _FileReader:
             name=self.text(name) if name else "",
             type=self.type_expr(type_node) if type_node else type_expr("other", ""),
             alias=spec.type == "type_alias",
-            doc=doc.group if doc else None,
+            doc=doc,
             doc_extra=extra,
             pos=self.pos(name) if name else self.pos(spec),
             type_params=self.text(params) if params else "",
@@ -368,45 +384,54 @@ class _FileReader:
     # -------------------------------------------------------------------- fields
 
     def fields(self, field_list: Node, depth: int = 0) -> tuple[FieldDecl, ...]:
-        """The fields of a `{ ... }` field list.
-
-        One pass over the list's children, the comments read from the bytes of the gaps
-        between code nodes (`comments.gap`): a gap gives the trailing comment of the
-        code above it and the doc (and the group one blank line above it) of the code
-        below. Only the groups a field keeps are made. A list with a syntax error in it
-        is read through `comments.items`, which also knows ERROR nodes."""
-        if field_list.has_error:
+        """The fields of a `{ ... }` field list."""
+        specs = self.attached(field_list, _FIELD_KINDS)
+        if specs is None:
             return self._fields_with_errors(field_list, depth)
-        src = self.src
         out: list[FieldDecl] = []
+        for node, doc, trailing, extra in specs:
+            self.field_decls(out, node, doc, trailing, depth, extra)
+        return tuple(out)
+
+    def attached(self, parent: Node, kinds: frozenset[int]) -> list[Attached] | None:
+        """Each child of `parent` of one of `kinds` with the comments `comments.items`
+        attaches to it: its doc, its trailing comment and the group one blank line above
+        (see `comments.gap`); None when `parent` has a syntax error (then ERROR nodes
+        count too: the caller reads `comments.items`).
+
+        One pass over the children; the comments are read from the bytes of the gaps
+        between code nodes, and only the groups a wanted child keeps are made."""
+        if parent.has_error:
+            return None
+        src = self.src
+        out: list[Attached] = []
         prev: Node | None = None  # the code node before the pending gap
         commented = False  # a comment node stands in the pending gap
-        field: Node | None = None  # the field above the gap, waiting for its trailing comment
+        pending: Node | None = None  # a wanted child above the gap, waiting for its trailing comment
         doc = extra = None
-        children = field_list.children
+        children = parent.children
         for child in children:
             kind = child.kind_id
             if kind == _COMMENT:
                 commented = True
                 continue
-            is_field = kind == _FIELD_DECLARATION
+            wanted = kind in kinds
             trailing = next_doc = next_extra = None
             if commented:
                 commented = False
-                if prev is None:  # comments before the `{`: not in a list without errors
-                    return self._fields_with_errors(field_list, depth)
+                if prev is None:  # comments before the list's opening token
+                    return None
                 trailing, next_doc, next_extra = comments.gap(
                     src, children, prev.end_byte, child.start_byte, prev.end_point[0],
-                    child.start_point[0], field is not None, is_field,
+                    child.start_point[0], pending is not None, wanted,
                 )
-            if field is not None:
-                self.field_decls(out, field, doc, trailing, depth, extra)
-            field, doc, extra = (child, next_doc, next_extra) if is_field else (None, None, None)
+            if pending is not None:
+                out.append((pending, doc, trailing, extra))
+            pending, doc, extra = (child, next_doc, next_extra) if wanted else (None, None, None)
             prev = child
-        if field is not None or commented:
-            # comments or a field after the closing brace: not in a list without errors
-            return self._fields_with_errors(field_list, depth)
-        return tuple(out)
+        if pending is not None or commented:  # not after the list's closing token
+            return None
+        return out
 
     def _fields_with_errors(self, field_list: Node, depth: int) -> tuple[FieldDecl, ...]:
         """`fields` of a list with a syntax error in it, through `comments.items`."""
@@ -561,11 +586,16 @@ class _FileReader:
                 if child.type == "var_spec":
                     self._mark("var", self._spec_name(child), doc, out)
                 elif child.type == "var_spec_list":
+                    specs = self.attached(child, _VAR_SPEC_KINDS)
+                    if specs is not None:
+                        for spec, spec_doc, _, _ in specs:
+                            if spec_doc is not None and comments.has_marker_line(spec_doc):
+                                out.append(MarkedDecl("var", self._spec_name(spec), spec_doc))
+                        continue
                     inner = comments.items(self.src, child.children)
                     for i, item in enumerate(inner):
                         if isinstance(item, Node) and item.type == "var_spec":
-                            spec_doc = comments.doc_of(inner, i)
-                            self._mark("var", self._spec_name(item), spec_doc, out)
+                            self._mark("var", self._spec_name(item), comments.doc_of(inner, i), out)
             return
         doc = comments.doc_of(top, index)
         if doc is None or not doc.has_marker_line():
@@ -590,15 +620,23 @@ class _FileReader:
         decl = top[index]
         assert isinstance(decl, Node)
         block_pos = self.pos(decl)
-        specs: list[tuple[Node, comments.Group | None, CommentGroup | None]] = []
+        specs: list[tuple[Node, CommentGroup | None, CommentGroup | None]] = []
         if any(c.type == "(" for c in decl.children):
-            items = comments.items(self.src, decl.children)
-            for i, item in enumerate(items):
-                if isinstance(item, Node) and item.type == "const_spec":
-                    specs.append((item, comments.doc_of(items, i), comments.trailing_of(items, i)))
+            attached = self.attached(decl, _CONST_SPEC_KINDS)
+            if attached is not None:
+                specs = [(spec, doc, trailing) for spec, doc, trailing, _ in attached]
+            else:
+                items = comments.items(self.src, decl.children)
+                for i, item in enumerate(items):
+                    if isinstance(item, Node) and item.type == "const_spec":
+                        doc = comments.doc_of(items, i)
+                        specs.append(
+                            (item, doc.group if doc else None, comments.trailing_of(items, i))
+                        )
         else:
+            top_doc = comments.doc_of(top, index)
             specs.extend(
-                (c, comments.doc_of(top, index), comments.trailing_of(top, index))
+                (c, top_doc.group if top_doc else None, comments.trailing_of(top, index))
                 for c in decl.children
                 if c.type == "const_spec"
             )
@@ -630,7 +668,7 @@ class _FileReader:
                         value=self.string_value(value),
                         iota=iota,
                         implicit=implicit,
-                        doc=doc.group if doc else None,
+                        doc=doc,
                         trailing=trailing,
                         pos=self.pos(name),
                         block_pos=block_pos,
@@ -760,6 +798,17 @@ _RAW_STRING = _GO.id_for_node_kind("raw_string_literal", True)
 _INTERPRETED_STRING = _GO.id_for_node_kind("interpreted_string_literal", True)
 _STAR = _GO.id_for_node_kind("*", False)
 _COMMA = _GO.id_for_node_kind(",", False)
+
+_FIELD_KINDS = frozenset({_FIELD_DECLARATION})
+_TYPE_SPEC_KINDS = frozenset(
+    {_GO.id_for_node_kind("type_spec", True), _GO.id_for_node_kind("type_alias", True)}
+)
+_CONST_SPEC_KINDS = frozenset({_GO.id_for_node_kind("const_spec", True)})
+_VAR_SPEC_KINDS = frozenset({_GO.id_for_node_kind("var_spec", True)})
+
+# A child of a list with the comments attached to it: its doc, its trailing comment and
+# the group one blank line above its doc (see _FileReader.attached).
+Attached = tuple[Node, CommentGroup | None, CommentGroup | None, CommentGroup | None]
 
 # A field tag as read: its content, its key:"value" pairs, its json tag.
 Tag = tuple[str, tuple[tuple[str, str], ...], JSONTag]
