@@ -36,6 +36,7 @@ from markergen.golang.syntax import (
     CommentLine,
     Position,
     comment_line,
+    deferred_group,
 )
 
 # A comment's bytes in the prepared source: (start, end, row), 0-based row.
@@ -78,7 +79,7 @@ class Group:
             # The lines' source is an object of its own: were it this group, the two
             # would hold each other, and a cycle outlives its last use while the
             # collector is paused (markergen.gcpause), with the file's bytes.
-            self._group = CommentGroup.deferred(
+            self._group = deferred_group(
                 _Lines(self._src, self._spans, self.first_row, self.slashes, self._start, self._end)
             )
         return self._group
@@ -215,14 +216,6 @@ def _block_lines(src: Source, start: int, end: int, row: int, column: int) -> li
         pos = first if i == 0 else Position(src.path, row + i + 1, 1)
         lines.append(BlockCommentLine(part.removesuffix("\r"), pos))
     return lines
-
-
-def comment_lines(src: Source, node: Node) -> list[CommentLine]:
-    """The lines of one comment node: text after `//` (or inside `/* */`), with positions."""
-    row = node.start_point[0]
-    spans = [(node.start_byte, node.end_byte, row)]
-    slashes = src.data[node.start_byte + 1] == _SLASH
-    return list(_Lines(src, spans, row, slashes, node.start_byte, node.end_byte)())
 
 
 Item = Node | Group
@@ -410,22 +403,83 @@ def gap(
     start: int,
     end: int,
     code_end_row: int,
-    next_row: int,
+    next_node: Node,
     want_trailing: bool,
     want_doc: bool,
 ) -> Gap:
     """The groups of a gap with comments in a list without syntax errors, between code
-    ending at `start` on `code_end_row` and code starting at `end` on `next_row`, as
-    `items` would attach them: (the trailing comment of the code above, the doc of the
-    code below, the group one blank line above that doc or code). Only what is wanted
-    is made."""
+    ending at `start` on `code_end_row` and `next_node` starting at `end`, as `items`
+    would attach them: (the trailing comment of the code above, the doc of the code
+    below, the group one blank line above that doc or code). Only what is wanted is
+    made.
+
+    A gap of white space and `//` comments (the usual one between two fields or
+    declarations) is cut into its lines: a line holding a `/` is a comment line, any
+    other is blank (a comment runs to its line's end), so the doc is the run of
+    comment lines right above the code below, and the group above it the run ending
+    on the line above the blank line above the doc."""
     data = src.data
-    if data.find(b"/*", start, end) < 0 and (
+    # (`*` first: a search for one byte is memchr, one for two bytes is not.)
+    if (data.find(b"*", start, end) >= 0 and data.find(b"/*", start, end) >= 0) or (
         # In an ASCII file the white space tree-sitter skips is what bytes' `strip`
         # strips; else it is checked as `_add_groups` checks it.
-        src.ascii or not _LINE_COMMENT.sub(b"", data[start:end]).strip()
+        not src.ascii and _LINE_COMMENT.sub(b"", data[start:end]).strip()
     ):
-        return _line_gap(src, start, end, code_end_row, next_row, want_trailing, want_doc)
+        return _any_gap(
+            src, children, start, end, code_end_row, next_node.start_point[0],
+            want_trailing, want_doc,
+        )  # fmt: skip
+    nl = data.find(b"\n", start, end)  # ends the line of the code above
+    if nl < 0:
+        return None, None, None
+    trailing = None
+    if want_trailing:
+        first = data.find(b"//", start, nl)
+        if first >= 0:
+            trailing = _line_group(src, code_end_row, first, nl)
+    if not want_doc:
+        return trailing, None, None
+    # The gap's lines below the code above; the last is the indentation of the code
+    # below, line i of the others is on row code_end_row + 1 + i.
+    lines = data[nl + 1 : end].split(b"\n")
+    above = len(lines) - 2  # the line above the code below
+    doc = extra = None
+    if above >= 0 and b"/" in lines[above]:
+        top = above
+        while top and b"/" in lines[top - 1]:
+            top -= 1
+        line_start = nl + 1 + sum(map(len, lines[:top])) + top
+        line_end = end - len(lines[-1]) - 1
+        doc = _line_group(
+            src, code_end_row + 1 + top, data.find(b"//", line_start, line_end), line_end
+        )
+        above = top - 1  # a blank line, if any
+    # lines[above] is blank: a group ending on the line above it is the extra doc
+    last = above - 1
+    if last >= 0 and b"/" in lines[last]:
+        top = last
+        while top and b"/" in lines[top - 1]:
+            top -= 1
+        line_start = nl + 1 + sum(map(len, lines[:top])) + top
+        line_end = line_start + sum(map(len, lines[top : last + 1])) + last - top
+        extra = _line_group(
+            src, code_end_row + 1 + top, data.find(b"//", line_start, line_end), line_end
+        )
+    return trailing, doc, extra
+
+
+def _any_gap(
+    src: Source,
+    children: list[Node],
+    start: int,
+    end: int,
+    code_end_row: int,
+    next_row: int,
+    want_trailing: bool,
+    want_doc: bool,
+) -> Gap:
+    """`gap` for any gap (`/* */` comments, white space beyond ASCII), through
+    `_add_groups`."""
     groups: list[Item] = []
     _add_groups(src, groups, children, start, end, code_end_row, code_end_row, next_row)
     trailing = doc = extra = None
@@ -449,68 +503,9 @@ def gap(
     return trailing, doc, extra
 
 
-def _line_gap(
-    src: Source,
-    start: int,
-    end: int,
-    code_end_row: int,
-    next_row: int,
-    want_trailing: bool,
-    want_doc: bool,
-) -> Gap:
-    """`gap` for white space and `//` comments only (the usual gap between two fields
-    or declarations), read a line at a time upwards from the code below: a line holding
-    a `/` is a comment line, any other is blank (a comment runs to its line's end)."""
-    data = src.data
-    nl = data.find(b"\n", start, end)  # ends the line of the code above
-    if nl < 0:
-        return None, None, None
-    trailing = None
-    if want_trailing:
-        first = data.find(b"//", start, nl)
-        if first >= 0:
-            trailing = _line_group(src, code_end_row, first, nl)
-    if not want_doc:
-        return trailing, None, None
-    doc = extra = None
-    le = data.rfind(b"\n", nl, end)  # ends the line above the code below
-    if le <= nl:
-        return trailing, None, None
-    ls = data.rfind(b"\n", nl, le) + 1
-    row = next_row - 1  # the row of the line [ls, le)
-    if data.find(b"/", ls, le) >= 0:
-        ls, top = _comment_run(data, nl, ls, row)
-        doc = _line_group(src, top, data.find(b"//", ls, le), le)
-        le = ls - 1  # the line above the doc: blank, or the line of the code above
-        if le <= nl:
-            return trailing, doc, None
-        ls = data.rfind(b"\n", nl, le) + 1
-        row = top - 1
-    # the line [ls, le) is blank: a group ending on the line above it is the extra doc
-    le = ls - 1
-    if le <= nl:
-        return trailing, doc, None
-    ls = data.rfind(b"\n", nl, le) + 1
-    if data.find(b"/", ls, le) >= 0:
-        ls, top = _comment_run(data, nl, ls, row - 1)
-        extra = _line_group(src, top, data.find(b"//", ls, le), le)
-    return trailing, doc, extra
-
-
-def _comment_run(data: bytes, lo: int, ls: int, row: int) -> tuple[int, int]:
-    """Where the run of comment lines that ends with the line starting at `ls` (on
-    `row`) begins, and its first row; lines are looked at above `lo` only."""
-    while ls - 1 > lo:
-        above = data.rfind(b"\n", lo, ls - 1) + 1
-        if data.find(b"/", above, ls - 1) < 0:
-            break
-        ls, row = above, row - 1
-    return ls, row
-
-
 def _line_group(src: Source, row: int, start: int, end: int) -> CommentGroup:
     """The group of the `//` lines, one a row from `row`, from `start` to `end`."""
-    return CommentGroup.deferred(_Lines(src, None, row, True, start, end))
+    return deferred_group(_Lines(src, None, row, True, start, end))
 
 
 def doc_of(seq: list[Item], index: int) -> Group | None:

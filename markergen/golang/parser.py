@@ -30,6 +30,7 @@ from markergen.golang.syntax import (
     SyntaxError_,
     TypeDecl,
     TypeExpr,
+    const_spec,
     field_decl,
     position,
     type_expr,
@@ -423,7 +424,7 @@ class _FileReader:
                     return None
                 trailing, next_doc, next_extra = comments.gap(
                     src, children, prev.end_byte, child.start_byte, prev.end_point[0],
-                    child.start_point[0], pending is not None, wanted,
+                    child, pending is not None, wanted,
                 )
             if pending is not None:
                 out.append((pending, doc, trailing, extra))
@@ -621,7 +622,7 @@ class _FileReader:
         assert isinstance(decl, Node)
         block_pos = self.pos(decl)
         specs: list[tuple[Node, CommentGroup | None, CommentGroup | None]] = []
-        if any(c.type == "(" for c in decl.children):
+        if any(c.kind_id == _LPAREN for c in decl.children):
             attached = self.attached(decl, _CONST_SPEC_KINDS)
             if attached is not None:
                 specs = [(spec, doc, trailing) for spec, doc, trailing, _ in attached]
@@ -644,10 +645,28 @@ class _FileReader:
         prev_type: Node | None = None
         prev_values: list[Node] = []
         for iota, (spec, doc, trailing) in enumerate(specs):
-            type_node = spec.child_by_field_name("type")
-            value_node = spec.child_by_field_name("value")
+            names: list[Node] = []
+            type_node: Node | None = None
+            value_node: Node | None = None
+            if spec.has_error:
+                type_node = spec.child_by_field_name("type")
+                value_node = spec.child_by_field_name("value")
+                names = [c for c in spec.children_by_field_name("name") if c.type == "identifier"]
+            else:
+                # One pass, as in field_decls: the names are the identifiers, the values
+                # the expression list, and the one other named node is the type.
+                for child in spec.children:
+                    kind = child.kind_id
+                    if kind == _IDENTIFIER:
+                        names.append(child)
+                    elif kind == _EXPRESSION_LIST:
+                        value_node = child
+                    elif kind != _COMMENT and child.is_named:
+                        type_node = child
             values = (
-                [v for v in value_node.named_children if v.type != "comment"] if value_node else []
+                [v for v in value_node.children if v.is_named and v.kind_id != _COMMENT]
+                if value_node
+                else []
             )
             # Go's implicit repetition: a spec with neither type nor values repeats the
             # previous spec's type and expression list.
@@ -657,11 +676,10 @@ class _FileReader:
             else:
                 prev_type, prev_values = type_node, values
             ctype = self.type_expr(type_node) if type_node else None
-            names = [c for c in spec.children_by_field_name("name") if c.type == "identifier"]
             for k, name in enumerate(names):
                 value = values[k] if k < len(values) else None
                 out.append(
-                    ConstSpec(
+                    const_spec(
                         name=self.text(name),
                         type=ctype,
                         value_text=self.text(value) if value else "",
@@ -677,10 +695,7 @@ class _FileReader:
         return out
 
     def string_value(self, node: Node | None) -> str | None:
-        if node is None or node.type not in (
-            "interpreted_string_literal",
-            "raw_string_literal",
-        ):
+        if node is None or node.kind_id not in _STRING_KINDS:
             return None
         try:
             return unquote(self.text(node))
@@ -799,6 +814,10 @@ _INTERPRETED_STRING = _GO.id_for_node_kind("interpreted_string_literal", True)
 _STAR = _GO.id_for_node_kind("*", False)
 _COMMA = _GO.id_for_node_kind(",", False)
 
+_IDENTIFIER = _GO.id_for_node_kind("identifier", True)
+_EXPRESSION_LIST = _GO.id_for_node_kind("expression_list", True)
+_LPAREN = _GO.id_for_node_kind("(", False)
+_STRING_KINDS = frozenset({_RAW_STRING, _INTERPRETED_STRING})
 _FIELD_KINDS = frozenset({_FIELD_DECLARATION})
 _TYPE_SPEC_KINDS = frozenset(
     {_GO.id_for_node_kind("type_spec", True), _GO.id_for_node_kind("type_alias", True)}

@@ -123,11 +123,7 @@ class CommentGroup:
     @classmethod
     def deferred(cls, make: LineSource) -> CommentGroup:
         """A group whose lines `make()` gives when they are first read."""
-        group = _new(cls)
-        object.__setattr__(group, "_lines", None)
-        object.__setattr__(group, "_make", make)
-        object.__setattr__(group, "_texts", None)
-        return group
+        return deferred_group(make)
 
     @property
     def lines(self) -> tuple[CommentLine, ...]:
@@ -135,8 +131,8 @@ class CommentGroup:
         if lines is None:
             assert self._make is not None
             lines = self._make()
-            object.__setattr__(self, "_lines", lines)
-            object.__setattr__(self, "_make", None)
+            _set_group_lines(self, lines)
+            _set_group_make(self, None)
         return lines
 
     @property
@@ -152,7 +148,7 @@ class CommentGroup:
                 lines = self._lines
                 assert lines is not None
                 texts = tuple([line.text for line in lines])
-            object.__setattr__(self, "_texts", texts)
+            _set_group_texts(self, texts)
         return texts
 
     def line(self, index: int) -> CommentLine:
@@ -184,6 +180,23 @@ class CommentGroup:
 
     def __repr__(self) -> str:
         return f"CommentGroup(lines={self.lines!r})"
+
+
+# CommentGroup's slots, stored through their descriptors as for Position above
+# (object.__setattr__ costs three times as much; the class forbids setting attributes).
+_set_group_lines = CommentGroup.__dict__["_lines"].__set__
+_set_group_make = CommentGroup.__dict__["_make"].__set__
+_set_group_texts = CommentGroup.__dict__["_texts"].__set__
+
+
+def deferred_group(make: LineSource) -> CommentGroup:
+    """`CommentGroup.deferred(make)`: a group whose lines `make()` gives when they are
+    first read. The front end makes one for most comment groups of a tree."""
+    group = _new(CommentGroup)
+    _set_group_lines(group, None)
+    _set_group_make(group, make)
+    _set_group_texts(group, None)
+    return group
 
 
 TypeKind = Literal[
@@ -356,6 +369,37 @@ class ConstSpec:
     trailing: CommentGroup | None
     pos: Position
     block_pos: Position  # position of the `const` keyword, to group a block's specs
+
+
+_CONST_SPEC = _setters(ConstSpec)
+
+
+def const_spec(
+    name: str,
+    type: TypeExpr | None,
+    value_text: str,
+    value: str | None,
+    iota: int,
+    implicit: bool,
+    doc: CommentGroup | None,
+    trailing: CommentGroup | None,
+    pos: Position,
+    block_pos: Position,
+) -> ConstSpec:
+    """`ConstSpec(...)`, built through its slots (see `comment_line`)."""
+    rec = _new(ConstSpec)
+    s = _CONST_SPEC
+    s["name"](rec, name)
+    s["type"](rec, type)
+    s["value_text"](rec, value_text)
+    s["value"](rec, value)
+    s["iota"](rec, iota)
+    s["implicit"](rec, implicit)
+    s["doc"](rec, doc)
+    s["trailing"](rec, trailing)
+    s["pos"](rec, pos)
+    s["block_pos"](rec, block_pos)
+    return rec
 
 
 @dataclass(frozen=True, slots=True)
