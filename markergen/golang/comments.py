@@ -403,13 +403,13 @@ def gap(
     start: int,
     end: int,
     code_end_row: int,
-    next_node: Node,
+    next_node: Node | None,
     want_trailing: bool,
     want_doc: bool,
 ) -> Gap:
     """The groups of a gap with comments in a list without syntax errors, between code
-    ending at `start` on `code_end_row` and `next_node` starting at `end`, as `items`
-    would attach them: (the trailing comment of the code above, the doc of the code
+    ending at `start` on `code_end_row` and `next_node` starting at `end` (None: the
+    end of the list), as `items` would attach them: (the trailing comment of the code above, the doc of the code
     below, the group one blank line above that doc or code). Only what is wanted is
     made.
 
@@ -425,13 +425,13 @@ def gap(
         # strips; else it is checked as `_add_groups` checks it.
         not src.ascii and _LINE_COMMENT.sub(b"", data[start:end]).strip()
     ):
+        next_row = -1 if next_node is None else next_node.start_point[0]
         return _any_gap(
-            src, children, start, end, code_end_row, next_node.start_point[0],
-            want_trailing, want_doc,
-        )  # fmt: skip
+            src, children, start, end, code_end_row, next_row, want_trailing, want_doc
+        )
     nl = data.find(b"\n", start, end)  # ends the line of the code above
-    if nl < 0:
-        return None, None, None
+    if nl < 0:  # the end of the list
+        nl = end
     trailing = None
     if want_trailing:
         first = data.find(b"//", start, nl)

@@ -130,12 +130,14 @@ class _FileReader:
     # ---------------------------------------------------------------------- file
 
     def read(self, root: Node) -> GoFile:
-        items = comments.items(self.src, root.children)
+        header: list[CommentGroup] = []  # the comment groups above the first declaration
+        decls = None if root.has_error else self.declarations(root.children, header)
+        if decls is None:
+            header = []
+            decls = self.declarations_with_errors(root.children, header)
         package = ""
         package_doc: CommentGroup | None = None
-        header: list[comments.Group] = []
         package_comments: tuple[CommentGroup, ...] = ()
-        header_done = False
         generated = False
         go_build = ""
         plus_build: list[str] = []
@@ -144,50 +146,39 @@ class _FileReader:
         consts: list[ConstSpec] = []
         marshalers: list[str] = []
         marked: list[MarkedDecl] = []
-        for index, item in enumerate(items):
-            if isinstance(item, comments.Group):
-                if not header_done:
-                    header.append(item)
-                    for text in item.group.texts:
-                        generated = generated or bool(GENERATED_LINE.match("//" + text))
-                        if text.startswith("go:build") and not go_build:
-                            go_build = text[len("go:build") :].strip()
-                        stripped = text.strip()
-                        if stripped.startswith("+build ") or stripped == "+build":
-                            plus_build.append(stripped[len("+build") :].strip())
-                continue
-            kind = item.type
-            if kind == "package_clause":
-                header_done = True
-                for child in item.children:
-                    if child.type == "package_identifier":
+        for group in header:
+            for text in group.texts:
+                if text.startswith(" Code generated "):  # what GENERATED_LINE needs first
+                    generated = generated or bool(GENERATED_LINE.match("//" + text))
+                if text.startswith("go:build") and not go_build:
+                    go_build = text[len("go:build") :].strip()
+                stripped = text.strip()
+                if stripped.startswith("+build ") or stripped == "+build":
+                    plus_build.append(stripped[len("+build") :].strip())
+        for node, doc, trailing, extra in decls:
+            kind = node.kind_id
+            if kind == _PACKAGE_CLAUSE:
+                for child in node.children:
+                    if child.kind_id == _PACKAGE_IDENTIFIER:
                         package = self.text(child)
-                doc = comments.doc_of(items, index)
-                package_doc = doc.group if doc else None
+                package_doc = doc
                 # gengo and controller-gen read package tags from every comment above the
                 # clause, not only its doc: `+groupName=` often stands in a block of its own.
                 # Only comments come before the clause, so the doc is the last of them.
-                package_comments = tuple(g.group for g in header)
-            elif kind == "import_declaration":
-                header_done = True
-                imports.extend(self.imports(item))
-            elif kind == "type_declaration":
-                header_done = True
-                types.extend(self.type_decls(items, index))
-            elif kind == "const_declaration":
-                header_done = True
-                consts.extend(self.const_decls(items, index))
-            elif kind == "method_declaration":
-                header_done = True
-                receiver = self.marshaler_receiver(item)
+                package_comments = tuple(header)
+            elif kind == _IMPORT_DECLARATION:
+                imports.extend(self.imports(node))
+            elif kind == _TYPE_DECLARATION:
+                types.extend(self.type_decls(node, doc, extra))
+            elif kind == _CONST_DECLARATION:
+                consts.extend(self.const_decls(node, doc, trailing))
+            elif kind == _METHOD_DECLARATION:
+                receiver = self.marshaler_receiver(node)
                 if receiver:
                     marshalers.append(receiver)
-                self.marked(items, index, marked)
-            elif kind in ("function_declaration", "var_declaration"):
-                header_done = True
-                self.marked(items, index, marked)
-            elif kind != "ERROR":
-                header_done = True
+                self.marked(node, doc, marked)
+            elif kind == _FUNCTION_DECLARATION or kind == _VAR_DECLARATION:
+                self.marked(node, doc, marked)
         constraint = go_build or plus_build_expr(plus_build)
         return GoFile(
             path=self.src.path,
@@ -203,6 +194,54 @@ class _FileReader:
             marshalers=tuple(sorted(set(marshalers))),
             marked=tuple(marked),
         )
+
+    def declarations(self, children: list[Node], header: list[CommentGroup]) -> list[Attached]:
+        """The top-level declarations markergen reads, with their comments, of a file
+        without syntax errors; `header` gets the comment groups above the first one."""
+        first = 0
+        while first < len(children) and children[first].kind_id == _COMMENT:
+            first += 1
+        # The comments above the first declaration through `comments.items`: every
+        # group of them counts (license, build constraints, package tags).
+        above = comments.items(self.src, children[: first + 1])
+        if first == len(children):
+            header.extend(g.group for g in above if isinstance(g, comments.Group))
+            return []
+        header.extend(g.group for g in above[:-1] if isinstance(g, comments.Group))
+        doc = comments.doc_of(above, len(above) - 1)
+        extra = comments.extra_doc_of(above, len(above) - 1, doc)
+        decls = self._attach(
+            children[first:], _TOP_LEVEL_KINDS, doc.group if doc else None, extra, True
+        )
+        assert decls is not None  # an open end never gives up
+        return decls
+
+    def declarations_with_errors(
+        self, children: list[Node], header: list[CommentGroup]
+    ) -> list[Attached]:
+        """`declarations` of a file with a syntax error, through `comments.items`: the
+        header ends at the first node other than a comment or an ERROR."""
+        items = comments.items(self.src, children)
+        out: list[Attached] = []
+        header_done = False
+        for index, item in enumerate(items):
+            if isinstance(item, comments.Group):
+                if not header_done:
+                    header.append(item.group)
+                continue
+            if item.type == "ERROR":
+                continue
+            header_done = True
+            doc = comments.doc_of(items, index)
+            out.append(
+                (
+                    item,
+                    doc.group if doc else None,
+                    comments.trailing_of(items, index),
+                    comments.extra_doc_of(items, index, doc),
+                )
+            )
+        return out
 
     # ------------------------------------------------------------------- imports
 
@@ -231,24 +270,20 @@ class _FileReader:
 
     # --------------------------------------------------------------------- types
 
-    def type_decls(self, top: list[comments.Item], index: int) -> list[TypeDecl]:
-        decl = top[index]
-        assert isinstance(decl, Node)
-        decl_doc = comments.doc_of(top, index)
-        decl_extra = comments.extra_doc_of(top, index, decl_doc)
-        grouped = any(c.type == "(" for c in decl.children)
-        if not grouped:
+    def type_decls(
+        self, decl: Node, decl_doc: CommentGroup | None, decl_extra: CommentGroup | None
+    ) -> list[TypeDecl]:
+        if not any(c.kind_id == _LPAREN for c in decl.children):
             return [
-                self.type_decl(spec, decl_doc.group if decl_doc else None, decl_extra)
+                self.type_decl(spec, decl_doc, decl_extra)
                 for spec in decl.children
-                if spec.type in ("type_spec", "type_alias")
+                if spec.kind_id in _TYPE_SPEC_KINDS
             ]
-        decl_group = decl_doc.group if decl_doc else None
         specs = self.attached(decl, _TYPE_SPEC_KINDS)
         if specs is None:
-            return self._grouped_type_decls(decl, decl_group, decl_extra)
-        if len(specs) == 1 and specs[0][1] is None and decl_group is not None:
-            return [self.type_decl(specs[0][0], decl_group, decl_extra)]
+            return self._grouped_type_decls(decl, decl_doc, decl_extra)
+        if len(specs) == 1 and specs[0][1] is None and decl_doc is not None:
+            return [self.type_decl(specs[0][0], decl_doc, decl_extra)]
         return [self.type_decl(spec, doc, extra) for spec, doc, _, extra in specs]
 
     def _grouped_type_decls(
@@ -398,19 +433,31 @@ class _FileReader:
         """Each child of `parent` of one of `kinds` with the comments `comments.items`
         attaches to it: its doc, its trailing comment and the group one blank line above
         (see `comments.gap`); None when `parent` has a syntax error (then ERROR nodes
-        count too: the caller reads `comments.items`).
+        count too: the caller reads `comments.items`)."""
+        if parent.has_error:
+            return None
+        return self._attach(parent.children, kinds, None, None, False)
+
+    def _attach(
+        self,
+        children: list[Node],
+        kinds: frozenset[int],
+        first_doc: CommentGroup | None,
+        first_extra: CommentGroup | None,
+        open_end: bool,
+    ) -> list[Attached] | None:
+        """`attached` of `children`, the first of which is code (its doc and extra doc
+        are given: the comments above it are not in `children`). Without `open_end` the
+        last child is code too (a list's closing token), else None is returned.
 
         One pass over the children; the comments are read from the bytes of the gaps
         between code nodes, and only the groups a wanted child keeps are made."""
-        if parent.has_error:
-            return None
         src = self.src
         out: list[Attached] = []
         prev: Node | None = None  # the code node before the pending gap
         commented = False  # a comment node stands in the pending gap
         pending: Node | None = None  # a wanted child above the gap, waiting for its trailing comment
         doc = extra = None
-        children = parent.children
         for child in children:
             kind = child.kind_id
             if kind == _COMMENT:
@@ -426,12 +473,23 @@ class _FileReader:
                     src, children, prev.end_byte, child.start_byte, prev.end_point[0],
                     child, pending is not None, wanted,
                 )
+            elif prev is None:
+                next_doc, next_extra = first_doc, first_extra
             if pending is not None:
                 out.append((pending, doc, trailing, extra))
             pending, doc, extra = (child, next_doc, next_extra) if wanted else (None, None, None)
             prev = child
-        if pending is not None or commented:  # not after the list's closing token
-            return None
+        if pending is not None or commented:
+            if not open_end:  # not after the list's closing token
+                return None
+            if pending is not None:
+                trailing = None
+                if commented and prev is not None:
+                    trailing = comments.gap(
+                        src, children, prev.end_byte, children[-1].end_byte, prev.end_point[0],
+                        None, True, False,
+                    )[0]
+                out.append((pending, doc, trailing, extra))
         return out
 
     def _fields_with_errors(self, field_list: Node, depth: int) -> tuple[FieldDecl, ...]:
@@ -576,13 +634,10 @@ class _FileReader:
 
     # ----------------------------------------------------- vars and functions
 
-    def marked(self, top: list[comments.Item], index: int, out: list[MarkedDecl]) -> None:
-        """Record the variable or function at `index` (each spec of a `var (...)`
-        group) when its doc comment has a marker line; nothing else of it is read."""
-        decl = top[index]
-        assert isinstance(decl, Node)
-        if decl.type == "var_declaration":
-            doc = comments.doc_of(top, index)
+    def marked(self, decl: Node, doc: CommentGroup | None, out: list[MarkedDecl]) -> None:
+        """Record the variable or function `decl` (each spec of a `var (...)` group) when
+        its doc comment has a marker line; nothing else of it is read."""
+        if decl.kind_id == _VAR_DECLARATION:
             for child in decl.children:
                 if child.type == "var_spec":
                     self._mark("var", self._spec_name(child), doc, out)
@@ -590,20 +645,19 @@ class _FileReader:
                     specs = self.attached(child, _VAR_SPEC_KINDS)
                     if specs is not None:
                         for spec, spec_doc, _, _ in specs:
-                            if spec_doc is not None and comments.has_marker_line(spec_doc):
-                                out.append(MarkedDecl("var", self._spec_name(spec), spec_doc))
+                            self._mark("var", self._spec_name(spec), spec_doc, out)
                         continue
                     inner = comments.items(self.src, child.children)
                     for i, item in enumerate(inner):
                         if isinstance(item, Node) and item.type == "var_spec":
-                            self._mark("var", self._spec_name(item), comments.doc_of(inner, i), out)
+                            group = comments.doc_of(inner, i)
+                            self._mark("var", self._spec_name(item), group and group.group, out)
             return
-        doc = comments.doc_of(top, index)
-        if doc is None or not doc.has_marker_line():
+        if doc is None or not comments.has_marker_line(doc):
             return  # the usual case: nothing of the function is read
         name = decl.child_by_field_name("name")
         label = self.text(name) if name is not None else ""
-        receiver = self.receiver_type(decl) if decl.type == "method_declaration" else ""
+        receiver = self.receiver_type(decl) if decl.kind_id == _METHOD_DECLARATION else ""
         self._mark("func", f"{receiver}.{label}" if receiver else label, doc, out)
 
     def _spec_name(self, spec: Node) -> str:
@@ -611,15 +665,15 @@ class _FileReader:
         return self.text(name) if name is not None else ""
 
     @staticmethod
-    def _mark(kind: str, name: str, doc: comments.Group | None, out: list[MarkedDecl]) -> None:
-        if doc is not None and doc.has_marker_line():
-            out.append(MarkedDecl(kind, name, doc.group))
+    def _mark(kind: str, name: str, doc: CommentGroup | None, out: list[MarkedDecl]) -> None:
+        if doc is not None and comments.has_marker_line(doc):
+            out.append(MarkedDecl(kind, name, doc))
 
     # -------------------------------------------------------------------- consts
 
-    def const_decls(self, top: list[comments.Item], index: int) -> list[ConstSpec]:
-        decl = top[index]
-        assert isinstance(decl, Node)
+    def const_decls(
+        self, decl: Node, decl_doc: CommentGroup | None, decl_trailing: CommentGroup | None
+    ) -> list[ConstSpec]:
         block_pos = self.pos(decl)
         specs: list[tuple[Node, CommentGroup | None, CommentGroup | None]] = []
         if any(c.kind_id == _LPAREN for c in decl.children):
@@ -635,11 +689,8 @@ class _FileReader:
                             (item, doc.group if doc else None, comments.trailing_of(items, i))
                         )
         else:
-            top_doc = comments.doc_of(top, index)
             specs.extend(
-                (c, top_doc.group if top_doc else None, comments.trailing_of(top, index))
-                for c in decl.children
-                if c.type == "const_spec"
+                (c, decl_doc, decl_trailing) for c in decl.children if c.kind_id == _CONST_SPEC
             )
         out: list[ConstSpec] = []
         prev_type: Node | None = None
@@ -822,7 +873,21 @@ _FIELD_KINDS = frozenset({_FIELD_DECLARATION})
 _TYPE_SPEC_KINDS = frozenset(
     {_GO.id_for_node_kind("type_spec", True), _GO.id_for_node_kind("type_alias", True)}
 )
-_CONST_SPEC_KINDS = frozenset({_GO.id_for_node_kind("const_spec", True)})
+_CONST_SPEC = _GO.id_for_node_kind("const_spec", True)
+_CONST_SPEC_KINDS = frozenset({_CONST_SPEC})
+_PACKAGE_CLAUSE = _GO.id_for_node_kind("package_clause", True)
+_PACKAGE_IDENTIFIER = _GO.id_for_node_kind("package_identifier", True)
+_IMPORT_DECLARATION = _GO.id_for_node_kind("import_declaration", True)
+_TYPE_DECLARATION = _GO.id_for_node_kind("type_declaration", True)
+_CONST_DECLARATION = _GO.id_for_node_kind("const_declaration", True)
+_METHOD_DECLARATION = _GO.id_for_node_kind("method_declaration", True)
+_FUNCTION_DECLARATION = _GO.id_for_node_kind("function_declaration", True)
+_VAR_DECLARATION = _GO.id_for_node_kind("var_declaration", True)
+# What `read` looks at; other top-level nodes only end the header.
+_TOP_LEVEL_KINDS = frozenset(
+    {_PACKAGE_CLAUSE, _IMPORT_DECLARATION, _TYPE_DECLARATION, _CONST_DECLARATION,
+     _METHOD_DECLARATION, _FUNCTION_DECLARATION, _VAR_DECLARATION}
+)  # fmt: skip
 _VAR_SPEC_KINDS = frozenset({_GO.id_for_node_kind("var_spec", True)})
 
 # A child of a list with the comments attached to it: its doc, its trailing comment and
