@@ -79,8 +79,11 @@ class Group:
             # The lines' source is an object of its own: were it this group, the two
             # would hold each other, and a cycle outlives its last use while the
             # collector is paused (markergen.gcpause), with the file's bytes.
+            spans = self._spans
             self._group = deferred_group(
-                _Lines(self._src, self._spans, self.first_row, self.slashes, self._start, self._end)
+                _LineRun(self._src, self.first_row, self._start, self._end)
+                if spans is None
+                else _Lines(self._src, spans, self.slashes)
             )
         return self._group
 
@@ -93,44 +96,83 @@ def has_marker_line(group: CommentGroup) -> bool:
     return any(text.lstrip().startswith("+") for text in group.texts)
 
 
-class _Lines:
-    """The lines of one comment group, made from its bytes (`syntax.LineSource`)."""
+class _LineRun:
+    """The lines of a group of `//` comments one a row, from the first `//` at `start`
+    to the end of the last line at `end`: every line but the first holds only white
+    space before its `//` (the first may follow code: a trailing comment). The usual
+    group: its lines are found by splitting the group's text at line ends
+    (`syntax.LineSource`)."""
 
-    __slots__ = ("_end", "_spans", "_src", "_start", "_texts", "first_row", "slashes")
+    __slots__ = ("_end", "_row", "_src", "_start", "_texts")
 
-    def __init__(
-        self,
-        src: Source,
-        spans: list[Span] | None,
-        first_row: int,
-        slashes: bool,
-        start: int,
-        end: int,
-    ) -> None:
+    def __init__(self, src: Source, row: int, start: int, end: int) -> None:
         self._src = src
-        self._spans = spans
+        self._row = row  # the first line's 0-based row
         self._start = start
         self._end = end
         self._texts: tuple[str, ...] | None = None
-        self.first_row = first_row
-        self.slashes = slashes
 
-    def spans(self) -> list[Span]:
-        spans = self._spans
-        if spans is None:
-            row = self.first_row
-            spans = self._spans = [
-                (m.start(), m.end(), row + i)
-                for i, m in enumerate(_LINE_COMMENT.finditer(self._src.data, self._start, self._end))
-            ]
-        return spans
+    def texts(self) -> tuple[str, ...]:
+        """Every line's text (`syntax.LineSource.texts`)."""
+        texts = self._texts
+        if texts is None:
+            data = self._src.data
+            lines = data[self._start : self._end].decode("utf-8").split("\n")
+            found = [line.lstrip(_INDENT)[2:] for line in lines]
+            if data.find(b"\r", self._start, self._end) >= 0:
+                found = [text.removesuffix("\r") for text in found]
+            texts = self._texts = tuple(found)
+        return texts
+
+    def __call__(self) -> tuple[CommentLine, ...]:
+        src = self._src
+        path = src.path
+        texts = self.texts()
+        out = [self.line(0)]
+        row = self._row + 2  # 1-based, of the second line
+        lines = src.data[self._start : self._end].decode("utf-8").split("\n")
+        for i in range(1, len(lines)):
+            line = lines[i]
+            # after white space, which is ASCII: its characters are its bytes
+            column = len(line) - len(line.lstrip(_INDENT)) + 3
+            out.append(comment_line(texts[i], path, row, column))
+            row += 1
+        return tuple(out)
+
+    def line(self, index: int) -> CommentLine:
+        """The record of line `index` alone (`syntax.LineSource.line`)."""
+        src = self._src
+        data = src.data
+        # line `index` is `index` line ends below the first
+        start = self._start
+        for _ in range(index):
+            start = data.find(b"//", data.find(b"\n", start, self._end))
+        row = self._row + index
+        column = start - (data.rfind(b"\n", 0, start) + 1)  # in bytes
+        text = self.texts()[index]
+        if src.ascii:
+            return comment_line(text, src.path, row + 1, column + 3)
+        return CommentLine(text, src.position(start + 2, row, column + 2))
+
+
+class _Lines:
+    """The lines of any other comment group: each comment's bytes and row
+    (`syntax.LineSource`)."""
+
+    __slots__ = ("_spans", "_src", "_texts", "slashes")
+
+    def __init__(self, src: Source, spans: list[Span], slashes: bool) -> None:
+        self._src = src
+        self._spans = spans
+        self._texts: tuple[str, ...] | None = None
+        self.slashes = slashes  # every comment is a `//` line: line i is comment i
 
     def __call__(self) -> tuple[CommentLine, ...]:
         src = self._src
         data, path, ascii_only = src.data, src.path, src.ascii
         texts = self.texts() if self.slashes else None
         out: list[CommentLine] = []
-        for i, (start, end, row) in enumerate(self.spans()):
+        for i, (start, end, row) in enumerate(self._spans):
             line_start = data.rfind(b"\n", 0, start) + 1
             column = start - line_start  # in bytes
             if data[start + 1] == _SLASH:
@@ -155,13 +197,8 @@ class _Lines:
             texts = tuple([line.text for line in self()])
         else:
             data = self._src.data
-            first, last = self._start, self._end
-            if self._spans is None:
-                # `//` lines one below the other with white space between: one decode
-                # and one split for the group.
-                lines = data[first:last].decode("utf-8").split("\n")
-                found = [line.lstrip(_INDENT)[2:] for line in lines]
-            elif self._src.ascii:
+            first, last = self._spans[0][0], self._spans[-1][1]
+            if self._src.ascii:
                 # One decode for the group; a byte offset is a character offset.
                 region = data[first:last].decode("ascii")
                 found = [region[s + 2 - first : e - first] for s, e, _ in self._spans]
@@ -178,16 +215,8 @@ class _Lines:
         if not self.slashes:
             return self()[index]
         src = self._src
-        data = src.data
-        if self._spans is None:
-            # `//` lines one a row: line `index` is `index` line ends below the first
-            start = self._start
-            for _ in range(index):
-                start = data.find(b"//", data.find(b"\n", start, self._end))
-            row = self.first_row + index
-        else:
-            start, _, row = self._spans[index]
-        column = start - (data.rfind(b"\n", 0, start) + 1)  # in bytes
+        start, _, row = self._spans[index]
+        column = start - (src.data.rfind(b"\n", 0, start) + 1)  # in bytes
         text = self.texts()[index]
         if src.ascii:
             return comment_line(text, src.path, row + 1, column + 3)
@@ -434,9 +463,10 @@ def gap(
         nl = end
     trailing = None
     if want_trailing:
-        first = data.find(b"//", start, nl)
+        # (one-byte searches: a `/` in a gap of white space and `//` comments starts one)
+        first = data.find(b"/", start, nl)
         if first >= 0:
-            trailing = _line_group(src, code_end_row, first, nl)
+            trailing = deferred_group(_LineRun(src, code_end_row, first, nl))
     if not want_doc:
         return trailing, None, None
     # The gap's lines below the code above; the last is the indentation of the code
@@ -449,10 +479,12 @@ def gap(
         while top and b"/" in lines[top - 1]:
             top -= 1
         line_start = nl + 1 + sum(map(len, lines[:top])) + top
-        line_end = end - len(lines[-1]) - 1
-        doc = _line_group(
-            src, code_end_row + 1 + top, data.find(b"//", line_start, line_end), line_end
-        )
+        doc = deferred_group(
+            _LineRun(
+                src, code_end_row + 1 + top, line_start + lines[top].find(b"/"),
+                end - len(lines[-1]) - 1,
+            )
+        )  # fmt: skip
         above = top - 1  # a blank line, if any
     # lines[above] is blank: a group ending on the line above it is the extra doc
     last = above - 1
@@ -462,8 +494,8 @@ def gap(
             top -= 1
         line_start = nl + 1 + sum(map(len, lines[:top])) + top
         line_end = line_start + sum(map(len, lines[top : last + 1])) + last - top
-        extra = _line_group(
-            src, code_end_row + 1 + top, data.find(b"//", line_start, line_end), line_end
+        extra = deferred_group(
+            _LineRun(src, code_end_row + 1 + top, line_start + lines[top].find(b"/"), line_end)
         )
     return trailing, doc, extra
 
@@ -501,11 +533,6 @@ def _any_gap(
                 if not prev.trailing and prev.last_row == row - 2:
                     extra = prev.group
     return trailing, doc, extra
-
-
-def _line_group(src: Source, row: int, start: int, end: int) -> CommentGroup:
-    """The group of the `//` lines, one a row from `row`, from `start` to `end`."""
-    return deferred_group(_Lines(src, None, row, True, start, end))
 
 
 def doc_of(seq: list[Item], index: int) -> Group | None:
