@@ -143,13 +143,17 @@ class _LineRun:
         """The record of line `index` alone (`syntax.LineSource.line`)."""
         src = self._src
         data = src.data
-        # line `index` is `index` line ends below the first
-        start = self._start
-        for _ in range(index):
-            start = data.find(b"//", data.find(b"\n", start, self._end))
-        row = self._row + index
-        column = start - (data.rfind(b"\n", 0, start) + 1)  # in bytes
         text = self.texts()[index]
+        row = self._row + index
+        start = self._start
+        if index:
+            # `index` line ends below the first, after white space (ASCII: its
+            # characters are its bytes), the line's first `/` starts its `//`
+            end = self._end
+            for _ in range(index):
+                start = data.find(b"\n", start, end) + 1
+            return comment_line(text, src.path, row + 1, data.find(b"/", start, end) - start + 3)
+        column = start - (data.rfind(b"\n", 0, start) + 1)  # in bytes
         if src.ascii:
             return comment_line(text, src.path, row + 1, column + 3)
         return CommentLine(text, src.position(start + 2, row, column + 2))

@@ -580,37 +580,49 @@ class _FileReader:
             star = not names and any(c.type == "*" for c in node.children)
         if type_node is None:
             return
-        ftype = self.type_expr(type_node, depth)
+        data = self.data
+        ftype = None
+        start, end = type_node.start_byte, type_node.end_byte
+        if plain and end - start + depth <= MAX_TYPE_DEPTH:
+            # type_expr's look-up, inlined (once a field); a miss goes through type_expr
+            ftype = self.type_exprs.get(data[start:end])
+        if ftype is None:
+            ftype = self.type_expr(type_node, depth)
         embedded = not names
         if embedded and star:
             # tree-sitter-go writes an embedded `*T` as a `*` token next to the type.
             ftype = type_expr("pointer", "*" + ftype.text, elem=ftype)
         # The tag's records by its literal (b"": no tag): a tree repeats many tags.
-        literal = b"" if tag_node is None else self.data[tag_node.start_byte : tag_node.end_byte]
+        literal = b"" if tag_node is None else data[tag_node.start_byte : tag_node.end_byte]
         tag = self.tags.get(literal)
         if tag is None:
             tag = self.tags[literal] = self.tag(literal.decode("utf-8"))
         tag_raw, tags, jtag = tag
         if embedded:
             base = ftype.elem if ftype.kind == "pointer" and ftype.elem else ftype
-            names_pos = [(base.name or base.text, self.pos(node))]
-        else:
-            names_pos = [(self.text(n), self.pos(n)) for n in names]
-        for name, pos in names_pos:
             out.append(
                 field_decl(
-                    name=name,
-                    type=ftype,
-                    embedded=embedded,
-                    tag_raw=tag_raw,
-                    tags=tags,
-                    json=jtag,
-                    doc=doc,
-                    trailing=trailing,
-                    pos=pos,
-                    doc_extra=doc_extra,
+                    base.name or base.text, ftype, True, tag_raw, tags, jtag, doc, trailing,
+                    self.pos(node), doc_extra,
                 )
+            )  # fmt: skip
+            return
+        src = self.src
+        for name in names:
+            start = name.start_byte
+            row, column = name.start_point
+            # self.pos, inlined
+            pos = (
+                position(src.path, row + 1, column + 1)
+                if src.ascii
+                else src.position(start, row, column)
             )
+            out.append(
+                field_decl(
+                    data[start : name.end_byte].decode("utf-8"), ftype, False, tag_raw, tags,
+                    jtag, doc, trailing, pos, doc_extra,
+                )
+            )  # fmt: skip
 
     def tag(self, literal: str) -> Tag:
         """A field's tag literal ("" when it has none) as its content, its pairs and

@@ -308,6 +308,18 @@ def type_expr(
     return rec
 
 
+_set_fd_name = _FIELD_DECL["name"]
+_set_fd_type = _FIELD_DECL["type"]
+_set_fd_embedded = _FIELD_DECL["embedded"]
+_set_fd_tag_raw = _FIELD_DECL["tag_raw"]
+_set_fd_tags = _FIELD_DECL["tags"]
+_set_fd_json = _FIELD_DECL["json"]
+_set_fd_doc = _FIELD_DECL["doc"]
+_set_fd_trailing = _FIELD_DECL["trailing"]
+_set_fd_pos = _FIELD_DECL["pos"]
+_set_fd_doc_extra = _FIELD_DECL["doc_extra"]
+
+
 def field_decl(
     name: str,
     type: TypeExpr,
@@ -320,19 +332,19 @@ def field_decl(
     pos: Position,
     doc_extra: CommentGroup | None = None,
 ) -> FieldDecl:
-    """`FieldDecl(...)`, built through its slots (see `comment_line`)."""
+    """`FieldDecl(...)`, built through its slots (see `comment_line`); one a field of
+    the tree, so the setters are module globals rather than looked up by name."""
     rec = _new(FieldDecl)
-    s = _FIELD_DECL
-    s["name"](rec, name)
-    s["type"](rec, type)
-    s["embedded"](rec, embedded)
-    s["tag_raw"](rec, tag_raw)
-    s["tags"](rec, tags)
-    s["json"](rec, json)
-    s["doc"](rec, doc)
-    s["trailing"](rec, trailing)
-    s["pos"](rec, pos)
-    s["doc_extra"](rec, doc_extra)
+    _set_fd_name(rec, name)
+    _set_fd_type(rec, type)
+    _set_fd_embedded(rec, embedded)
+    _set_fd_tag_raw(rec, tag_raw)
+    _set_fd_tags(rec, tags)
+    _set_fd_json(rec, json)
+    _set_fd_doc(rec, doc)
+    _set_fd_trailing(rec, trailing)
+    _set_fd_pos(rec, pos)
+    _set_fd_doc_extra(rec, doc_extra)
     return rec
 
 
