@@ -177,7 +177,7 @@ class _FileReader:
                 if receiver:
                     marshalers.append(receiver)
                 self.marked(node, doc, marked)
-            elif kind == _FUNCTION_DECLARATION or kind == _VAR_DECLARATION:
+            elif kind in (_FUNCTION_DECLARATION, _VAR_DECLARATION):
                 self.marked(node, doc, marked)
         constraint = go_build or plus_build_expr(plus_build)
         return GoFile(
@@ -564,7 +564,7 @@ class _FileReader:
                 kind = child.kind_id
                 if kind == _FIELD_IDENTIFIER:
                     names.append(child)
-                elif kind == _RAW_STRING or kind == _INTERPRETED_STRING:
+                elif kind in _STRING_KINDS:
                     tag_node = child
                 elif kind == _STAR:
                     star = True
@@ -663,7 +663,8 @@ class _FileReader:
                     for i, item in enumerate(inner):
                         if isinstance(item, Node) and item.type == "var_spec":
                             group = comments.doc_of(inner, i)
-                            self._mark("var", self._spec_name(item), group and group.group, out)
+                            spec_doc = group.group if group else None
+                            self._mark("var", self._spec_name(item), spec_doc, out)
             return
         if doc is None or not comments.has_marker_line(doc):
             return  # the usual case: nothing of the function is read
@@ -696,9 +697,9 @@ class _FileReader:
                 items = comments.items(self.src, decl.children)
                 for i, item in enumerate(items):
                     if isinstance(item, Node) and item.type == "const_spec":
-                        doc = comments.doc_of(items, i)
+                        group = comments.doc_of(items, i)
                         specs.append(
-                            (item, doc.group if doc else None, comments.trailing_of(items, i))
+                            (item, group.group if group else None, comments.trailing_of(items, i))
                         )
         else:
             specs.extend(
@@ -868,39 +869,48 @@ class _FileReader:
 
 
 _GO = Language(tree_sitter_go.language())
-# Node kinds as the grammar's numbers: `kind_id` makes no string, `type` does.
-_COMMENT = _GO.id_for_node_kind("comment", True)
-_FIELD_DECLARATION = _GO.id_for_node_kind("field_declaration", True)
-_FIELD_IDENTIFIER = _GO.id_for_node_kind("field_identifier", True)
-_RAW_STRING = _GO.id_for_node_kind("raw_string_literal", True)
-_INTERPRETED_STRING = _GO.id_for_node_kind("interpreted_string_literal", True)
-_STAR = _GO.id_for_node_kind("*", False)
-_COMMA = _GO.id_for_node_kind(",", False)
 
-_IDENTIFIER = _GO.id_for_node_kind("identifier", True)
-_EXPRESSION_LIST = _GO.id_for_node_kind("expression_list", True)
-_LPAREN = _GO.id_for_node_kind("(", False)
+
+def _kind(name: str, named: bool = True) -> int:
+    """The grammar's number of the node kind `name`."""
+    kind = _GO.id_for_node_kind(name, named)
+    assert kind is not None, name
+    return kind
+
+
+# Node kinds as the grammar's numbers: `kind_id` makes no string, `type` does.
+_COMMENT = _kind("comment")
+_FIELD_DECLARATION = _kind("field_declaration")
+_FIELD_IDENTIFIER = _kind("field_identifier")
+_RAW_STRING = _kind("raw_string_literal")
+_INTERPRETED_STRING = _kind("interpreted_string_literal")
+_STAR = _kind("*", False)
+_COMMA = _kind(",", False)
+
+_IDENTIFIER = _kind("identifier")
+_EXPRESSION_LIST = _kind("expression_list")
+_LPAREN = _kind("(", False)
 _STRING_KINDS = frozenset({_RAW_STRING, _INTERPRETED_STRING})
 _FIELD_KINDS = frozenset({_FIELD_DECLARATION})
 _TYPE_SPEC_KINDS = frozenset(
-    {_GO.id_for_node_kind("type_spec", True), _GO.id_for_node_kind("type_alias", True)}
+    {_kind("type_spec"), _kind("type_alias")}
 )
-_CONST_SPEC = _GO.id_for_node_kind("const_spec", True)
+_CONST_SPEC = _kind("const_spec")
 _CONST_SPEC_KINDS = frozenset({_CONST_SPEC})
-_PACKAGE_CLAUSE = _GO.id_for_node_kind("package_clause", True)
-_PACKAGE_IDENTIFIER = _GO.id_for_node_kind("package_identifier", True)
-_IMPORT_DECLARATION = _GO.id_for_node_kind("import_declaration", True)
-_TYPE_DECLARATION = _GO.id_for_node_kind("type_declaration", True)
-_CONST_DECLARATION = _GO.id_for_node_kind("const_declaration", True)
-_METHOD_DECLARATION = _GO.id_for_node_kind("method_declaration", True)
-_FUNCTION_DECLARATION = _GO.id_for_node_kind("function_declaration", True)
-_VAR_DECLARATION = _GO.id_for_node_kind("var_declaration", True)
+_PACKAGE_CLAUSE = _kind("package_clause")
+_PACKAGE_IDENTIFIER = _kind("package_identifier")
+_IMPORT_DECLARATION = _kind("import_declaration")
+_TYPE_DECLARATION = _kind("type_declaration")
+_CONST_DECLARATION = _kind("const_declaration")
+_METHOD_DECLARATION = _kind("method_declaration")
+_FUNCTION_DECLARATION = _kind("function_declaration")
+_VAR_DECLARATION = _kind("var_declaration")
 # What `read` looks at; other top-level nodes only end the header.
 _TOP_LEVEL_KINDS = frozenset(
     {_PACKAGE_CLAUSE, _IMPORT_DECLARATION, _TYPE_DECLARATION, _CONST_DECLARATION,
      _METHOD_DECLARATION, _FUNCTION_DECLARATION, _VAR_DECLARATION}
 )  # fmt: skip
-_VAR_SPEC_KINDS = frozenset({_GO.id_for_node_kind("var_spec", True)})
+_VAR_SPEC_KINDS = frozenset({_kind("var_spec")})
 
 # A child of a list with the comments attached to it: its doc, its trailing comment and
 # the group one blank line above its doc (see _FileReader.attached).
