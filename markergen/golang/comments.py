@@ -147,11 +147,18 @@ class _LineRun:
         row = self._row + index
         start = self._start
         if index:
-            # `index` line ends below the first, after white space (ASCII: its
-            # characters are its bytes), the line's first `/` starts its `//`
+            # `index` line ends below the first (or, for a line in the lower half, where
+            # markers mostly stand, counted up from the last line); after white space
+            # (ASCII: its characters are its bytes) the line's first `/` starts its `//`
             end = self._end
-            for _ in range(index):
-                start = data.find(b"\n", start, end) + 1
+            above = len(self.texts()) - index
+            if above <= index:
+                start = end + 1
+                for _ in range(above):
+                    start = data.rfind(b"\n", self._start, start - 1) + 1
+            else:
+                for _ in range(index):
+                    start = data.find(b"\n", start, end) + 1
             return comment_line(text, src.path, row + 1, data.find(b"/", start, end) - start + 3)
         column = start - (data.rfind(b"\n", 0, start) + 1)  # in bytes
         if src.ascii:
