@@ -112,14 +112,17 @@ class _LineRun:
         self._end = end
         self._texts: tuple[str, ...] | None = None
 
-    def texts(self) -> tuple[str, ...]:
-        """Every line's text (`syntax.LineSource.texts`)."""
+    def _split(self) -> list[str]:
+        """The group's text cut at line ends (the first line from its `//`)."""
+        return self._src.data[self._start : self._end].decode("utf-8").split("\n")
+
+    def texts(self, lines: list[str] | None = None) -> tuple[str, ...]:
+        """Every line's text (`syntax.LineSource.texts`); `lines`: `_split()`'s, when
+        the caller has them."""
         texts = self._texts
         if texts is None:
-            data = self._src.data
-            lines = data[self._start : self._end].decode("utf-8").split("\n")
-            found = [line.lstrip(_INDENT)[2:] for line in lines]
-            if data.find(b"\r", self._start, self._end) >= 0:
+            found = [line.lstrip(_INDENT)[2:] for line in lines or self._split()]
+            if self._src.data.find(b"\r", self._start, self._end) >= 0:
                 found = [text.removesuffix("\r") for text in found]
             texts = self._texts = tuple(found)
         return texts
@@ -127,10 +130,10 @@ class _LineRun:
     def __call__(self) -> tuple[CommentLine, ...]:
         src = self._src
         path = src.path
-        texts = self.texts()
+        lines = self._split()
+        texts = self.texts(lines)
         out = [self.line(0)]
         row = self._row + 2  # 1-based, of the second line
-        lines = src.data[self._start : self._end].decode("utf-8").split("\n")
         for i in range(1, len(lines)):
             line = lines[i]
             # after white space, which is ASCII: its characters are its bytes
@@ -461,9 +464,11 @@ def gap(
     data = src.data
     # (`*` first: a search for one byte is memchr, one for two bytes is not.)
     if (data.find(b"*", start, end) >= 0 and data.find(b"/*", start, end) >= 0) or (
-        # In an ASCII file the white space tree-sitter skips is what bytes' `strip`
-        # strips; else it is checked as `_add_groups` checks it.
-        not src.ascii and _LINE_COMMENT.sub(b"", data[start:end]).strip()
+        # In ASCII text the white space tree-sitter skips is what bytes' `strip` strips;
+        # else it is checked as `_add_groups` checks it.
+        not src.ascii
+        and not data[start:end].isascii()
+        and _LINE_COMMENT.sub(b"", data[start:end]).strip()
     ):
         next_row = -1 if next_node is None else next_node.start_point[0]
         return _any_gap(
