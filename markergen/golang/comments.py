@@ -13,6 +13,14 @@ node per comment and five property reads each. The groups' line records (text an
 position of every line) are built only when a consumer reads them (`CommentGroup.lines`):
 trailing comments, method docs and license headers mostly never are.
 
+Two readings give the same attachments. `items` makes every group of a list, and is
+what a list with a syntax error is read with (ERROR nodes are items too). A list
+without one is read a gap at a time (`gap`, through `parser._FileReader.attached`): only
+the groups a declaration keeps are made (the trailing comment of the code above the
+gap, the doc of the code below it and the group one blank line above that doc), and a
+gap of white space and `//` lines, the usual one, is cut into its lines instead of
+walked comment by comment.
+
 go/parser's grouping, reproduced here:
 - a group is cut at a blank line;
 - a comment starting on the line where the previous code ends is a trailing comment and

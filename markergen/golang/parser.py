@@ -4,7 +4,10 @@ Only top-level declarations are walked (package clause, imports, types, consts);
 bodies are never entered, which keeps a whole API tree fast to read. Comments are
 attached the way go/parser attaches them: a comment group ending on the line right above
 a declaration is its doc, a group starting on the line where a declaration ends is its
-trailing comment. See.
+trailing comment (markergen/golang/comments.py). A list without syntax errors is read
+in one pass over its children, the comments from the bytes between code nodes
+(`_FileReader.attached`); node kinds are compared as the grammar's numbers, which read
+without making a string.
 """
 
 from __future__ import annotations
