@@ -73,9 +73,9 @@ def _find(node: Node, kind: str) -> Iterator[Node]:
 
 
 @settings(max_examples=300, deadline=None)
-@given(_lines(_FIELDS, "\t"))
-def test_fields_from_the_gaps_are_the_fields_from_the_items(body: str) -> None:
-    reader, root = _reader(f"package p\n\ntype T struct {{\n{body}\n}}\n")
+@given(st.sampled_from(["", " // c", " /* c */"]), _lines(_FIELDS, "\t"))
+def test_fields_from_the_gaps_are_the_fields_from_the_items(brace: str, body: str) -> None:
+    reader, root = _reader(f"package p\n\ntype T struct {{{brace}\n{body}\n}}\n")
     for fields in _find(root, "field_declaration_list"):
         if not fields.has_error:
             assert reader.fields(fields) == reader._fields_with_errors(fields, 0)
