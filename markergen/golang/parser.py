@@ -472,10 +472,11 @@ class _FileReader:
                 commented = False
                 if prev is None:  # comments before the list's opening token
                     return None
-                trailing, next_doc, next_extra = comments.gap(
-                    src, children, prev.end_byte, child.start_byte, prev.end_point[0],
-                    child, pending is not None, wanted,
-                )
+                if pending is not None or wanted:
+                    trailing, next_doc, next_extra = comments.gap(
+                        src, children, prev.end_byte, child.start_byte, prev.end_point[0],
+                        child, pending is not None, wanted,
+                    )
             elif prev is None:
                 next_doc, next_extra = first_doc, first_extra
             if pending is not None:
