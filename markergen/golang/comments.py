@@ -13,6 +13,14 @@ node per comment and five property reads each. The groups' line records (text an
 position of every line) are built only when a consumer reads them (`CommentGroup.lines`):
 trailing comments, method docs and license headers mostly never are.
 
+Two readings give the same attachments. `items` makes every group of a list, and is
+what a list with a syntax error is read with (ERROR nodes are items too). A list
+without one is read a gap at a time (`gap`, through `parser._FileReader.attached`): only
+the groups a declaration keeps are made (the trailing comment of the code above the
+gap, the doc of the code below it and the group one blank line above that doc), and a
+gap of white space and `//` lines, the usual one, is cut into its lines instead of
+walked comment by comment.
+
 go/parser's grouping, reproduced here:
 - a group is cut at a blank line;
 - a comment starting on the line where the previous code ends is a trailing comment and
@@ -36,6 +44,7 @@ from markergen.golang.syntax import (
     CommentLine,
     Position,
     comment_line,
+    deferred_group,
 )
 
 # A comment's bytes in the prepared source: (start, end, row), 0-based row.
@@ -78,54 +87,114 @@ class Group:
             # The lines' source is an object of its own: were it this group, the two
             # would hold each other, and a cycle outlives its last use while the
             # collector is paused (markergen.gcpause), with the file's bytes.
-            self._group = CommentGroup.deferred(
-                _Lines(self._src, self._spans, self.first_row, self.slashes, self._start, self._end)
+            spans = self._spans
+            self._group = deferred_group(
+                _LineRun(self._src, self.first_row, self._start, self._end)
+                if spans is None
+                else _Lines(self._src, spans, self.slashes)
             )
         return self._group
 
     def has_marker_line(self) -> bool:
-        """Whether a line's text starts with `+` after white space."""
-        return any(text.lstrip().startswith("+") for text in self.group.texts)
+        return has_marker_line(self.group)
 
 
-class _Lines:
-    """The lines of one comment group, made from its bytes (`syntax.LineSource`)."""
+def has_marker_line(group: CommentGroup) -> bool:
+    """Whether a line's text starts with `+` after white space."""
+    return any(text.lstrip().startswith("+") for text in group.texts)
 
-    __slots__ = ("_end", "_spans", "_src", "_start", "_texts", "first_row", "slashes")
 
-    def __init__(
-        self,
-        src: Source,
-        spans: list[Span] | None,
-        first_row: int,
-        slashes: bool,
-        start: int,
-        end: int,
-    ) -> None:
+class _LineRun:
+    """The lines of a group of `//` comments one a row, from the first `//` at `start`
+    to the end of the last line at `end`: every line but the first holds only white
+    space before its `//` (the first may follow code: a trailing comment). The usual
+    group: its lines are found by splitting the group's text at line ends
+    (`syntax.LineSource`)."""
+
+    __slots__ = ("_end", "_row", "_src", "_start", "_texts")
+
+    def __init__(self, src: Source, row: int, start: int, end: int) -> None:
         self._src = src
-        self._spans = spans
+        self._row = row  # the first line's 0-based row
         self._start = start
         self._end = end
         self._texts: tuple[str, ...] | None = None
-        self.first_row = first_row
-        self.slashes = slashes
 
-    def spans(self) -> list[Span]:
-        spans = self._spans
-        if spans is None:
-            row = self.first_row
-            spans = self._spans = [
-                (m.start(), m.end(), row + i)
-                for i, m in enumerate(_LINE_COMMENT.finditer(self._src.data, self._start, self._end))
-            ]
-        return spans
+    def _split(self) -> list[str]:
+        """The group's text cut at line ends (the first line from its `//`)."""
+        return self._src.data[self._start : self._end].decode("utf-8").split("\n")
+
+    def texts(self, lines: list[str] | None = None) -> tuple[str, ...]:
+        """Every line's text (`syntax.LineSource.texts`); `lines`: `_split()`'s, when
+        the caller has them."""
+        texts = self._texts
+        if texts is None:
+            found = [line.lstrip(_INDENT)[2:] for line in lines or self._split()]
+            if self._src.data.find(b"\r", self._start, self._end) >= 0:
+                found = [text.removesuffix("\r") for text in found]
+            texts = self._texts = tuple(found)
+        return texts
+
+    def __call__(self) -> tuple[CommentLine, ...]:
+        src = self._src
+        path = src.path
+        lines = self._split()
+        texts = self.texts(lines)
+        out = [self.line(0)]
+        row = self._row + 2  # 1-based, of the second line
+        for i in range(1, len(lines)):
+            line = lines[i]
+            # after white space, which is ASCII: its characters are its bytes
+            column = len(line) - len(line.lstrip(_INDENT)) + 3
+            out.append(comment_line(texts[i], path, row, column))
+            row += 1
+        return tuple(out)
+
+    def line(self, index: int) -> CommentLine:
+        """The record of line `index` alone (`syntax.LineSource.line`)."""
+        src = self._src
+        data = src.data
+        text = self.texts()[index]
+        row = self._row + index
+        start = self._start
+        if index:
+            # `index` line ends below the first (or, for a line in the lower half, where
+            # markers mostly stand, counted up from the last line); after white space
+            # (ASCII: its characters are its bytes) the line's first `/` starts its `//`
+            end = self._end
+            above = len(self.texts()) - index
+            if above <= index:
+                start = end + 1
+                for _ in range(above):
+                    start = data.rfind(b"\n", self._start, start - 1) + 1
+            else:
+                for _ in range(index):
+                    start = data.find(b"\n", start, end) + 1
+            return comment_line(text, src.path, row + 1, data.find(b"/", start, end) - start + 3)
+        column = start - (data.rfind(b"\n", 0, start) + 1)  # in bytes
+        if src.ascii:
+            return comment_line(text, src.path, row + 1, column + 3)
+        return CommentLine(text, src.position(start + 2, row, column + 2))
+
+
+class _Lines:
+    """The lines of any other comment group: each comment's bytes and row
+    (`syntax.LineSource`)."""
+
+    __slots__ = ("_spans", "_src", "_texts", "slashes")
+
+    def __init__(self, src: Source, spans: list[Span], slashes: bool) -> None:
+        self._src = src
+        self._spans = spans
+        self._texts: tuple[str, ...] | None = None
+        self.slashes = slashes  # every comment is a `//` line: line i is comment i
 
     def __call__(self) -> tuple[CommentLine, ...]:
         src = self._src
         data, path, ascii_only = src.data, src.path, src.ascii
         texts = self.texts() if self.slashes else None
         out: list[CommentLine] = []
-        for i, (start, end, row) in enumerate(self.spans()):
+        for i, (start, end, row) in enumerate(self._spans):
             line_start = data.rfind(b"\n", 0, start) + 1
             column = start - line_start  # in bytes
             if data[start + 1] == _SLASH:
@@ -150,13 +219,8 @@ class _Lines:
             texts = tuple([line.text for line in self()])
         else:
             data = self._src.data
-            first, last = self._start, self._end
-            if self._spans is None:
-                # `//` lines one below the other with white space between: one decode
-                # and one split for the group.
-                lines = data[first:last].decode("utf-8").split("\n")
-                found = [line.lstrip(_INDENT)[2:] for line in lines]
-            elif self._src.ascii:
+            first, last = self._spans[0][0], self._spans[-1][1]
+            if self._src.ascii:
                 # One decode for the group; a byte offset is a character offset.
                 region = data[first:last].decode("ascii")
                 found = [region[s + 2 - first : e - first] for s, e, _ in self._spans]
@@ -173,16 +237,8 @@ class _Lines:
         if not self.slashes:
             return self()[index]
         src = self._src
-        data = src.data
-        if self._spans is None:
-            # `//` lines one a row: line `index` is `index` line ends below the first
-            start = self._start
-            for _ in range(index):
-                start = data.find(b"//", data.find(b"\n", start, self._end))
-            row = self.first_row + index
-        else:
-            start, _, row = self._spans[index]
-        column = start - (data.rfind(b"\n", 0, start) + 1)  # in bytes
+        start, _, row = self._spans[index]
+        column = start - (src.data.rfind(b"\n", 0, start) + 1)  # in bytes
         text = self.texts()[index]
         if src.ascii:
             return comment_line(text, src.path, row + 1, column + 3)
@@ -211,14 +267,6 @@ def _block_lines(src: Source, start: int, end: int, row: int, column: int) -> li
         pos = first if i == 0 else Position(src.path, row + i + 1, 1)
         lines.append(BlockCommentLine(part.removesuffix("\r"), pos))
     return lines
-
-
-def comment_lines(src: Source, node: Node) -> list[CommentLine]:
-    """The lines of one comment node: text after `//` (or inside `/* */`), with positions."""
-    row = node.start_point[0]
-    spans = [(node.start_byte, node.end_byte, row)]
-    slashes = src.data[node.start_byte + 1] == _SLASH
-    return list(_Lines(src, spans, row, slashes, node.start_byte, node.end_byte)())
 
 
 Item = Node | Group
@@ -395,6 +443,120 @@ def _add_line_groups(
 
 # Two or more line ends with only white space between: a blank line, which ends a group.
 _BLANK_LINES = re.compile(rb"\n\s*\n")
+
+
+Gap = tuple[CommentGroup | None, CommentGroup | None, CommentGroup | None]
+
+
+def gap(
+    src: Source,
+    children: list[Node],
+    start: int,
+    end: int,
+    code_end_row: int,
+    next_node: Node | None,
+    want_trailing: bool,
+    want_doc: bool,
+) -> Gap:
+    """The groups of a gap with comments in a list without syntax errors, between code
+    ending at `start` on `code_end_row` and `next_node` starting at `end` (None: the
+    end of the list), as `items` would attach them: (the trailing comment of the code above, the doc of the code
+    below, the group one blank line above that doc or code). Only what is wanted is
+    made.
+
+    A gap of white space and `//` comments (the usual one between two fields or
+    declarations) is cut into its lines: a line holding a `/` is a comment line, any
+    other is blank (a comment runs to its line's end), so the doc is the run of
+    comment lines right above the code below, and the group above it the run ending
+    on the line above the blank line above the doc."""
+    data = src.data
+    # (`*` first: a search for one byte is memchr, one for two bytes is not.)
+    if (data.find(b"*", start, end) >= 0 and data.find(b"/*", start, end) >= 0) or (
+        # In ASCII text the white space tree-sitter skips is what bytes' `strip` strips;
+        # else it is checked as `_add_groups` checks it.
+        not src.ascii
+        and not data[start:end].isascii()
+        and _LINE_COMMENT.sub(b"", data[start:end]).strip()
+    ):
+        next_row = -1 if next_node is None else next_node.start_point[0]
+        return _any_gap(
+            src, children, start, end, code_end_row, next_row, want_trailing, want_doc
+        )
+    nl = data.find(b"\n", start, end)  # ends the line of the code above
+    if nl < 0:  # the end of the list
+        nl = end
+    trailing = None
+    if want_trailing:
+        # (one-byte searches: a `/` in a gap of white space and `//` comments starts one)
+        first = data.find(b"/", start, nl)
+        if first >= 0:
+            trailing = deferred_group(_LineRun(src, code_end_row, first, nl))
+    if not want_doc:
+        return trailing, None, None
+    # The gap's lines below the code above; the last is the indentation of the code
+    # below, line i of the others is on row code_end_row + 1 + i.
+    lines = data[nl + 1 : end].split(b"\n")
+    above = len(lines) - 2  # the line above the code below
+    doc = extra = None
+    if above >= 0 and b"/" in lines[above]:
+        top = above
+        while top and b"/" in lines[top - 1]:
+            top -= 1
+        line_start = nl + 1 + sum(map(len, lines[:top])) + top
+        doc = deferred_group(
+            _LineRun(
+                src, code_end_row + 1 + top, line_start + lines[top].find(b"/"),
+                end - len(lines[-1]) - 1,
+            )
+        )  # fmt: skip
+        above = top - 1  # a blank line, if any
+    # lines[above] is blank: a group ending on the line above it is the extra doc
+    last = above - 1
+    if last >= 0 and b"/" in lines[last]:
+        top = last
+        while top and b"/" in lines[top - 1]:
+            top -= 1
+        line_start = nl + 1 + sum(map(len, lines[:top])) + top
+        line_end = line_start + sum(map(len, lines[top : last + 1])) + last - top
+        extra = deferred_group(
+            _LineRun(src, code_end_row + 1 + top, line_start + lines[top].find(b"/"), line_end)
+        )
+    return trailing, doc, extra
+
+
+def _any_gap(
+    src: Source,
+    children: list[Node],
+    start: int,
+    end: int,
+    code_end_row: int,
+    next_row: int,
+    want_trailing: bool,
+    want_doc: bool,
+) -> Gap:
+    """`gap` for any gap (`/* */` comments, white space beyond ASCII), through
+    `_add_groups`."""
+    groups: list[Item] = []
+    _add_groups(src, groups, children, start, end, code_end_row, code_end_row, next_row)
+    trailing = doc = extra = None
+    if groups:
+        first = groups[0]
+        assert isinstance(first, Group)
+        if want_trailing and first.trailing:
+            trailing = first.group
+        if want_doc:
+            above, row = len(groups) - 1, next_row
+            last = groups[above]
+            assert isinstance(last, Group)
+            if not last.trailing and last.last_row == next_row - 1:
+                doc = last.group
+                above, row = above - 1, last.first_row
+            if above >= 0:
+                prev = groups[above]
+                assert isinstance(prev, Group)
+                if not prev.trailing and prev.last_row == row - 2:
+                    extra = prev.group
+    return trailing, doc, extra
 
 
 def doc_of(seq: list[Item], index: int) -> Group | None:

@@ -4,7 +4,10 @@ Only top-level declarations are walked (package clause, imports, types, consts);
 bodies are never entered, which keeps a whole API tree fast to read. Comments are
 attached the way go/parser attaches them: a comment group ending on the line right above
 a declaration is its doc, a group starting on the line where a declaration ends is its
-trailing comment. See.
+trailing comment (markergen/golang/comments.py). A list without syntax errors is read
+in one pass over its children, the comments from the bytes between code nodes
+(`_FileReader.attached`); node kinds are compared as the grammar's numbers, which read
+without making a string.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from markergen.golang.syntax import (
     SyntaxError_,
     TypeDecl,
     TypeExpr,
+    const_spec,
     field_decl,
     position,
     type_expr,
@@ -49,13 +53,15 @@ class GoParser:
     """A reusable tree-sitter parser for Go; one per thread of work, reused across files."""
 
     def __init__(self) -> None:
-        self._parser = Parser(Language(tree_sitter_go.language()))
+        self._parser = Parser(_GO)
         # JSONTag by the value of a field's `json` key (None: no such key). An API tree
         # repeats a few hundred json tags over thousands of fields; the records are
         # immutable, so fields with the same tag share one.
         self._json_tags: dict[str | None, JSONTag] = {}
         # TypeExpr by the text of a type expression without `{` (see _FileReader.type_expr)
         self._type_exprs: dict[bytes, TypeExpr] = {}
+        # Tag by its literal's bytes (see _FileReader.field_decls)
+        self._tags: dict[bytes, Tag] = {}
 
     def parse(self, path: str, data: bytes) -> GoFile:
         """Read one file. Raises DecodeError when `data` is not UTF-8."""
@@ -74,14 +80,15 @@ class GoParser:
             tree = self._parser.parse(head)
             if not tree.root_node.has_error:
                 reader = _FileReader(
-                    Source(path, head), self._json_tags, struct_fields, self._type_exprs
+                    Source(path, head), self._json_tags, struct_fields, self._type_exprs,
+                    self._tags,
                 )
                 return reader.read(tree.root_node)
         src = Source(path, data)
         tree = self._parser.parse(data)
-        return _FileReader(src, self._json_tags, struct_fields, self._type_exprs).read(
-            tree.root_node
-        )
+        return _FileReader(
+            src, self._json_tags, struct_fields, self._type_exprs, self._tags
+        ).read(tree.root_node)
 
 
 def parse_file(path: str, data: bytes) -> GoFile:
@@ -96,6 +103,7 @@ class _FileReader:
         json_tags: dict[str | None, JSONTag] | None = None,
         struct_fields: bool = True,
         type_exprs: dict[bytes, TypeExpr] | None = None,
+        tags: dict[bytes, Tag] | None = None,
     ) -> None:
         self.src = src
         self.struct_fields = struct_fields
@@ -104,6 +112,7 @@ class _FileReader:
         self.ignored_errors = 0  # syntax errors outside what markergen reads
         self.json_tags: dict[str | None, JSONTag] = {} if json_tags is None else json_tags
         self.type_exprs: dict[bytes, TypeExpr] = {} if type_exprs is None else type_exprs
+        self.tags: dict[bytes, Tag] = {} if tags is None else tags
 
     # ----------------------------------------------------------------- positions
 
@@ -124,12 +133,14 @@ class _FileReader:
     # ---------------------------------------------------------------------- file
 
     def read(self, root: Node) -> GoFile:
-        items = comments.items(self.src, root.children)
+        header: list[CommentGroup] = []  # the comment groups above the first declaration
+        decls = None if root.has_error else self.declarations(root.children, header)
+        if decls is None:
+            header = []
+            decls = self.declarations_with_errors(root.children, header)
         package = ""
         package_doc: CommentGroup | None = None
-        header: list[comments.Group] = []
         package_comments: tuple[CommentGroup, ...] = ()
-        header_done = False
         generated = False
         go_build = ""
         plus_build: list[str] = []
@@ -138,50 +149,39 @@ class _FileReader:
         consts: list[ConstSpec] = []
         marshalers: list[str] = []
         marked: list[MarkedDecl] = []
-        for index, item in enumerate(items):
-            if isinstance(item, comments.Group):
-                if not header_done:
-                    header.append(item)
-                    for text in item.group.texts:
-                        generated = generated or bool(GENERATED_LINE.match("//" + text))
-                        if text.startswith("go:build") and not go_build:
-                            go_build = text[len("go:build") :].strip()
-                        stripped = text.strip()
-                        if stripped.startswith("+build ") or stripped == "+build":
-                            plus_build.append(stripped[len("+build") :].strip())
-                continue
-            kind = item.type
-            if kind == "package_clause":
-                header_done = True
-                for child in item.children:
-                    if child.type == "package_identifier":
+        for group in header:
+            for text in group.texts:
+                if text.startswith(" Code generated "):  # what GENERATED_LINE needs first
+                    generated = generated or bool(GENERATED_LINE.match("//" + text))
+                if text.startswith("go:build") and not go_build:
+                    go_build = text[len("go:build") :].strip()
+                stripped = text.strip()
+                if stripped.startswith("+build ") or stripped == "+build":
+                    plus_build.append(stripped[len("+build") :].strip())
+        for node, doc, trailing, extra in decls:
+            kind = node.kind_id
+            if kind == _PACKAGE_CLAUSE:
+                for child in node.children:
+                    if child.kind_id == _PACKAGE_IDENTIFIER:
                         package = self.text(child)
-                doc = comments.doc_of(items, index)
-                package_doc = doc.group if doc else None
+                package_doc = doc
                 # gengo and controller-gen read package tags from every comment above the
                 # clause, not only its doc: `+groupName=` often stands in a block of its own.
                 # Only comments come before the clause, so the doc is the last of them.
-                package_comments = tuple(g.group for g in header)
-            elif kind == "import_declaration":
-                header_done = True
-                imports.extend(self.imports(item))
-            elif kind == "type_declaration":
-                header_done = True
-                types.extend(self.type_decls(items, index))
-            elif kind == "const_declaration":
-                header_done = True
-                consts.extend(self.const_decls(items, index))
-            elif kind == "method_declaration":
-                header_done = True
-                receiver = self.marshaler_receiver(item)
+                package_comments = tuple(header)
+            elif kind == _IMPORT_DECLARATION:
+                imports.extend(self.imports(node))
+            elif kind == _TYPE_DECLARATION:
+                types.extend(self.type_decls(node, doc, extra))
+            elif kind == _CONST_DECLARATION:
+                consts.extend(self.const_decls(node, doc, trailing))
+            elif kind == _METHOD_DECLARATION:
+                receiver = self.marshaler_receiver(node)
                 if receiver:
                     marshalers.append(receiver)
-                self.marked(items, index, marked)
-            elif kind in ("function_declaration", "var_declaration"):
-                header_done = True
-                self.marked(items, index, marked)
-            elif kind != "ERROR":
-                header_done = True
+                self.marked(node, doc, marked)
+            elif kind in (_FUNCTION_DECLARATION, _VAR_DECLARATION):
+                self.marked(node, doc, marked)
         constraint = go_build or plus_build_expr(plus_build)
         return GoFile(
             path=self.src.path,
@@ -197,6 +197,54 @@ class _FileReader:
             marshalers=tuple(sorted(set(marshalers))),
             marked=tuple(marked),
         )
+
+    def declarations(self, children: list[Node], header: list[CommentGroup]) -> list[Attached]:
+        """The top-level declarations markergen reads, with their comments, of a file
+        without syntax errors; `header` gets the comment groups above the first one."""
+        first = 0
+        while first < len(children) and children[first].kind_id == _COMMENT:
+            first += 1
+        # The comments above the first declaration through `comments.items`: every
+        # group of them counts (license, build constraints, package tags).
+        above = comments.items(self.src, children[: first + 1])
+        if first == len(children):
+            header.extend(g.group for g in above if isinstance(g, comments.Group))
+            return []
+        header.extend(g.group for g in above[:-1] if isinstance(g, comments.Group))
+        doc = comments.doc_of(above, len(above) - 1)
+        extra = comments.extra_doc_of(above, len(above) - 1, doc)
+        decls = self._attach(
+            children[first:], _TOP_LEVEL_KINDS, doc.group if doc else None, extra, True
+        )
+        assert decls is not None  # an open end never gives up
+        return decls
+
+    def declarations_with_errors(
+        self, children: list[Node], header: list[CommentGroup]
+    ) -> list[Attached]:
+        """`declarations` of a file with a syntax error, through `comments.items`: the
+        header ends at the first node other than a comment or an ERROR."""
+        items = comments.items(self.src, children)
+        out: list[Attached] = []
+        header_done = False
+        for index, item in enumerate(items):
+            if isinstance(item, comments.Group):
+                if not header_done:
+                    header.append(item.group)
+                continue
+            if item.type == "ERROR":
+                continue
+            header_done = True
+            doc = comments.doc_of(items, index)
+            out.append(
+                (
+                    item,
+                    doc.group if doc else None,
+                    comments.trailing_of(items, index),
+                    comments.extra_doc_of(items, index, doc),
+                )
+            )
+        return out
 
     # ------------------------------------------------------------------- imports
 
@@ -225,18 +273,26 @@ class _FileReader:
 
     # --------------------------------------------------------------------- types
 
-    def type_decls(self, top: list[comments.Item], index: int) -> list[TypeDecl]:
-        decl = top[index]
-        assert isinstance(decl, Node)
-        decl_doc = comments.doc_of(top, index)
-        decl_extra = comments.extra_doc_of(top, index, decl_doc)
-        grouped = any(c.type == "(" for c in decl.children)
-        if not grouped:
+    def type_decls(
+        self, decl: Node, decl_doc: CommentGroup | None, decl_extra: CommentGroup | None
+    ) -> list[TypeDecl]:
+        if not any(c.kind_id == _LPAREN for c in decl.children):
             return [
                 self.type_decl(spec, decl_doc, decl_extra)
                 for spec in decl.children
-                if spec.type in ("type_spec", "type_alias")
+                if spec.kind_id in _TYPE_SPEC_KINDS
             ]
+        specs = self.attached(decl, _TYPE_SPEC_KINDS)
+        if specs is None:
+            return self._grouped_type_decls(decl, decl_doc, decl_extra)
+        if len(specs) == 1 and specs[0][1] is None and decl_doc is not None:
+            return [self.type_decl(specs[0][0], decl_doc, decl_extra)]
+        return [self.type_decl(spec, doc, extra) for spec, doc, _, extra in specs]
+
+    def _grouped_type_decls(
+        self, decl: Node, decl_doc: CommentGroup | None, decl_extra: CommentGroup | None
+    ) -> list[TypeDecl]:
+        """`type_decls` of a `type (...)` group with a syntax error in it."""
         inner = comments.items(self.src, decl.children)
         spec_indexes = [
             i
@@ -251,11 +307,15 @@ class _FileReader:
             if doc is None and len(spec_indexes) == 1 and decl_doc is not None:
                 out.append(self.type_decl(spec, decl_doc, decl_extra))
             else:
-                out.append(self.type_decl(spec, doc, comments.extra_doc_of(inner, i, doc)))
+                out.append(
+                    self.type_decl(
+                        spec, doc.group if doc else None, comments.extra_doc_of(inner, i, doc)
+                    )
+                )
         return out
 
     def type_decl(
-        self, spec: Node, doc: comments.Group | None, extra: CommentGroup | None
+        self, spec: Node, doc: CommentGroup | None, extra: CommentGroup | None
     ) -> TypeDecl:
         name = spec.child_by_field_name("name")
         type_node = spec.child_by_field_name("type")
@@ -264,7 +324,7 @@ class _FileReader:
             name=self.text(name) if name else "",
             type=self.type_expr(type_node) if type_node else type_expr("other", ""),
             alias=spec.type == "type_alias",
-            doc=doc.group if doc else None,
+            doc=doc,
             doc_extra=extra,
             pos=self.pos(name) if name else self.pos(spec),
             type_params=self.text(params) if params else "",
@@ -363,6 +423,81 @@ class _FileReader:
     # -------------------------------------------------------------------- fields
 
     def fields(self, field_list: Node, depth: int = 0) -> tuple[FieldDecl, ...]:
+        """The fields of a `{ ... }` field list."""
+        specs = self.attached(field_list, _FIELD_KINDS)
+        if specs is None:
+            return self._fields_with_errors(field_list, depth)
+        out: list[FieldDecl] = []
+        for node, doc, trailing, extra in specs:
+            self.field_decls(out, node, doc, trailing, depth, extra)
+        return tuple(out)
+
+    def attached(self, parent: Node, kinds: frozenset[int]) -> list[Attached] | None:
+        """Each child of `parent` of one of `kinds` with the comments `comments.items`
+        attaches to it: its doc, its trailing comment and the group one blank line above
+        (see `comments.gap`); None when `parent` has a syntax error (then ERROR nodes
+        count too: the caller reads `comments.items`)."""
+        if parent.has_error:
+            return None
+        return self._attach(parent.children, kinds, None, None, False)
+
+    def _attach(
+        self,
+        children: list[Node],
+        kinds: frozenset[int],
+        first_doc: CommentGroup | None,
+        first_extra: CommentGroup | None,
+        open_end: bool,
+    ) -> list[Attached] | None:
+        """`attached` of `children`, the first of which is code (its doc and extra doc
+        are given: the comments above it are not in `children`). Without `open_end` the
+        last child is code too (a list's closing token), else None is returned.
+
+        One pass over the children; the comments are read from the bytes of the gaps
+        between code nodes, and only the groups a wanted child keeps are made."""
+        src = self.src
+        out: list[Attached] = []
+        prev: Node | None = None  # the code node before the pending gap
+        commented = False  # a comment node stands in the pending gap
+        pending: Node | None = None  # a wanted child above the gap, waiting for its trailing comment
+        doc = extra = None
+        for child in children:
+            kind = child.kind_id
+            if kind == _COMMENT:
+                commented = True
+                continue
+            wanted = kind in kinds
+            trailing = next_doc = next_extra = None
+            if commented:
+                commented = False
+                if prev is None:  # comments before the list's opening token
+                    return None
+                if pending is not None or wanted:
+                    trailing, next_doc, next_extra = comments.gap(
+                        src, children, prev.end_byte, child.start_byte, prev.end_point[0],
+                        child, pending is not None, wanted,
+                    )
+            elif prev is None:
+                next_doc, next_extra = first_doc, first_extra
+            if pending is not None:
+                out.append((pending, doc, trailing, extra))
+            pending, doc, extra = (child, next_doc, next_extra) if wanted else (None, None, None)
+            prev = child
+        if pending is not None or commented:
+            if not open_end:  # not after the list's closing token
+                return None
+            if pending is not None:
+                trailing = None
+                if commented and prev is not None:
+                    trailing = comments.gap(
+                        src, children, prev.end_byte, children[-1].end_byte, prev.end_point[0],
+                        None, True, False,
+                    )[0]
+                out.append((pending, doc, trailing, extra))
+        return out
+
+    def _fields_with_errors(self, field_list: Node, depth: int) -> tuple[FieldDecl, ...]:
+        """`fields` of a list with a syntax error in it, through `comments.items`."""
         items = comments.items(self.src, field_list.children)
         out: list[FieldDecl] = []
         last = len(items) - 1
@@ -406,17 +541,19 @@ class _FileReader:
                     and prev.last_row == row - 2
                 ):
                     extra = prev.group
-            out.extend(self.field_decls(item, doc, trailing, depth, extra))
+            self.field_decls(out, item, doc, trailing, depth, extra)
         return tuple(out)
 
     def field_decls(
         self,
+        out: list[FieldDecl],
         node: Node,
         doc: CommentGroup | None,
         trailing: CommentGroup | None,
         depth: int = 0,
         doc_extra: CommentGroup | None = None,
-    ) -> list[FieldDecl]:
+    ) -> None:
+        """Append the records of the field declaration `node` (`A, B int` gives two)."""
         # One pass over the children instead of a look-up per grammar field: names are
         # `field_identifier`s, the tag is the string literal, `*` marks an embedded
         # pointer, and the one other node is the type. A declaration with a syntax
@@ -428,14 +565,14 @@ class _FileReader:
         plain = not node.has_error
         if plain:
             for child in node.children:
-                kind = child.type
-                if kind == "field_identifier":
+                kind = child.kind_id
+                if kind == _FIELD_IDENTIFIER:
                     names.append(child)
-                elif kind in _TAG_KINDS:
+                elif kind in _STRING_KINDS:
                     tag_node = child
-                elif kind == "*":
+                elif kind == _STAR:
                     star = True
-                elif kind != "," and kind != "comment":
+                elif kind != _COMMA and kind != _COMMENT:
                     if type_node is not None:
                         plain = False
                         break
@@ -446,15 +583,56 @@ class _FileReader:
             tag_node = node.child_by_field_name("tag")
             star = not names and any(c.type == "*" for c in node.children)
         if type_node is None:
-            return []
-        ftype = self.type_expr(type_node, depth)
+            return
+        data = self.data
+        ftype = None
+        start, end = type_node.start_byte, type_node.end_byte
+        if plain and end - start + depth <= MAX_TYPE_DEPTH:
+            # type_expr's look-up, inlined (once a field); a miss goes through type_expr
+            ftype = self.type_exprs.get(data[start:end])
+        if ftype is None:
+            ftype = self.type_expr(type_node, depth)
         embedded = not names
         if embedded and star:
             # tree-sitter-go writes an embedded `*T` as a `*` token next to the type.
             ftype = type_expr("pointer", "*" + ftype.text, elem=ftype)
+        # The tag's records by its literal (b"": no tag): a tree repeats many tags.
+        literal = b"" if tag_node is None else data[tag_node.start_byte : tag_node.end_byte]
+        tag = self.tags.get(literal)
+        if tag is None:
+            tag = self.tags[literal] = self.tag(literal.decode("utf-8"))
+        tag_raw, tags, jtag = tag
+        if embedded:
+            base = ftype.elem if ftype.kind == "pointer" and ftype.elem else ftype
+            out.append(
+                field_decl(
+                    base.name or base.text, ftype, True, tag_raw, tags, jtag, doc, trailing,
+                    self.pos(node), doc_extra,
+                )
+            )  # fmt: skip
+            return
+        src = self.src
+        for name in names:
+            start = name.start_byte
+            row, column = name.start_point
+            # self.pos, inlined
+            pos = (
+                position(src.path, row + 1, column + 1)
+                if src.ascii
+                else src.position(start, row, column)
+            )
+            out.append(
+                field_decl(
+                    data[start : name.end_byte].decode("utf-8"), ftype, False, tag_raw, tags,
+                    jtag, doc, trailing, pos, doc_extra,
+                )
+            )  # fmt: skip
+
+    def tag(self, literal: str) -> Tag:
+        """A field's tag literal ("" when it has none) as its content, its pairs and
+        its json tag."""
         tag_raw = ""
-        if tag_node is not None:
-            literal = self.text(tag_node)
+        if literal:
             try:
                 tag_raw = unquote(literal)
             except ValueError:
@@ -468,52 +646,35 @@ class _FileReader:
         jtag = self.json_tags.get(json_value)
         if jtag is None:
             jtag = self.json_tags[json_value] = json_tag(tags)
-        if embedded:
-            base = ftype.elem if ftype.kind == "pointer" and ftype.elem else ftype
-            named = [(base.name or base.text, self.pos(node))]
-        else:
-            named = [(self.text(n), self.pos(n)) for n in names]
-        return [
-            field_decl(
-                name=name,
-                type=ftype,
-                embedded=embedded,
-                tag_raw=tag_raw,
-                tags=tags,
-                json=jtag,
-                doc=doc,
-                trailing=trailing,
-                pos=pos,
-                doc_extra=doc_extra,
-            )
-            for name, pos in named
-        ]
+        return tag_raw, tags, jtag
 
     # ----------------------------------------------------- vars and functions
 
-    def marked(self, top: list[comments.Item], index: int, out: list[MarkedDecl]) -> None:
-        """Record the variable or function at `index` (each spec of a `var (...)`
-        group) when its doc comment has a marker line; nothing else of it is read."""
-        decl = top[index]
-        assert isinstance(decl, Node)
-        if decl.type == "var_declaration":
-            doc = comments.doc_of(top, index)
+    def marked(self, decl: Node, doc: CommentGroup | None, out: list[MarkedDecl]) -> None:
+        """Record the variable or function `decl` (each spec of a `var (...)` group) when
+        its doc comment has a marker line; nothing else of it is read."""
+        if decl.kind_id == _VAR_DECLARATION:
             for child in decl.children:
                 if child.type == "var_spec":
                     self._mark("var", self._spec_name(child), doc, out)
                 elif child.type == "var_spec_list":
+                    specs = self.attached(child, _VAR_SPEC_KINDS)
+                    if specs is not None:
+                        for spec, spec_doc, _, _ in specs:
+                            self._mark("var", self._spec_name(spec), spec_doc, out)
+                        continue
                     inner = comments.items(self.src, child.children)
                     for i, item in enumerate(inner):
                         if isinstance(item, Node) and item.type == "var_spec":
-                            spec_doc = comments.doc_of(inner, i)
+                            group = comments.doc_of(inner, i)
+                            spec_doc = group.group if group else None
                             self._mark("var", self._spec_name(item), spec_doc, out)
             return
-        doc = comments.doc_of(top, index)
-        if doc is None or not doc.has_marker_line():
+        if doc is None or not comments.has_marker_line(doc):
             return  # the usual case: nothing of the function is read
         name = decl.child_by_field_name("name")
         label = self.text(name) if name is not None else ""
-        receiver = self.receiver_type(decl) if decl.type == "method_declaration" else ""
+        receiver = self.receiver_type(decl) if decl.kind_id == _METHOD_DECLARATION else ""
         self._mark("func", f"{receiver}.{label}" if receiver else label, doc, out)
 
     def _spec_name(self, spec: Node) -> str:
@@ -521,36 +682,59 @@ class _FileReader:
         return self.text(name) if name is not None else ""
 
     @staticmethod
-    def _mark(kind: str, name: str, doc: comments.Group | None, out: list[MarkedDecl]) -> None:
-        if doc is not None and doc.has_marker_line():
-            out.append(MarkedDecl(kind, name, doc.group))
+    def _mark(kind: str, name: str, doc: CommentGroup | None, out: list[MarkedDecl]) -> None:
+        if doc is not None and comments.has_marker_line(doc):
+            out.append(MarkedDecl(kind, name, doc))
 
     # -------------------------------------------------------------------- consts
 
-    def const_decls(self, top: list[comments.Item], index: int) -> list[ConstSpec]:
-        decl = top[index]
-        assert isinstance(decl, Node)
+    def const_decls(
+        self, decl: Node, decl_doc: CommentGroup | None, decl_trailing: CommentGroup | None
+    ) -> list[ConstSpec]:
         block_pos = self.pos(decl)
-        specs: list[tuple[Node, comments.Group | None, CommentGroup | None]] = []
-        if any(c.type == "(" for c in decl.children):
-            items = comments.items(self.src, decl.children)
-            for i, item in enumerate(items):
-                if isinstance(item, Node) and item.type == "const_spec":
-                    specs.append((item, comments.doc_of(items, i), comments.trailing_of(items, i)))
+        specs: list[tuple[Node, CommentGroup | None, CommentGroup | None]] = []
+        if any(c.kind_id == _LPAREN for c in decl.children):
+            attached = self.attached(decl, _CONST_SPEC_KINDS)
+            if attached is not None:
+                specs = [(spec, doc, trailing) for spec, doc, trailing, _ in attached]
+            else:
+                items = comments.items(self.src, decl.children)
+                for i, item in enumerate(items):
+                    if isinstance(item, Node) and item.type == "const_spec":
+                        group = comments.doc_of(items, i)
+                        specs.append(
+                            (item, group.group if group else None, comments.trailing_of(items, i))
+                        )
         else:
             specs.extend(
-                (c, comments.doc_of(top, index), comments.trailing_of(top, index))
-                for c in decl.children
-                if c.type == "const_spec"
+                (c, decl_doc, decl_trailing) for c in decl.children if c.kind_id == _CONST_SPEC
             )
         out: list[ConstSpec] = []
         prev_type: Node | None = None
         prev_values: list[Node] = []
         for iota, (spec, doc, trailing) in enumerate(specs):
-            type_node = spec.child_by_field_name("type")
-            value_node = spec.child_by_field_name("value")
+            names: list[Node] = []
+            type_node: Node | None = None
+            value_node: Node | None = None
+            if spec.has_error:
+                type_node = spec.child_by_field_name("type")
+                value_node = spec.child_by_field_name("value")
+                names = [c for c in spec.children_by_field_name("name") if c.type == "identifier"]
+            else:
+                # One pass, as in field_decls: the names are the identifiers, the values
+                # the expression list, and the one other named node is the type.
+                for child in spec.children:
+                    kind = child.kind_id
+                    if kind == _IDENTIFIER:
+                        names.append(child)
+                    elif kind == _EXPRESSION_LIST:
+                        value_node = child
+                    elif kind != _COMMENT and child.is_named:
+                        type_node = child
             values = (
-                [v for v in value_node.named_children if v.type != "comment"] if value_node else []
+                [v for v in value_node.children if v.is_named and v.kind_id != _COMMENT]
+                if value_node
+                else []
             )
             # Go's implicit repetition: a spec with neither type nor values repeats the
             # previous spec's type and expression list.
@@ -560,18 +744,17 @@ class _FileReader:
             else:
                 prev_type, prev_values = type_node, values
             ctype = self.type_expr(type_node) if type_node else None
-            names = [c for c in spec.children_by_field_name("name") if c.type == "identifier"]
             for k, name in enumerate(names):
                 value = values[k] if k < len(values) else None
                 out.append(
-                    ConstSpec(
+                    const_spec(
                         name=self.text(name),
                         type=ctype,
                         value_text=self.text(value) if value else "",
                         value=self.string_value(value),
                         iota=iota,
                         implicit=implicit,
-                        doc=doc.group if doc else None,
+                        doc=doc,
                         trailing=trailing,
                         pos=self.pos(name),
                         block_pos=block_pos,
@@ -580,10 +763,7 @@ class _FileReader:
         return out
 
     def string_value(self, node: Node | None) -> str | None:
-        if node is None or node.type not in (
-            "interpreted_string_literal",
-            "raw_string_literal",
-        ):
+        if node is None or node.kind_id not in _STRING_KINDS:
             return None
         try:
             return unquote(self.text(node))
@@ -691,7 +871,57 @@ class _FileReader:
         return f"syntax error: cannot parse `{first}`"
 
 
-_TAG_KINDS = frozenset({"raw_string_literal", "interpreted_string_literal"})
+
+_GO = Language(tree_sitter_go.language())
+
+
+def _kind(name: str, named: bool = True) -> int:
+    """The grammar's number of the node kind `name`."""
+    kind = _GO.id_for_node_kind(name, named)
+    assert kind is not None, name
+    return kind
+
+
+# Node kinds as the grammar's numbers: `kind_id` makes no string, `type` does.
+_COMMENT = _kind("comment")
+_FIELD_DECLARATION = _kind("field_declaration")
+_FIELD_IDENTIFIER = _kind("field_identifier")
+_RAW_STRING = _kind("raw_string_literal")
+_INTERPRETED_STRING = _kind("interpreted_string_literal")
+_STAR = _kind("*", False)
+_COMMA = _kind(",", False)
+
+_IDENTIFIER = _kind("identifier")
+_EXPRESSION_LIST = _kind("expression_list")
+_LPAREN = _kind("(", False)
+_STRING_KINDS = frozenset({_RAW_STRING, _INTERPRETED_STRING})
+_FIELD_KINDS = frozenset({_FIELD_DECLARATION})
+_TYPE_SPEC_KINDS = frozenset(
+    {_kind("type_spec"), _kind("type_alias")}
+)
+_CONST_SPEC = _kind("const_spec")
+_CONST_SPEC_KINDS = frozenset({_CONST_SPEC})
+_PACKAGE_CLAUSE = _kind("package_clause")
+_PACKAGE_IDENTIFIER = _kind("package_identifier")
+_IMPORT_DECLARATION = _kind("import_declaration")
+_TYPE_DECLARATION = _kind("type_declaration")
+_CONST_DECLARATION = _kind("const_declaration")
+_METHOD_DECLARATION = _kind("method_declaration")
+_FUNCTION_DECLARATION = _kind("function_declaration")
+_VAR_DECLARATION = _kind("var_declaration")
+# What `read` looks at; other top-level nodes only end the header.
+_TOP_LEVEL_KINDS = frozenset(
+    {_PACKAGE_CLAUSE, _IMPORT_DECLARATION, _TYPE_DECLARATION, _CONST_DECLARATION,
+     _METHOD_DECLARATION, _FUNCTION_DECLARATION, _VAR_DECLARATION}
+)  # fmt: skip
+_VAR_SPEC_KINDS = frozenset({_kind("var_spec")})
+
+# A child of a list with the comments attached to it: its doc, its trailing comment and
+# the group one blank line above its doc (see _FileReader.attached).
+Attached = tuple[Node, CommentGroup | None, CommentGroup | None, CommentGroup | None]
+
+# A field tag as read: its content, its key:"value" pairs, its json tag.
+Tag = tuple[str, tuple[tuple[str, str], ...], JSONTag]
 _MARSHALERS = frozenset({"MarshalJSON", "UnmarshalJSON", "MarshalText", "UnmarshalText"})
 
 # Top-level declarations markergen reads, by tree-sitter node type → how a message names it.

@@ -123,11 +123,7 @@ class CommentGroup:
     @classmethod
     def deferred(cls, make: LineSource) -> CommentGroup:
         """A group whose lines `make()` gives when they are first read."""
-        group = _new(cls)
-        object.__setattr__(group, "_lines", None)
-        object.__setattr__(group, "_make", make)
-        object.__setattr__(group, "_texts", None)
-        return group
+        return deferred_group(make)
 
     @property
     def lines(self) -> tuple[CommentLine, ...]:
@@ -135,8 +131,8 @@ class CommentGroup:
         if lines is None:
             assert self._make is not None
             lines = self._make()
-            object.__setattr__(self, "_lines", lines)
-            object.__setattr__(self, "_make", None)
+            _set_group_lines(self, lines)
+            _set_group_make(self, None)
         return lines
 
     @property
@@ -152,7 +148,7 @@ class CommentGroup:
                 lines = self._lines
                 assert lines is not None
                 texts = tuple([line.text for line in lines])
-            object.__setattr__(self, "_texts", texts)
+            _set_group_texts(self, texts)
         return texts
 
     def line(self, index: int) -> CommentLine:
@@ -184,6 +180,23 @@ class CommentGroup:
 
     def __repr__(self) -> str:
         return f"CommentGroup(lines={self.lines!r})"
+
+
+# CommentGroup's slots, stored through their descriptors as for Position above
+# (object.__setattr__ costs three times as much; the class forbids setting attributes).
+_set_group_lines = CommentGroup.__dict__["_lines"].__set__
+_set_group_make = CommentGroup.__dict__["_make"].__set__
+_set_group_texts = CommentGroup.__dict__["_texts"].__set__
+
+
+def deferred_group(make: LineSource) -> CommentGroup:
+    """`CommentGroup.deferred(make)`: a group whose lines `make()` gives when they are
+    first read. The front end makes one for most comment groups of a tree."""
+    group = _new(CommentGroup)
+    _set_group_lines(group, None)
+    _set_group_make(group, make)
+    _set_group_texts(group, None)
+    return group
 
 
 TypeKind = Literal[
@@ -295,6 +308,18 @@ def type_expr(
     return rec
 
 
+_set_fd_name = _FIELD_DECL["name"]
+_set_fd_type = _FIELD_DECL["type"]
+_set_fd_embedded = _FIELD_DECL["embedded"]
+_set_fd_tag_raw = _FIELD_DECL["tag_raw"]
+_set_fd_tags = _FIELD_DECL["tags"]
+_set_fd_json = _FIELD_DECL["json"]
+_set_fd_doc = _FIELD_DECL["doc"]
+_set_fd_trailing = _FIELD_DECL["trailing"]
+_set_fd_pos = _FIELD_DECL["pos"]
+_set_fd_doc_extra = _FIELD_DECL["doc_extra"]
+
+
 def field_decl(
     name: str,
     type: TypeExpr,
@@ -307,19 +332,19 @@ def field_decl(
     pos: Position,
     doc_extra: CommentGroup | None = None,
 ) -> FieldDecl:
-    """`FieldDecl(...)`, built through its slots (see `comment_line`)."""
+    """`FieldDecl(...)`, built through its slots (see `comment_line`); one a field of
+    the tree, so the setters are module globals rather than looked up by name."""
     rec = _new(FieldDecl)
-    s = _FIELD_DECL
-    s["name"](rec, name)
-    s["type"](rec, type)
-    s["embedded"](rec, embedded)
-    s["tag_raw"](rec, tag_raw)
-    s["tags"](rec, tags)
-    s["json"](rec, json)
-    s["doc"](rec, doc)
-    s["trailing"](rec, trailing)
-    s["pos"](rec, pos)
-    s["doc_extra"](rec, doc_extra)
+    _set_fd_name(rec, name)
+    _set_fd_type(rec, type)
+    _set_fd_embedded(rec, embedded)
+    _set_fd_tag_raw(rec, tag_raw)
+    _set_fd_tags(rec, tags)
+    _set_fd_json(rec, json)
+    _set_fd_doc(rec, doc)
+    _set_fd_trailing(rec, trailing)
+    _set_fd_pos(rec, pos)
+    _set_fd_doc_extra(rec, doc_extra)
     return rec
 
 
@@ -356,6 +381,37 @@ class ConstSpec:
     trailing: CommentGroup | None
     pos: Position
     block_pos: Position  # position of the `const` keyword, to group a block's specs
+
+
+_CONST_SPEC = _setters(ConstSpec)
+
+
+def const_spec(
+    name: str,
+    type: TypeExpr | None,
+    value_text: str,
+    value: str | None,
+    iota: int,
+    implicit: bool,
+    doc: CommentGroup | None,
+    trailing: CommentGroup | None,
+    pos: Position,
+    block_pos: Position,
+) -> ConstSpec:
+    """`ConstSpec(...)`, built through its slots (see `comment_line`)."""
+    rec = _new(ConstSpec)
+    s = _CONST_SPEC
+    s["name"](rec, name)
+    s["type"](rec, type)
+    s["value_text"](rec, value_text)
+    s["value"](rec, value)
+    s["iota"](rec, iota)
+    s["implicit"](rec, implicit)
+    s["doc"](rec, doc)
+    s["trailing"](rec, trailing)
+    s["pos"](rec, pos)
+    s["block_pos"](rec, block_pos)
+    return rec
 
 
 @dataclass(frozen=True, slots=True)
