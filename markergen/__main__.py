@@ -1,3 +1,3 @@
-from markergen.cli import run
+from markergen.entry import run
 
 run()

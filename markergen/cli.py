@@ -33,6 +33,7 @@ from markergen.cliargs import (
     completion_script,
     setting_dest,
 )
+from markergen.interrupts import INTERRUPTED, caused_by_interrupt
 
 if TYPE_CHECKING:
     import click
@@ -47,7 +48,6 @@ DESCRIPTION = (
     "Check the union and enum markers of Kubernetes Go API types and generate OpenAPI "
     "documents, runtime tables, CRD validation rules and compatibility reports from them."
 )
-INTERRUPTED = "markergen: interrupted; every output is as it was or completely written"
 # Set by typer's completion scripts when the shell asks markergen for completions.
 COMPLETE_VAR = "_MARKERGEN_COMPLETE"
 
@@ -822,7 +822,7 @@ def _main(args_list: list[str], debug: bool) -> int:
         _silence_stdout()
         return 0
     except Exception as e:
-        if _caused_by_interrupt(e):
+        if caused_by_interrupt(e):
             # A Ctrl-C inside the interpreter's machinery (a class being created at import)
             # reaches us wrapped in another exception: it is still the user's interrupt.
             sys.stderr.write(INTERRUPTED + "\n")
@@ -869,17 +869,6 @@ def _parse_and_run(args_list: list[str]) -> int:
     except SystemExit as e:  # a completion request, answered
         return e.code if isinstance(e.code, int) else 0
     return code if isinstance(code, int) else 0
-
-
-def _caused_by_interrupt(e: BaseException) -> bool:
-    seen: set[int] = set()
-    current: BaseException | None = e
-    while current is not None and id(current) not in seen:
-        if isinstance(current, KeyboardInterrupt):
-            return True
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    return False
 
 
 def _silence_stdout() -> None:
