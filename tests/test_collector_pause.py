@@ -87,3 +87,20 @@ def test_the_model_is_used_with_the_collector_paused(
     assert result.code in (0, 1), result.stderr
     assert seen == [False], f"{name} ran with the collector on"
     assert gc.isenabled(), "the collector is back after the run"
+
+
+def test_the_crd_diff_map_leaves_no_cycle_through_the_model(collector_off: None) -> None:
+    """`diff` maps each CRD schema node to its Go struct with a walk over the model; a
+    recursive closure there was the same cycle as MG105's."""
+    from markergen.diff.crdgo import GoMap
+    from markergen.diff.crdsource import read_paths
+    from markergen.pipeline import load_model
+
+    example = TESTDATA / "example"
+    before = _models()
+    model = load_model(["./api/..."], example)
+    crds = read_paths([example / "config" / "crd" / "bases"], example, "test")
+    go_map = GoMap(model, crds, "openapi-gen")
+    assert go_map.fields, "the walk found no field: nothing was tested"
+    del model, go_map
+    assert _models() == before, "a reference cycle keeps the model alive after the walk"

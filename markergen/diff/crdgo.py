@@ -38,36 +38,57 @@ def _nodes_of(
     node's rules."""
     structs: dict[str, Struct] = {}
     fields: dict[str, Field] = {}
-
-    def walk(struct: Struct, node: object, shown: str, depth: int) -> None:
-        if depth > _MAX_DEPTH or not isinstance(node, dict):
-            return
-        structs.setdefault(shown, struct)
-        props = node.get("properties")
-        if not isinstance(props, dict):
-            return
-        by_json = {jf.name: jf.field for jf in flat_fields(model, struct, lookup)}
-        for name, sub in props.items():
-            f = by_json.get(str(name))
-            if f is None:
-                continue
-            path = f"{shown}.{name}" if shown != "(root)" else str(name)
-            fields.setdefault(path, f)
-            ref = resolve(model, f.type)
-            sub_node: object = sub
-            while ref.kind in ("slice", "array", "map") and ref.elem is not None:
-                key = "additionalProperties" if ref.kind == "map" else "items"
-                if not isinstance(sub_node, dict):
-                    break
-                sub_node = sub_node.get(key)
-                path += "{*}" if key == "additionalProperties" else "[*]"
-                fields.setdefault(path, f)
-                ref = resolve(model, ref.elem)
-            if ref.kind == "named" and ref.type_key in model.structs:
-                walk(model.structs[ref.type_key], sub_node, path, depth + 1)
-
-    walk(root, schema, "(root)", 0)
+    _walk(model, lookup, root, schema, "(root)", 0, structs, fields)
     return structs, fields
+
+
+def _walk(
+    model: Model,
+    lookup: FieldLookup,
+    struct: Struct,
+    node: object,
+    shown: str,
+    depth: int,
+    structs: dict[str, Struct],
+    fields: dict[str, Field],
+) -> None:
+    """`_nodes_of` below `node`. A module function, not a recursive closure over the
+    model: that is a reference cycle, which keeps the model alive until the collector
+    runs (tests/test_collector_pause.py says what that cost `generate`)."""
+    if depth > _MAX_DEPTH or not isinstance(node, dict):
+        return
+    structs.setdefault(shown, struct)
+    props = node.get("properties")
+    if not isinstance(props, dict):
+        return
+    by_json = {jf.name: jf.field for jf in flat_fields(model, struct, lookup)}
+    for name, sub in props.items():
+        f = by_json.get(str(name))
+        if f is None:
+            continue
+        path = f"{shown}.{name}" if shown != "(root)" else str(name)
+        fields.setdefault(path, f)
+        ref = resolve(model, f.type)
+        sub_node: object = sub
+        while ref.kind in ("slice", "array", "map") and ref.elem is not None:
+            key = "additionalProperties" if ref.kind == "map" else "items"
+            if not isinstance(sub_node, dict):
+                break
+            sub_node = sub_node.get(key)
+            path += "{*}" if key == "additionalProperties" else "[*]"
+            fields.setdefault(path, f)
+            ref = resolve(model, ref.elem)
+        if ref.kind == "named" and ref.type_key in model.structs:
+            _walk(
+                model,
+                lookup,
+                model.structs[ref.type_key],
+                sub_node,
+                path,
+                depth + 1,
+                structs,
+                fields,
+            )
 
 
 class GoMap:
