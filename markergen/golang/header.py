@@ -25,6 +25,22 @@ GENERATED_LINE = re.compile(r"^// Code generated .* DO NOT EDIT\.$")
 _MAX_HEADER_LINES = 400
 
 
+def header_line(text: str, plus_build: list[str]) -> bool:
+    """Read one comment line of a file's header (its text after `//`): whether it is
+    the generated-code line; an old `// +build` line's expression is added to
+    `plus_build`. The parser and `scan_header` both read the header through this."""
+    stripped = text.strip()
+    if stripped.startswith("+build ") or stripped == "+build":
+        plus_build.append(stripped[len("+build") :].strip())
+    # " Code generated " first: the regular expression needs it, and most lines lack it.
+    return text.startswith(" Code generated ") and GENERATED_LINE.match("//" + text) is not None
+
+
+def go_build_of(text: str) -> str:
+    """The expression of a `//go:build` line (its text after `//`), else ""."""
+    return text[len("go:build") :].strip() if text.startswith("go:build") else ""
+
+
 @dataclass(frozen=True)
 class Header:
     """What the leading `//` comments of a file say."""
@@ -73,13 +89,10 @@ def scan_header(data: bytes) -> Header | None:
             text = raw.lstrip(b" \t")[2:].decode("utf-8").removesuffix("\r")
         except UnicodeDecodeError:
             return None
-        # Exactly the parser's tests on the text of a header comment line after `//`.
-        generated = generated or bool(GENERATED_LINE.match("//" + text))
-        if text.startswith("go:build") and not go_build:
-            go_build = text[len("go:build") :].strip()
-        stripped = text.strip()
-        if stripped.startswith("+build ") or stripped == "+build":
-            plus_build.append(stripped[len("+build") :].strip())
+        # Exactly the parser's tests (the one function both call).
+        generated = header_line(text, plus_build) or generated
+        if not go_build:
+            go_build = go_build_of(text)
         pos = end + 1
     return None
 

@@ -18,7 +18,7 @@ import tree_sitter_go
 from tree_sitter import Language, Node, Parser
 
 from markergen.golang import comments
-from markergen.golang.header import GENERATED_LINE, doc_tail, plus_build_expr
+from markergen.golang.header import doc_tail, go_build_of, header_line, plus_build_expr
 from markergen.golang.literals import unquote
 from markergen.golang.source import DecodeError, Source, prepare
 from markergen.golang.syntax import (
@@ -151,13 +151,9 @@ class _FileReader:
         marked: list[MarkedDecl] = []
         for group in header:
             for text in group.texts:
-                if text.startswith(" Code generated "):  # what GENERATED_LINE needs first
-                    generated = generated or bool(GENERATED_LINE.match("//" + text))
-                if text.startswith("go:build") and not go_build:
-                    go_build = text[len("go:build") :].strip()
-                stripped = text.strip()
-                if stripped.startswith("+build ") or stripped == "+build":
-                    plus_build.append(stripped[len("+build") :].strip())
+                generated = header_line(text, plus_build) or generated
+                if not go_build:
+                    go_build = go_build_of(text)
         for node, doc, trailing, extra in decls:
             kind = node.kind_id
             if kind == _PACKAGE_CLAUSE:
