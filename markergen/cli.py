@@ -163,16 +163,15 @@ def _run_dump(args: Args) -> int:
         sys.stdout.write(cached.outputs["dump"])
         return 0
     from markergen.dump import model_to_json
-    from markergen.gcpause import gc_paused
-    from markergen.pipeline import inputs_summary, load_model
+    from markergen.pipeline import inputs_summary, with_model
 
-    with gc_paused():
-        model = load_model(patterns, Path.cwd(), cfg.include_generated)
-        text = model_to_json(model)
-        summary = inputs_summary(model, patterns)
+    def dump(model: Model) -> tuple[str, str]:
+        text, summary = model_to_json(model), inputs_summary(model, patterns)
         if cache is not None:
             _store(cache, (), {"dump": text}, model, summary)
-        del model  # before the collector is back (_run_check says why)
+        return text, summary
+
+    text, summary = with_model(patterns, Path.cwd(), cfg.include_generated, dump)
     _announce(args, cfg, summary)
     sys.stdout.write(text)
     return 0
@@ -210,24 +209,21 @@ def _run_check(args: Args) -> int:
         diags = list(cached.diagnostics)
         summary = _cached_summary(cached)
     else:
-        from markergen.gcpause import gc_paused
-        from markergen.pipeline import check_model, inputs_summary, load_model
+        from markergen.pipeline import check_model, inputs_summary, with_model
         from markergen.policy import apply_policy
 
-        # The rules run with the collector still paused, as generate's do: once it is
-        # back, its passes walk the whole model again and again (1.2 s of a cold check
-        # at 10,000 types; markergen.gcpause says more).
-        with gc_paused():
-            model = load_model(patterns, Path.cwd(), cfg.include_generated)
+        def check(model: Model) -> tuple[list[Diagnostic], str]:
             rules = policy(cfg)
-            diags = check_model(model, rules) + apply_policy(
+            found = check_model(model, rules) + apply_policy(
                 _sample_findings(cfg, crd_dirs, model), rules
             )
             summary = inputs_summary(model, patterns)
             if cache is not None:
-                _store(cache, diags, {}, model, summary)
-            # Freed before the collector is back: its first pass would walk it all.
-            del model
+                _store(cache, found, {}, model, summary)
+            return found, summary
+
+        # the rules run with the collector still paused, as generate's do (with_model)
+        diags, summary = with_model(patterns, Path.cwd(), cfg.include_generated, check)
     _announce(args, cfg, summary)
     color = args.format == "text" and use_color(sys.stdout)
     sys.stdout.write(render(diags, args.format, Path.cwd(), color=color))

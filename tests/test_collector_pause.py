@@ -49,8 +49,9 @@ def _models() -> int:
         ["generate", "--no-cache"],
         ["check", "--no-cache"],
         ["crd", "--no-cache"],
+        ["dump", "--no-cache"],
     ],
-    ids=["generate", "check", "crd"],
+    ids=["generate", "check", "crd", "dump"],
 )
 def test_no_model_outlives_the_run(project: Path, collector_off: None, args: list[str]) -> None:
     before = _models()

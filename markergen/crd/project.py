@@ -107,24 +107,22 @@ def run_project(
     # Imported here: a run served from the cache needs neither the Go front end nor the
     # patcher (YAML composer, CEL, proofs), a third of its time to import.
     from markergen.crd.patch import patch_files
-    from markergen.gcpause import gc_paused
-    from markergen.pipeline import load_model
+    from markergen.pipeline import with_model
 
-    # Patched with the collector still paused after the model is read, as generate's
-    # rules run: once it is back, its passes walk the whole model again and again
-    # (markergen.gcpause says more).
-    with gc_paused():
-        model = load_model(list(patterns), root, include_generated)
-        outputs, diagnostics = patch_files(
+    # patched with the collector still paused, as generate's rules run (with_model)
+    outputs, diagnostics = with_model(
+        list(patterns),
+        root,
+        include_generated,
+        lambda model: patch_files(
             files,
             model,
             root=root,
             samples_include=samples_include,
             samples_exclude=samples_exclude,
             strict=strict,
-        )
-        # Freed before the collector is back: its first pass would walk it all.
-        del model
+        ),
+    )
     if use_cache:
         runcache.store(root, key, outputs, diagnostics)
     result = finish(files, outputs, diagnostics, verify)
