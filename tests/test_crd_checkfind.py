@@ -12,6 +12,9 @@ from typing import Any
 import pytest
 from helpers import TESTDATA
 
+# SAMPLE: a kept object the union rules of `publishing` would reject (MG511)
+from test_crd_samples import OPENSHIFT, SAMPLE, TECH
+
 import markergen.crd.enumcheck as enumcheck
 import markergen.crd.patch as patch
 from markergen.crd.checkfind import crd_findings
@@ -19,20 +22,6 @@ from markergen.crd.patch import crd_files, sample_findings
 from markergen.pipeline import load_model
 
 ENUMS = TESTDATA / "projects" / "enumcrd"
-OPENSHIFT = TESTDATA / "crd" / "openshift"
-TECH = "ingress/v1/zz_generated.crd-manifests/widgets-TechPreviewNoUpgrade.crd.yaml"
-# a kept object the union rules of `publishing` would reject (MG511)
-SAMPLE = """\
-apiVersion: ingress.example.openshift.io/v1
-kind: Widget
-metadata:
-  name: sample
-spec:
-  publishing:
-    type: Private
-    loadBalancer:
-      name: kept
-"""
 
 
 def _enums(tmp_path: Path) -> tuple[Path, list[Path]]:
@@ -56,8 +45,8 @@ def _openshift(tmp_path: Path) -> tuple[Path, list[Path]]:
 def test_one_reading_gives_both_passes_findings(tmp_path: Path, project: Any) -> None:
     root, dirs = project(tmp_path)
     model = load_model(["./..."], root)
-    separate = sample_findings(dirs, model, root) + enumcheck.check_findings(
-        model, crd_files(dirs), root
+    separate = sample_findings(dirs, model, root) + enumcheck.findings(
+        enumcheck.compare_files(model, crd_files(dirs), root)
     )
     assert {d.code for d in separate} & {"MG511", "MG520", "MG521"}
     assert crd_findings(dirs, model, root) == separate

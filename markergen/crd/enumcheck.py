@@ -427,13 +427,6 @@ def _only(a: tuple[Any, ...] | None, b: tuple[Any, ...] | None) -> str:
     return ", ".join(_key(v) for v in sorted(a, key=_key) if _key(v) not in others)
 
 
-def check_findings(
-    model: Model, files: Sequence[Path], root: Path | None = None
-) -> list[Diagnostic]:
-    """For `markergen check`: MG520 / MG521 over the project's CRD files."""
-    return findings(compare_files(model, files, root))
-
-
 def summary(nodes: Sequence[EnumNode]) -> dict[str, int]:
     """Enum nodes compared and how many agree, are wider (markergen accepts more),
     narrower (markergen accepts less) or differ both ways; defaults apart."""
