@@ -68,6 +68,11 @@ class CachedRun:
     # are known only once a run has loaded its model, so a hit checks them afterwards.
     extra: tuple[tuple[str, str], ...] = ()
 
+    @property
+    def summary(self) -> str:
+        """What the run read and found (`INPUTS_SUMMARY`), "" for an entry without it."""
+        return self.outputs.get(INPUTS_SUMMARY, "")
+
 
 def file_digests(paths: Sequence[str]) -> tuple[tuple[str, str], ...]:
     """(path, SHA-256) of each file; a file that cannot be read has the digest ""."""

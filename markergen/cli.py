@@ -147,19 +147,13 @@ def _store(
     cache.store(CachedRun(tuple(diags), outputs, read_beyond(model.files_read)))
 
 
-def _cached_summary(cached: CachedRun) -> str:
-    from markergen.cache import INPUTS_SUMMARY
-
-    return cached.outputs.get(INPUTS_SUMMARY, "")
-
-
 def _run_dump(args: Args) -> int:
     cfg = _config(args, "dump")
     patterns = _patterns(args.patterns, cfg)
     options: dict[str, Any] = {"include-generated": cfg.include_generated}
     cache, cached = _run_cache(cfg, "dump", patterns, options, not args.no_cache)
     if cached is not None and "dump" in cached.outputs:
-        _announce(args, cfg, _cached_summary(cached))
+        _announce(args, cfg, cached.summary)
         sys.stdout.write(cached.outputs["dump"])
         return 0
     from markergen.dump import model_to_json
@@ -207,7 +201,7 @@ def _run_check(args: Args) -> int:
     cache, cached = _run_cache(cfg, "check", patterns, options, not args.no_cache, inputs)
     if cached is not None:
         diags = list(cached.diagnostics)
-        summary = _cached_summary(cached)
+        summary = cached.summary
     else:
         from markergen.pipeline import check_model, inputs_summary, with_model
         from markergen.policy import apply_policy

@@ -138,10 +138,9 @@ def _generate(
     if cached is None and cached_only:
         return None
     if cached is not None:
-        from markergen.cache import INPUTS_SUMMARY
-
-        summary = cached.outputs.get(INPUTS_SUMMARY, "")
-        return _write(plan, cwd, verify, cached.diagnostics, cached.outputs, None, None, summary)
+        return _write(
+            plan, cwd, verify, cached.diagnostics, cached.outputs, None, None, cached.summary
+        )
     from markergen.gcpause import gc_paused
 
     # Rendering happens while the outputs are written (streamed), with the collector
