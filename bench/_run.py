@@ -19,6 +19,11 @@ class Run:
     cpu_seconds: float = 0.0  # user + system time of the child
 
 
+def load_average() -> str:
+    """The 1, 5 and 15 minute load averages, printed beside every timing."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def markergen_argv(python: str | None = None) -> list[str]:
     """The command line users run: `python -m markergen`, with this interpreter or
     `python` (another environment, to compare two versions of markergen)."""

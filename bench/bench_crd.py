@@ -31,7 +31,7 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _run import Run, compile_package, run
+from _run import Run, compile_package, load_average, run
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "testdata" / "example"
@@ -102,10 +102,6 @@ def _fresh(root: Path, originals: dict[Path, bytes], cold: bool) -> None:
     os.sync()
 
 
-def _load() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
 def compare(pythons: list[str], size_mb: float, samples: int, runs: int) -> None:
     """Interleaved cold and warm runs of each interpreter's markergen, medians."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -120,7 +116,7 @@ def compare(pythons: list[str], size_mb: float, samples: int, runs: int) -> None
         print(f"CRD files: {len(files)}, {size / 1e6:.2f} MB; samples: {samples}; runs: {runs}")
         print(
             f"libyaml compose:  {compose:.3f} s wall, {compose_cpu:.3f} s CPU; "
-            f"load average {_load()}"
+            f"load average {load_average()}"
         )
         results: dict[tuple[int, str], list[Run]] = {}
         for _ in range(runs):
@@ -144,7 +140,7 @@ def compare(pythons: list[str], size_mb: float, samples: int, runs: int) -> None
                     f"exit {codes}"
                 )
             print(f"{py}: files patched by the last run: {patched}/{len(originals)}")
-        print(f"load average after: {_load()}")
+        print(f"load average after: {load_average()}")
 
 
 def main() -> None:
@@ -175,7 +171,7 @@ def main() -> None:
         print(f"CRD files: {len(files)}, {size / 1e6:.2f} MB; samples: {args.samples}")
         print(
             f"libyaml compose:  {compose:.3f} s, {compose_cpu:.3f} s CPU; "
-            f"load average {_load()}"
+            f"load average {load_average()}"
         )
         for name, r in (("cold", cold), ("warm", warm)):
             print(

@@ -26,14 +26,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _run import Run, run
+from _run import Run, load_average, markergen_argv, run
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-
-
-def _load() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def crd_files_read(project: Path) -> list[Path]:
@@ -83,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         compose, compose_cpu = compose_seconds(files)
         shutil.rmtree(probe)
         print(f"{args.checkout.name}: {len(files)} CRD files read, {size / 1e6:.2f} MB")
-        print(f"libyaml compose: {compose:.3f} s wall, {compose_cpu:.3f} s CPU; load {_load()}")
+        print(f"libyaml compose: {compose:.3f} s wall, {compose_cpu:.3f} s CPU; load {load_average()}")
         results: dict[str, list[Run]] = {py: [] for py in pythons}
         for _ in range(args.runs):
             for py in pythons:
@@ -91,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
                 shutil.rmtree(copy, ignore_errors=True)
                 shutil.copytree(args.checkout, copy, symlinks=True)
                 os.sync()
-                argv_ = [py, "-m", "markergen", "crd", "--no-cache"]
+                argv_ = [*markergen_argv(py), "crd", "--no-cache"]
                 results[py].append(run(argv_, copy / args.workdir))
         for py, rs in results.items():
             wall = statistics.median(r.seconds for r in rs)
@@ -101,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"({cpu / compose_cpu:.1f}x), peak {max(r.peak_mb for r in rs):.0f} MB, "
                 f"exit {sorted({r.code for r in rs})}, runs {len(rs)}"
             )
-        print(f"load after: {_load()}")
+        print(f"load after: {load_average()}")
     return 0
 
 
