@@ -95,9 +95,6 @@ class Group:
             )
         return self._group
 
-    def has_marker_line(self) -> bool:
-        return has_marker_line(self.group)
-
 
 def has_marker_line(group: CommentGroup) -> bool:
     """Whether a line's text starts with `+` after white space."""
