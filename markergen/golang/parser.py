@@ -497,47 +497,24 @@ class _FileReader:
         items = comments.items(self.src, field_list.children)
         out: list[FieldDecl] = []
         last = len(items) - 1
-        # comments.doc_of and trailing_of, inlined: this loop runs once per field of the
-        # tree, and reads each node's rows only once.
         for index, item in enumerate(items):
             if isinstance(item, comments.Group) or item.type != "field_declaration":
                 continue
             nxt = items[index + 1] if index < last else None
-            trailing: CommentGroup | None = None
-            if nxt is not None:
-                end_row = item.end_point[0]
-                if isinstance(nxt, comments.Group):
-                    if nxt.trailing and nxt.first_row == end_row:
-                        trailing = nxt.group
-                elif nxt.type == "ERROR" and nxt.start_point[0] == end_row:
-                    # An ERROR on the field's own line: the field is a fragment.
-                    # tree-sitter reads `B map[string` as an embedded field `B` and an
-                    # error; reporting a field that is not there would only add false
-                    # diagnostics to the syntax error.
-                    continue
-            doc: CommentGroup | None = None
-            row = item.start_point[0]
-            above = index - 1
-            if index > 0:
-                prev = items[index - 1]
-                if (
-                    isinstance(prev, comments.Group)
-                    and not prev.trailing
-                    and prev.last_row == row - 1
-                ):
-                    doc = prev.group
-                    row, above = prev.first_row, index - 2
-            # comments.extra_doc_of, inlined: the group one blank line above
-            extra: CommentGroup | None = None
-            if above >= 0:
-                prev = items[above]
-                if (
-                    isinstance(prev, comments.Group)
-                    and not prev.trailing
-                    and prev.last_row == row - 2
-                ):
-                    extra = prev.group
-            self.field_decls(out, item, doc, trailing, depth, extra)
+            if (
+                isinstance(nxt, Node)
+                and nxt.type == "ERROR"
+                and nxt.start_point[0] == item.end_point[0]
+            ):
+                # An ERROR on the field's own line: the field is a fragment.
+                # tree-sitter reads `B map[string` as an embedded field `B` and an
+                # error; reporting a field that is not there would only add false
+                # diagnostics to the syntax error.
+                continue
+            doc = comments.doc_of(items, index)
+            trailing = comments.trailing_of(items, index)
+            extra = comments.extra_doc_of(items, index, doc)
+            self.field_decls(out, item, doc.group if doc else None, trailing, depth, extra)
         return tuple(out)
 
     def field_decls(
