@@ -495,30 +495,29 @@ def gap(
     lines = data[nl + 1 : end].split(b"\n")
     above = len(lines) - 2  # the line above the code below
     doc = extra = None
+    row = code_end_row + 1
     if above >= 0 and b"/" in lines[above]:
-        top = above
-        while top and b"/" in lines[top - 1]:
-            top -= 1
-        line_start = nl + 1 + sum(map(len, lines[:top])) + top
-        doc = deferred_group(
-            _LineRun(
-                src, code_end_row + 1 + top, line_start + lines[top].find(b"/"),
-                end - len(lines[-1]) - 1,
-            )
-        )  # fmt: skip
+        doc, top = _run_above(src, lines, nl + 1, row, above)
         above = top - 1  # a blank line, if any
     # lines[above] is blank: a group ending on the line above it is the extra doc
-    last = above - 1
-    if last >= 0 and b"/" in lines[last]:
-        top = last
-        while top and b"/" in lines[top - 1]:
-            top -= 1
-        line_start = nl + 1 + sum(map(len, lines[:top])) + top
-        line_end = line_start + sum(map(len, lines[top : last + 1])) + last - top
-        extra = deferred_group(
-            _LineRun(src, code_end_row + 1 + top, line_start + lines[top].find(b"/"), line_end)
-        )
+    if above >= 1 and b"/" in lines[above - 1]:
+        extra = _run_above(src, lines, nl + 1, row, above - 1)[0]
     return trailing, doc, extra
+
+
+def _run_above(
+    src: Source, lines: list[bytes], start: int, row: int, last: int
+) -> tuple[CommentGroup, int]:
+    """The group of `//` lines ending on `lines[last]` and the index of its first line;
+    `lines` are a gap's lines from byte `start` on, line i on row `row + i`, and a
+    line holding a `/` is a comment line."""
+    top = last
+    while top and b"/" in lines[top - 1]:
+        top -= 1
+    line_start = start + sum(map(len, lines[:top])) + top
+    line_end = line_start + sum(map(len, lines[top : last + 1])) + last - top
+    run = _LineRun(src, row + top, line_start + lines[top].find(b"/"), line_end)
+    return deferred_group(run), top
 
 
 def _any_gap(
