@@ -73,8 +73,8 @@ class Group:
         self._src = src
         # None: `//` lines only, one a row, from `start` to `end` (found when needed)
         self._spans = spans
-        self._start = spans[0][0] if spans else start
-        self._end = spans[-1][1] if spans else end
+        self._start = start
+        self._end = end
         self._group: CommentGroup | None = None
         self.first_row = first_row
         self.last_row = last_row
