@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import tree_sitter_go
-from tree_sitter import Language, Node, Parser
+from tree_sitter import Language, Node, Parser, Tree
 
 from markergen.golang import comments
 from markergen.golang.header import doc_tail, go_build_of, header_line, plus_build_expr
@@ -73,22 +73,22 @@ class GoParser:
         files of imported packages, where only constants and non-struct type
         declarations are looked at (core/v1's types.go: 40 of its 45 ms were fields)."""
         cut = doc_tail(data)
+        tree: Tree | None = None
         if cut is not None:
             # Only the part before the swagger doc declarations is parsed; it gives the
             # same record when it parses without error (else the whole file is read).
             head = data[:cut]
             tree = self._parser.parse(head)
-            if not tree.root_node.has_error:
-                reader = _FileReader(
-                    Source(path, head), self._json_tags, struct_fields, self._type_exprs,
-                    self._tags,
-                )
-                return reader.read(tree.root_node)
-        src = Source(path, data)
-        tree = self._parser.parse(data)
-        return _FileReader(
-            src, self._json_tags, struct_fields, self._type_exprs, self._tags
-        ).read(tree.root_node)
+            if tree.root_node.has_error:
+                tree = None
+            else:
+                data = head
+        if tree is None:
+            tree = self._parser.parse(data)
+        reader = _FileReader(
+            Source(path, data), self._json_tags, struct_fields, self._type_exprs, self._tags
+        )
+        return reader.read(tree.root_node)
 
 
 def parse_file(path: str, data: bytes) -> GoFile:
