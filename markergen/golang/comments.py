@@ -212,10 +212,18 @@ class _Lines:
         texts = self._texts
         if texts is not None:
             return texts
+        data = self._src.data
         if not self.slashes:
-            texts = tuple([line.text for line in self()])
+            # from the bytes, as for `//` lines: the records would be made only to be
+            # dropped (a file's `/* */` license header is read for its texts alone)
+            found = []
+            for start, end, _ in self._spans:
+                if data[start + 1] == _SLASH:
+                    found.append(data[start + 2 : end].decode("utf-8").removesuffix("\r"))
+                else:
+                    found.extend(_block_texts(data, start, end))
+            texts = tuple(found)
         else:
-            data = self._src.data
             first, last = self._spans[0][0], self._spans[-1][1]
             if self._src.ascii:
                 # One decode for the group; a byte offset is a character offset.
@@ -258,12 +266,17 @@ def _block_lines(src: Source, start: int, end: int, row: int, column: int) -> li
         first = Position(src.path, row + 1, column + 3)
     else:
         first = src.position(start + 2, row, column + 2)
-    body = src.data[start + 2 : end].decode("utf-8").removesuffix("*/")
     lines: list[CommentLine] = []
-    for i, part in enumerate(body.split("\n")):
+    for i, text in enumerate(_block_texts(src.data, start, end)):
         pos = first if i == 0 else Position(src.path, row + i + 1, 1)
-        lines.append(BlockCommentLine(part.removesuffix("\r"), pos))
+        lines.append(BlockCommentLine(text, pos))
     return lines
+
+
+def _block_texts(data: bytes, start: int, end: int) -> list[str]:
+    """The texts of the lines of the `/* */` block `data[start:end]`."""
+    body = data[start + 2 : end].decode("utf-8").removesuffix("*/")
+    return [part.removesuffix("\r") for part in body.split("\n")]
 
 
 Item = Node | Group
