@@ -509,28 +509,29 @@ def gap(
     above = len(lines) - 2  # the line above the code below
     doc = extra = None
     row = code_end_row + 1
+    stop = end - len(lines[-1]) - 1  # where lines[above] ends
     if above >= 0 and b"/" in lines[above]:
-        doc, top = _run_above(src, lines, nl + 1, row, above)
+        doc, top, stop = _run_above(src, lines, row, above, stop)
         above = top - 1  # a blank line, if any
     # lines[above] is blank: a group ending on the line above it is the extra doc
     if above >= 1 and b"/" in lines[above - 1]:
-        extra = _run_above(src, lines, nl + 1, row, above - 1)[0]
+        extra = _run_above(src, lines, row, above - 1, stop - len(lines[above]) - 1)[0]
     return trailing, doc, extra
 
 
 def _run_above(
-    src: Source, lines: list[bytes], start: int, row: int, last: int
-) -> tuple[CommentGroup, int]:
-    """The group of `//` lines ending on `lines[last]` and the index of its first line;
-    `lines` are a gap's lines from byte `start` on, line i on row `row + i`, and a
-    line holding a `/` is a comment line."""
+    src: Source, lines: list[bytes], row: int, last: int, stop: int
+) -> tuple[CommentGroup, int, int]:
+    """The group of `//` lines ending on `lines[last]`, which ends at byte `stop`; the
+    index of its first line; where the line above that ends. `lines` are a gap's lines,
+    line i on row `row + i`, and a line holding a `/` is a comment line."""
     top = last
+    line_start = stop - len(lines[last])
     while top and b"/" in lines[top - 1]:
         top -= 1
-    line_start = start + sum(map(len, lines[:top])) + top
-    line_end = line_start + sum(map(len, lines[top : last + 1])) + last - top
-    run = _LineRun(src, row + top, line_start + lines[top].find(b"/"), line_end)
-    return deferred_group(run), top
+        line_start -= len(lines[top]) + 1
+    run = _LineRun(src, row + top, line_start + lines[top].find(b"/"), stop)
+    return deferred_group(run), top, line_start - 1
 
 
 def _any_gap(
