@@ -64,6 +64,8 @@ CRLF_AND_ODD = [
     b"package p\n\n// caf\xc3\xa9 \xe6\x97\xa5\n//\t+optional\ntype A int\n",
     b"package p\n\n/* a\n b */\n// c\ntype A int\n\ntype B struct {\n\t/* d */ // e\n\tY int\n}\n",
     b"package p\n\ntype C struct {\n\t// lone \r carriage\n\t// two\n\n\n\t// three\n\tZ int\n}\n",
+    # a license block above the clause (its texts read from the bytes), a mixed group
+    b"/*\r\nCopyright \xc3\xa9\r\n\r\n  x */\r\n// +groupName=a /* b\r\n/* c */\r\npackage p\r\n",
 ]
 
 

@@ -73,8 +73,8 @@ class Group:
         self._src = src
         # None: `//` lines only, one a row, from `start` to `end` (found when needed)
         self._spans = spans
-        self._start = spans[0][0] if spans else start
-        self._end = spans[-1][1] if spans else end
+        self._start = start
+        self._end = end
         self._group: CommentGroup | None = None
         self.first_row = first_row
         self.last_row = last_row
@@ -94,9 +94,6 @@ class Group:
                 else _Lines(self._src, spans, self.slashes)
             )
         return self._group
-
-    def has_marker_line(self) -> bool:
-        return has_marker_line(self.group)
 
 
 def has_marker_line(group: CommentGroup) -> bool:
@@ -215,10 +212,18 @@ class _Lines:
         texts = self._texts
         if texts is not None:
             return texts
+        data = self._src.data
         if not self.slashes:
-            texts = tuple([line.text for line in self()])
+            # from the bytes, as for `//` lines: the records would be made only to be
+            # dropped (a file's `/* */` license header is read for its texts alone)
+            found = []
+            for start, end, _ in self._spans:
+                if data[start + 1] == _SLASH:
+                    found.append(data[start + 2 : end].decode("utf-8").removesuffix("\r"))
+                else:
+                    found.extend(_block_texts(data, start, end))
+            texts = tuple(found)
         else:
-            data = self._src.data
             first, last = self._spans[0][0], self._spans[-1][1]
             if self._src.ascii:
                 # One decode for the group; a byte offset is a character offset.
@@ -261,12 +266,17 @@ def _block_lines(src: Source, start: int, end: int, row: int, column: int) -> li
         first = Position(src.path, row + 1, column + 3)
     else:
         first = src.position(start + 2, row, column + 2)
-    body = src.data[start + 2 : end].decode("utf-8").removesuffix("*/")
     lines: list[CommentLine] = []
-    for i, part in enumerate(body.split("\n")):
+    for i, text in enumerate(_block_texts(src.data, start, end)):
         pos = first if i == 0 else Position(src.path, row + i + 1, 1)
-        lines.append(BlockCommentLine(part.removesuffix("\r"), pos))
+        lines.append(BlockCommentLine(text, pos))
     return lines
+
+
+def _block_texts(data: bytes, start: int, end: int) -> list[str]:
+    """The texts of the lines of the `/* */` block `data[start:end]`."""
+    body = data[start + 2 : end].decode("utf-8").removesuffix("*/")
+    return [part.removesuffix("\r") for part in body.split("\n")]
 
 
 Item = Node | Group
@@ -498,30 +508,30 @@ def gap(
     lines = data[nl + 1 : end].split(b"\n")
     above = len(lines) - 2  # the line above the code below
     doc = extra = None
+    row = code_end_row + 1
+    stop = end - len(lines[-1]) - 1  # where lines[above] ends
     if above >= 0 and b"/" in lines[above]:
-        top = above
-        while top and b"/" in lines[top - 1]:
-            top -= 1
-        line_start = nl + 1 + sum(map(len, lines[:top])) + top
-        doc = deferred_group(
-            _LineRun(
-                src, code_end_row + 1 + top, line_start + lines[top].find(b"/"),
-                end - len(lines[-1]) - 1,
-            )
-        )  # fmt: skip
+        doc, top, stop = _run_above(src, lines, row, above, stop)
         above = top - 1  # a blank line, if any
     # lines[above] is blank: a group ending on the line above it is the extra doc
-    last = above - 1
-    if last >= 0 and b"/" in lines[last]:
-        top = last
-        while top and b"/" in lines[top - 1]:
-            top -= 1
-        line_start = nl + 1 + sum(map(len, lines[:top])) + top
-        line_end = line_start + sum(map(len, lines[top : last + 1])) + last - top
-        extra = deferred_group(
-            _LineRun(src, code_end_row + 1 + top, line_start + lines[top].find(b"/"), line_end)
-        )
+    if above >= 1 and b"/" in lines[above - 1]:
+        extra = _run_above(src, lines, row, above - 1, stop - len(lines[above]) - 1)[0]
     return trailing, doc, extra
+
+
+def _run_above(
+    src: Source, lines: list[bytes], row: int, last: int, stop: int
+) -> tuple[CommentGroup, int, int]:
+    """The group of `//` lines ending on `lines[last]`, which ends at byte `stop`; the
+    index of its first line; where the line above that ends. `lines` are a gap's lines,
+    line i on row `row + i`, and a line holding a `/` is a comment line."""
+    top = last
+    line_start = stop - len(lines[last])
+    while top and b"/" in lines[top - 1]:
+        top -= 1
+        line_start -= len(lines[top]) + 1
+    run = _LineRun(src, row + top, line_start + lines[top].find(b"/"), stop)
+    return deferred_group(run), top, line_start - 1
 
 
 def _any_gap(

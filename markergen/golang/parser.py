@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import tree_sitter_go
-from tree_sitter import Language, Node, Parser
+from tree_sitter import Language, Node, Parser, Tree
 
 from markergen.golang import comments
 from markergen.golang.header import doc_tail, go_build_of, header_line, plus_build_expr
@@ -73,22 +73,22 @@ class GoParser:
         files of imported packages, where only constants and non-struct type
         declarations are looked at (core/v1's types.go: 40 of its 45 ms were fields)."""
         cut = doc_tail(data)
+        tree: Tree | None = None
         if cut is not None:
             # Only the part before the swagger doc declarations is parsed; it gives the
             # same record when it parses without error (else the whole file is read).
             head = data[:cut]
             tree = self._parser.parse(head)
-            if not tree.root_node.has_error:
-                reader = _FileReader(
-                    Source(path, head), self._json_tags, struct_fields, self._type_exprs,
-                    self._tags,
-                )
-                return reader.read(tree.root_node)
-        src = Source(path, data)
-        tree = self._parser.parse(data)
-        return _FileReader(
-            src, self._json_tags, struct_fields, self._type_exprs, self._tags
-        ).read(tree.root_node)
+            if tree.root_node.has_error:
+                tree = None
+            else:
+                data = head
+        if tree is None:
+            tree = self._parser.parse(data)
+        reader = _FileReader(
+            Source(path, data), self._json_tags, struct_fields, self._type_exprs, self._tags
+        )
+        return reader.read(tree.root_node)
 
 
 def parse_file(path: str, data: bytes) -> GoFile:
@@ -497,47 +497,24 @@ class _FileReader:
         items = comments.items(self.src, field_list.children)
         out: list[FieldDecl] = []
         last = len(items) - 1
-        # comments.doc_of and trailing_of, inlined: this loop runs once per field of the
-        # tree, and reads each node's rows only once.
         for index, item in enumerate(items):
             if isinstance(item, comments.Group) or item.type != "field_declaration":
                 continue
             nxt = items[index + 1] if index < last else None
-            trailing: CommentGroup | None = None
-            if nxt is not None:
-                end_row = item.end_point[0]
-                if isinstance(nxt, comments.Group):
-                    if nxt.trailing and nxt.first_row == end_row:
-                        trailing = nxt.group
-                elif nxt.type == "ERROR" and nxt.start_point[0] == end_row:
-                    # An ERROR on the field's own line: the field is a fragment.
-                    # tree-sitter reads `B map[string` as an embedded field `B` and an
-                    # error; reporting a field that is not there would only add false
-                    # diagnostics to the syntax error.
-                    continue
-            doc: CommentGroup | None = None
-            row = item.start_point[0]
-            above = index - 1
-            if index > 0:
-                prev = items[index - 1]
-                if (
-                    isinstance(prev, comments.Group)
-                    and not prev.trailing
-                    and prev.last_row == row - 1
-                ):
-                    doc = prev.group
-                    row, above = prev.first_row, index - 2
-            # comments.extra_doc_of, inlined: the group one blank line above
-            extra: CommentGroup | None = None
-            if above >= 0:
-                prev = items[above]
-                if (
-                    isinstance(prev, comments.Group)
-                    and not prev.trailing
-                    and prev.last_row == row - 2
-                ):
-                    extra = prev.group
-            self.field_decls(out, item, doc, trailing, depth, extra)
+            if (
+                isinstance(nxt, Node)
+                and nxt.type == "ERROR"
+                and nxt.start_point[0] == item.end_point[0]
+            ):
+                # An ERROR on the field's own line: the field is a fragment.
+                # tree-sitter reads `B map[string` as an embedded field `B` and an
+                # error; reporting a field that is not there would only add false
+                # diagnostics to the syntax error.
+                continue
+            doc = comments.doc_of(items, index)
+            trailing = comments.trailing_of(items, index)
+            extra = comments.extra_doc_of(items, index, doc)
+            self.field_decls(out, item, doc.group if doc else None, trailing, depth, extra)
         return tuple(out)
 
     def field_decls(

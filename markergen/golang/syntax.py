@@ -103,8 +103,8 @@ class CommentGroup:
 
     Immutable, equal, hashed and shown as a frozen dataclass with the one field `lines`
     would be. A group the front end reads from source makes its line records on first
-    use (`deferred`): most trailing comments, method docs and license headers are never
-    read, and their records were a large part of reading a file. `texts` gives the lines'
+    use (`deferred_group`): most trailing comments, method docs and license headers are
+    never read, and their records were a large part of reading a file. `texts` gives the lines'
     texts without the records, and `line(i)` one record: the readers of docs (markers,
     descriptions, ignore comments) look at every line's text but need a position only
     for the few lines they report or keep."""
@@ -119,11 +119,6 @@ class CommentGroup:
         object.__setattr__(self, "_lines", lines)
         object.__setattr__(self, "_make", None)
         object.__setattr__(self, "_texts", None)
-
-    @classmethod
-    def deferred(cls, make: LineSource) -> CommentGroup:
-        """A group whose lines `make()` gives when they are first read."""
-        return deferred_group(make)
 
     @property
     def lines(self) -> tuple[CommentLine, ...]:
@@ -190,8 +185,8 @@ _set_group_texts = CommentGroup.__dict__["_texts"].__set__
 
 
 def deferred_group(make: LineSource) -> CommentGroup:
-    """`CommentGroup.deferred(make)`: a group whose lines `make()` gives when they are
-    first read. The front end makes one for most comment groups of a tree."""
+    """A `CommentGroup` whose lines `make()` gives when they are first read. The front
+    end makes one for most comment groups of a tree."""
     group = _new(CommentGroup)
     _set_group_lines(group, None)
     _set_group_make(group, make)
