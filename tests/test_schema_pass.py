@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ from helpers import TESTDATA
 from test_emit_openapi import types_model
 
 from markergen.emit import schemapass
-from markergen.emit.fragments import document_fragment
+from markergen.emit.fragments import schema_fragment
 from markergen.emit.openapi import SchemaBuilder
 from markergen.emit.options import EmitOptions
 from markergen.emit.outputs import OUTPUTS, Inputs, render_outputs
@@ -112,7 +112,20 @@ def test_one_pass_gives_what_one_version_at_a_time_gives(
             external = sorted(builder.external - set(names))
             assert doc.get("x-markergen-external-references", []) == external
             fragment = json.loads(texts[f"openapi-v{version}.fragment.json"])
-            assert fragment == document_fragment(schemas.items(), version)  # type: ignore[arg-type]
+            assert fragment == _document_fragment(schemas.items(), version)
+
+
+def _document_fragment(schemas: Iterable[tuple[str, Any]], version: int) -> dict[str, Any]:
+    """The merge patch of a whole document from its (definition name, schema) pairs,
+    made in one piece: the reference for the streamed fragment templates."""
+    found = {}
+    for name, schema in schemas:
+        part = schema_fragment(schema)
+        if part:
+            found[name] = part
+    if version == 2:
+        return {"definitions": found}
+    return {"components": {"schemas": found}}
 
 
 def _counting(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:

@@ -12,8 +12,7 @@ by name, `items` and `additionalProperties`. markergen writes neither key inside
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Any
 
 from markergen.emit.openapi import UNIONS_KEY
 
@@ -90,17 +89,3 @@ def fragment_pair(schema2: Any, schema3: Any) -> tuple[dict[str, Any], dict[str,
         if part3:
             out3[key] = part3
     return out2, out3
-
-
-def document_fragment(
-    schemas: Iterable[tuple[str, Any]], version: Literal[2, 3]
-) -> dict[str, Any]:
-    """The merge patch of a whole document from its (definition name, schema) pairs."""
-    found = {}
-    for name, schema in schemas:
-        part = schema_fragment(schema)
-        if part:
-            found[name] = part
-    if version == 2:
-        return {"definitions": found}
-    return {"components": {"schemas": found}}

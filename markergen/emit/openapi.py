@@ -204,10 +204,6 @@ class SchemaBuilder:
         ref = {"$ref": ref_v2(name) if self.version == 2 else ref_v3(name)}
         return ref, ref
 
-    def type_schema(self, ref: TypeRef) -> Schema:
-        """The schema of a Go type (no description), in the builder's version."""
-        return self.type_pair(ref)[1 if self.version == 3 else 0]
-
     def type_pair(self, ref: TypeRef) -> Pair:
         """The (v2, v3) schemas of a Go type (no description): one object when equal."""
         target, enum = unwrap(self.model, ref)
@@ -262,10 +258,6 @@ class SchemaBuilder:
             return schema, {"type": "object", "additionalProperties": values3}
         schema = {"type": "object"} if kind in ("struct", "interface") else {}
         return schema, schema
-
-    def property_schema(self, f: Field, owner: Struct) -> Schema:
-        """A field's property schema, in the builder's version."""
-        return self.property_pair(f, owner)[1 if self.version == 3 else 0]
 
     def property_pair(self, f: Field, owner: Struct) -> Pair:
         """A field's (v2, v3) property schemas: one object when equal."""

@@ -7,6 +7,7 @@ Type keys are `<import path>.<TypeName>` (e.g. `k8s.io/api/apps/v1.DeploymentStr
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -338,15 +339,23 @@ class Union:
 
     @property
     def traits(self) -> DialectTraits:
-        from markergen.model.dialects import traits_of
-
-        return traits_of(self.dialect)
+        return _traits_of(self.dialect)
 
     @property
     def enforced_by(self) -> str:
         """The tool that already writes this union's CRD validation ("controller-gen"
         for `+kubebuilder:validation:ExactlyOneOf` and kin); `markergen crd` adds none."""
         return self.traits.enforced_by
+
+
+@functools.cache
+def _traits_of(dialect: Dialect) -> DialectTraits:
+    """`markergen.model.dialects.traits_of`, imported on the first call only (the
+    dialects import this module): `Union.traits` is read for every union by every rule
+    and renderer, and an import statement per read cost more than the lookup."""
+    from markergen.model.dialects import traits_of
+
+    return traits_of(dialect)
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,6 @@ from markergen.markers import (
     default_string,
 )
 from markergen.model import Discriminator, Model, Struct, Union
-from markergen.model.dialects import traits_of  # union.traits, without its import per call
 from markergen.model.fields import DEFAULT_MARKERS, OPTIONAL_MARKERS, REQUIRED_MARKERS
 from markergen.rules.base import (
     DISCRIMINATOR_MARKERS,
@@ -81,7 +80,7 @@ def check_discriminator_type(model: Model) -> Iterator[Diagnostic]:
                     otherwise="a named `+enum` string type with one constant per value",
                 ),
             )
-        elif traits_of(union.dialect).untyped_discriminator and not d.values and not _enum_marker_broken(
+        elif union.traits.untyped_discriminator and not d.values and not _enum_marker_broken(
             model, d, f"{struct.name}.{d.go_name}"
         ):
             yield diag(
@@ -186,7 +185,7 @@ def check_discriminator_requiredness(model: Model) -> Iterator[Diagnostic]:
     """MG202, kep1027 only (see the module doc for "default option")."""
     for struct, union in unions(model):
         d = union.discriminator
-        if d is None or not traits_of(union.dialect).discriminator_musts:
+        if d is None or not union.traits.discriminator_musts:
             continue
         label = union_label(struct, union)
         name = f"discriminator {d.go_name} of union {label}"

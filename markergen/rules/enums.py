@@ -20,7 +20,6 @@ from markergen.diagnostics import Diagnostic, diag
 from markergen.golang.syntax import Position
 from markergen.markers import ENUM, K8S_ENUM, KUBEBUILDER_ENUM, Marker
 from markergen.model import Enum, Field, Model, Struct, TypeRef, Union, scalar_json_type
-from markergen.model.dialects import traits_of  # union.traits, without its import per call
 from markergen.model.enums import field_enum, gate_lines, list_marker, type_enum_of
 from markergen.model.ignores import DIRECTIVE as IGNORE_DIRECTIVE
 from markergen.rules.base import Rule, quoted, underlying, union_label, unions
@@ -354,7 +353,7 @@ def check_member_value_not_enforced(model: Model) -> Iterator[Diagnostic]:
 
     for struct, union in unions(model):
         d = union.discriminator
-        if d is None or traits_of(union.dialect).values_are_field_names or union.modes:
+        if d is None or union.traits.values_are_field_names or union.modes:
             continue
         for member in union.members:
             if not declared_outside_enum(model, struct, union, member.value):

@@ -17,7 +17,6 @@ from markergen.diagnostics import Diagnostic, diag
 from markergen.golang.syntax import Position
 from markergen.markers import KUBEBUILDER_ENUM, UNION_DEPRECATED, Marker
 from markergen.model import Discriminator, Field, Member, Model, Struct, Union
-from markergen.model.dialects import traits_of  # union.traits, without its import per call
 from markergen.model.fields import OPTIONAL_MARKERS, REQUIRED_MARKERS
 from markergen.model.lookup import FieldLookup, model_lookup
 from markergen.rules.base import (
@@ -57,7 +56,7 @@ def check_member_optional(model: Model) -> Iterator[Diagnostic]:
     for struct, union, member, field in _members(model):
         if field is None or field.optional:
             continue
-        if traits_of(union.dialect).zero_is_unset and not field.required_marker:
+        if union.traits.zero_is_unset and not field.required_marker:
             continue  # validation-gen: unset at its zero value; MG342 gives the advice
         why = "it is marked required" if field.required_marker else "it has neither +optional "
         if not field.required_marker:
@@ -66,7 +65,7 @@ def check_member_optional(model: Model) -> Iterator[Diagnostic]:
             "MG301",
             member.pos,
             f"member {member.go_name} of union {union_label(struct, union)} is not optional: {why}",
-            hint=hints.edits(*_optional_edits(field, traits_of(union.dialect).zero_is_unset)),
+            hint=hints.edits(*_optional_edits(field, union.traits.zero_is_unset)),
         )
 
 
@@ -80,7 +79,7 @@ def check_member_unset(model: Model) -> Iterator[Diagnostic]:
     for struct, union, member, field in _members(model):
         if field is None or field.marker(UNION_DEPRECATED) is not None or field.json.skip:
             continue  # json:"-" is MG308's: the field is not in the JSON at all
-        if traits_of(union.dialect).zero_is_unset:
+        if union.traits.zero_is_unset:
             continue  # validation-gen tells its zero value unset (MG342 gives the advice)
         target = underlying(model, field.type)
         if target.kind in NILLABLE or target.kind in ("external", "unknown"):
@@ -127,7 +126,7 @@ def check_k8s_member_conventions(model: Model) -> Iterator[Diagnostic]:
     omitempty (nor omitzero) nor a nil-able type, or no optional marker and no omitempty.
     A member marked required is MG301's; a struct value is MG330's."""
     for struct, union, member, field in _members(model):
-        if not traits_of(union.dialect).zero_is_unset or field is None or field.json.skip:
+        if not union.traits.zero_is_unset or field is None or field.json.skip:
             continue
         if field.required_marker or is_struct(model, field.type):
             continue
@@ -178,7 +177,7 @@ def check_member_value_in_enum(model: Model) -> Iterator[Diagnostic]:
     """
     for struct, union, member, _ in _members(model):
         d = union.discriminator
-        if traits_of(union.dialect).values_are_field_names or union.modes:
+        if union.traits.values_are_field_names or union.modes:
             continue  # a mode union's values are checked per rule (MG323)
         if d is None or not d.values or member.value in d.values:
             continue
@@ -202,7 +201,7 @@ def check_member_value_in_enum(model: Model) -> Iterator[Diagnostic]:
 def check_duplicate_values(model: Model) -> Iterator[Diagnostic]:
     """MG304."""
     for struct, union in unions(model):
-        if traits_of(union.dialect).values_are_field_names:
+        if union.traits.values_are_field_names:
             continue  # unique by construction
         if union.modes:
             continue  # modes: several fields may be required in one mode
@@ -224,7 +223,7 @@ def check_duplicate_values(model: Model) -> Iterator[Diagnostic]:
 def _wrong_value(union: Union, member: Member) -> bool:
     """The member's value is no discriminator value (MG303) or another member's (MG304)."""
     d = union.discriminator
-    if traits_of(union.dialect).values_are_field_names:
+    if union.traits.values_are_field_names:
         return False
     if d is not None and d.values and member.value not in d.values:
         return True
@@ -234,7 +233,7 @@ def _wrong_value(union: Union, member: Member) -> bool:
 
 def explicit_member_name(union: Union, member: Member, field: Field) -> str | None:
     """The memberName the author wrote, if any (not the kep2022 `=<discriminator>`)."""
-    traits = traits_of(union.dialect)
+    traits = union.traits
     if not traits.member_name_marker:
         return None
     for m in field.markers:
@@ -337,7 +336,7 @@ def _tag_or(field: Field, add: tuple[str, ...], otherwise: str, untagged: str) -
 def value_pos(union: Union, member: Member, field: Field | None) -> Position:
     """Where a problem with a member's value is reported: the marker that gives the
     value (`+unionMember=X`, `+k8s:unionMember(memberName: "X")`), else the field."""
-    name = traits_of(union.dialect).member_name_marker
+    name = union.traits.member_name_marker
     marker = field.marker(name) if field is not None and name else None
     return marker.pos if marker is not None else member.pos
 
@@ -345,7 +344,7 @@ def value_pos(union: Union, member: Member, field: Field | None) -> Position:
 def _member_marker(union: Union, field: Field | None) -> Marker | None:
     """The marker that gives a member its value (`+unionMember[=v]`), when the dialect
     writes the value as the marker's `=` value."""
-    traits = traits_of(union.dialect)
+    traits = union.traits
     if field is None or not traits.member_name_marker or traits.member_name_arg:
         return None
     return field.marker(traits.member_name_marker)
