@@ -875,7 +875,11 @@ def run() -> None:
 
     try:
         code = main()
-    except KeyboardInterrupt:  # between main's own handler and here
+    except KeyboardInterrupt:
+        # Between main's own handler and here (main restoring the previous handler, after
+        # the command's last line): every output is written, and the user still sees
+        # the one line an interrupt gets.
+        sys.stderr.write(INTERRUPTED + "\n")
         code = 130
     # The work is done (every output is written or untouched): a Ctrl-C that lands while
     # the interpreter shuts down must not print a traceback.

@@ -10,6 +10,7 @@ from a real import in a real interpreter: a finder that fails one module's impor
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 
@@ -81,3 +82,26 @@ def test_the_console_script_is_the_entry() -> None:
     assert 'markergen = "markergen.entry:run"' in text
     main = (REPO / "markergen" / "__main__.py").read_text(encoding="utf-8")
     assert "markergen.entry" in main
+
+
+def test_an_interrupt_after_the_command_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The other end of the run: a Ctrl-C that escapes main (it lands while main puts the
+    previous handler back, after `markergen: patched ...`), seen in the SIGINT test of
+    `crd` under load as exit 130 with no message."""
+    from markergen import cli
+
+    def finished_then_interrupted(argv: object = None) -> int:
+        sys.stderr.write("markergen: patched config/crd/bases/x.yaml\n")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "main", finished_then_interrupted)
+    previous = signal.getsignal(signal.SIGINT)
+    try:
+        with pytest.raises(SystemExit) as exit_:
+            cli.run()
+    finally:
+        signal.signal(signal.SIGINT, previous)  # run() ignores SIGINT from then on
+    assert exit_.value.code == 130
+    assert capsys.readouterr().err.endswith(INTERRUPTED + "\n")
