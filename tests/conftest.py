@@ -1,0 +1,41 @@
+"""Session fixtures shared by the test files, and the no-skip policy of CI.
+
+`kube` is the real CRD API server (tests/kubeserver.py): built from harness/ with Go and
+started once per test session. Without Go the tests that use it skip, saying what to
+install; with `MARKERGEN_NO_SKIP=1` (set by `.ci/run`) every skip fails instead, so CI
+never passes on a test it did not run.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+import kubeserver
+
+NO_SKIP = "MARKERGEN_NO_SKIP"
+
+
+@pytest.fixture(scope="session")
+def kube() -> Iterator[kubeserver.Server]:
+    try:
+        kubeserver.go()
+    except kubeserver.Unavailable as err:
+        pytest.skip(str(err))
+    server = kubeserver.Server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and os.environ.get(NO_SKIP) == "1" and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"skipped, and {NO_SKIP}=1 forbids skips: {reason}"
