@@ -11,9 +11,8 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-import pytest
-
 import kubeserver
+import pytest
 
 NO_SKIP = "MARKERGEN_NO_SKIP"
 

@@ -69,7 +69,9 @@ class CRDRefused(Exception):
 
 
 def go() -> str:
-    found = shutil.which("go") or ("/usr/local/go/bin/go" if Path("/usr/local/go/bin/go").exists() else None)
+    found = shutil.which("go") or (
+        "/usr/local/go/bin/go" if Path("/usr/local/go/bin/go").exists() else None
+    )
     if found is None:
         raise Unavailable(f"`go` is not installed: the server-judged tests need {NEEDS}")
     out = subprocess.run([found, "env", "GOVERSION"], capture_output=True, text=True, check=False)
@@ -229,7 +231,9 @@ class Server:
         plural = spec["names"]["plural"]
         name = f"{plural}.{group}"
         own["metadata"] = {
-            k: v for k, v in dict(own.get("metadata") or {}).items() if k in ("annotations", "labels")
+            k: v
+            for k, v in dict(own.get("metadata") or {}).items()
+            if k in ("annotations", "labels")
         }
         own["metadata"]["name"] = name
         own.pop("status", None)

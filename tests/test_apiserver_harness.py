@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 import kubeserver
+import pytest
 
 
 def _crd(rule: str) -> dict[str, Any]:
