@@ -112,6 +112,8 @@ class ControlPlane:
                 "--authorization-mode=RBAC",
                 "--disable-admission-plugins=ServiceAccount",
                 "--enable-priority-and-fairness=false",
+                # no Service `kubernetes` to keep pointing at a loopback address
+                "--endpoint-reconciler-type=none",
             ],
         )
         deadline = time.monotonic() + timeout
