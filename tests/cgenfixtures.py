@@ -292,8 +292,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="only list the CRDs that differ")
     args = parser.parse_args(argv)
     unaccounted = [p for p in crd_files() if covered(p) == "unaccounted"]
-    for path in unaccounted:
-        print(f"not generated and not marked hand-written: {path.relative_to(TESTDATA)}")
+    for crd in unaccounted:
+        print(f"not generated and not marked hand-written: {crd.relative_to(TESTDATA)}")
     generated = generate_all(kubeserver.build("controller-gen"))
     changed = differing(generated)
     for path in changed:
