@@ -87,7 +87,7 @@ class RunMemo:
 
     def __init__(self) -> None:
         self._blocks: dict[tuple[str, int], str] = {}
-        self._shapes: dict[PathKey, list[tuple[Shape, SampleObject]]] = {}
+        self._shapes: dict[tuple[Any, ...], list[tuple[Shape, SampleObject]]] = {}
         self._verdicts: dict[tuple[str, Shape], bool] = {}
         self._proofs: dict[tuple[Any, ...], Proof] = {}
         self._items_proofs: dict[tuple[Any, ...], list[str]] = {}
@@ -120,18 +120,27 @@ class RunMemo:
         return found
 
     def shapes(
-        self, kind: tuple[str, str, str], objects: Sequence[SampleObject], below: PathKey
+        self,
+        kind: tuple[str, str, str],
+        objects: Sequence[SampleObject],
+        below: PathKey,
+        defaults: Mapping[str, Any] | None = None,
     ) -> list[tuple[Shape, SampleObject]]:
         """The distinct shapes of the objects' parts at `below`, each with the first object
         that has it. A shape keeps a part's keys and scalar values; nested values become
-        `()` (`{}` to CEL), since union rules test only presence and the discriminator's value."""
-        key = (*kind, *below)
+        `()` (`{}` to CEL), since union rules test only presence and the discriminator's value.
+        `defaults` are the node's property defaults, which the API server sets on the part
+        before its rules run (an absent property with a default is present to a rule)."""
+        defaults = defaults or {}
+        key = (*kind, *below, *sorted((k, repr(v)) for k, v in defaults.items()))
         found = self._shapes.get(key)
         if found is None:
             seen: dict[Shape, SampleObject] = {}
             for o in objects:
                 for part in values_at(o.value, below):
                     if isinstance(part, dict):
+                        if defaults:
+                            part = {**defaults, **{k: v for k, v in part.items() if v is not None}}
                         shape: Shape = tuple(
                             sorted(
                                 (
@@ -418,8 +427,10 @@ class _Patcher:
         if union.items:
             self._item_site(site, objects, schema, label, where)
             return
-        if union.modes and union.discriminator is not None and _is_boolean(
-            node, union.discriminator.json_name
+        if (
+            union.modes
+            and union.discriminator is not None
+            and _is_boolean(node, union.discriminator.json_name)
         ):
             self.diag(
                 "MG506",
@@ -629,7 +640,13 @@ class _Patcher:
         if not objects or not rules:
             return rules
         below = site.path[5:]  # under spec.versions[i].schema.openAPIV3Schema
-        shapes = self.memo.shapes(self.kind, objects, below)
+        props = site.node.get("properties")
+        defaults = {
+            str(k): v["default"]
+            for k, v in (props.items() if isinstance(props, dict) else ())
+            if isinstance(v, dict) and "default" in v
+        }
+        shapes = self.memo.shapes(self.kind, objects, below, defaults)
         keep: list[Rule] = []
         for r in rules:
             rejected = None
@@ -649,7 +666,7 @@ class _Patcher:
                     f"{rejected.kind} at {rejected.file}:{rejected.line}; not written",
                     severity=Severity.ERROR if self.context.strict else None,
                     hint=_rejection_hint(self.model, site.union, r),
-                )
+                ),
             )
         return keep
 
@@ -857,8 +874,10 @@ def _rejection_hint(model: Model, union: Union, rule: Rule) -> str:
             "if the member may be left out when its value is selected, make the marker "
             f"`{marker}`; or correct the object"
         )
-    if rule.reason == REQUIRED and union.discriminator is not None and rule.field_path == (
-        "." + union.discriminator.json_name
+    if (
+        rule.reason == REQUIRED
+        and union.discriminator is not None
+        and rule.field_path == ("." + union.discriminator.json_name)
     ):
         return "make the discriminator optional (`+optional`), or correct the object"
     if union.traits.member_name_marker == UNION_MEMBER:
