@@ -2,7 +2,7 @@
 
 `kube` is the real CRD API server (tests/kubeserver.py): built from harness/ with Go and
 started once per test session. Without Go the tests that use it skip, saying what to
-install; with `MARKERGEN_NO_SKIP=1` (set by `.ci/run`) every skip fails instead, so CI
+install; with `MARKERGEN_NO_SKIP=1` (set by `.ci/run`; tests/test_ci_run.py) every skip fails instead, so CI
 never passes on a test it did not run.
 """
 
@@ -30,11 +30,21 @@ def kube() -> Iterator[kubeserver.Server]:
         server.stop()
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
-    outcome = yield
-    report = outcome.get_result()
+def _forbid_skip(report: pytest.TestReport | pytest.CollectReport) -> None:
     if report.skipped and os.environ.get(NO_SKIP) == "1" and not hasattr(report, "wasxfail"):
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         report.outcome = "failed"
         report.longrepr = f"skipped, and {NO_SKIP}=1 forbids skips: {reason}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    _forbid_skip(outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[None]:
+    # A whole module skipped at import (pytest.importorskip, allow_module_level=True).
+    outcome = yield
+    _forbid_skip(outcome.get_result())

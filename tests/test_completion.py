@@ -2,7 +2,7 @@
 script, the real shell loads it, and pressing Tab asks markergen itself (with
 `_MARKERGEN_COMPLETE` set) for commands, options and values: diagnostic codes, formats,
 choices, `--fail-on`, and git revisions for `diff`. bash, zsh and fish are the real
-shells (.ci/run installs zsh and fish); PowerShell's answer is checked at the protocol
+shells (hack/test-tools.sh, which README's test command runs, installs zsh and fish); PowerShell's answer is checked at the protocol
 its script speaks, since pwsh is not a Debian package."""
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def _script(shell: str, tmp_path: Path) -> Path:
 
 def _need(shell: str) -> None:
     if shutil.which(shell) is None:
-        pytest.skip(f"{shell} is not installed (Debian package {shell}; .ci/run installs it)")
+        pytest.skip(f"{shell} is not installed: Debian package {shell} (hack/test-tools.sh as root)")
 
 
 Complete = Callable[..., list[str]]

