@@ -15,6 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from helpers import REPO
 
 TESTS = REPO / "tests"
@@ -213,3 +214,15 @@ def test_test_tools_only_names_what_is_missing_without_root(tmp_path: Path) -> N
     assert code == 0, err
     assert "apt-get" not in calls
     assert "not installed: " + " ".join([*_debian_go_and_sources(), "fish", "shellcheck"]) in err
+
+
+def test_shellcheck_finds_nothing_in_the_scripts() -> None:
+    if shutil.which("shellcheck") is None:
+        pytest.skip(
+            "shellcheck is not installed: Debian package shellcheck (hack/test-tools.sh as root)"
+        )
+    scripts = [REPO / ".ci" / "run", REPO / ".ci" / "readme-block",
+               *sorted((REPO / "hack").glob("*.sh"))]  # fmt: skip
+    proc = subprocess.run(["shellcheck", *map(str, scripts)], capture_output=True, text=True,
+                          timeout=120, check=False)  # fmt: skip
+    assert proc.returncode == 0, proc.stdout
