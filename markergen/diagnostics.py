@@ -268,6 +268,14 @@ CATALOG: dict[str, RuleInfo] = {
             hint="bound the lists and maps above the union (`+kubebuilder:validation:MaxItems`, `MaxProperties`)",
         ),
         RuleInfo(
+            "MG513",
+            W,
+            "the project's own API server refuses the CRD with a union's rules",
+            hint="read the server's message: a rule it cannot compile or afford comes from "
+            "the marker named; run `markergen crd --server off` to compare with markergen's "
+            "own proof, and report the difference",
+        ),
+        RuleInfo(
             "MG520",
             W,
             "check: an enum differs between markergen's reading of the Go and the project's CRD",
