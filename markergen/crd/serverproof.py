@@ -17,6 +17,7 @@ patcher as a `ServerVerdicts`, which it applies on a second pass:
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -147,12 +148,20 @@ def judge(
     by_kind: dict[tuple[str, str], list[SampleObject]] = {}
     for o in samples:
         by_kind.setdefault((o.group, o.kind), []).append(o)
+    # Copies of one CRD (a chart's, openshift's payload manifests) and repeated objects
+    # (test suites) are judged once: the same pair of CRDs, the same object, the same answer.
+    seen_pairs: set[str] = set()
     for path, new_text in changed.items():
         try:
             old = _crds(path.read_text(encoding="utf-8"))
         except OSError:
             old = {}
         for name, crd in _crds(new_text).items():
+            pair = json.dumps([crd, old.get(name)], sort_keys=True, default=str)
+            if pair in seen_pairs:
+                continue
+            seen_pairs.add(pair)
+            seen_objects: set[str] = set()
             spec = crd["spec"]
             kind = str((spec.get("names") or {}).get("kind", ""))
             try:
@@ -173,6 +182,10 @@ def judge(
                     nodes = changed_at.get(version, [()])
                     if not _touches(obj.value, nodes):
                         continue
+                    shape = json.dumps(obj.value, sort_keys=True, default=str)
+                    if shape in seen_objects:
+                        continue
+                    seen_objects.add(shape)
                     objects += 1
                     verdict = ours.dry_run(obj.value)
                     if verdict.accepted:
