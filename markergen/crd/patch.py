@@ -202,12 +202,26 @@ class RunMemo:
 
 
 @dataclass(frozen=True)
+class Withheld:
+    """A union rule the proof did not write because it rejects an object the project
+    keeps (MG510): the rule entry as it would have been written, where, and the object."""
+
+    file: str  # the CRD file, as diagnostics show it
+    crd: str  # the CRD's metadata.name
+    path: PathKey  # the schema node of the rule, in that CRD's document
+    rule: Mapping[str, str]  # the x-kubernetes-validations entry
+    object: SampleObject
+
+
+@dataclass(frozen=True)
 class PatchContext:
     """What a run knows besides the model: the project's objects and `check`'s errors."""
 
     samples: tuple[SampleObject, ...] = ()
     check_errors: tuple[Diagnostic, ...] = ()
     strict: bool = False  # a rule that would reject a project's object is an error
+    # told every rule withheld for a kept object (patch_files' `withheld`)
+    withheld: Callable[[Withheld], None] | None = field(default=None, compare=False)
     # the samples by (group, version, kind): every CRD version asks for its own
     by_kind: dict[tuple[str, str, str], list[SampleObject]] = field(
         init=False, repr=False, compare=False
@@ -382,6 +396,11 @@ class _Patcher:
 
     def _add_diagnostic(self, d: Diagnostic) -> None:
         self.diagnostics.append(d)
+
+    def _add_withheld(self, path: PathKey, rule: Rule, obj: SampleObject) -> None:
+        if self.context.withheld is not None:
+            name = str((self.doc.value.get("metadata") or {}).get("name", ""))
+            self.context.withheld(Withheld(self.file, name, path, rule.as_dict(), obj))
 
     def _add_cost(self, version: int, path: PathKey, rule: str | None, total: int) -> None:
         """Our rules' costs in a version (none yet when `rule` is None: the version's
@@ -619,6 +638,7 @@ class _Patcher:
             if rejected is None:
                 keep.append(r)
                 continue
+            self._record(_Patcher._add_withheld, site.path, r, rejected)
             self._record(
                 _Patcher._add_diagnostic,
                 diag(
@@ -1042,24 +1062,21 @@ def patch_files(
     samples_exclude: Sequence[str] = (),
     strict: bool = False,
     each: Callable[[Path, list[Document]], None] | None = None,
+    withheld: Callable[[Withheld], None] | None = None,
 ) -> tuple[dict[Path, str], list[Diagnostic]]:
     """The new text of every file that changes, and the diagnostics; writes nothing.
-    `each` is given every file's documents as they are read (`patch_text`), in order."""
+    `each` is given every file's documents as they are read (`patch_text`), in order;
+    `withheld` every rule not written because it rejects a kept object (MG510)."""
     diagnostics: list[Diagnostic] = []
     outputs: dict[Path, str] = {}
-    texts: dict[Path, str] = {}
-    for path in files:
-        try:
-            texts[path] = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            diagnostics.append(diag("MG504", Position(_display(path), 1, 1), f"cannot read: {e}"))
-    groups = sorted({g for text in texts.values() for g in indented_values(_GROUP, text, "  ")})
+    texts = _read(files, diagnostics)
     evaluator = CelEvaluator()
     memo = RunMemo()
     context = PatchContext(
-        samples=tuple(_samples(groups, root, samples_include, samples_exclude, files)),
+        samples=tuple(_samples(_groups(texts), root, samples_include, samples_exclude, files)),
         check_errors=tuple(d for d in all_diagnostics(model) if d.severity is Severity.ERROR),
         strict=strict,
+        withheld=withheld,
     )
     for path, text in texts.items():
         shown = _display(path)
@@ -1075,6 +1092,34 @@ def patch_files(
         if new != text:
             outputs[path] = new
     return outputs, sorted(set(diagnostics), key=Diagnostic.sort_key)
+
+
+def _read(files: Sequence[Path], diagnostics: list[Diagnostic]) -> dict[Path, str]:
+    """The files' texts; one that cannot be read is an MG504 in `diagnostics`."""
+    texts: dict[Path, str] = {}
+    for path in files:
+        try:
+            texts[path] = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            diagnostics.append(diag("MG504", Position(_display(path), 1, 1), f"cannot read: {e}"))
+    return texts
+
+
+def _groups(texts: Mapping[Path, str]) -> list[str]:
+    return sorted({g for text in texts.values() for g in indented_values(_GROUP, text, "  ")})
+
+
+def kept_objects(
+    files: Sequence[Path],
+    root: Path,
+    *,
+    samples_include: Sequence[str] = (),
+    samples_exclude: Sequence[str] = (),
+) -> list[SampleObject]:
+    """The objects the proof of a `patch_files` run over `files` evaluates the union
+    rules on: the project's kept objects of the CRDs' groups."""
+    texts = _read(files, [])
+    return _samples(_groups(texts), root, samples_include, samples_exclude, files)
 
 
 def _samples(
