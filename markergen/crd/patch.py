@@ -133,10 +133,7 @@ class RunMemo:
                     if isinstance(part, dict):
                         shape: Shape = tuple(
                             sorted(
-                                (
-                                    escape_property(str(k)) or str(k),
-                                    v if isinstance(v, (str, int, float, bool)) else (),
-                                )
+                                (escape_property(str(k)) or str(k), _shape_value(v))
                                 for k, v in part.items()
                                 if v is not None
                             )
@@ -434,8 +431,10 @@ class _Patcher:
         if union.items:
             self._item_site(site, objects, schema, label, where)
             return
-        if union.modes and union.discriminator is not None and _is_boolean(
-            node, union.discriminator.json_name
+        if (
+            union.modes
+            and union.discriminator is not None
+            and _is_boolean(node, union.discriminator.json_name)
         ):
             self.diag(
                 "MG506",
@@ -627,7 +626,13 @@ class _Patcher:
         if not objects or not rules:
             return rules
         below = site.path[5:]  # under spec.versions[i].schema.openAPIV3Schema
-        shapes = self.memo.shapes(self.kind, objects, below)
+        # The API server defaults an object before it validates it: a kept object that
+        # leaves a defaulted field out is judged with the default.
+        defaults = _shape_defaults(site.node)
+        shapes = [
+            (_defaulted(shape, defaults), first)
+            for shape, first in self.memo.shapes(self.kind, objects, below)
+        ]
         keep: list[Rule] = []
         for r in rules:
             rejected = None
@@ -648,7 +653,7 @@ class _Patcher:
                     f"{rejected.kind} at {rejected.file}:{rejected.line}; not written",
                     severity=Severity.ERROR if self.context.strict else None,
                     hint=_rejection_hint(self.model, site.union, r),
-                )
+                ),
             )
         return keep
 
@@ -757,6 +762,33 @@ class _Patcher:
         self.edits.insert(last_line(node), self._key_text(first_key, name, value, offset))
 
 
+def _shape_value(v: Any) -> Any:
+    return v if isinstance(v, (str, int, float, bool)) else ()
+
+
+def _shape_defaults(node: Any) -> Shape:
+    """The defaults of a schema node's properties, as a shape (`RunMemo.shapes`)."""
+    props = node.get("properties") if isinstance(node, dict) else None
+    if not isinstance(props, dict):
+        return ()
+    return tuple(
+        sorted(
+            (escape_property(str(k)) or str(k), _shape_value(p["default"]))
+            for k, p in props.items()
+            if isinstance(p, dict) and p.get("default") is not None
+        )
+    )
+
+
+def _defaulted(shape: Shape, defaults: Shape) -> Shape:
+    """`shape` with the defaults of the fields it leaves out."""
+    if not defaults:
+        return shape
+    present = {k for k, _ in shape}
+    missing = [(k, v) for k, v in defaults if k not in present]
+    return tuple(sorted((*shape, *missing))) if missing else shape
+
+
 def _facts(props: Mapping[str, Any], union: Union) -> NodeFacts:
     """The schema's defaults of the union's fields and the rules on its discriminator."""
     names = [m.json_name for m in union.members]
@@ -832,8 +864,10 @@ def _rejection_hint(model: Model, union: Union, rule: Rule) -> str:
             "if the member may be left out when its value is selected, make the marker "
             f"`{marker}`; or correct the object"
         )
-    if rule.reason == REQUIRED and union.discriminator is not None and rule.field_path == (
-        "." + union.discriminator.json_name
+    if (
+        rule.reason == REQUIRED
+        and union.discriminator is not None
+        and rule.field_path == ("." + union.discriminator.json_name)
     ):
         return "make the discriminator optional (`+optional`), or correct the object"
     if union.traits.member_name_marker == UNION_MEMBER:
