@@ -95,6 +95,59 @@ spec:
       secretName: cert
 """
 
+TASKS_FIELD = """\
+	// tasks are the tasks of the uplink, at most one of succeeded and failed.
+	// +k8s:listType=map
+	// +k8s:listMapKey=name
+	// +k8s:item(name: "succeeded")=+k8s:zeroOrOneOfMember
+	// +k8s:item(name: "failed")=+k8s:zeroOrOneOfMember
+	// +kubebuilder:validation:MaxItems=8
+	// +optional
+	Tasks []Task `json:"tasks,omitempty"`
+"""
+TASK_TYPE = """
+// Task is one task of an uplink.
+type Task struct {
+	// name of the task.
+	Name string `json:"name"`
+	// state of the task.
+	// +optional
+	State string `json:"state,omitempty"`
+}
+"""
+TASKS_SCHEMA = """\
+              tasks:
+                description: tasks are the tasks of the uplink, at most one of succeeded
+                  and failed.
+                items:
+                  description: Task is one task of an uplink.
+                  properties:
+                    name:
+                      description: name of the task.
+                      type: string
+                    state:
+                      description: state of the task.
+                      type: string
+                  required:
+                  - name
+                  type: object
+                maxItems: 8
+                type: array
+                x-kubernetes-list-map-keys:
+                - name
+                x-kubernetes-list-type: map
+"""
+BOTH_TASKS = """\
+apiVersion: net.example.com/v1
+kind: Uplink
+metadata:
+  name: both-tasks
+spec:
+  tasks:
+  - name: succeeded
+  - name: failed
+"""
+
 # Every fixture project whose CRDs have kept objects, as the tests that read them set
 # them up (test_crd_samples, test_crd_proof, test_crd_gameserver).
 CASES: dict[str, Case] = {
@@ -120,6 +173,29 @@ CASES: dict[str, Case] = {
                 "                  mode:\n                    description: mode selects",
                 "                  mode:\n                    default: TLS\n"
                 "                    description: mode selects",
+            ),
+        ),
+        withholds=True,
+    ),
+    # A union of list items (`+k8s:item`): its rule looks through the whole list, and a
+    # kept object with both items must keep it from being written. The CRD's `tasks` is
+    # written by hand as controller-gen writes such a list.
+    "fleetnet-item-union": Case(
+        PROJECTS / "fleetnet",
+        writes={"config/samples/tasks.yaml": BOTH_TASKS},
+        replace=(
+            (
+                "api/v1/uplink_types.go",
+                '\tStorage *Storage `json:"storage,omitempty"`\n}\n',
+                '\tStorage *Storage `json:"storage,omitempty"`\n' + TASKS_FIELD + "}\n" + TASK_TYPE,
+            ),
+            (
+                "config/crd/bases/net.example.com_uplinks.yaml",
+                "                required:\n                - type\n                type: object\n"
+                "            type: object\n",
+                "                required:\n                - type\n                type: object\n"
+                + TASKS_SCHEMA
+                + "            type: object\n",
             ),
         ),
         withholds=True,

@@ -76,6 +76,7 @@ _GROUP = re.compile(r"group: ['\"]?([A-Za-z0-9.-]+)")
 
 
 Shape = tuple[tuple[str, Any], ...]
+ListShape = tuple[Shape, ...]  # a list of objects: each item's shape
 
 
 class RunMemo:
@@ -87,7 +88,8 @@ class RunMemo:
     def __init__(self) -> None:
         self._blocks: dict[tuple[str, int], str] = {}
         self._shapes: dict[PathKey, list[tuple[Shape, SampleObject]]] = {}
-        self._verdicts: dict[tuple[str, Shape], bool] = {}
+        self._list_shapes: dict[PathKey, list[tuple[ListShape, SampleObject]]] = {}
+        self._verdicts: dict[tuple[str, Shape | ListShape, bool], bool] = {}
         self._proofs: dict[tuple[Any, ...], Proof] = {}
         self._items_proofs: dict[tuple[Any, ...], list[str]] = {}
         self._told: set[tuple[Any, ...]] = set()
@@ -131,16 +133,26 @@ class RunMemo:
             for o in objects:
                 for part in values_at(o.value, below):
                     if isinstance(part, dict):
-                        shape: Shape = tuple(
-                            sorted(
-                                (escape_property(str(k)) or str(k), _shape_value(v))
-                                for k, v in part.items()
-                                if v is not None
-                            )
-                        )
-                        seen.setdefault(shape, o)
+                        seen.setdefault(_shape(part), o)
             found = list(seen.items())
             self._shapes[key] = found
+        return found
+
+    def list_shapes(
+        self, kind: tuple[str, str, str], objects: Sequence[SampleObject], below: PathKey
+    ) -> list[tuple[ListShape, SampleObject]]:
+        """As `shapes`, for the lists at `below`: the shapes of their items, in order."""
+        key = (*kind, *below)
+        found = self._list_shapes.get(key)
+        if found is None:
+            seen: dict[ListShape, SampleObject] = {}
+            for o in objects:
+                for part in values_at(o.value, below):
+                    if isinstance(part, list):
+                        items = tuple(_shape(x) for x in part if isinstance(x, dict))
+                        seen.setdefault(items, o)
+            found = list(seen.items())
+            self._list_shapes[key] = found
         return found
 
     def proof(
@@ -185,13 +197,19 @@ class RunMemo:
             self._items_proofs[key] = found
         return found
 
-    def verdict(self, evaluator: CelEvaluator, rule: str, shape: Shape) -> bool:
-        """True unless the rule rejects the shape (no verdict counts as accepting)."""
-        key = (rule, shape)
+    def verdict(
+        self, evaluator: CelEvaluator, rule: str, shape: Shape | ListShape, list_of: bool = False
+    ) -> bool:
+        """True unless the rule rejects the shape (no verdict counts as accepting); with
+        `list_of`, `shape` is a ListShape and the rule's `self` is the list."""
+        key = (rule, shape, list_of)
         found = self._verdicts.get(key)
         if found is None:
+            value: Any = (
+                [_shape_object(item) for item in shape] if list_of else _shape_object(shape)
+            )
             try:
-                found = evaluator.passes(rule, {k: {} if v == () else v for k, v in shape})
+                found = evaluator.passes(rule, value)
             except CelError:
                 found = True
             self._verdicts[key] = found
@@ -628,16 +646,26 @@ class _Patcher:
         below = site.path[5:]  # under spec.versions[i].schema.openAPIV3Schema
         # The API server defaults an object before it validates it: a kept object that
         # leaves a defaulted field out is judged with the default.
-        defaults = _shape_defaults(site.node)
-        shapes = [
-            (_defaulted(shape, defaults), first)
-            for shape, first in self.memo.shapes(self.kind, objects, below)
-        ]
+        shapes: list[tuple[Shape | ListShape, SampleObject]]
+        if site.union.items:
+            # the rules of a union of list items are the list's: they see every item
+            items = site.node.get("items") if isinstance(site.node, dict) else None
+            defaults = _shape_defaults(items)
+            shapes = [
+                (tuple(_defaulted(item, defaults) for item in shape), first)
+                for shape, first in self.memo.list_shapes(self.kind, objects, below)
+            ]
+        else:
+            defaults = _shape_defaults(site.node)
+            shapes = [
+                (_defaulted(shape, defaults), first)
+                for shape, first in self.memo.shapes(self.kind, objects, below)
+            ]
         keep: list[Rule] = []
         for r in rules:
             rejected = None
             for shape, first in shapes:
-                if not self.memo.verdict(self.evaluator, r.rule, shape):
+                if not self.memo.verdict(self.evaluator, r.rule, shape, list_of=site.union.items):
                     rejected = first
                     break
             if rejected is None:
@@ -764,6 +792,22 @@ class _Patcher:
 
 def _shape_value(v: Any) -> Any:
     return v if isinstance(v, (str, int, float, bool)) else ()
+
+
+def _shape(part: Mapping[str, Any]) -> Shape:
+    """A part of an object as `RunMemo.shapes` keeps it."""
+    return tuple(
+        sorted(
+            (escape_property(str(k)) or str(k), _shape_value(v))
+            for k, v in part.items()
+            if v is not None
+        )
+    )
+
+
+def _shape_object(shape: Any) -> dict[str, Any]:
+    """The object CEL is given for a shape (nested values as `{}`)."""
+    return {k: {} if v == () else v for k, v in shape}
 
 
 def _shape_defaults(node: Any) -> Shape:
