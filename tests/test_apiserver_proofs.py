@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import shutil
 import tempfile
@@ -33,6 +34,7 @@ from apiserver_objects import (
     with_rule,
 )
 from helpers import TESTDATA
+from test_crd_proof import HAND_RULES
 from test_crd_samples import FINE, SAMPLE
 
 from markergen.crd.files import CrdError
@@ -77,6 +79,8 @@ class Case:
         return root
 
 
+TYPES = "api/v1/uplink_types.go"
+UPLINKS = "config/crd/bases/net.example.com_uplinks.yaml"
 TLS_OPTIONAL = ("api/v1/uplink_types.go", "+unionMember=TLS\n", "+unionMember=TLS,optional\n")
 COLLECT_OPTIONAL = (
     "api/v1/uplink_types.go",
@@ -327,6 +331,42 @@ def test_the_proof_reads_a_kept_object_with_the_schema_defaults() -> None:
 
 # -- MG509 -------------------------------------------------------------------------------
 
+EXACTLY_ONE_OF = (
+    "                x-kubernetes-validations:\n"
+    "                - message: exactly one of the fields in [aws gcp azure] must be set\n"
+    "                  rule: (has(self.aws)?1:0)+(has(self.gcp)?1:0)+(has(self.azure)?1:0)\n"
+    "                    == 1\n"
+)
+
+
+def _provider_case(hand: str, optional: bool) -> Case:
+    """fleetnet with Provider's hand-written rules replaced by test_crd_proof's `hand`
+    (in the Go markers and in the CRD as controller-gen writes them), `gcp` optional or
+    not."""
+    rules = HAND_RULES[hand]
+    markers = "".join(
+        f'// +kubebuilder:validation:XValidation:rule={json.dumps(r)},message="hand rule {i}"\n'
+        for i, r in enumerate(rules)
+    )
+    crd = "                x-kubernetes-validations:\n" + "".join(
+        f"                - message: hand rule {i}\n                  rule: {json.dumps(r)}\n"
+        for i, r in enumerate(rules)
+    )
+    edits = [
+        (TYPES, "// +kubebuilder:validation:ExactlyOneOf=aws;gcp;azure\n", markers),
+        (UPLINKS, EXACTLY_ONE_OF, crd if rules else ""),
+    ]
+    if optional:
+        edits.append(
+            (
+                TYPES,
+                "\t// +unionMember\n\t// +optional\n\tGCP",
+                "\t// +unionMember,optional\n\t// +optional\n\tGCP",
+            )
+        )
+    return Case(PROJECTS / "fleetnet", replace=tuple(edits))
+
+
 # The fixture projects (as the tests that claim MG509 set them up): every union markergen
 # leaves to the hand-written rules of these CRDs is a claim checked below.
 CLAIMS: dict[str, Case] = {
@@ -336,6 +376,13 @@ CLAIMS: dict[str, Case] = {
         types=("./...",),
     ),
     "fleetnet-collect-optional": CASES["fleetnet-collect-optional"],
+    **{
+        f"fleetnet-provider-{hand}{'-gcp-optional' if optional else ''}": _provider_case(
+            hand, optional
+        )
+        for hand in ("per-member", "exactly-one", "aws-only", "gcp-when-gcp")
+        for optional in (False, True)
+    },
     "example": Case(TESTDATA / "example"),
     **{
         f"projects/{p.name}": Case(p)
