@@ -16,6 +16,8 @@ import copy
 import itertools
 import json
 import re
+import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -341,3 +343,121 @@ def test_a_member_gone_with_its_property_is_breaking_and_shows_its_witness(
     assert (change["class"], change["kind"]) == ("breaking", "member-removed")
     assert change["crd"]["witness"] == {"type": "GCP", "gcp": {}}
     assert 'the schema no longer has "gcp"' in change["message"]
+
+
+# -- revisions of a kubebuilder project: Go and CRD in one report --------------------------
+
+PROJECT = CRD.parent.parent / "crdproject"
+CRD_IN_PROJECT = "config/crd/bases/example.com_widgets.yaml"
+GO_IN_PROJECT = "api/v1/widget_types.go"
+Revision = tuple[tuple[str, str, str], ...]  # (file, old, new)
+
+# The revisions of tests/test_diff_crd.py, and a discriminated member removed with its Go
+# field and CRD property (its enum value kept: issue 37's misread rename).
+REVISIONS: dict[str, tuple[Revision, set[tuple[str, str]]]] = {
+    "exactly-one-member-dropped": (
+        (
+            (GO_IN_PROJECT, "ExactlyOneOf=configMap;secret;url", "ExactlyOneOf=configMap;secret"),
+            (
+                CRD_IN_PROJECT,
+                "'(has(self.configMap)?1:0) + (has(self.secret)?1:0) + (has(self.url)?1:0)\n"
+                "                    == 1'",
+                "'(has(self.configMap)?1:0) + (has(self.secret)?1:0) == 1'",
+            ),
+            (
+                CRD_IN_PROJECT,
+                "                - Medium\n                - Large\n",
+                "                - Medium\n",
+            ),
+        ),
+        {("breaking", "member-removed"), ("breaking", "enum-value-removed")},
+    ),
+    "rule-changed-in-go": (
+        (
+            (
+                GO_IN_PROJECT,
+                "has(self.gcp) ? self.type == 'GCP' : true",
+                "self.type == 'GCP' ? has(self.gcp) : !has(self.gcp)",
+            ),
+            (
+                CRD_IN_PROJECT,
+                "'has(self.gcp) ? self.type == ''GCP'' : true'",
+                "'self.type == ''GCP'' ? has(self.gcp) : !has(self.gcp)'",
+            ),
+        ),
+        {("breaking", "union-stricter")},
+    ),
+    "default-changed-in-go": (
+        (
+            (GO_IN_PROJECT, "+kubebuilder:default=AWS", "+kubebuilder:default=GCP"),
+            (CRD_IN_PROJECT, "default: AWS", "default: GCP"),
+        ),
+        {("breaking", "default-changed")},
+    ),
+    "member-gone-with-its-field": (
+        (
+            (GO_IN_PROJECT, '\t// +optional\n\tGCP *GCP `json:"gcp,omitempty"`\n', ""),
+            (
+                GO_IN_PROJECT,
+                '// +kubebuilder:validation:XValidation:rule="has(self.gcp) ? self.type == '
+                '\'GCP\' : true",message="gcp is allowed only when type is GCP"\n',
+                "",
+            ),
+            (
+                CRD_IN_PROJECT,
+                "                  gcp:\n                    properties:\n"
+                "                      project:\n                        type: string\n"
+                "                    type: object\n",
+                "",
+            ),
+            (
+                CRD_IN_PROJECT,
+                "                - message: gcp is allowed only when type is GCP\n"
+                "                  rule: 'has(self.gcp) ? self.type == ''GCP'' : true'\n",
+                "",
+            ),
+        ),
+        {("breaking", "member-removed")},
+    ),
+}
+
+
+def _git(cwd: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+    )
+
+
+@pytest.mark.parametrize("name", sorted(REVISIONS))
+def test_revision_witnesses_on_the_server(
+    kube: kubeserver.Server, tmp_path: Path, name: str
+) -> None:
+    edits, kinds = REVISIONS[name]
+    root = tmp_path / "widgets"
+    shutil.copytree(PROJECT, root)
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "base")
+    base = yaml.safe_load((root / CRD_IN_PROJECT).read_text(encoding="utf-8"))
+    for rel, old, new in edits:
+        text = (root / rel).read_text(encoding="utf-8")
+        assert old in text, (rel, old)
+        (root / rel).write_text(text.replace(old, new), encoding="utf-8")
+    _git(root, "commit", "-qam", "head")
+    head = yaml.safe_load((root / CRD_IN_PROJECT).read_text(encoding="utf-8"))
+    changes = json.loads(run_diff("HEAD~1", None, root, "json").text)["changes"]
+    assert {(c["class"], c["kind"]) for c in changes} == kinds, changes
+    with kube.installed(base) as before, kube.installed(head) as after:
+        for c in changes:
+            assert c["crd"] is not None, c
+            version, below = c["crd"]["version"], schema_path(c["crd"]["path"])
+            if c["kind"] in NO_REJECTION:
+                assert c["crd"]["witness"] is None
+                _default_matters(base, before, after, version, below, c["field"])
+                continue
+            obj = placed(_root(base, version), below, c["crd"]["witness"])
+            assert before.dry_run(obj, version=version).accepted, (c["kind"], obj)
+            assert not after.dry_run(obj, version=version).accepted, (c["kind"], obj)
