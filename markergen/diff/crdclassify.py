@@ -333,9 +333,9 @@ class _Compare:
                         values=(),
                     )
                 )
-            self.default(place, name, bp, hp)
+            self.default(place, name, bp, hp, bn, hn)
 
-    def default(self, place: Place, name: str, bp: object, hp: object) -> None:
+    def default(self, place: Place, name: str, bp: object, hp: object, bn: Node, hn: Node) -> None:
         bd = bp.get("default", _NONE) if isinstance(bp, dict) else _NONE
         hd = hp.get("default", _NONE) if isinstance(hp, dict) else _NONE
         if bd == hd:
@@ -343,15 +343,26 @@ class _Compare:
         shown = {
             k: json.dumps(v, sort_keys=True) for k, v in (("b", bd), ("h", hd)) if v is not _NONE
         }
+        # The server defaults before it validates: a default given to a union's field
+        # can make the union reject an object that leaves the field out.
+        rejected = self._left_out_rejected(bn, hn, name)
+        witness = None if rejected is None else _object(bn, rejected)
+        now = (
+            ""
+            if rejected is None
+            else f"; the union over {_q(f for f, _ in rejected)} rejects an object the base "
+            f"accepts: {_describe(bn, rejected)}"
+        )
         if bd is _NONE:
             self.out.append(
                 _change(
-                    "compatible",
+                    "compatible" if rejected is None else "breaking",
                     "default-added",
                     place,
                     name,
-                    f"default {shown['h']} added: objects that leave the field out get it",
+                    f"default {shown['h']} added: objects that leave the field out get it{now}",
                     default=shown["h"],
+                    witness=witness,
                 )
             )
         elif hd is _NONE:
@@ -362,7 +373,8 @@ class _Compare:
                     place,
                     name,
                     f"default {shown['b']} removed: objects that leave the field out no longer "
-                    "get it (the semantic meaning of default values changes)",
+                    f"get it (the semantic meaning of default values changes){now}",
+                    witness=witness,
                 )
             )
         else:
@@ -373,10 +385,31 @@ class _Compare:
                     place,
                     name,
                     f"default {shown['b']} changed to {shown['h']}: objects that leave the "
-                    "field out get another value",
+                    f"field out get another value{now}",
                     default=shown["h"],
+                    witness=witness,
                 )
             )
+
+    def _left_out_rejected(self, bn: Node, hn: Node, name: str) -> State | None:
+        """An object of a union over `name` that leaves `name` out, that the base
+        accepts and the head rejects (each side applying its own defaults)."""
+        for bus, hus in _merge(readings(bn)[0], readings(hn)[0]):
+            fields = sorted({f for u in (*bus, *hus) for f in u.fields})
+            if name not in fields:
+                continue
+            values: dict[str, set[str]] = {}
+            for u in (*bus, *hus):
+                for f, vs in u.values.items():
+                    values.setdefault(f, set()).update(vs)
+            brules = [r for u in bus for r in u.rules]
+            hrules = [r for u in hus for r in u.rules]
+            for s in states(fields, {f: sorted(v) for f, v in values.items()}) or ():
+                if dict(s)[name] != UNSET or _gone(bn, s):
+                    continue
+                if self.judge.accepts(bn, brules, s) and not self.judge.accepts(hn, hrules, s):
+                    return s
+        return None
 
     # -- unions -----------------------------------------------------------------------
 
