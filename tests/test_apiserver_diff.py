@@ -473,3 +473,15 @@ def test_revision_witnesses_on_the_server(
             obj = placed(_root(base, version), below, c["crd"]["witness"])
             assert before.dry_run(obj, version=version).accepted, (c["kind"], obj)
             assert not after.dry_run(obj, version=version).accepted, (c["kind"], obj)
+
+
+def test_a_default_on_a_member_of_an_exactly_one_union_is_breaking(tmp_path: Path) -> None:
+    """Without the server: once `url` has a default, `{"configMap": ...}` gets `url` too
+    and ExactlyOneOf rejects it (the server test above confirms the witness)."""
+    case = CASES["member-default-added"]
+    (change,) = _report(tmp_path, _doc(case.base), _doc(case.head))
+    assert (change["class"], change["kind"]) == ("breaking", "default-added")
+    witness = change["crd"]["witness"]
+    assert witness is not None and "url" not in witness and len(witness) == 1
+    plain = _report(tmp_path, _doc(_nothing), _doc(CASES["default-added"].head))
+    assert [(c["class"], c["crd"]["witness"]) for c in plain] == [("compatible", None)]

@@ -15,7 +15,6 @@ import itertools
 import json
 import re
 import shutil
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -317,11 +316,11 @@ def test_a_withheld_rule_is_one_the_server_rejects_the_object_with(
         assert w.rule["message"] in verdict.message, verdict.message
 
 
-def test_the_proof_reads_a_kept_object_with_the_schema_defaults() -> None:
+def test_the_proof_reads_a_kept_object_with_the_schema_defaults(tmp_path: Path) -> None:
     """Without the server: `mode` defaults to TLS, so the kept endpoint that sets only
     `tls` is a TLS endpoint and "tls may only be set when mode is TLS" accepts it."""
     case = CASES["fleetnet-mode-default"]
-    with_default = _proofs(case.build(Path(tempfile.mkdtemp(prefix="mg-proof-"))), case)
+    with_default = _proofs(case.build(tmp_path), case)
     kept = [o.file for o in with_default.kept]
     assert "config/samples/tls_default.yaml" in kept
     assert [w.rule["message"] for w in with_default.withheld] == [
@@ -494,3 +493,13 @@ def test_mg509_the_projects_own_rules_reject_every_union_violation(
                     accepted.append(f"{claim.case} {claim.label}: {obj}")
         assert violations and valid, (claim, violations, valid)
     assert not accepted, accepted
+
+
+def test_the_proof_reads_the_lists_of_a_union_of_list_items(tmp_path: Path) -> None:
+    """Without the server: the kept object with both tasks keeps the rule of the item
+    union from being written (MG510), as the server would reject it."""
+    case = CASES["fleetnet-item-union"]
+    proofs = _proofs(case.build(tmp_path), case)
+    withheld = {w.rule["message"]: w.object.file for w in proofs.withheld}
+    item = [m for m in withheld if m.endswith("(union UplinkSpec.tasks)")]
+    assert len(item) == 1 and withheld[item[0]] == "config/samples/tasks.yaml"
