@@ -118,6 +118,38 @@ def _beta_enum(d: dict[str, Any]) -> None:
     _spec(d, 1)["size"]["enum"] = ["Small"]
 
 
+def _lists(values: list[str]) -> Edit:
+    """`tags` (a list) and `labels` (a map) whose values take `values`."""
+
+    def edit(d: dict[str, Any]) -> None:
+        value = {"type": "string", "enum": values}
+        _spec(d)["tags"] = {"type": "array", "items": dict(value)}
+        _spec(d)["labels"] = {"type": "object", "additionalProperties": dict(value)}
+
+    return edit
+
+
+def _endpoints(rule: str) -> Edit:
+    """`endpoints`, a list of objects with a union of `mode` and `tls` in each item."""
+
+    def edit(d: dict[str, Any]) -> None:
+        _spec(d)["endpoints"] = {
+            "type": "array",
+            "maxItems": 4,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "mode": {"type": "string", "enum": ["TLS", "Plain"]},
+                    "tls": {"type": "object", "properties": {"secret": {"type": "string"}}},
+                },
+                "required": ["mode"],
+                "x-kubernetes-validations": [{"rule": rule, "message": "tls only with TLS"}],
+            },
+        }
+
+    return edit
+
+
 @dataclass(frozen=True)
 class Case:
     base: Edit
@@ -193,6 +225,15 @@ CASES: dict[str, Case] = {
         _nothing,
         _set("source", "properties", "url", "default", value="https://example.com"),
         (("breaking", "default-added"),),
+    ),
+    # enums of list items and map values, and a union in list items
+    "item-enum-value-removed": Case(
+        _lists(["a", "b"]), _lists(["a"]), (("breaking", "enum-value-removed"),) * 2
+    ),
+    "item-union-stricter": Case(
+        _endpoints("!has(self.tls) || self.mode == 'TLS'"),
+        _endpoints("self.mode == 'TLS' ? has(self.tls) : !has(self.tls)"),
+        (("breaking", "union-stricter"),),
     ),
     # breaking kinds test_diff_crd.py does not build
     "member-field-removed": Case(_nothing, _drop_gcp, (("breaking", "member-removed"),)),
