@@ -47,6 +47,13 @@ def with_rule(crd: Mapping[str, Any], path: PathKey, rule: Mapping[str, str]) ->
     return out
 
 
+def with_enum(crd: Mapping[str, Any], path: PathKey, values: Sequence[Any]) -> dict[str, Any]:
+    """A copy of `crd` whose schema node at `path` takes only `values`."""
+    out = copy.deepcopy(dict(crd))
+    node_at(out, path)["enum"] = list(values)
+    return out
+
+
 def minimal(schema: Mapping[str, Any]) -> Any:
     """The smallest value `schema` accepts as far as its structure says: required
     properties filled in, lists and maps at their minimum size."""

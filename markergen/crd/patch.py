@@ -218,14 +218,16 @@ class RunMemo:
 
 @dataclass(frozen=True)
 class Withheld:
-    """A union rule the proof did not write because it rejects an object the project
-    keeps (MG510): the rule entry as it would have been written, where, and the object."""
+    """A union rule (or a discriminator's enum) the proof did not write because it
+    rejects an object the project keeps (MG510): the rule entry as it would have been
+    written, where, and the object."""
 
     file: str  # the CRD file, as diagnostics show it
     crd: str  # the CRD's metadata.name
-    path: PathKey  # the schema node of the rule, in that CRD's document
-    rule: Mapping[str, str]  # the x-kubernetes-validations entry
+    path: PathKey  # the schema node of the rule (of the discriminator, for an enum)
+    rule: Mapping[str, str]  # the x-kubernetes-validations entry ({} for an enum)
     object: SampleObject
+    enum: tuple[Any, ...] = ()  # the discriminator's enum, when that is what is withheld
 
 
 @dataclass(frozen=True)
@@ -417,6 +419,11 @@ class _Patcher:
             name = str((self.doc.value.get("metadata") or {}).get("name", ""))
             self.context.withheld(Withheld(self.file, name, path, rule.as_dict(), obj))
 
+    def _add_withheld_enum(self, path: PathKey, values: list[Any], obj: SampleObject) -> None:
+        if self.context.withheld is not None:
+            name = str((self.doc.value.get("metadata") or {}).get("name", ""))
+            self.context.withheld(Withheld(self.file, name, path, {}, obj, tuple(values)))
+
     def _add_cost(self, version: int, path: PathKey, rule: str | None, total: int) -> None:
         """Our rules' costs in a version (none yet when `rule` is None: the version's
         total is still checked)."""
@@ -488,6 +495,8 @@ class _Patcher:
             [json_value(v, disc.value_type) for v in go_values] if disc is not None else []
         )
         add_enum = bool(go_values) and isinstance(prop, dict) and "enum" not in prop
+        if add_enum and disc is not None:
+            add_enum = self._enum_accepts_kept(site, objects, label, typed_values)
         schema_enum = typed_values if add_enum else enum if isinstance(enum, list) else None
         if (
             disc is not None
@@ -684,6 +693,39 @@ class _Patcher:
                 ),
             )
         return keep
+
+    def _enum_accepts_kept(
+        self, site: UnionSite, objects: Sequence[SampleObject], label: str, values: list[Any]
+    ) -> bool:
+        """Whether the discriminator's enum markergen would add accepts every kept
+        object's value (a CRD without an enum accepted any); when not, MG510 at the
+        discriminator and the enum is not added."""
+        disc = site.union.discriminator
+        if disc is None or not objects:
+            return True
+        name = escape_property(disc.json_name) or disc.json_name
+        defaults = _shape_defaults(site.node)
+        for shape, first in self.memo.shapes(self.kind, objects, site.path[5:]):
+            value = dict(_defaulted(shape, defaults)).get(name)
+            if value is None or value == () or value in values:
+                continue
+            path = (*site.path, "properties", disc.json_name)
+            self._record(
+                _Patcher._add_diagnostic,
+                diag(
+                    "MG510",
+                    disc.pos,
+                    f"union {label}: the enum {values!r} of {disc.json_name} would reject "
+                    f"{first.kind} at {first.file}:{first.line} ({disc.json_name}: "
+                    f"{json.dumps(value)}); not written",
+                    severity=Severity.ERROR if self.context.strict else None,
+                    hint=f"if {json.dumps(value)} is a value of the API, add it as a constant of "
+                    "the discriminator's type; or correct the object",
+                ),
+            )
+            self._record(_Patcher._add_withheld_enum, path, values, first)
+            return False
+        return True
 
     def _affordable(
         self, rules: list[Rule], site: UnionSite, schema: Any, label: str
