@@ -162,6 +162,89 @@ spec:
     method: Pigeon
 """
 
+EVERYTHING = """\
+apiVersion: webapp.example.com/v1
+kind: Guestbook
+metadata:
+  name: everything
+spec:
+  backup:
+    pvc-name: archive
+  delivery:
+    method: Email
+    email:
+      address: ops@example.com
+  frontend:
+    exposure: Ingress
+    ingress:
+      host: guestbook.example.com
+  notifications:
+  - name: team
+    channel: Slack
+    slack: "#guestbook"
+  retention:
+    policy: Days
+    days: 3
+  schedules:
+    nightly:
+      kind: Cron
+      cron: "0 0 * * *"
+  storage:
+    backend: S3
+    s3:
+      name: entries
+    cache: Memory
+    memory:
+      entries: 100
+"""
+BROKEN = """\
+apiVersion: webapp.example.com/v1
+kind: Guestbook
+metadata:
+  name: two-backups
+spec:
+  delivery:
+    method: Manual
+  backup:
+    namespace: archive
+    pvc-name: archive
+---
+apiVersion: webapp.example.com/v1
+kind: Guestbook
+metadata:
+  name: pager-without-pager
+spec:
+  delivery:
+    method: Manual
+  notifications:
+  - name: oncall
+    channel: Pager
+---
+apiVersion: webapp.example.com/v1
+kind: Guestbook
+metadata:
+  name: interval-with-cron
+spec:
+  delivery:
+    method: Manual
+  schedules:
+    hourly:
+      kind: Interval
+      interval: 1h
+      cron: "0 * * * *"
+---
+apiVersion: webapp.example.com/v1
+kind: Guestbook
+metadata:
+  name: days-and-count
+spec:
+  delivery:
+    method: Manual
+  retention:
+    days: 3
+    count: 10
+"""
+
 # Every fixture project whose CRDs have kept objects, as the tests that read them set
 # them up (test_crd_samples, test_crd_proof, test_crd_gameserver).
 CASES: dict[str, Case] = {
@@ -219,6 +302,13 @@ CASES: dict[str, Case] = {
     "example-method-outside-the-enum": Case(
         TESTDATA / "example",
         writes={"config/samples/webapp_v1_guestbook.yaml": PIGEON},
+        withholds=True,
+    ),
+    # Every kind of union site the example has (escaped property names, list items, map
+    # values, a 2019 union): one object the unions accept, and objects that break each.
+    "example-every-site": Case(
+        TESTDATA / "example",
+        writes={"config/samples/everything.yaml": EVERYTHING, "examples/broken.yaml": BROKEN},
         withholds=True,
     ),
     "gameserver": Case(PROJECTS / "gameserver"),
