@@ -216,6 +216,12 @@ CASES: dict[str, Case] = {
     "default-added": Case(
         _nothing, _set("size", "default", value="Small"), (("compatible", "default-added"),)
     ),
+    # no union reads `size`: nothing is rejected, the server stores another value
+    "plain-default-changed": Case(
+        _set("size", "default", value="Small"),
+        _set("size", "default", value="Medium"),
+        (("breaking", "default-changed"),),
+    ),
     "enum-removed": Case(
         _nothing, lambda d: _spec(d)["size"].pop("enum"), (("compatible", "enum-removed"),)
     ),
