@@ -325,8 +325,9 @@ class Installed:
         deadline = time.monotonic() + 30
         while True:
             code, reply = self.server.request("POST", self.path(version) + query, body)
-            # Established can be seen a moment before the handler serves the new group.
-            if code == 404 and time.monotonic() < deadline:
+            # Established can be seen a moment before the handler serves the new group
+            # (a version the CRD does not serve stays 404: the server's answer).
+            if code == 404 and version in self.served and time.monotonic() < deadline:
                 time.sleep(0.05)
                 continue
             break

@@ -77,6 +77,7 @@ _GROUP = re.compile(r"group: ['\"]?([A-Za-z0-9.-]+)")
 
 
 Shape = tuple[tuple[str, Any], ...]
+ListShape = tuple[Shape, ...]  # a list of objects: each item's shape
 
 
 class RunMemo:
@@ -87,8 +88,9 @@ class RunMemo:
 
     def __init__(self) -> None:
         self._blocks: dict[tuple[str, int], str] = {}
-        self._shapes: dict[tuple[Any, ...], list[tuple[Shape, SampleObject]]] = {}
-        self._verdicts: dict[tuple[str, Shape], bool] = {}
+        self._shapes: dict[PathKey, list[tuple[Shape, SampleObject]]] = {}
+        self._list_shapes: dict[PathKey, list[tuple[ListShape, SampleObject]]] = {}
+        self._verdicts: dict[tuple[str, Shape | ListShape, bool], bool] = {}
         self._proofs: dict[tuple[Any, ...], Proof] = {}
         self._items_proofs: dict[tuple[Any, ...], list[str]] = {}
         self._told: set[tuple[Any, ...]] = set()
@@ -120,40 +122,38 @@ class RunMemo:
         return found
 
     def shapes(
-        self,
-        kind: tuple[str, str, str],
-        objects: Sequence[SampleObject],
-        below: PathKey,
-        defaults: Mapping[str, Any] | None = None,
+        self, kind: tuple[str, str, str], objects: Sequence[SampleObject], below: PathKey
     ) -> list[tuple[Shape, SampleObject]]:
         """The distinct shapes of the objects' parts at `below`, each with the first object
         that has it. A shape keeps a part's keys and scalar values; nested values become
-        `()` (`{}` to CEL), since union rules test only presence and the discriminator's value.
-        `defaults` are the node's property defaults, which the API server sets on the part
-        before its rules run (an absent property with a default is present to a rule)."""
-        defaults = defaults or {}
-        key = (*kind, *below, *sorted((k, repr(v)) for k, v in defaults.items()))
+        `()` (`{}` to CEL), since union rules test only presence and the discriminator's value."""
+        key = (*kind, *below)
         found = self._shapes.get(key)
         if found is None:
             seen: dict[Shape, SampleObject] = {}
             for o in objects:
                 for part in values_at(o.value, below):
                     if isinstance(part, dict):
-                        if defaults:
-                            part = {**defaults, **{k: v for k, v in part.items() if v is not None}}
-                        shape: Shape = tuple(
-                            sorted(
-                                (
-                                    escape_property(str(k)) or str(k),
-                                    v if isinstance(v, (str, int, float, bool)) else (),
-                                )
-                                for k, v in part.items()
-                                if v is not None
-                            )
-                        )
-                        seen.setdefault(shape, o)
+                        seen.setdefault(_shape(part), o)
             found = list(seen.items())
             self._shapes[key] = found
+        return found
+
+    def list_shapes(
+        self, kind: tuple[str, str, str], objects: Sequence[SampleObject], below: PathKey
+    ) -> list[tuple[ListShape, SampleObject]]:
+        """As `shapes`, for the lists at `below`: the shapes of their items, in order."""
+        key = (*kind, *below)
+        found = self._list_shapes.get(key)
+        if found is None:
+            seen: dict[ListShape, SampleObject] = {}
+            for o in objects:
+                for part in values_at(o.value, below):
+                    if isinstance(part, list):
+                        items = tuple(_shape(x) for x in part if isinstance(x, dict))
+                        seen.setdefault(items, o)
+            found = list(seen.items())
+            self._list_shapes[key] = found
         return found
 
     def proof(
@@ -198,17 +198,37 @@ class RunMemo:
             self._items_proofs[key] = found
         return found
 
-    def verdict(self, evaluator: CelEvaluator, rule: str, shape: Shape) -> bool:
-        """True unless the rule rejects the shape (no verdict counts as accepting)."""
-        key = (rule, shape)
+    def verdict(
+        self, evaluator: CelEvaluator, rule: str, shape: Shape | ListShape, list_of: bool = False
+    ) -> bool:
+        """True unless the rule rejects the shape (no verdict counts as accepting); with
+        `list_of`, `shape` is a ListShape and the rule's `self` is the list."""
+        key = (rule, shape, list_of)
         found = self._verdicts.get(key)
         if found is None:
+            value: Any = (
+                [_shape_object(item) for item in shape] if list_of else _shape_object(shape)
+            )
             try:
-                found = evaluator.passes(rule, {k: {} if v == () else v for k, v in shape})
+                found = evaluator.passes(rule, value)
             except CelError:
                 found = True
             self._verdicts[key] = found
         return found
+
+
+@dataclass(frozen=True)
+class Withheld:
+    """A union rule (or a discriminator's enum) the proof did not write because it
+    rejects an object the project keeps (MG510): the rule entry as it would have been
+    written, where, and the object."""
+
+    file: str  # the CRD file, as diagnostics show it
+    crd: str  # the CRD's metadata.name
+    path: PathKey  # the schema node of the rule (of the discriminator, for an enum)
+    rule: Mapping[str, str]  # the x-kubernetes-validations entry ({} for an enum)
+    object: SampleObject
+    enum: tuple[Any, ...] = ()  # the discriminator's enum, when that is what is withheld
 
 
 @dataclass(frozen=True)
@@ -220,6 +240,8 @@ class PatchContext:
     strict: bool = False  # a rule that would reject a project's object is an error
     # what the project's own API server said on an earlier pass (markergen.crd.serverproof)
     server: ServerVerdicts | None = None
+    # told every rule withheld for a kept object (patch_files' `withheld`)
+    withheld: Callable[[Withheld], None] | None = field(default=None, compare=False)
     # the samples by (group, version, kind): every CRD version asks for its own
     by_kind: dict[tuple[str, str, str], list[SampleObject]] = field(
         init=False, repr=False, compare=False
@@ -395,6 +417,16 @@ class _Patcher:
     def _add_diagnostic(self, d: Diagnostic) -> None:
         self.diagnostics.append(d)
 
+    def _add_withheld(self, path: PathKey, rule: Rule, obj: SampleObject) -> None:
+        if self.context.withheld is not None:
+            name = str((self.doc.value.get("metadata") or {}).get("name", ""))
+            self.context.withheld(Withheld(self.file, name, path, rule.as_dict(), obj))
+
+    def _add_withheld_enum(self, path: PathKey, values: list[Any], obj: SampleObject) -> None:
+        if self.context.withheld is not None:
+            name = str((self.doc.value.get("metadata") or {}).get("name", ""))
+            self.context.withheld(Withheld(self.file, name, path, {}, obj, tuple(values)))
+
     def _add_cost(self, version: int, path: PathKey, rule: str | None, total: int) -> None:
         """Our rules' costs in a version (none yet when `rule` is None: the version's
         total is still checked)."""
@@ -466,6 +498,8 @@ class _Patcher:
             [json_value(v, disc.value_type) for v in go_values] if disc is not None else []
         )
         add_enum = bool(go_values) and isinstance(prop, dict) and "enum" not in prop
+        if add_enum and disc is not None:
+            add_enum = self._enum_accepts_kept(site, objects, label, typed_values)
         schema_enum = typed_values if add_enum else enum if isinstance(enum, list) else None
         if (
             disc is not None
@@ -640,23 +674,34 @@ class _Patcher:
         if not objects or not rules:
             return rules
         below = site.path[5:]  # under spec.versions[i].schema.openAPIV3Schema
-        props = site.node.get("properties")
-        defaults = {
-            str(k): v["default"]
-            for k, v in (props.items() if isinstance(props, dict) else ())
-            if isinstance(v, dict) and "default" in v
-        }
-        shapes = self.memo.shapes(self.kind, objects, below, defaults)
+        # The API server defaults an object before it validates it: a kept object that
+        # leaves a defaulted field out is judged with the default.
+        shapes: list[tuple[Shape | ListShape, SampleObject]]
+        if site.union.items:
+            # the rules of a union of list items are the list's: they see every item
+            items = site.node.get("items") if isinstance(site.node, dict) else None
+            defaults = _shape_defaults(items)
+            shapes = [
+                (tuple(_defaulted(item, defaults) for item in shape), first)
+                for shape, first in self.memo.list_shapes(self.kind, objects, below)
+            ]
+        else:
+            defaults = _shape_defaults(site.node)
+            shapes = [
+                (_defaulted(shape, defaults), first)
+                for shape, first in self.memo.shapes(self.kind, objects, below)
+            ]
         keep: list[Rule] = []
         for r in rules:
             rejected = None
             for shape, first in shapes:
-                if not self.memo.verdict(self.evaluator, r.rule, shape):
+                if not self.memo.verdict(self.evaluator, r.rule, shape, list_of=site.union.items):
                     rejected = first
                     break
             if rejected is None:
                 keep.append(r)
                 continue
+            self._record(_Patcher._add_withheld, site.path, r, rejected)
             self._record(
                 _Patcher._add_diagnostic,
                 diag(
@@ -693,6 +738,39 @@ class _Patcher:
                 ),
             )
         return keep
+
+    def _enum_accepts_kept(
+        self, site: UnionSite, objects: Sequence[SampleObject], label: str, values: list[Any]
+    ) -> bool:
+        """Whether the discriminator's enum markergen would add accepts every kept
+        object's value (a CRD without an enum accepted any); when not, MG510 at the
+        discriminator and the enum is not added."""
+        disc = site.union.discriminator
+        if disc is None or not objects:
+            return True
+        name = escape_property(disc.json_name) or disc.json_name
+        defaults = _shape_defaults(site.node)
+        for shape, first in self.memo.shapes(self.kind, objects, site.path[5:]):
+            value = dict(_defaulted(shape, defaults)).get(name)
+            if value is None or value == () or value in values:
+                continue
+            path = (*site.path, "properties", disc.json_name)
+            self._record(
+                _Patcher._add_diagnostic,
+                diag(
+                    "MG510",
+                    disc.pos,
+                    f"union {label}: the enum {values!r} of {disc.json_name} would reject "
+                    f"{first.kind} at {first.file}:{first.line} ({disc.json_name}: "
+                    f"{json.dumps(value)}); not written",
+                    severity=Severity.ERROR if self.context.strict else None,
+                    hint=f"if {json.dumps(value)} is a value of the API, add it as a constant of "
+                    "the discriminator's type; or correct the object",
+                ),
+            )
+            self._record(_Patcher._add_withheld_enum, path, values, first)
+            return False
+        return True
 
     def _affordable(
         self, rules: list[Rule], site: UnionSite, schema: Any, label: str
@@ -797,6 +875,49 @@ class _Patcher:
                     self.edits.insert(line, self._key_text(k, name, value, offset))
                     return
         self.edits.insert(last_line(node), self._key_text(first_key, name, value, offset))
+
+
+def _shape_value(v: Any) -> Any:
+    return v if isinstance(v, (str, int, float, bool)) else ()
+
+
+def _shape(part: Mapping[str, Any]) -> Shape:
+    """A part of an object as `RunMemo.shapes` keeps it."""
+    return tuple(
+        sorted(
+            (escape_property(str(k)) or str(k), _shape_value(v))
+            for k, v in part.items()
+            if v is not None
+        )
+    )
+
+
+def _shape_object(shape: Any) -> dict[str, Any]:
+    """The object CEL is given for a shape (nested values as `{}`)."""
+    return {k: {} if v == () else v for k, v in shape}
+
+
+def _shape_defaults(node: Any) -> Shape:
+    """The defaults of a schema node's properties, as a shape (`RunMemo.shapes`)."""
+    props = node.get("properties") if isinstance(node, dict) else None
+    if not isinstance(props, dict):
+        return ()
+    return tuple(
+        sorted(
+            (escape_property(str(k)) or str(k), _shape_value(p["default"]))
+            for k, p in props.items()
+            if isinstance(p, dict) and p.get("default") is not None
+        )
+    )
+
+
+def _defaulted(shape: Shape, defaults: Shape) -> Shape:
+    """`shape` with the defaults of the fields it leaves out."""
+    if not defaults:
+        return shape
+    present = {k for k, _ in shape}
+    missing = [(k, v) for k, v in defaults if k not in present]
+    return tuple(sorted((*shape, *missing))) if missing else shape
 
 
 def _facts(props: Mapping[str, Any], union: Union) -> NodeFacts:
@@ -1106,26 +1227,23 @@ def patch_files(
     samples_exclude: Sequence[str] = (),
     strict: bool = False,
     each: Callable[[Path, list[Document]], None] | None = None,
+    withheld: Callable[[Withheld], None] | None = None,
     server: ServerStep | None = None,
 ) -> tuple[dict[Path, str], list[Diagnostic]]:
     """The new text of every file that changes, and the diagnostics; writes nothing.
-    `each` is given every file's documents as they are read (`patch_text`), in order.
+    `each` is given every file's documents as they are read (`patch_text`), in order;
+    `withheld` every rule not written because it rejects a kept object (MG510).
     With `server`, the changed CRDs and the project's objects go to the project's API
     server (markergen.crd.serverproof), and the files are patched again with what it
     said, until it has nothing more to say (three passes at most)."""
-    texts: dict[Path, str] = {}
     diagnostics: list[Diagnostic] = []
-    for path in files:
-        try:
-            texts[path] = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            diagnostics.append(diag("MG504", Position(_display(path), 1, 1), f"cannot read: {e}"))
-    groups = sorted({g for text in texts.values() for g in indented_values(_GROUP, text, "  ")})
+    texts = _read(files, diagnostics)
     evaluator = CelEvaluator()
     context = PatchContext(
-        samples=tuple(_samples(groups, root, samples_include, samples_exclude, files)),
+        samples=tuple(_samples(_groups(texts), root, samples_include, samples_exclude, files)),
         check_errors=tuple(d for d in all_diagnostics(model) if d.severity is Severity.ERROR),
         strict=strict,
+        withheld=withheld,
     )
     outputs, found = _patch_texts(model, texts, evaluator, context, each)
     if server is not None:
@@ -1168,6 +1286,34 @@ def _patch_texts(
         if new != text and shown not in (context.server.refused if context.server else {}):
             outputs[path] = new
     return outputs, diagnostics
+
+
+def _read(files: Sequence[Path], diagnostics: list[Diagnostic]) -> dict[Path, str]:
+    """The files' texts; one that cannot be read is an MG504 in `diagnostics`."""
+    texts: dict[Path, str] = {}
+    for path in files:
+        try:
+            texts[path] = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            diagnostics.append(diag("MG504", Position(_display(path), 1, 1), f"cannot read: {e}"))
+    return texts
+
+
+def _groups(texts: Mapping[Path, str]) -> list[str]:
+    return sorted({g for text in texts.values() for g in indented_values(_GROUP, text, "  ")})
+
+
+def kept_objects(
+    files: Sequence[Path],
+    root: Path,
+    *,
+    samples_include: Sequence[str] = (),
+    samples_exclude: Sequence[str] = (),
+) -> list[SampleObject]:
+    """The objects the proof of a `patch_files` run over `files` evaluates the union
+    rules on: the project's kept objects of the CRDs' groups."""
+    texts = _read(files, [])
+    return _samples(_groups(texts), root, samples_include, samples_exclude, files)
 
 
 def _samples(

@@ -14,15 +14,19 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from markergen.crd import runcache
 from markergen.crd.files import CrdError, CrdResult, crd_files, finish
 from markergen.crd.outputs import CrdTargets, find_crd_outputs
-from markergen.crd.samples import sample_files
+from markergen.crd.samples import SampleObject, sample_files
 from markergen.crd.yamlio import indented_values
 from markergen.envtest.assets import Assets
 from markergen.golang.header import generated_struct_names
 from markergen.golang.packages import input_files
+
+if TYPE_CHECKING:
+    from markergen.crd.patch import Withheld
 
 _GROUP_MARKER = re.compile(rb"^\s*//\s*\+groupName=\"?([A-Za-z0-9.-]*)", re.MULTILINE)
 # `spec.group: x` on an indented line (a property named `group` in a schema has no value
@@ -89,28 +93,7 @@ def run_project(
     directory of envtest binaries): with binaries, the CRDs and the project's objects are
     judged by that API server too (`markergen.crd.serverproof`)."""
     assets = server_assets(root, server)
-    targets = find_crd_outputs(root)
-    dirs = [Path(p) for p in paths] or [root / d for d in targets.dirs]
-    if not dirs:
-        raise CrdError(
-            "no CRD files given and none found: no controller-gen `output:crd:...` in the "
-            "Makefile and no config/crd/bases; pass files or directories"
-        )
-    patterns, notes = _type_patterns(root, types, targets.types)
-    files = crd_files(dirs)
-    if not paths:
-        files, own_notes = _own_files(root, files, patterns)
-        notes += own_notes
-    generated = () if include_generated else _generated_roots(root, files, patterns)
-    if generated:
-        shown = ", ".join(g.removeprefix("./") for g in generated[:3])
-        more = ", ..." if len(generated) > 3 else ""
-        notes += (
-            f"read {len(generated)} generated file(s) declaring CRD root types "
-            f"({shown}{more}), as controller-gen does",
-        )
-    targets = replace(targets, notes=targets.notes + notes)
-    patterns = (*patterns, *generated)
+    files, targets, patterns = _plan(root, paths, types, include_generated)
     key = ""
     if use_cache:
         others = [
@@ -162,6 +145,78 @@ def run_project(
         runcache.store(root, key, outputs, diagnostics)
     result = finish(files, outputs, diagnostics, verify)
     return ProjectRun(result, targets, patterns, judge.summary() if judge is not None else "")
+
+
+def _plan(
+    root: Path, paths: Sequence[Path], types: Sequence[str], include_generated: bool
+) -> tuple[list[Path], CrdTargets, tuple[str, ...]]:
+    """The CRD files a run patches, where they were found, and the Go patterns it reads."""
+    targets = find_crd_outputs(root)
+    dirs = [Path(p) for p in paths] or [root / d for d in targets.dirs]
+    if not dirs:
+        raise CrdError(
+            "no CRD files given and none found: no controller-gen `output:crd:...` in the "
+            "Makefile and no config/crd/bases; pass files or directories"
+        )
+    patterns, notes = _type_patterns(root, types, targets.types)
+    files = crd_files(dirs)
+    if not paths:
+        files, own_notes = _own_files(root, files, patterns)
+        notes += own_notes
+    generated = () if include_generated else _generated_roots(root, files, patterns)
+    if generated:
+        shown = ", ".join(g.removeprefix("./") for g in generated[:3])
+        more = ", ..." if len(generated) > 3 else ""
+        notes += (
+            f"read {len(generated)} generated file(s) declaring CRD root types "
+            f"({shown}{more}), as controller-gen does",
+        )
+    return files, replace(targets, notes=targets.notes + notes), (*patterns, *generated)
+
+
+@dataclass(frozen=True)
+class ProjectProofs:
+    """What `markergen crd`'s proof reads and decides in a project, for tools and tests
+    that check it against an API server."""
+
+    files: tuple[Path, ...]  # the CRD files the run patches
+    kept: tuple[SampleObject, ...]  # the objects the rules are evaluated on
+    withheld: tuple[Withheld, ...]  # the rules not written for one of them (MG510)
+
+
+def project_proofs(
+    root: Path,
+    *,
+    paths: Sequence[Path] = (),
+    types: Sequence[str] = (),
+    include_generated: bool = False,
+    samples_include: Sequence[str] = (),
+    samples_exclude: Sequence[str] = (),
+) -> ProjectProofs:
+    """The proof of a `run_project` with the same arguments, without writing anything
+    (and without the cache). Raises CrdError as `run_project` does."""
+    from markergen.crd.patch import kept_objects, patch_files
+    from markergen.pipeline import with_model
+
+    files, _, patterns = _plan(root, paths, types, include_generated)
+    withheld: list[Withheld] = []
+    with_model(
+        list(patterns),
+        root,
+        include_generated,
+        lambda model: patch_files(
+            files,
+            model,
+            root=root,
+            samples_include=samples_include,
+            samples_exclude=samples_exclude,
+            withheld=withheld.append,
+        ),
+    )
+    kept = kept_objects(
+        files, root, samples_include=samples_include, samples_exclude=samples_exclude
+    )
+    return ProjectProofs(tuple(files), tuple(kept), tuple(withheld))
 
 
 def _type_patterns(

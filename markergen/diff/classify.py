@@ -8,6 +8,7 @@ working, although clients may need to learn something new (the message says what
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -90,6 +91,9 @@ class Change:
     crd_default: str | None = None
     # The head side's enum of a CRD enum change, as JSON texts (() when it has none).
     crd_values: tuple[str, ...] | None = None
+    # For a breaking CRD change: the part at `crd_path` of an object the base accepts
+    # and the head rejects (its `crd_version`), as JSON text; None when there is none.
+    crd_witness: str | None = None
 
     @property
     def breaking(self) -> bool:
@@ -130,6 +134,7 @@ class Change:
                 "line": self.crd_line or None,
                 "base": self.crd_base,
                 "go_behind": self.go_behind,
+                "witness": None if self.crd_witness is None else json.loads(self.crd_witness),
             }
         return out
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from markergen.crd.celeval import CelEvaluator
 from markergen.diff.classify import Change, ChangeClass
@@ -56,7 +57,10 @@ def _change(
     rules: Sequence[str] = (),
     default: str | None = None,
     values: Sequence[str] | None = None,
+    witness: object = None,
 ) -> Change:
+    """`witness`: for a breaking change, the part at `place` of an object the base
+    accepts and the head rejects (None: there is none)."""
     v = place.version
     subject = v.kind + (f".{place.node}" if place.node and place.node != "(root)" else "")
     return Change(
@@ -78,6 +82,7 @@ def _change(
         crd_rules=tuple(rules),
         crd_default=default,
         crd_values=tuple(values) if values is not None else None,
+        crd_witness=None if witness is None else json.dumps(witness, sort_keys=True),
     )
 
 
@@ -139,6 +144,7 @@ class _Compare:
                     f"served version {b.version} of {b.name} is gone: clients of "
                     f"{b.group}/{b.version} fail, and objects stored in it can no longer be "
                     "read in it",
+                    witness=sample_value(b.schema),
                 )
             )
         else:
@@ -163,6 +169,7 @@ class _Compare:
                     None,
                     f"version {h.version} of {h.name} is no longer served: clients of "
                     f"{h.group}/{h.version} fail",
+                    witness=sample_value(b.schema),
                 )
             )
         elif h.served and not b.served:
@@ -226,7 +233,9 @@ class _Compare:
                 self.node_alone(b, bn, added=False)
 
     def node_alone(self, v: CrdVersion, n: Node, *, added: bool) -> None:
-        """A node on one side only: its fields are new (or gone) with it."""
+        """A node on one side only: its fields are new (or gone) with it. A client of
+        the base that sets them is refused under strict field validation (kubectl's
+        default) by a head that no longer declares them."""
         for u in readings(n)[0]:
             line = v.line_of((*n.path, "x-kubernetes-validations", u.rules[0].index))
             place = Place(v, n.shown, line, not added)
@@ -253,8 +262,18 @@ class _Compare:
                         f"object {n.shown} is gone with its union over {fields}: clients "
                         "that set these fields send fields the schema no longer has",
                         [r.rule for r in u.rules],
+                        witness=self._accepted(n, u),
                     )
                 )
+
+    def _accepted(self, n: Node, u: UnionReading) -> dict[str, Any] | None:
+        """An object of the union at `n` that sets one of its fields and that `n`
+        accepts."""
+        found = states(u.fields, u.values)
+        for s in found or ():
+            if any(v != UNSET for _, v in s) and self.judge.accepts(n, u.rules, s):
+                return _object(n, s)
+        return None
 
     def properties(self, b: CrdVersion, h: CrdVersion, bn: Node, hn: Node) -> None:
         for name in sorted(set(bn.properties) & set(hn.properties)):
@@ -275,6 +294,7 @@ class _Compare:
                             f"enum value(s) {', '.join(gone)} removed: objects that use them "
                             "are rejected (valid values do not become invalid)",
                             values=he,
+                            witness=_with_value(bn, name, json.loads(gone[0])),
                         )
                     )
                 if new:
@@ -299,6 +319,7 @@ class _Compare:
                         f"the field now only takes {', '.join(he)}: any other value that was "
                         "accepted is rejected",
                         values=he,
+                        witness=_outside(bn, name, [json.loads(v) for v in he]),
                     )
                 )
             elif be is not None and he is None:
@@ -312,9 +333,9 @@ class _Compare:
                         values=(),
                     )
                 )
-            self.default(place, name, bp, hp)
+            self.default(place, name, bp, hp, bn, hn)
 
-    def default(self, place: Place, name: str, bp: object, hp: object) -> None:
+    def default(self, place: Place, name: str, bp: object, hp: object, bn: Node, hn: Node) -> None:
         bd = bp.get("default", _NONE) if isinstance(bp, dict) else _NONE
         hd = hp.get("default", _NONE) if isinstance(hp, dict) else _NONE
         if bd == hd:
@@ -322,15 +343,26 @@ class _Compare:
         shown = {
             k: json.dumps(v, sort_keys=True) for k, v in (("b", bd), ("h", hd)) if v is not _NONE
         }
+        # The server defaults before it validates: a default given to a union's field
+        # can make the union reject an object that leaves the field out.
+        rejected = self._left_out_rejected(bn, hn, name)
+        witness = None if rejected is None else _object(bn, rejected)
+        now = (
+            ""
+            if rejected is None
+            else f"; the union over {_q(f for f, _ in rejected)} rejects an object the base "
+            f"accepts: {_describe(bn, rejected)}"
+        )
         if bd is _NONE:
             self.out.append(
                 _change(
-                    "compatible",
+                    "compatible" if rejected is None else "breaking",
                     "default-added",
                     place,
                     name,
-                    f"default {shown['h']} added: objects that leave the field out get it",
+                    f"default {shown['h']} added: objects that leave the field out get it{now}",
                     default=shown["h"],
+                    witness=witness,
                 )
             )
         elif hd is _NONE:
@@ -341,7 +373,8 @@ class _Compare:
                     place,
                     name,
                     f"default {shown['b']} removed: objects that leave the field out no longer "
-                    "get it (the semantic meaning of default values changes)",
+                    f"get it (the semantic meaning of default values changes){now}",
+                    witness=witness,
                 )
             )
         else:
@@ -352,10 +385,31 @@ class _Compare:
                     place,
                     name,
                     f"default {shown['b']} changed to {shown['h']}: objects that leave the "
-                    "field out get another value",
+                    f"field out get another value{now}",
                     default=shown["h"],
+                    witness=witness,
                 )
             )
+
+    def _left_out_rejected(self, bn: Node, hn: Node, name: str) -> State | None:
+        """An object of a union over `name` that leaves `name` out, that the base
+        accepts and the head rejects (each side applying its own defaults)."""
+        for bus, hus in _merge(readings(bn)[0], readings(hn)[0]):
+            fields = sorted({f for u in (*bus, *hus) for f in u.fields})
+            if name not in fields:
+                continue
+            values: dict[str, set[str]] = {}
+            for u in (*bus, *hus):
+                for f, vs in u.values.items():
+                    values.setdefault(f, set()).update(vs)
+            brules = [r for u in bus for r in u.rules]
+            hrules = [r for u in hus for r in u.rules]
+            for s in states(fields, {f: sorted(v) for f, v in values.items()}) or ():
+                if dict(s)[name] != UNSET or _gone(bn, s):
+                    continue
+                if self.judge.accepts(bn, brules, s) and not self.judge.accepts(hn, hrules, s):
+                    return s
+        return None
 
     # -- unions -----------------------------------------------------------------------
 
@@ -401,7 +455,10 @@ class _Compare:
             if any(v != UNSET and f not in bn.properties for f, v in s):
                 continue  # sets a field the base does not know: no base client sends it
             before = self.judge.accepts(bn, brules, s)
-            after = self.judge.accepts(hn, hrules, s)
+            # A field the head no longer declares is refused under strict field
+            # validation (kubectl's default) and dropped otherwise: never what the
+            # client sent, so the object counts as rejected (a field removed is breaking).
+            after = not _gone(hn, s) and self.judge.accepts(hn, hrules, s)
             if before and not after and stricter is None:
                 stricter = s
             elif after and not before and looser is None:
@@ -443,8 +500,9 @@ class _Compare:
                     place,
                     None,
                     f"{text}: an object the base accepts is rejected now: "
-                    f"{_describe(bn, stricter)} (valid values do not become invalid)",
+                    f"{_describe(bn, stricter)} ({_why(hn, stricter)})",
                     texts,
+                    witness=_object(bn, stricter),
                 )
             )
             return
@@ -525,6 +583,75 @@ def _members_text(added: Sequence[str], removed: Sequence[str]) -> str:
     if removed:
         parts.append(f"{_q(removed)} left")
     return ", ".join(parts)
+
+
+def _gone(node: Node, state: State) -> list[str]:
+    """The fields `state` sets that `node` does not declare."""
+    return [f for f, v in state if v != UNSET and f not in node.properties]
+
+
+def _why(head: Node, state: State) -> str:
+    gone = _gone(head, state)
+    if not gone:
+        return "valid values do not become invalid"
+    return (
+        f"the schema no longer has {_q(gone)}: the API server rejects the object under "
+        "strict field validation, kubectl's default, and drops the field otherwise"
+    )
+
+
+def _object(node: Node, state: State) -> dict[str, Any]:
+    """The object at `node` that `state` stands for, with the node's other required
+    fields set to sample values (the judge takes them as set)."""
+    out: dict[str, Any] = {}
+    for field, s in state:
+        if s != UNSET:
+            out[field] = sample_value(node.properties.get(field)) if s == SET else s
+    for field in sorted(node.required - set(out)):
+        if field in node.properties and field not in dict(state):
+            out[field] = sample_value(node.properties[field])
+    return out
+
+
+def _placed(prop: object, value: object) -> object:
+    """`value` where a property holds it: itself, in a list, or in a map."""
+    if isinstance(prop, dict) and not isinstance(prop.get("enum"), list):
+        if isinstance(prop.get("items"), dict):
+            return [value]
+        if isinstance(prop.get("additionalProperties"), dict):
+            return {"key": value}
+    return value
+
+
+def _with_value(node: Node, name: str, value: object) -> dict[str, Any]:
+    """The object at `node` whose property `name` holds `value`, its other required
+    fields set to sample values."""
+    out = {
+        f: sample_value(node.properties[f])
+        for f in sorted(node.required)
+        if f in node.properties and f != name
+    }
+    out[name] = _placed(node.properties.get(name), value)
+    return out
+
+
+def _outside(node: Node, name: str, values: Sequence[object]) -> dict[str, Any] | None:
+    """An object at `node` whose property `name` holds a value the base accepts and
+    none of `values`; None for a type whose values markergen does not make up."""
+    prop = node.properties.get(name)
+    inner = prop
+    if isinstance(prop, dict) and not isinstance(prop.get("enum"), list):
+        inner = prop.get("items") or prop.get("additionalProperties") or prop
+    kind = inner.get("type") if isinstance(inner, dict) else None
+    if kind == "string":
+        value: object = next(
+            c for c in (f"x{i}" if i else "x" for i in range(len(values) + 1)) if c not in values
+        )
+    elif kind == "integer":
+        value = max([v for v in values if isinstance(v, int)] + [0]) + 1
+    else:
+        return None
+    return _with_value(node, name, value)
 
 
 def _describe(node: Node, state: State | None) -> str:
