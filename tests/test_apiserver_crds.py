@@ -1,0 +1,120 @@
+"""Every CRD `markergen crd` writes for the fixture projects is created on the real CRD API
+server (tests/kubeserver.py): each must compile and fit the server's CEL cost budgets, as
+must the fixtures' CRDs before patching. A refusal fails with the server's message.
+
+Each fixture project is copied, `markergen crd` runs on the copy through the real command
+line (as the existing tests run it: tests/test_cli_crd.py, tests/test_crd_*.py), and every
+document of every CRD file in the copy is installed (Helm chart copies with their template
+lines left out, as Helm renders them with the chart's CRDs enabled). A CRD that is the same
+before and after, or repeated in several files, is installed once.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import kubeserver
+import pytest
+import yaml
+from helpers import TESTDATA, run_cli
+
+# A Helm action that fills its line (`{{- if .Values.crds.install }}`, `{{- end }}`).
+_TEMPLATE_LINE = re.compile(r"^\s*\{\{.*\}\}\s*$")
+
+
+@dataclass(frozen=True)
+class Run:
+    """One `markergen crd` run on a copy of a fixture project."""
+
+    fixture: str  # under testdata/
+    args: tuple[str, ...]
+
+    @property
+    def id(self) -> str:
+        return " ".join((self.fixture, *self.args[1:]))
+
+
+def _runs() -> list[Run]:
+    runs = [
+        Run("example", ("crd",)),
+        Run("crd/cost", ("crd",)),
+        # the openshift crd-manifests fixture has no Makefile: the tests name its directory
+        Run("crd/openshift", ("crd", "ingress/v1/zz_generated.crd-manifests")),
+    ]
+    for project in sorted((TESTDATA / "projects").iterdir()):
+        if (project / "go.mod").is_file():
+            runs.append(Run(f"projects/{project.name}", ("crd",)))
+    return runs
+
+
+RUNS = _runs()
+
+
+def _documents(path: Path) -> Iterator[dict[str, Any]]:
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    text = "".join(line for line in lines if not _TEMPLATE_LINE.match(line))
+    for doc in yaml.safe_load_all(text):
+        if isinstance(doc, dict) and doc.get("kind") == "CustomResourceDefinition":
+            yield doc
+
+
+def _crds(root: Path) -> dict[str, tuple[str, dict[str, Any]]]:
+    """Every CRD document under `root` by its canonical JSON: (the file that holds it, it)."""
+    found: dict[str, tuple[str, dict[str, Any]]] = {}
+    for path in sorted(root.rglob("*")):
+        if path.suffix not in (".yaml", ".yml") or not path.is_file():
+            continue
+        if ".markergen-cache" in path.parts:
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if "CustomResourceDefinition" not in text:
+            continue
+        for doc in _documents(path):
+            key = json.dumps(doc, sort_keys=True)
+            found.setdefault(key, (path.relative_to(root).as_posix(), doc))
+    return found
+
+
+def _rules(value: Any) -> int:
+    """How many x-kubernetes-validations rules `value` holds."""
+    if isinstance(value, dict):
+        own = value.get("x-kubernetes-validations")
+        return (len(own) if isinstance(own, list) else 0) + sum(
+            _rules(v) for k, v in value.items() if k != "x-kubernetes-validations"
+        )
+    if isinstance(value, list):
+        return sum(_rules(v) for v in value)
+    return 0
+
+
+@pytest.mark.parametrize("run", RUNS, ids=lambda r: r.id)
+def test_every_crd_markergen_writes_is_created_by_the_api_server(
+    kube: kubeserver.Server, tmp_path: Path, run: Run
+) -> None:
+    project = tmp_path / "project"
+    shutil.copytree(TESTDATA / run.fixture, project)
+    before = _crds(project)
+    result = run_cli(list(run.args), project)
+    assert result.code == 0, result.stderr
+    after = _crds(project)
+    written = {k: v for k, v in after.items() if k not in before}
+    # the run patched something: the CRDs it wrote hold rules the fixture's did not
+    assert written, f"`markergen {' '.join(run.args)}` wrote no CRD:\n{result.stderr}"
+    assert sum(_rules(doc) for _, doc in written.values()) > sum(
+        _rules(before[k][1]) for k in before if k not in after
+    ), result.stderr
+    refused: list[str] = []
+    for label, crds in (("written by markergen", written), ("before patching", before)):
+        for file, doc in crds.values():
+            try:
+                with kube.installed(doc):
+                    pass
+            except kubeserver.CRDRefused as err:
+                refused.append(f"{file} ({label}): {err.name}: {err.message}")
+    assert not refused, "the API server refused:\n" + "\n".join(refused)
