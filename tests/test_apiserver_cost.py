@@ -1,0 +1,443 @@
+"""markergen's port of the API server's CEL cost estimate (markergen.crd.celcost,
+docs/cel-cost.md) against the real CRD API server (tests/kubeserver.py).
+
+For each case the CRD is built so that markergen's estimate sits right at a limit: one
+copy of the rule where markergen says it fits (at the limit or just under) and one where
+markergen says it is over by the least step. The server must accept the first and refuse
+the second with its cost message, whose factor (`exceeds budget by factor of 1.000012x`,
+six decimals below 1.5) must be the one markergen's estimate gives. Many cases share one
+CRD (the server reports every rule over budget, by its path), so the server is called a
+few times only:
+
+- per rule (10,000,000): rules on the items of a list whose `maxItems` sets the number of
+  times the rule may run, so every per-call cost is compared exactly; and rules on nodes
+  below unbounded lists and maps, whose count comes from the node's smallest serialized
+  size;
+- per CRD version (100,000,000): versions of one CRD (each version's schema is summed on
+  its own) whose rules total exactly the limit, or one more;
+- markergen's own decisions (`markergen crd` on testdata/crd/cost): the rules it writes
+  are accepted, and the rules it withholds for cost (MG512) are the ones the server
+  refuses with a cost message.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import kubeserver
+import pytest
+import yaml
+from helpers import TESTDATA, run_cli
+
+from markergen.crd.cost import (
+    STATIC_ESTIMATED_COST_LIMIT,
+    STATIC_ESTIMATED_CRD_COST_LIMIT,
+    estimate,
+    hand_cost,
+)
+
+RULE_LIMIT = STATIC_ESTIMATED_COST_LIMIT
+CRD_LIMIT = STATIC_ESTIMATED_CRD_COST_LIMIT
+BUDGET = "exceeds budget by factor of "
+SPEC = ("properties", "spec", "properties")
+
+
+def factor(cost: int, limit: int) -> str:
+    """The factor the API server's message gives (getCostErrorMessage in
+    apiextensions-apiserver's validation.go)."""
+    x = cost / limit
+    if x > 100.0:
+        return "more than 100x"
+    if x < 1.5:
+        return f"{x:f}x"
+    return f"{x:.1f}x"
+
+
+def obj(required: tuple[str, ...] = (), **props: Any) -> dict[str, Any]:
+    s: dict[str, Any] = {"type": "object", "properties": props}
+    if required:
+        s["required"] = list(required)
+    return s
+
+
+def crd(versions: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """A CRD whose versions have the given root schemas (the first is stored)."""
+    return {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "costs.cost.example.com"},
+        "spec": {
+            "group": "cost.example.com",
+            "names": {"kind": "Cost", "listKind": "CostList", "plural": "costs", "singular": "cost"},
+            "scope": "Namespaced",
+            "versions": [
+                {"name": name, "served": True, "storage": i == 0, "schema": {"openAPIV3Schema": s}}
+                for i, (name, s) in enumerate(versions.items())
+            ],
+        },
+    }  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Refusal:
+    field: str
+    message: str
+
+
+def refusals(kube: kubeserver.Server, doc: dict[str, Any]) -> list[Refusal]:
+    """The causes of the server's refusal of `doc` (none when it is created)."""
+    code, body = kube.request(
+        "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", doc
+    )
+    if code in (200, 201):
+        kube.request(
+            "DELETE",
+            f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{doc['metadata']['name']}",
+        )
+        return []
+    causes = (body.get("details") or {}).get("causes") or []
+    assert causes, f"refused without causes ({code}): {body.get('message', body)}"
+    return [Refusal(c.get("field", ""), c.get("message", "")) for c in causes]
+
+
+# --- per-rule cases with a bounded count ----------------------------------------------
+
+STR10 = {"type": "string", "maxLength": 10}
+STR64 = {"type": "string", "maxLength": 64}
+STRS = {"type": "array", "maxItems": 16, "items": STR64}
+INTS = {"type": "array", "maxItems": 10, "items": {"type": "integer"}}
+NODE = obj(
+    s=STR10,
+    t=STR64,
+    open={"type": "string"},
+    e={"type": "string", "enum": ["A", "B", "LongValue"]},
+    a={"type": "integer"},
+    b={"type": "integer"},
+    p={"type": "integer"},
+    l=INTS,
+    strs=STRS,
+    openl={"type": "array", "items": {"type": "string"}},
+    grid={"type": "array", "maxItems": 8, "items": {"type": "array", "maxItems": 20, "items": {"type": "integer"}}},
+    opengrid={"type": "array", "maxItems": 4, "items": {"type": "array", "items": STR10}},
+    m={"type": "object", "maxProperties": 12, "additionalProperties": STR10},
+    openm={"type": "object", "additionalProperties": {"type": "integer"}},
+    objs={"type": "array", "maxItems": 5, "items": obj(("name",), name=STR10, tags=STRS)},
+    d={"type": "string", "format": "duration"},
+    ts={"type": "string", "format": "date-time"},
+    day={"type": "string", "format": "date"},
+    raw={"type": "string", "format": "byte", "maxLength": 30},
+    q={"x-kubernetes-int-or-string": True, "maxLength": 32},
+    n={"type": "number"},
+    flag={"type": "boolean"},
+    any={"type": "object", "x-kubernetes-preserve-unknown-fields": True},
+    namespace=STR10,
+    dashed_name=STR10,
+    type={"type": "string", "enum": ["Direct", "Mirror"]},
+    direct=obj(),
+    mirror=obj(),
+)  # fmt: skip
+NODE["properties"]["dashed-name"] = NODE["properties"].pop("dashed_name")
+
+# Each: (id, rule). The rules are shapes markergen writes, shapes real CRDs hold, and the
+# string, list, map and library functions whose cost the port computes.
+RULES: list[tuple[str, str]] = [
+    ("has", "has(self.p)"),
+    ("not-has", "!has(self.p)"),
+    ("double-not", "!!has(self.p)"),
+    ("int-eq", "self.a == self.b"),
+    ("str-eq-bounded", 'self.s == "abc"'),
+    ("str-eq-two", "self.s == self.t"),
+    ("str-eq-open", 'self.open == "abc"'),
+    ("str-ne-open", "self.open != self.t"),
+    ("str-lt", "self.s < self.t"),
+    ("enum-contains", 'self.e.contains("A")'),
+    ("in-list-literal", 'self.s in ["a", "b", "c"]'),
+    ("in-list", "self.a in self.l"),
+    ("in-map", '"k" in self.m'),
+    ("ternary", "has(self.a) ? self.a > 1 : !has(self.b)"),
+    ("concat", 'self.s + "x" == self.t'),
+    ("list-concat", "(self.l + [1, 2]).size() < 5"),
+    ("size", "self.s.size() <= 5 && size(self.l) < 4"),
+    ("matches", 'self.t.matches("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")'),
+    ("matches-open", 'self.open.matches("^a+$")'),
+    ("starts-ends", 'self.t.startsWith("ab") && self.t.endsWith(self.s)'),
+    ("contains-open", 'self.open.contains("test")'),
+    ("contains-bounded", "self.t.contains(self.s)"),
+    ("lower-upper", 'self.t.lowerAscii() == "x" || self.s.upperAscii() == "Y"'),
+    ("split", 'self.t.split(",").size() < 3'),
+    ("split-n", 'self.t.split(",", 2)[0] == self.s'),
+    ("join", 'self.strs.join(",") == self.t'),
+    ("replace", 'self.t.replace("a", "bb") == self.s'),
+    ("replace-n", 'self.t.replace(self.s, "xyz", 2) != ""'),
+    ("index-of", 'self.t.indexOf("o") == 1 && self.t.lastIndexOf(self.s) > 0'),
+    ("substring", "self.t.substring(1, 3) == self.s"),
+    ("trim", 'self.t.trim() == ""'),
+    ("char-at", 'self.t.charAt(2) == "x"'),
+    ("find", 'self.t.find("[0-9]+") == "1"'),
+    ("find-all", 'self.t.findAll("[a-z]").size() > 2'),
+    ("format", '"%s-%d".format([self.s, self.a]) == self.t'),
+    ("quote", "strings.quote(self.s) == self.t"),
+    ("all-ints", "self.l.all(x, x > 0)"),
+    ("exists-strs", 'self.strs.exists(x, x == "a")'),
+    ("exists-one", "self.strs.exists_one(x, x.startsWith(self.s))"),
+    ("map", "self.l.map(x, x * 2).all(y, y < 100)"),
+    ("map-filter", "self.l.map(x, x > 1, x).size() < 3"),
+    ("filter", 'self.strs.filter(x, x.contains("-")).size() == 0'),
+    ("nested-all", "self.grid.all(row, row.all(x, x >= 0))"),
+    ("nested-open", "self.opengrid.all(row, row.all(x, x.size() < 5))"),
+    ("pairs", "self.strs.all(x, self.strs.exists_one(y, y == x))"),
+    ("objs", 'self.objs.all(o, o.name.startsWith("x") && o.tags.all(t, t != o.name))'),
+    ("map-all", "self.m.all(k, self.m[k] == k)"),
+    ("open-map", "self.openm.all(k, self.openm[k] > 0)"),
+    ("open-list", "self.openl.all(x, x.size() < 10)"),
+    ("sorted", "self.l.isSorted() && self.l.sum() < 10 && self.l.min() >= 0 && self.l.max() < 9"),
+    ("index-of-list", "self.l.indexOf(3) < 2 && self.strs.lastIndexOf(self.s) == -1"),
+    ("sets", "sets.contains(self.strs, [self.s]) || sets.intersects(self.l, [1, 2])"),
+    ("optional", 'self.?s.orValue("") == self.t'),
+    ("optional-index", 'self.m[?"k"].orValue("") == self.s'),
+    ("url", 'isURL(self.t) && url(self.t).getHost() == "x"'),
+    ("ip", "isIP(self.s) && ip(self.s).family() == 4"),
+    ("cidr", 'isCIDR(self.t) && cidr(self.t).containsIP(ip("10.0.0.1"))'),
+    ("quantity", 'isQuantity(self.s) && quantity(self.s).isGreaterThan(quantity("1Gi"))'),
+    ("int-or-string", "!quantity(string(self.q)).isLessThan(quantity('16384'))"),
+    ("semver", 'isSemver(self.s) && semver(self.s).isGreaterThan(semver("1.0.0"))'),
+    ("duration", 'self.d > duration("1s") && duration(self.open) < duration("1h")'),
+    ("timestamp", 'self.ts > timestamp("2020-01-01T00:00:00Z") && self.day < timestamp("2030-01-01T00:00:00Z")'),
+    ("bytes", "self.raw.size() < 10 && string(self.raw) == self.s"),
+    ("number", "self.n > 1.5 && int(self.n) < 3 && double(self.a) < self.n"),
+    ("format-lib", "!format.dns1123Label().validate(self.s).hasValue()"),
+    ("escaped", 'self.namespace == self.dashed__dash__name && !has(self.__namespace__)'),
+    ("union-pair", 'has(self.direct) || !(has(self.type) && self.type == "Direct")'),
+    ("union-compact", '(has(self.type) && self.type == "Direct") ? has(self.direct) : !has(self.direct)'),
+    ("union-count", "(has(self.direct) ? 1 : 0) + (has(self.mirror) ? 1 : 0) <= 1"),
+    ("union-filter", "[has(self.direct), has(self.mirror)].filter(x, x).size() <= 1"),
+    ("map-literal", '{"a": 1, "b": 2}[self.s] == 1'),
+]  # fmt: skip
+
+
+@dataclass
+class PerRule:
+    """One rule at a node the test places so that markergen's estimate is at a limit."""
+
+    id: str
+    rule: str
+    prop: str  # the property of `spec` that holds it
+    fits: bool  # markergen's verdict
+    total: int  # markergen's estimate of rule x count
+    index: int = 0  # its place in the node's x-kubernetes-validations
+
+
+@dataclass
+class PerRuleCRD:
+    spec: dict[str, Any] = field(default_factory=lambda: obj())
+    cases: list[PerRule] = field(default_factory=list)
+    cannot: list[str] = field(default_factory=list)  # cases markergen cannot estimate
+
+    def root(self) -> dict[str, Any]:
+        return obj(spec=self.spec)
+
+
+def _rule(text: str) -> dict[str, Any]:
+    return {"rule": text}
+
+
+def _bounded(doc: PerRuleCRD) -> None:
+    """Each rule on the items of a list of NODE objects whose maxItems sets its count:
+    N = limit // per-call cost fits, N + 1 does not."""
+    for case_id, rule in RULES:
+        probe = {"type": "array", "maxItems": 1, "items": {**NODE, "x-kubernetes-validations": [_rule(rule)]}}  # fmt: skip
+        below = (*SPEC, "probe", "items")
+        est = estimate(rule, obj(spec=obj(probe=probe)), below)
+        if est.fallback:
+            doc.cannot.append(f"{case_id}: {est.fallback}")
+            continue
+        per_call = est.per_call
+        assert per_call > 0, case_id
+        fit = RULE_LIMIT // per_call
+        for fits, bound in ((True, fit), (False, fit + 1)):
+            prop = f"{'f' if fits else 'o'}-{case_id}"
+            items = {**NODE, "x-kubernetes-validations": [_rule(rule)]}
+            doc.spec["properties"][prop] = {"type": "array", "maxItems": bound, "items": items}
+            mine = estimate(rule, doc.root(), (*SPEC, prop, "items"))
+            assert mine.total == per_call * bound and (mine.total <= RULE_LIMIT) == fits
+            doc.cases.append(PerRule(case_id, rule, prop, fits, mine.total))
+
+
+# --- per-rule cases whose count comes from the node's smallest size --------------------
+
+# Nodes below an unbounded list or map: the count is 3 MiB / (smallest size + 1).
+UNBOUNDED: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
+    ("plain", {"type": "array", "items": obj(p={"type": "integer"})}, ("items",)),
+    (
+        "required-string",
+        {"type": "array", "items": obj(("type",), type={"type": "string"}, p={"type": "integer"})},
+        ("items",),
+    ),
+    (
+        "required-kinds",
+        {
+            "type": "array",
+            "items": obj(
+                ("name", "n", "on", "inner", "when", "day", "d", "tags", "m", "q"),
+                name={"type": "string", "minLength": 3},
+                n={"type": "integer"},
+                on={"type": "boolean"},
+                inner=obj(("x",), x={"type": "number"}),
+                when={"type": "string", "format": "date-time"},
+                day={"type": "string", "format": "date"},
+                d={"type": "string", "format": "duration"},
+                tags={"type": "array", "items": {"type": "string"}},
+                m={"type": "object", "additionalProperties": {"type": "string"}},
+                q={"x-kubernetes-int-or-string": True},
+                p={"type": "integer"},
+            ),
+        },
+        ("items",),
+    ),
+    (
+        "required-with-default",
+        {
+            "type": "array",
+            "items": obj(
+                ("kind", "size"),
+                kind={"type": "string", "default": "A"},
+                size={"type": "integer"},
+                p={"type": "integer"},
+            ),
+        },
+        ("items",),
+    ),
+    (
+        "required-enum",
+        {
+            "type": "array",
+            "items": obj(("mode",), mode={"type": "string", "enum": ["Alpha", "Beta"]}, p={"type": "integer"}),
+        },
+        ("items",),
+    ),
+    (
+        "map-values",
+        {"type": "object", "additionalProperties": obj(("k",), k={"type": "string"}, p={"type": "integer"})},
+        ("additionalProperties",),
+    ),
+    (
+        "bounded-in-unbounded",
+        {"type": "array", "items": {"type": "array", "maxItems": 3, "items": obj(p={"type": "integer"})}},
+        ("items", "items"),
+    ),
+    (
+        "unbounded-in-bounded",
+        {"type": "array", "maxItems": 3, "items": {"type": "array", "items": obj(p={"type": "integer"})}},
+        ("items", "items"),
+    ),
+    (
+        "object-in-list",
+        {"type": "array", "items": obj(("inner",), inner=obj(("z",), z={"type": "integer"}, p={"type": "integer"}))},
+        ("items", "properties", "inner"),
+    ),
+    (
+        "embedded",
+        {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "x-kubernetes-embedded-resource": True,
+                "x-kubernetes-preserve-unknown-fields": True,
+                "properties": {"p": {"type": "integer"}},
+            },
+        },
+        ("items",),
+    ),
+    ("strings", {"type": "array", "items": {"type": "string"}}, ("items",)),
+    ("ints", {"type": "array", "items": {"type": "integer"}}, ("items",)),
+]  # fmt: skip
+
+
+def _chain(n: int, primitive: bool) -> str:
+    """A rule whose per-call cost is `n` (1 per term)."""
+    term = "!false" if primitive else "has(self.p)"
+    return " && ".join([term] * n)
+
+
+def _set_at(node: dict[str, Any], path: tuple[str, ...], rules: list[dict[str, Any]]) -> None:
+    target = node
+    steps = list(path)
+    while steps:
+        step = steps.pop(0)
+        if step == "properties":
+            target = target["properties"][steps.pop(0)]
+        else:
+            target = target[step]
+    target["x-kubernetes-validations"] = rules
+
+
+def _unbounded(doc: PerRuleCRD) -> None:
+    """Two rules at each node: the dearest per-call cost whose total fits, and one more."""
+    for case_id, schema, inner in UNBOUNDED:
+        prop = f"u-{case_id}"
+        doc.spec["properties"][prop] = schema = copy.deepcopy(schema)
+        below = (*SPEC, prop, *inner)
+        primitive = case_id in ("strings", "ints")
+        count = estimate(_chain(1, primitive), doc.root(), below).cardinality
+        n = RULE_LIMIT // count
+        rules = [_chain(n, primitive), _chain(n + 1, primitive)]
+        _set_at(schema, inner, [_rule(r) for r in rules])
+        for i, rule in enumerate(rules):
+            mine = estimate(rule, doc.root(), below)
+            assert mine.per_call == n + i and mine.cardinality == count
+            doc.cases.append(PerRule(case_id, rule, prop, i == 0, mine.total, i))
+
+
+_RULE_FIELD = re.compile(
+    # a CRD whose versions share one schema is validated as `spec.validation`
+    r"^spec\.(?:versions\[0\]\.schema|validation)\.openAPIV3Schema\.properties\[spec\]\.properties\[([^\]]+)\]"
+    r".*x-kubernetes-validations\[(\d+)\]\.rule$"
+)
+
+
+@pytest.fixture(scope="module")
+def per_rule(kube: kubeserver.Server) -> tuple[PerRuleCRD, list[Refusal]]:
+    doc = PerRuleCRD()
+    _bounded(doc)
+    _unbounded(doc)
+    return doc, refusals(kube, crd({"v1": doc.root()}))
+
+
+def test_markergen_estimates_every_rule_of_the_table(
+    per_rule: tuple[PerRuleCRD, list[Refusal]],
+) -> None:
+    doc, _ = per_rule
+    assert doc.cannot == []
+
+
+def test_server_refuses_exactly_the_rules_markergen_says_are_over_the_rule_limit(
+    per_rule: tuple[PerRuleCRD, list[Refusal]],
+) -> None:
+    doc, causes = per_rule
+    over: dict[tuple[str, int], str] = {}
+    other: list[str] = []
+    for c in causes:
+        m = _RULE_FIELD.match(c.field)
+        if m and "estimated rule cost " + BUDGET in c.message:
+            over[(m.group(1), int(m.group(2)))] = c.message.split(BUDGET, 1)[1].split(" ", 1)[0]
+        elif "rule cost total" not in c.message:  # the per-CRD sum: tested below
+            other.append(f"{c.field}: {c.message}")
+    assert other == [], "the server refused for other reasons than cost:\n" + "\n".join(other)
+    disagree = []
+    for case in doc.cases:
+        server = over.pop((case.prop, case.index), None)
+        mine = None if case.fits else factor(case.total, RULE_LIMIT)
+        if server != mine:
+            disagree.append(
+                f"{case.id} at {case.prop}[{case.index}] `{case.rule}`: markergen "
+                f"{case.total:,} ({'fits' if case.fits else mine}), server {server or 'fits'}"
+            )
+    assert disagree == [], "\n".join(disagree)
+    assert over == {}
+    assert sum(not c.fits for c in doc.cases) == len({(c.prop, c.index) for c in doc.cases if not c.fits})
