@@ -24,22 +24,18 @@ from __future__ import annotations
 
 import copy
 import re
-import shutil
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import kubeserver
 import pytest
-import yaml
-from helpers import TESTDATA, run_cli
 
 from markergen.crd.cost import (
     STATIC_ESTIMATED_COST_LIMIT,
     STATIC_ESTIMATED_CRD_COST_LIMIT,
     estimate,
     hand_cost,
+    hand_rules,
 )
 
 RULE_LIMIT = STATIC_ESTIMATED_COST_LIMIT
@@ -370,10 +366,7 @@ def _set_at(node: dict[str, Any], path: tuple[str, ...], rules: list[dict[str, A
     steps = list(path)
     while steps:
         step = steps.pop(0)
-        if step == "properties":
-            target = target["properties"][steps.pop(0)]
-        else:
-            target = target[step]
+        target = target["properties"][steps.pop(0)] if step == "properties" else target[step]
     target["x-kubernetes-validations"] = rules
 
 
@@ -440,4 +433,173 @@ def test_server_refuses_exactly_the_rules_markergen_says_are_over_the_rule_limit
             )
     assert disagree == [], "\n".join(disagree)
     assert over == {}
-    assert sum(not c.fits for c in doc.cases) == len({(c.prop, c.index) for c in doc.cases if not c.fits})
+    assert sum(not c.fits for c in doc.cases) == len(
+        {(c.prop, c.index) for c in doc.cases if not c.fits}
+    )
+
+
+def test_rules_markergen_cannot_estimate_here_are_refused_by_the_server(
+    kube: kubeserver.Server,
+) -> None:
+    # markergen cannot estimate these because they do not compile in a CRD: the server
+    # refuses them for the same reason (a rule markergen estimated compiles: above)
+    node = copy.deepcopy(NODE)
+    cases = {
+        "cel.bind(n, self.l.size(), n > 1 && n < 5)": "undeclared reference to 'cel'",
+        "has(self.any.x)": "undefined field 'x'",
+    }
+    node["x-kubernetes-validations"] = [_rule(r) for r in cases]
+    root = obj(spec=obj(n=node))
+    for rule, reason in cases.items():
+        est = estimate(rule, root, (*SPEC, "n"))
+        assert reason in est.fallback, (rule, est)
+    causes = refusals(kube, crd({"v1": root}))
+    compiled = {c.field: c.message for c in causes if "compilation failed" in c.message}
+    for i, reason in enumerate(cases.values()):
+        field = f"properties[n].x-kubernetes-validations[{i}].rule"
+        (message,) = [m for f, m in compiled.items() if f.endswith(field)]
+        assert reason in message, message
+
+
+# --- the server's verdicts on whole CRD versions ----------------------------------------
+
+
+def _path(version: int, below: tuple[str | int, ...]) -> str:
+    out = f"spec.versions[{version}].schema.openAPIV3Schema"
+    steps = list(below)
+    while steps:
+        step = steps.pop(0)
+        out += f".properties[{steps.pop(0)}]" if step == "properties" else f".{step}"
+    return out
+
+
+def expected_refusals(versions: list[dict[str, Any]]) -> dict[str, str]:
+    """What markergen's estimate says the server refuses, by the field the server names:
+    each rule (and messageExpression) over the per-rule limit, and each version whose
+    rules total over the per-CRD limit, with the factor of the message."""
+    out: dict[str, str] = {}
+    for i, root in enumerate(versions):
+        seen: dict[tuple[str | int, ...], int] = {}
+        for below, r in hand_rules(root):
+            index = seen.get(below, 0)
+            seen[below] = index + 1
+            for key in ("rule", "messageExpression"):
+                text = r.get(key)
+                if not text:
+                    continue
+                est = estimate(text, root, below, r.get("optionalOldSelf") is True)
+                assert not est.fallback, (text, est.fallback)
+                cost = est.total if key == "rule" else est.per_call
+                if cost > RULE_LIMIT:
+                    field = f"{_path(i, below)}.x-kubernetes-validations[{index}].{key}"
+                    out[field] = factor(cost, RULE_LIMIT)
+        total, unknown = hand_cost(root, lambda r: False)
+        assert unknown == []
+        if total > CRD_LIMIT:
+            out[_path(i, ())] = factor(total, CRD_LIMIT)
+    return out
+
+
+def server_refusals(causes: list[Refusal]) -> tuple[dict[str, str], list[str]]:
+    """The server's cost refusals by field with their factor, and its other causes."""
+    found: dict[str, str] = {}
+    other: list[str] = []
+    for c in causes:
+        if BUDGET in c.message:
+            found[c.field] = c.message.split(BUDGET, 1)[1].split(" ", 1)[0]
+        elif "contributed to estimated rule cost total" not in c.message:
+            other.append(f"{c.field}: {c.message}")
+    return found, other
+
+
+def judge(kube: kubeserver.Server, versions: list[dict[str, Any]]) -> dict[str, str]:
+    """Install one CRD with `versions` (root schemas, which must differ) and return the
+    cost refusals; every one must be what markergen's estimate says."""
+    assert len({repr(v) for v in versions}) == len(versions)
+    causes = refusals(kube, crd({f"v{i + 1}": v for i, v in enumerate(versions)}))
+    found, other = server_refusals(causes)
+    assert other == [], "refused for other reasons than cost:\n" + "\n".join(other)
+    assert found == expected_refusals(versions)
+    return found
+
+
+def _filled(probe: dict[str, Any], target: int) -> dict[str, Any]:
+    """A root whose rules total exactly `target` by markergen's estimate: `probe`'s
+    properties of spec, and lists whose items hold a rule of cost 1 to make up the rest."""
+    root = obj(spec=obj(**copy.deepcopy(probe)))
+    rest = target - hand_cost(root, lambda r: False)[0]
+    assert rest >= 0
+    item = {**obj(p={"type": "integer"}), "x-kubernetes-validations": [_rule("has(self.p)")]}
+    i = 0
+    while rest > 0:
+        n = min(rest, RULE_LIMIT)
+        root["properties"]["spec"]["properties"][f"fill{i}"] = {
+            "type": "array",
+            "maxItems": n,
+            "items": copy.deepcopy(item),
+        }
+        rest -= n
+        i += 1
+    assert hand_cost(root, lambda r: False)[0] == target
+    return root
+
+
+ROUTE = obj(
+    type={"type": "string"},
+    direct=obj(),
+    mirror=obj(),
+    split=obj(),
+)
+COMPACT = [
+    _rule(f'(has(self.type) && self.type == "{v}") ? has(self.{m}) : !has(self.{m})')
+    for v, m in (("Direct", "direct"), ("Mirror", "mirror"), ("Split", "split"))
+]
+
+# Cases for the per-CRD limit: each is written twice, totalling the limit and one more.
+TOTALS: dict[str, dict[str, Any]] = {
+    "rules-only": {},
+    # a messageExpression counts once per rule (its per-call cost), not per node
+    "message-expression": {
+        "named": {
+            "type": "array",
+            "maxItems": 1000,
+            "items": {
+                **obj(name=STR64),
+                "x-kubernetes-validations": [
+                    {"rule": "has(self.name)", "messageExpression": '"bad name " + self.name'}
+                ],
+            },
+        }
+    },
+    # union rules in an unbounded list: counted per node of the smallest size
+    "unbounded-union": {
+        "routes": {"type": "array", "items": {**ROUTE, "x-kubernetes-validations": COMPACT}},
+        "byName": {
+            "type": "object",
+            "additionalProperties": {**ROUTE, "x-kubernetes-validations": COMPACT[:1]},
+        },
+    },
+    # a rule at an embedded resource sees its apiVersion, kind and metadata
+    "embedded": {
+        "template": {
+            "type": "array",
+            "maxItems": 100,
+            "items": {
+                "type": "object",
+                "x-kubernetes-embedded-resource": True,
+                "x-kubernetes-preserve-unknown-fields": True,
+                "x-kubernetes-validations": [_rule('self.metadata.name.startsWith("a")')],
+            },
+        }
+    },
+}
+
+
+def test_server_refuses_exactly_the_versions_markergen_totals_over_the_crd_limit(
+    kube: kubeserver.Server,
+) -> None:
+    versions = [_filled(probe, CRD_LIMIT + over) for probe in TOTALS.values() for over in (0, 1)]
+    found = judge(kube, versions)
+    # every version over the limit by one, none at it
+    assert sorted(found) == [_path(i, ()) for i in range(1, len(versions), 2)]
+    assert set(found.values()) == {"1.000000x"}

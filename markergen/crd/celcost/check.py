@@ -223,6 +223,12 @@ class Checker:
         raise CheckError(f"type {operand.kind} has no field {name!r}")
 
     def _comprehension(self, e: Comprehension) -> Type:
+        if e.macro == "bind":
+            # The API server's CRD environment (k8s.io/apiserver pkg/cel/environment
+            # base.go) has no ext.Bindings: it refuses the rule as it fails to compile.
+            raise CheckError(
+                "undeclared reference to 'cel' (cel.bind is not available in CRD rules)"
+            )
         rng = self.check(e.iter_range)
         init = self.check(e.accu_init)
         if rng.kind == "list":
