@@ -24,11 +24,15 @@ from __future__ import annotations
 
 import copy
 import re
+import shutil
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import kubeserver
 import pytest
+import yaml
+from helpers import TESTDATA, run_cli
 
 from markergen.crd.cost import (
     STATIC_ESTIMATED_COST_LIMIT,
@@ -603,3 +607,118 @@ def test_server_refuses_exactly_the_versions_markergen_totals_over_the_crd_limit
     # every version over the limit by one, none at it
     assert sorted(found) == [_path(i, ()) for i in range(1, len(versions), 2)]
     assert set(found.values()) == {"1.000000x"}
+
+
+# --- markergen's own decisions on testdata/crd/cost ----------------------------------
+
+COST_FIXTURE = TESTDATA / "crd" / "cost"
+CRD_FILE = Path("config") / "crd" / "bases" / "routing.example.com_routers.yaml"
+BOUND = "                description: routes has no maxItems.\n"
+ITEM_END = "                      type: string\n                  type: object\n"
+# Hand-written rules of 8 per call (8,388,608 in an unbounded list: under the per-rule
+# limit), three at each of the two nodes: 50,331,648, too much for the union's compact
+# rules (62,914,560) beside them.
+HAND = [
+    f'!has(self.type) || self.type == "{a}" || self.type == "{b}"'
+    for a, b in (("Direct", "Mirror"), ("Split", "Redirect"), ("Fault", "Mirror"))
+]
+LONG = "Direct" + "x" * 54  # a discriminator value long enough to price one pair over
+
+
+def _markergen_crd(tmp: Path, name: str, *edits: tuple[str, str, str]) -> tuple[Any, str]:
+    """`markergen crd` on a copy of the cost fixture with `edits` (file, old, new):
+    the written CRD's first version schema and the run's stderr."""
+    project = tmp / name
+    shutil.copytree(COST_FIXTURE, project)
+    for file, old, new in edits:
+        path = project / file
+        text = path.read_text(encoding="utf-8")
+        assert old in text, (file, old)
+        path.write_text(text.replace(old, new), encoding="utf-8")
+    res = run_cli(["crd", str(CRD_FILE.parent)], project)
+    assert res.code == 0, res.stderr
+    doc = yaml.safe_load((project / CRD_FILE).read_text(encoding="utf-8"))
+    return doc["spec"]["versions"][0]["schema"]["openAPIV3Schema"], res.stderr
+
+
+def _routes(root: Any, part: str) -> dict[str, Any]:
+    items: dict[str, Any] = root["properties"][part]["properties"]["routes"]["items"]
+    return items
+
+
+def _with_rules(root: Any, rules: dict[str, list[dict[str, Any]]]) -> Any:
+    """`root` with `rules` added at the routes items of spec and status."""
+    out = copy.deepcopy(root)
+    for part in ("spec", "status"):
+        items = _routes(out, part)
+        items["x-kubernetes-validations"] = [
+            *items.get("x-kubernetes-validations", []),
+            *copy.deepcopy(rules[part]),
+        ]
+    return out
+
+
+def test_rules_markergen_withholds_for_cost_are_the_ones_the_server_refuses(
+    kube: kubeserver.Server, tmp_path: Path
+) -> None:
+    go = "api/v1/router_types.go"
+    bounded = (str(CRD_FILE), BOUND, BOUND + "                maxItems: 64\n")
+    status_bound = (
+        str(CRD_FILE),
+        "            properties:\n              routes:\n                items:",
+        "            properties:\n              routes:\n                maxItems: 64\n                items:",
+    )
+    hand = (
+        str(CRD_FILE),
+        ITEM_END,
+        ITEM_END
+        + "                  x-kubernetes-validations:\n"
+        + "".join(f"                  - rule: '{h}'\n" for h in HAND),
+    )
+    long_value = (go, 'RouteDirect   RouteType = "Direct"', f'RouteDirect   RouteType = "{LONG}"')
+    long_member = (
+        go,
+        "\t// +unionMember\n\t// +optional\n\tDirect",
+        f"\t// +unionMember={LONG}\n\t// +optional\n\tDirect",
+    )
+    # 1. unbounded lists: the pairs would total 125,829,120, so markergen writes the
+    #    compact rules (62,914,560); the pairs are the ones it writes for bounded lists
+    compact, err = _markergen_crd(tmp_path, "compact")
+    assert "MG512" not in err
+    pairs_root, _ = _markergen_crd(tmp_path, "pairs", bounded, status_bound)
+    pairs = {p: _routes(pairs_root, p)["x-kubernetes-validations"] for p in ("spec", "status")}
+    assert len(pairs["spec"]) == 10
+    bare = copy.deepcopy(compact)
+    for part in ("spec", "status"):
+        _routes(bare, part).pop("x-kubernetes-validations")
+    written = {p: _routes(compact, p)["x-kubernetes-validations"] for p in ("spec", "status")}
+    # 2. a hand rule at both nodes leaves no room even for the compact rules (MG512)
+    withheld, err = _markergen_crd(tmp_path, "withheld", hand)
+    assert "MG512" in err and "per schema; no union rule is written" in err
+    # 3. a discriminator value so long that one member's pair is over the per-rule limit
+    long_root, err = _markergen_crd(tmp_path, "long", long_value, long_member)
+    assert err.count("over the API server's per-rule limit") == 4, err  # a pair, twice
+    long_pairs_root, _ = _markergen_crd(
+        tmp_path, "long-pairs", long_value, long_member, bounded, status_bound
+    )
+    long_pairs = {
+        p: [r for r in _routes(long_pairs_root, p)["x-kubernetes-validations"] if LONG in r["rule"]]
+        for p in ("spec", "status")
+    }
+    assert [len(v) for v in long_pairs.values()] == [2, 2]
+    versions = [
+        compact,  # written: fits
+        _with_rules(bare, pairs),  # the pairs markergen did not write: over the CRD limit
+        withheld,  # written without union rules: fits
+        _with_rules(withheld, written),  # the compact rules it withheld: over
+        long_root,  # written without the dear pair: fits
+        _with_rules(long_root, long_pairs),  # with it: each of the four rules over
+    ]
+    found = judge(kube, versions)
+    assert found[_path(1, ())] == "1.258291x"  # 125,829,120
+    assert found[_path(3, ())] == "1.132462x"  # 50,331,648 + 62,914,560
+    per_rule = {f: v for f, v in found.items() if f.startswith("spec.versions[5].") and "rule" in f}
+    assert sorted(per_rule.values()) == ["1.153434x"] * 4  # 11 x 1,048,576
+    assert not any(
+        f.startswith(("spec.versions[0]", "spec.versions[2]", "spec.versions[4]")) for f in found
+    )
