@@ -118,3 +118,129 @@ def test_every_crd_markergen_writes_is_created_by_the_api_server(
             except kubeserver.CRDRefused as err:
                 refused.append(f"{file} ({label}): {err.name}: {err.message}")
     assert not refused, "the API server refused:\n" + "\n".join(refused)
+
+
+ESCAPED_GO = """// +groupName=esc.example.com
+package v1
+
+// Spec is a union whose fields CEL reaches only by escaped names.
+type Spec struct {
+	// +unionDiscriminator
+	// +optional
+	In string `json:"in,omitempty"`
+
+	// +unionMember
+	// +optional
+	Dotted *string `json:"a.b,omitempty"`
+
+	// +unionMember
+	// +optional
+	Slashed *string `json:"x/y,omitempty"`
+
+	// +unionMember
+	// +optional
+	Under *string `json:"a__b,omitempty"`
+
+	// +unionMember
+	// +optional
+	Return *string `json:"return,omitempty"`
+
+	// +unionMember
+	// +optional
+	Dash *string `json:"if-not,omitempty"`
+}
+
+// Pick is an undiscriminated union: at most one member.
+type Pick struct {
+	// +k8s:zeroOrOneOfMember
+	// +k8s:optional
+	Namespace *string `json:"namespace,omitempty"`
+
+	// +k8s:zeroOrOneOfMember
+	// +k8s:optional
+	Null *string `json:"null,omitempty"`
+
+	// +k8s:zeroOrOneOfMember
+	// +k8s:optional
+	Label *string `json:"k8s.io/name,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+type Thing struct {
+	Spec Spec `json:"spec,omitempty"`
+	Pick Pick `json:"pick,omitempty"`
+}
+"""
+
+
+def _escaped_crd() -> dict[str, Any]:
+    def strings(*names: str) -> dict[str, Any]:
+        return {"type": "object", "properties": {n: {"type": "string"} for n in names}}
+
+    root = {
+        "type": "object",
+        "properties": {
+            "apiVersion": {"type": "string"},
+            "kind": {"type": "string"},
+            "metadata": {"type": "object"},
+            "spec": strings("in", "a.b", "x/y", "a__b", "return", "if-not"),
+            "pick": strings("namespace", "null", "k8s.io/name"),
+        },
+    }
+    return {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "things.esc.example.com"},
+        "spec": {
+            "group": "esc.example.com",
+            "names": {"kind": "Thing", "listKind": "ThingList", "plural": "things", "singular": "thing"},
+            "scope": "Namespaced",
+            "versions": [
+                {"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": root}}
+            ],
+        },
+    }  # fmt: skip
+
+
+def test_rules_over_property_names_cel_must_escape_compile_and_enforce(
+    kube: kubeserver.Server, tmp_path: Path
+) -> None:
+    """Reserved words (`in`, `return`, `namespace`, `null`), `.`, `/`, `-` and `__` in
+    property names: the rules `markergen crd` writes reach them as the server escapes
+    them, and the server enforces the unions through them."""
+    (tmp_path / "go.mod").write_text("module example.com/esc\n\ngo 1.24\n")
+    (tmp_path / "api" / "v1").mkdir(parents=True)
+    (tmp_path / "api" / "v1" / "types.go").write_text(ESCAPED_GO)
+    bases = tmp_path / "config" / "crd" / "bases"
+    bases.mkdir(parents=True)
+    crd_file = bases / "esc.example.com_things.yaml"
+    crd_file.write_text(yaml.safe_dump(_escaped_crd()))
+    result = run_cli(["crd", "config/crd/bases"], tmp_path)
+    assert result.code == 0, result.stderr
+    (doc,) = _documents(crd_file)
+    text = json.dumps(doc)
+    for escaped in ("__in__", "a__dot__b", "x__slash__y", "a__underscores__b", "__return__",
+                    "if__dash__not", "__namespace__", "__null__", "k8s__dot__io__slash__name"):  # fmt: skip
+        assert f"self.{escaped}" in text, escaped
+    with kube.installed(doc) as crd:
+        verdicts = {
+            name: crd.dry_run({"apiVersion": "esc.example.com/v1", **obj})
+            for name, obj in {
+                "each member with its value": {"spec": {"in": "Dotted", "a.b": "x"}},
+                "slash": {"spec": {"in": "Slashed", "x/y": "x"}},
+                "underscores": {"spec": {"in": "Under", "a__b": "x"}},
+                "reserved": {"spec": {"in": "Return", "return": "x"}},
+                "dash": {"spec": {"in": "Dash", "if-not": "x"}},
+                "one of pick": {"pick": {"k8s.io/name": "x"}},
+                "selected member missing": {"spec": {"in": "Dotted"}},
+                "other member set": {"spec": {"in": "Slashed", "x/y": "y", "a.b": "x"}},
+                "two of pick": {"pick": {"k8s.io/name": "x", "null": "y"}},
+            }.items()
+        }
+    accepted = {name for name, v in verdicts.items() if v.accepted}
+    assert accepted == {
+        "each member with its value", "slash", "underscores", "reserved", "dash", "one of pick"
+    }, {n: v.message for n, v in verdicts.items()}  # fmt: skip
+    assert verdicts["selected member missing"].fields() == {"spec.a.b"}
+    assert verdicts["other member set"].fields() == {"spec.a.b"}
+    assert verdicts["two of pick"].fields() == {"pick"}
