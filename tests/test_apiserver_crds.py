@@ -11,6 +11,7 @@ before and after, or repeated in several files, is installed once.
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import shutil
@@ -244,3 +245,26 @@ def test_rules_over_property_names_cel_must_escape_compile_and_enforce(
     assert verdicts["selected member missing"].fields() == {"spec.a.b"}
     assert verdicts["other member set"].fields() == {"spec.a.b"}
     assert verdicts["two of pick"].fields() == {"pick"}
+
+
+@pytest.mark.parametrize("module", ["test_crd_k8s_modes", "test_crd_k8s_wrapped"])
+def test_crds_of_the_validation_gen_tests_are_created_by_the_api_server(
+    kube: kubeserver.Server, tmp_path: Path, module: str
+) -> None:
+    """The Go and CRD the validation-gen tests patch in memory (mode unions, wrapped
+    types), through the command line as a user runs it, then created on the server."""
+    source = importlib.import_module(module)
+    (tmp_path / "go.mod").write_text("module example.com/k8s\n\ngo 1.24\n")
+    (tmp_path / "v1").mkdir()
+    (tmp_path / "v1" / "types.go").write_text(source.GO)
+    crd_file = tmp_path / "crd.yaml"
+    crd_file.write_text(source.CRD)
+    result = run_cli(["crd", "--types", "./...", "crd.yaml"], tmp_path)
+    assert result.code == 0, result.stderr
+    (doc,) = _documents(crd_file)
+    assert _rules(doc) > 0, result.stderr
+    try:
+        with kube.installed(doc):
+            pass
+    except kubeserver.CRDRefused as err:
+        pytest.fail(f"the API server refused {module}'s CRD: {err.message}")
