@@ -391,6 +391,67 @@ def _unbounded(doc: PerRuleCRD) -> None:
             doc.cases.append(PerRule(case_id, rule, prop, i == 0, mine.total, i))
 
 
+# A bound of the schema moves the estimate across the per-rule limit: (id, the node's
+# schema for a bound b, its rule, what holds the node (maxItems of a list, or
+# maxProperties of a map for a transition rule, which a list's items cannot hold)).
+BOUNDS: list[tuple[str, Any, str, str]] = [
+    ("maxLength-matches", lambda b: obj(s={"type": "string", "maxLength": b}),
+     'self.s.matches("^[a-z]+$")', "list"),
+    ("maxLength-contains", lambda b: obj(s={"type": "string", "maxLength": b}),
+     'self.s.contains("abc")', "list"),
+    ("maxLength-split", lambda b: obj(s={"type": "string", "maxLength": b}),
+     'self.s.split(",").size() < 2', "list"),
+    ("maxItems-nested", lambda b: obj(grid={"type": "array", "maxItems": 8, "items": {
+        "type": "array", "maxItems": b, "items": {"type": "integer"}}}),
+     "self.grid.all(r, r.all(x, x > 0))", "list"),
+    ("maxItems-strings", lambda b: obj(s=STR10, strs={"type": "array", "maxItems": b, "items": STR64}),
+     "self.strs.exists(x, x == self.s)", "list"),
+    ("maxProperties", lambda b: obj(m={"type": "object", "maxProperties": b, "additionalProperties": STR10}),
+     "self.m.all(k, self.m[k].size() < 5)", "list"),
+    ("transition", lambda b: {"type": "string", "maxLength": b},
+     "self == oldSelf", "map"),
+    ("optional-old-self", lambda b: {"type": "string", "maxLength": b},
+     "!oldSelf.hasValue() || self == oldSelf.value()", "map"),
+]  # fmt: skip
+HOLDERS = 1000  # how many nodes the list or map above each holds
+
+
+def _holder(kind: str, node: dict[str, Any]) -> dict[str, Any]:
+    if kind == "map":
+        return {"type": "object", "maxProperties": HOLDERS, "additionalProperties": node}
+    return {"type": "array", "maxItems": HOLDERS, "items": node}
+
+
+def _bound_total(doc: PerRuleCRD, case: tuple[str, Any, str, str], bound: int, prop: str) -> int:
+    """markergen's estimate of the case's rule with `bound`, placed at spec.`prop`."""
+    _id, schema, rule, kind = case
+    optional = "hasValue" in rule
+    entry: dict[str, Any] = {"rule": rule, **({"optionalOldSelf": True} if optional else {})}
+    node = {**schema(bound), "x-kubernetes-validations": [entry]}
+    doc.spec["properties"][prop] = _holder(kind, node)
+    inner = "additionalProperties" if kind == "map" else "items"
+    return estimate(rule, doc.root(), (*SPEC, prop, inner), optional).total
+
+
+def _bounds(doc: PerRuleCRD) -> None:
+    """The largest bound whose estimate fits, and the bound one more."""
+    for case in BOUNDS:
+        lo, hi = 0, 1
+        while _bound_total(doc, case, hi, "probe") <= RULE_LIMIT:
+            lo, hi = hi, hi * 2
+            assert hi < 2**31, f"{case[0]}: the bound does not move the estimate"
+        while hi - lo > 1:  # lo fits, hi does not
+            mid = (lo + hi) // 2
+            fits = _bound_total(doc, case, mid, "probe") <= RULE_LIMIT
+            lo, hi = (mid, hi) if fits else (lo, mid)
+        del doc.spec["properties"]["probe"]
+        for fits, bound in ((True, lo), (False, lo + 1)):
+            prop = f"{'f' if fits else 'o'}-{case[0]}"
+            mine = _bound_total(doc, case, bound, prop)
+            assert (mine <= RULE_LIMIT) == fits
+            doc.cases.append(PerRule(f"{case[0]} {bound}", case[2], prop, fits, mine))
+
+
 _RULE_FIELD = re.compile(
     # a CRD whose versions share one schema is validated as `spec.validation`
     r"^spec\.(?:versions\[0\]\.schema|validation)\.openAPIV3Schema\.properties\[spec\]\.properties\[([^\]]+)\]"
@@ -403,6 +464,7 @@ def per_rule(kube: kubeserver.Server) -> tuple[PerRuleCRD, list[Refusal]]:
     doc = PerRuleCRD()
     _bounded(doc)
     _unbounded(doc)
+    _bounds(doc)
     return doc, refusals(kube, crd({"v1": doc.root()}))
 
 
