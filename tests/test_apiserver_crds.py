@@ -178,29 +178,13 @@ def _escaped_crd() -> dict[str, Any]:
     def strings(*names: str) -> dict[str, Any]:
         return {"type": "object", "properties": {n: {"type": "string"} for n in names}}
 
-    root = {
-        "type": "object",
-        "properties": {
-            "apiVersion": {"type": "string"},
-            "kind": {"type": "string"},
-            "metadata": {"type": "object"},
+    return _crd_of(
+        "esc.example.com",
+        {
             "spec": strings("in", "a.b", "x/y", "a__b", "return", "if-not"),
             "pick": strings("namespace", "null", "k8s.io/name"),
         },
-    }
-    return {
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": "things.esc.example.com"},
-        "spec": {
-            "group": "esc.example.com",
-            "names": {"kind": "Thing", "listKind": "ThingList", "plural": "things", "singular": "thing"},
-            "scope": "Namespaced",
-            "versions": [
-                {"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": root}}
-            ],
-        },
-    }  # fmt: skip
+    )
 
 
 def test_rules_over_property_names_cel_must_escape_compile_and_enforce(
@@ -209,16 +193,7 @@ def test_rules_over_property_names_cel_must_escape_compile_and_enforce(
     """Reserved words (`in`, `return`, `namespace`, `null`), `.`, `/`, `-` and `__` in
     property names: the rules `markergen crd` writes reach them as the server escapes
     them, and the server enforces the unions through them."""
-    (tmp_path / "go.mod").write_text("module example.com/esc\n\ngo 1.24\n")
-    (tmp_path / "api" / "v1").mkdir(parents=True)
-    (tmp_path / "api" / "v1" / "types.go").write_text(ESCAPED_GO)
-    bases = tmp_path / "config" / "crd" / "bases"
-    bases.mkdir(parents=True)
-    crd_file = bases / "esc.example.com_things.yaml"
-    crd_file.write_text(yaml.safe_dump(_escaped_crd()))
-    result = run_cli(["crd", "config/crd/bases"], tmp_path)
-    assert result.code == 0, result.stderr
-    (doc,) = _documents(crd_file)
+    doc = _patched_project(tmp_path, ESCAPED_GO, _escaped_crd())
     text = json.dumps(doc)
     for escaped in ("__in__", "a__dot__b", "x__slash__y", "a__underscores__b", "__return__",
                     "if__dash__not", "__namespace__", "__null__", "k8s__dot__io__slash__name"):  # fmt: skip
@@ -268,3 +243,139 @@ def test_crds_of_the_validation_gen_tests_are_created_by_the_api_server(
             pass
     except kubeserver.CRDRefused as err:
         pytest.fail(f"the API server refused {module}'s CRD: {err.message}")
+
+
+TYPED_GO = """// +groupName=typed.example.com
+package v1
+
+// Mode selects where data is kept.
+// +enum
+type Mode int32
+
+const (
+	ModeDisk Mode = iota + 1
+	ModeNet
+)
+
+// Ratio selects a scale.
+// +enum
+type Ratio float64
+
+const (
+	RatioHalf  Ratio = 0.5
+	RatioWhole Ratio = 1
+)
+
+type Disk struct {
+	Size int32 `json:"size,omitempty"`
+}
+
+type Store struct {
+	// +unionDiscriminator
+	// +optional
+	Mode Mode `json:"mode,omitempty"`
+	// +unionMember=1
+	// +optional
+	Disk *Disk `json:"disk,omitempty"`
+	// +unionMember=2
+	// +optional
+	Net *Disk `json:"net,omitempty"`
+}
+
+type Scale struct {
+	// +unionDiscriminator
+	// +optional
+	Ratio Ratio `json:"ratio,omitempty"`
+	// +unionMember=0.5
+	// +optional
+	Half *Disk `json:"half,omitempty"`
+	// +unionMember=1.0
+	// +optional
+	Whole *Disk `json:"whole,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+type Thing struct {
+	Store Store `json:"store,omitempty"`
+	Scale Scale `json:"scale,omitempty"`
+}
+"""
+
+
+def test_rules_over_integer_and_number_discriminators_compile_and_enforce(
+    kube: kubeserver.Server, tmp_path: Path
+) -> None:
+    """`self.mode == 1` on an integer, `self.ratio == 0.5` on a number: the server
+    compiles them and compares JSON numbers as markergen's runtime does (1 is 1.0)."""
+    disk = {"type": "object", "properties": {"size": {"type": "integer", "format": "int32"}}}
+    crd = _crd_of(
+        "typed.example.com",
+        {
+            "store": {
+                "type": "object",
+                "properties": {"mode": {"type": "integer", "format": "int32"}, "disk": disk, "net": disk},
+            },
+            "scale": {
+                "type": "object",
+                "properties": {"ratio": {"type": "number"}, "half": disk, "whole": disk},
+            },
+        },
+    )  # fmt: skip
+    doc = _patched_project(tmp_path, TYPED_GO, crd)
+    assert _rules(doc) == 8
+    cases = {
+        "int selected": ({"store": {"mode": 1, "disk": {}}}, None),
+        "int other member": ({"store": {"mode": 1, "net": {}}}, {"store.disk", "store.net"}),
+        "int missing": ({"store": {"mode": 2}}, {"store.net"}),
+        "number as integer": ({"scale": {"ratio": 1, "whole": {}}}, None),
+        "number selected": ({"scale": {"ratio": 0.5, "half": {}}}, None),
+        "number other member": ({"scale": {"ratio": 1.0, "half": {}}}, {"scale.half", "scale.whole"}),
+        "number missing": ({"scale": {"ratio": 0.5}}, {"scale.half"}),
+    }  # fmt: skip
+    with kube.installed(doc) as installed:
+        for name, (obj, fields) in cases.items():
+            v = installed.dry_run({"apiVersion": "typed.example.com/v1", **obj})
+            assert v.accepted == (fields is None), (name, v.message)
+            assert fields is None or v.fields() == fields, (name, v.message)
+
+
+def _crd_of(group: str, props: dict[str, Any]) -> dict[str, Any]:
+    """A one-version CRD of kind Thing whose root has `props` besides the type's own."""
+    root = {
+        "type": "object",
+        "properties": {
+            "apiVersion": {"type": "string"},
+            "kind": {"type": "string"},
+            "metadata": {"type": "object"},
+            **props,
+        },
+    }
+    return {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": f"things.{group}"},
+        "spec": {
+            "group": group,
+            "names": {"kind": "Thing", "listKind": "ThingList", "plural": "things", "singular": "thing"},
+            "scope": "Namespaced",
+            "versions": [
+                {"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": root}}
+            ],
+        },
+    }  # fmt: skip
+
+
+def _patched_project(tmp_path: Path, go: str, crd: dict[str, Any]) -> dict[str, Any]:
+    """`markergen crd` on a project of package api/v1 (`go`) and config/crd/bases (`crd`):
+    the CRD it writes."""
+    (tmp_path / "go.mod").write_text("module example.com/m\n\ngo 1.24\n")
+    (tmp_path / "api" / "v1").mkdir(parents=True)
+    (tmp_path / "api" / "v1" / "types.go").write_text(go)
+    bases = tmp_path / "config" / "crd" / "bases"
+    bases.mkdir(parents=True)
+    crd_file = bases / f"{crd['spec']['group']}_things.yaml"
+    crd_file.write_text(yaml.safe_dump(crd))
+    result = run_cli(["crd", "config/crd/bases"], tmp_path)
+    assert result.code == 0, result.stderr
+    (doc,) = _documents(crd_file)
+    return doc
