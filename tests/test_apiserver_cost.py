@@ -217,6 +217,14 @@ RULES: list[tuple[str, str]] = [
     ("union-compact", '(has(self.type) && self.type == "Direct") ? has(self.direct) : !has(self.direct)'),
     ("union-count", "(has(self.direct) ? 1 : 0) + (has(self.mirror) ? 1 : 0) <= 1"),
     ("union-filter", "[has(self.direct), has(self.mirror)].filter(x, x).size() <= 1"),
+    ("two-var-all", 'self.objs.all(i, o, i < 3 || o.name == "x")'),
+    ("two-var-exists", "self.strs.exists(i, v, v == self.s)"),
+    ("two-var-map", "self.m.all(k, v, k == v)"),
+    ("two-var-exists-one", "self.strs.existsOne(i, v, i == 1)"),
+    ("transform-list", "self.l.transformList(i, v, v * i).size() < 3"),
+    ("transform-list-filter", "self.l.transformList(i, v, i > 1, v).all(x, x > 0)"),
+    ("two-var-nested", "self.grid.all(i, r, r.all(j, x, x > i))"),
+    ("two-var-shared-path", "self.objs.all(i, o, o.tags.all(j, t, t != o.name))"),
     ("map-literal", '{"a": 1, "b": 2}[self.s] == 1'),
 ]  # fmt: skip
 
@@ -768,6 +776,22 @@ def test_rules_markergen_withholds_for_cost_are_the_ones_the_server_refuses(
         for p in ("spec", "status")
     }
     assert [len(v) for v in long_pairs.values()] == [2, 2]
+    # 4. hand rules in two-variable comprehensions over the unbounded list (at spec):
+    #    markergen used not to count them and wrote the compact rules, which the server
+    #    refused (121,634,816 in all); now counted, they leave no room (MG512)
+    routes_at_spec = "            properties:\n              routes:\n                description:"
+    two_var = (
+        str(CRD_FILE),
+        routes_at_spec,
+        "            x-kubernetes-validations:\n"
+        + "".join(
+            f"            - rule: self.routes.all(i, r, i < {k} || !has(r.type))\n"
+            for k in range(8)
+        )
+        + routes_at_spec,
+    )
+    counted, err = _markergen_crd(tmp_path, "two-var", two_var)
+    assert "MG512" in err and "could not be estimated" not in err, err
     versions = [
         compact,  # written: fits
         _with_rules(bare, pairs),  # the pairs markergen did not write: over the CRD limit
@@ -775,12 +799,13 @@ def test_rules_markergen_withholds_for_cost_are_the_ones_the_server_refuses(
         _with_rules(withheld, written),  # the compact rules it withheld: over
         long_root,  # written without the dear pair: fits
         _with_rules(long_root, long_pairs),  # with it: each of the four rules over
+        counted,  # written without union rules: fits
+        _with_rules(counted, written),  # the compact rules it withheld: over
     ]
     found = judge(kube, versions)
     assert found[_path(1, ())] == "1.258291x"  # 125,829,120
     assert found[_path(3, ())] == "1.132462x"  # 50,331,648 + 62,914,560
     per_rule = {f: v for f, v in found.items() if f.startswith("spec.versions[5].") and "rule" in f}
     assert sorted(per_rule.values()) == ["1.153434x"] * 4  # 11 x 1,048,576
-    assert not any(
-        f.startswith(("spec.versions[0]", "spec.versions[2]", "spec.versions[4]")) for f in found
-    )
+    assert found[_path(7, ())] == "1.216348x"  # 58,720,256 + 62,914,560
+    assert not any(f.startswith(tuple(f"spec.versions[{i}]" for i in (0, 2, 4, 6))) for f in found)

@@ -180,11 +180,12 @@ def test_compact_merges_each_pair_only_when_both_are_there() -> None:
 
 
 def test_a_rule_the_port_cannot_read_falls_back_to_the_upper_bound_with_the_reason() -> None:
+    rule = "self.l.transformMap(i, v, v + 1).size() > 0"
     with pytest.raises(CannotEstimate, match="not supported"):
-        cost("self.l.all(i, v, v > 0)")
-    est = estimate("self.l.all(i, v, v > 0)", IN_LIST, ())
+        cost(rule)
+    est = estimate(rule, IN_LIST, ())
     assert "not supported" in est.fallback
-    assert est.per_call == upper_bound_call_cost("self.l.all(i, v, v > 0)")
+    assert est.per_call == upper_bound_call_cost(rule)
     assert estimate("self.nope == 1", IN_LIST, ()).fallback == "undefined field 'nope'"
 
 
@@ -350,3 +351,14 @@ def test_a_selection_through_an_outer_variable_rewrites_the_inner_range_s_path()
 def test_cel_bind_is_not_in_the_crd_environment() -> None:
     with pytest.raises(CannotEstimate, match=r"cel\.bind is not available"):
         cost("cel.bind(n, self.l.size(), n > 1 && n < 5)")
+
+
+def test_two_variable_comprehensions_are_estimated_as_the_server_does() -> None:
+    # figures the API server gave (tests/test_apiserver_cost.py): the index or key and
+    # the item are local variables sized from the range (`@indices`/`@keys`, `@items`)
+    # range 2 + result 1 + 10 x (condition 2 + step 1 + two comparisons of 2)
+    assert cost("self.l.all(i, v, i < 3 || v > 0)", OBJS) == 2 + 1 + 10 * (2 + 1 + 4)
+    assert cost("self.strs.existsOne(i, v, i == 1)", OBJS) == 68
+    assert cost("self.l.transformList(i, v, i > 1, v).all(x, x > 0)", OBJS) == 214
+    # the shared-path sizing holds for them too
+    assert cost("self.objs.all(i, o, o.tags.all(j, t, t != o.name))", OBJS) == 2033

@@ -231,25 +231,32 @@ class Checker:
             )
         rng = self.check(e.iter_range)
         init = self.check(e.accu_init)
+        value = DYN  # a two-variable comprehension's second variable
         if rng.kind == "list":
             it = _elem(rng)
+            if e.iter_var2:
+                it, value = INT, it  # the index, then the item
         elif rng.kind == "map":
             it = rng.params[0]
+            if e.iter_var2:
+                value = rng.params[1] if len(rng.params) > 1 else DYN
         elif rng.kind == "dyn":
             it = DYN
         else:
             raise CheckError(f"cannot iterate over {rng.kind}")
         accu = init
-        if e.macro == "map":
+        if e.macro in ("map", "transformList"):
             accu = list_of(DYN)  # refined after the step is typed
         elif e.macro == "filter":
             accu = list_of(it)
         self.scopes.append({e.accu_var: accu})
         if e.macro != "bind":
             self.scopes[-1][e.iter_var] = it
+        if e.iter_var2:
+            self.scopes[-1][e.iter_var2] = value
         self.check(e.loop_condition)
         step = self.check(e.loop_step)
-        if e.macro == "map":
+        if e.macro in ("map", "transformList"):
             self.scopes[-1][e.accu_var] = step if step.kind == "list" else accu
         result = self.check(e.result)
         self.scopes.pop()

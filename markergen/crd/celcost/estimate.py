@@ -388,13 +388,29 @@ class Coster:
             sub = "@items"
         self.push(name, _Local(_append(self.get_path(rng), sub), size, None))
 
+    def _iter_pair(self, key: str, value: str, rng: Expr) -> None:
+        """pushIterKey and pushIterValue: the index (`@indices`) or key, and the item."""
+        ent = self.compute_entry(rng)
+        container = ent.container if ent is not None else self.type_of(rng).kind
+        path = self.get_path(rng)
+        is_list = container == "list"
+        key_path = _append(path, "@indices" if is_list else "@keys")
+        self.push(key, _Local(key_path, ent.key if ent is not None else None, None))
+        value_path = _append(self.get_path(rng), "@items" if is_list else "@values")
+        self.push(value, _Local(value_path, ent.val if ent is not None else None, None))
+
     def cost_comprehension(self, e: Comprehension) -> Range:
         s = self.cost(e.iter_range).add(self.cost(e.accu_init))
         self._local_var(e.accu_var, e.accu_init)
-        self._iter_single(e.iter_var, e.iter_range)
+        if e.iter_var2:
+            self._iter_pair(e.iter_var, e.iter_var2, e.iter_range)
+        else:
+            self._iter_single(e.iter_var, e.iter_range)
         loop = self.cost(e.loop_condition)
         step = self.cost(e.loop_step)
         self.pop(e.iter_var)
+        if e.iter_var2:
+            self.pop(e.iter_var2)
         s = s.add(self.cost(e.result))
         self.pop(e.accu_var)
         count = self.size_or_unknown(e.iter_range)
