@@ -362,3 +362,16 @@ def test_two_variable_comprehensions_are_estimated_as_the_server_does() -> None:
     assert cost("self.l.transformList(i, v, i > 1, v).all(x, x > 0)", OBJS) == 214
     # the shared-path sizing holds for them too
     assert cost("self.objs.all(i, o, o.tags.all(j, t, t != o.name))", OBJS) == 2033
+
+
+def test_list_extension_functions_cost_as_cel_go_s_estimators() -> None:
+    # figures the API server gave (tests/test_apiserver_cost.py): 1 + 10 for the new
+    # list, plus its size x 1 (slice, reverse, range; flatten: x depth) or the size
+    # squared x 2 (distinct, sort; + 0.1 for strings), plus the operands
+    assert cost("self.l.slice(0, 2).size() < 3", OBJS) == 2 + (11 + 2) + 1 + 1
+    assert cost("self.l.distinct().size() < 3", OBJS) == 2 + (200 + 11) + 1 + 1
+    assert cost('self.strs.sort()[0] == "a"', OBJS) == 552
+    assert cost("lists.range(3).size() == 3", OBJS) == (3 + 11) + 1 + 1
+    # a string has no reverse() in the API server's environment
+    with pytest.raises(CannotEstimate, match=r"string\.reverse"):
+        cost('self.s.reverse() == "x"', OBJS)

@@ -126,13 +126,12 @@ QUALIFIED = frozenset(
     {
         "optional.of", "optional.ofNonZeroValue", "optional.none", "sets.contains",
         "sets.equivalent", "sets.intersects", "strings.quote", "format.named",
-        "math.greatest", "math.least", "ip.isCanonical",
+        "math.greatest", "math.least", "ip.isCanonical", "lists.range",
     }
 )  # fmt: skip
 NOT_PORTED = frozenset(
     {
-        "slice", "flatten", "distinct", "reverse", "sort", "sortBy", "range", "lists.range",
-        "fieldSelector", "labelSelector", "check", "authorizer", "serviceAccount",
+        "sortBy", "fieldSelector", "labelSelector", "check", "authorizer", "serviceAccount",
     }
 )  # fmt: skip
 
@@ -223,7 +222,7 @@ class Checker:
         raise CheckError(f"type {operand.kind} has no field {name!r}")
 
     def _comprehension(self, e: Comprehension) -> Type:
-        if e.macro == "bind":
+        if e.macro == "cel.bind":
             # The API server's CRD environment (k8s.io/apiserver pkg/cel/environment
             # base.go) has no ext.Bindings: it refuses the rule as it fails to compile.
             raise CheckError(
@@ -472,6 +471,7 @@ def _global(fn: str, args: list[Type]) -> tuple[list[str], Type]:
         "semver": SEMVER, "optional.none": optional_of(DYN), "strings.quote": STRING,
         "sets.contains": BOOL, "sets.equivalent": BOOL, "sets.intersects": BOOL,
         "format.named": optional_of(FORMAT), "math.greatest": DYN, "math.least": DYN,
+        "lists.range": list_of(INT),
         "ip.isCanonical": BOOL,
     }  # fmt: skip
     if fn in ("optional.of", "optional.ofNonZeroValue") and n == 1:
@@ -487,10 +487,35 @@ def _global(fn: str, args: list[Type]) -> tuple[list[str], Type]:
     raise CheckError(f"undeclared function {fn}()")
 
 
+# cel-go ext/lists.go: the element types `sort()` has an overload (and an estimate) for
+_SORTABLE = frozenset({"int", "uint", "double", "bool", "duration", "timestamp", "string", "bytes"})
+
+
+def _ext_list(fn: str, t: Type, args: list[Type]) -> tuple[list[str], Type] | None:
+    """The ext.Lists (version 3) member functions of a list."""
+    n = len(args)
+    if fn == "slice" and n == 2:
+        return ["list_slice"], t
+    if fn == "flatten" and n <= 1:
+        inner = _elem(t)
+        flat = list_of(_elem(inner)) if inner.kind == "list" and n == 0 else list_of(DYN)
+        return ["list_flatten" if n == 0 else "list_flatten_int"], flat
+    if fn in ("distinct", "reverse") and n == 0:
+        return [f"list_{fn}"], t
+    if fn == "sort" and n == 0:
+        kind = _elem(t).kind
+        return ([f"list_{kind}_sort"] if kind in _SORTABLE else ["list_sort"]), t
+    return None
+
+
 def _member(fn: str, t: Type, args: list[Type]) -> tuple[list[str], Type]:
     n = len(args)
     k = t.kind
     dyn = is_dyn(t)
+    if k == "list":
+        found = _ext_list(fn, t, args)
+        if found is not None:
+            return found
     if fn == "size" and n == 0:
         if dyn:
             return [f"{x}_size" for x in _SIZE_IDS], INT
@@ -512,7 +537,6 @@ def _member(fn: str, t: Type, args: list[Type]) -> tuple[list[str], Type]:
             "substring": ("string_substring_int", STRING),
             "trim": ("string_trim", STRING),
             "format": ("string_format", STRING),
-            "reverse": ("string_reverse", STRING),
             "find": ("string_find", STRING),
             "findAll": ("string_find_all", list_of(STRING)),
         }

@@ -447,6 +447,9 @@ class Coster:
             # the checker asks it before the Kubernetes one: m x n comparisons, plus 1
             pairs = self.k8s_size(args[0]).mul(self.k8s_size(args[1])).factor(sets)
             return pairs.add(fixed(1)).add(arg_sum), None
+        listed = self._ext_lists_cost(oid, target, args)
+        if listed is not None:
+            return listed[0].add(arg_sum), listed[1]
         k8s = self.k8s_call_cost(fn.function, oid, target, args)
         if k8s is not None:
             return k8s[0].add(arg_sum), k8s[1]
@@ -500,6 +503,32 @@ class Coster:
             lo = 1 if smallest > 0 else 0
             return Range(lo, smallest).factor(STRING_TRAVERSAL_COST_FACTOR).add(arg_sum), None
         return fixed(1).add(arg_sum), None
+
+    def _ext_lists_cost(
+        self, oid: str, target: Node | None, args: list[Node]
+    ) -> tuple[Range, Range] | None:
+        """cel-go ext/lists.go's estimators (ext.Lists version 3, which the checker asks
+        before the Kubernetes one): 1 + 10 for the new list + its size x a factor."""
+        size = self.k8s_size
+        if oid == "list_slice" and target is not None and len(args) == 2:
+            sz = size(target)
+            start, end = _uint_literal(args[0], 0), _uint_literal(args[1], sz.max)
+            return _allocating(1.0, fixed((end - start) % (MAX_U64 + 1)))
+        if oid == "lists_range" and target is None and len(args) == 1:
+            return _allocating(1.0, fixed(_uint_literal(args[0], MAX_U64)))
+        if oid == "list_reverse" and target is not None and not args:
+            return _allocating(1.0, size(target))
+        if oid in ("list_flatten", "list_flatten_int") and target is not None and len(args) <= 1:
+            depth = _uint_literal(args[0], MAX_U64) if args else 1
+            return _allocating(float(depth), size(target))
+        if oid == "list_distinct" and target is not None and not args:
+            sz = size(target)
+            return _allocating(2.0, sz.mul(sz))
+        if oid.endswith("_sort") and oid != "list_sort" and target is not None and not args:
+            sz = size(target)
+            per = 2.0 + (STRING_TRAVERSAL_COST_FACTOR if oid in _TEXT_SORTS else 0.0)
+            return _allocating(per, sz.mul(sz))
+        return None
 
     def _entry_of(self, n: Node) -> Entry | None:
         return self.compute_entry(n.expr) if n.expr is not None else None
@@ -663,6 +692,22 @@ _NOMINAL = frozenset(
         "getEscapedPath", "getQuery",
     }
 )  # fmt: skip
+_TEXT_SORTS = frozenset({"list_string_sort", "list_bytes_sort"})
+
+
+def _allocating(factor: float, size: Range) -> tuple[Range, Range]:
+    """estimateAllocatingListCall: the call (1) and a new list (10) besides the work."""
+    return size.factor(factor).add(fixed(1)).add(fixed(LIST_CREATE_BASE_COST)), size
+
+
+def _uint_literal(n: Node, default: int) -> int:
+    """nodeAsUintValue: an int literal argument's value (0 when negative), else `default`."""
+    e = n.expr
+    if isinstance(e, Literal) and type(e.value) is int:
+        return max(e.value, 0)
+    return default
+
+
 # cel-go ext/sets.go estimateSetsCost: equivalence may compare every pair twice
 _SETS_COST_FACTOR = {"sets_contains": 1.0, "sets_intersects": 1.0, "sets_equivalent": 2.0}
 

@@ -451,7 +451,7 @@ class _Parser:
                 Ident(v.name, self.nid()),
                 args[2],
                 self.nid(),
-                "bind",
+                "cel.bind",  # optMap expands to the same shape ("bind"); this one the user wrote
             )
         if fn in _TWO_VAR and len(args) in _TWO_VAR[fn]:
             return self.two_var(target, fn, args)
