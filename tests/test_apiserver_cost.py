@@ -232,6 +232,8 @@ RULES: list[tuple[str, str]] = [
     ("list-sort-strings", 'self.strs.sort()[0] == "a"'),
     ("lists-range", "lists.range(3).size() == 3"),
     ("list-flatten", "self.grid.flatten().size() < 3 && self.grid.flatten(2).size() < 9"),
+    ("sort-by", 'self.objs.sortBy(o, o.name)[0].name == "x"'),
+    ("sort-by-ints", "self.l.sortBy(x, -x)[0] > 1"),
     ("map-literal", '{"a": 1, "b": 2}[self.s] == 1'),
 ]  # fmt: skip
 

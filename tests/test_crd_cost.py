@@ -372,6 +372,9 @@ def test_list_extension_functions_cost_as_cel_go_s_estimators() -> None:
     assert cost("self.l.distinct().size() < 3", OBJS) == 2 + (200 + 11) + 1 + 1
     assert cost('self.strs.sort()[0] == "a"', OBJS) == 552
     assert cost("lists.range(3).size() == 3", OBJS) == (3 + 11) + 1 + 1
+    # sortBy binds the list (its empty range: 10), maps it to its keys (1 + 10 + 1 +
+    # 10 x 13) and sorts those (10^2 x 2 + 11)
+    assert cost("self.l.sortBy(x, x).size() > 0", OBJS) == 2 + 10 + (1 + 142 + 211) + 1 + 1
     # a string has no reverse() in the API server's environment
     with pytest.raises(CannotEstimate, match=r"string\.reverse"):
         cost('self.s.reverse() == "x"', OBJS)

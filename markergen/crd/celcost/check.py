@@ -89,6 +89,15 @@ def _val(t: Type) -> Type:
     return t.params[1] if t.kind == "map" and len(t.params) > 1 else DYN
 
 
+def _transform_list(step: Expr) -> Expr:
+    """The one-element list `[transform]` a map macro's step appends to the accumulator."""
+    if isinstance(step, Call) and step.function == "_?_:_" and len(step.args) == 3:
+        step = step.args[1]
+    if isinstance(step, Call) and step.function == "_+_" and len(step.args) == 2:
+        return step.args[1]
+    return step
+
+
 def _join(a: Type, b: Type) -> Type:
     if a == b:
         return a
@@ -131,7 +140,7 @@ QUALIFIED = frozenset(
 )  # fmt: skip
 NOT_PORTED = frozenset(
     {
-        "sortBy", "fieldSelector", "labelSelector", "check", "authorizer", "serviceAccount",
+        "fieldSelector", "labelSelector", "check", "authorizer", "serviceAccount",
     }
 )  # fmt: skip
 
@@ -256,6 +265,13 @@ class Checker:
         self.check(e.loop_condition)
         step = self.check(e.loop_step)
         if e.macro in ("map", "transformList"):
+            # cel-go types the accumulator `[]` as a list of a type parameter that the
+            # step binds to the transform's type (`x * 2` gives list(int)); with the
+            # element type known, the step is typed again, as an overload may depend on it
+            made = self.out.types.get(_transform_list(e.loop_step).id)
+            if made is not None and made.kind == "list" and not is_dyn(_elem(made)):
+                self.scopes[-1][e.accu_var] = made
+                step = self.check(e.loop_step)
             self.scopes[-1][e.accu_var] = step if step.kind == "list" else accu
         result = self.check(e.result)
         self.scopes.pop()
@@ -505,6 +521,9 @@ def _ext_list(fn: str, t: Type, args: list[Type]) -> tuple[list[str], Type] | No
     if fn == "sort" and n == 0:
         kind = _elem(t).kind
         return ([f"list_{kind}_sort"] if kind in _SORTABLE else ["list_sort"]), t
+    if fn == "@sortByAssociatedKeys" and n == 1:  # sortBy's expansion
+        kind = _elem(args[0]).kind
+        return [f"list_{kind}_sortByAssociatedKeys" if kind in _SORTABLE else "list_sortBy"], t
     return None
 
 

@@ -524,6 +524,12 @@ class Coster:
         if oid == "list_distinct" and target is not None and not args:
             sz = size(target)
             return _allocating(2.0, sz.mul(sz))
+        if oid.endswith("_sortByAssociatedKeys") and target is not None and len(args) == 1:
+            sz = size(args[0])  # the keys' list
+            per = 2.0 + (
+                STRING_TRAVERSAL_COST_FACTOR if "_string_" in oid or "_bytes_" in oid else 0.0
+            )
+            return _allocating(per, sz.mul(sz))
         if oid.endswith("_sort") and oid != "list_sort" and target is not None and not args:
             sz = size(target)
             per = 2.0 + (STRING_TRAVERSAL_COST_FACTOR if oid in _TEXT_SORTS else 0.0)

@@ -434,6 +434,24 @@ class _Parser:
         has = Call("hasValue", [], target, self.nid())
         return self.call("_?_:_", has, inner, self.call("optional.none"))
 
+    def sort_by(self, target: Expr, args: list[Expr]) -> Expr:
+        """cel-go ext/lists.go sortByMacro: the list bound to a variable, sorted by the
+        list of its keys (`map` over it)."""
+        name = "@__sortBy_input__"
+        keys = self.macro(Ident(name, self.nid()), "map", args)
+        assert keys is not None
+        return Comprehension(
+            ListExpr([], self.nid()),
+            "#unused",
+            name,
+            target,
+            Literal(False, self.nid()),
+            Ident(name, self.nid()),
+            Call("@sortByAssociatedKeys", [keys], Ident(name, self.nid()), self.nid()),
+            self.nid(),
+            "bind",
+        )
+
     def two_var(self, target: Expr, fn: str, args: list[Expr]) -> Expr:
         return _two_var(self, target, fn, args)
 
@@ -459,6 +477,8 @@ class _Parser:
             raise CelSyntaxError(f"{fn}() is not supported")
         if fn in ("optMap", "optFlatMap") and len(args) == 2:
             return self.opt_map(fn, target, args)
+        if fn == "sortBy" and len(args) == 2:
+            return self.sort_by(target, args)
         if fn not in ("all", "exists", "exists_one", "map", "filter"):
             return None
         if len(args) not in ((2, 3) if fn == "map" else (2,)):
