@@ -234,6 +234,9 @@ RULES: list[tuple[str, str]] = [
     ("list-flatten", "self.grid.flatten().size() < 3 && self.grid.flatten(2).size() < 9"),
     ("sort-by", 'self.objs.sortBy(o, o.name)[0].name == "x"'),
     ("sort-by-ints", "self.l.sortBy(x, -x)[0] > 1"),
+    ("transform-map", 'self.m.transformMap(k, v, v + "x").size() > 0'),
+    ("transform-map-filter", "self.l.transformMap(i, v, i > 2, v * 2).size() < 3"),
+    ("transform-map-entry", "self.strs.transformMapEntry(i, v, {v: i}).size() > 0"),
     ("map-literal", '{"a": 1, "b": 2}[self.s] == 1'),
 ]  # fmt: skip
 

@@ -264,6 +264,9 @@ class Checker:
             self.scopes[-1][e.iter_var2] = value
         self.check(e.loop_condition)
         step = self.check(e.loop_step)
+        if e.macro in ("transformMap", "transformMapEntry") and step.kind == "map":
+            self.scopes[-1][e.accu_var] = step
+            step = self.check(e.loop_step)
         if e.macro in ("map", "transformList"):
             # cel-go types the accumulator `[]` as a list of a type parameter that the
             # step binds to the transform's type (`x * 2` gives list(int)); with the
@@ -450,6 +453,10 @@ _SIZE_IDS = {"string": "size_string", "bytes": "size_bytes", "list": "size_list"
 def _global(fn: str, args: list[Type]) -> tuple[list[str], Type]:
     n = len(args)
     a0 = args[0] if args else DYN
+    if fn == "cel.@mapInsert" and n in (2, 3):  # transformMap's and transformMapEntry's step
+        if n == 3:
+            return ["@mapInsert_map_key_value"], map_of(args[1], args[2])
+        return ["@mapInsert_map_map"], args[1] if args[1].kind == "map" else a0
     if fn == "size" and n == 1:
         if is_dyn(a0):
             return list(_SIZE_IDS.values()), INT

@@ -473,8 +473,6 @@ class _Parser:
             )
         if fn in _TWO_VAR and len(args) in _TWO_VAR[fn]:
             return self.two_var(target, fn, args)
-        if fn in ("transformMap", "transformMapEntry") and len(args) in (3, 4):
-            raise CelSyntaxError(f"{fn}() is not supported")
         if fn in ("optMap", "optFlatMap") and len(args) == 2:
             return self.opt_map(fn, target, args)
         if fn == "sortBy" and len(args) == 2:
@@ -529,7 +527,8 @@ class _Parser:
 # cel-go ext/comprehensions.go (TwoVarComprehensions, in the API server's environment
 # since Kubernetes 1.32): the macros whose cost the port estimates, by argument count
 _TWO_VAR = {"all": (3,), "exists": (3,), "existsOne": (3,), "exists_one": (3,),
-            "transformList": (3, 4)}  # fmt: skip
+            "transformList": (3, 4), "transformMap": (3, 4),
+            "transformMapEntry": (3, 4)}  # fmt: skip
 
 
 def _two_var(p: _Parser, target: Expr, fn: str, args: list[Expr]) -> Expr:
@@ -562,10 +561,18 @@ def _two_var(p: _Parser, target: Expr, fn: str, args: list[Expr]) -> Expr:
         cond = Literal(True, p.nid())
         step = p.call("_?_:_", args[2], p.call("_+_", acc(), Literal(1, p.nid())), acc())
         result = p.call("_==_", acc(), Literal(1, p.nid()))
-    else:  # transformList
+    elif fn == "transformList":
         init = ListExpr([], p.nid())
         cond = Literal(True, p.nid())
         step = p.call("_+_", acc(), ListExpr([args[-1]], p.nid()))
+        if len(args) == 4:
+            step = p.call("_?_:_", args[2], step, acc())
+        result = acc()
+    else:  # transformMap, transformMapEntry: cel.@mapInsert into a map
+        init = MapExpr([], p.nid())
+        cond = Literal(True, p.nid())
+        key = [Ident(names[0], p.nid())] if fn == "transformMap" else []
+        step = p.call("cel.@mapInsert", acc(), *key, args[-1])
         if len(args) == 4:
             step = p.call("_?_:_", args[2], step, acc())
         result = acc()
