@@ -89,6 +89,15 @@ def _val(t: Type) -> Type:
     return t.params[1] if t.kind == "map" and len(t.params) > 1 else DYN
 
 
+def _transform_list(step: Expr) -> Expr:
+    """The one-element list `[transform]` a map macro's step appends to the accumulator."""
+    if isinstance(step, Call) and step.function == "_?_:_" and len(step.args) == 3:
+        step = step.args[1]
+    if isinstance(step, Call) and step.function == "_+_" and len(step.args) == 2:
+        return step.args[1]
+    return step
+
+
 def _join(a: Type, b: Type) -> Type:
     if a == b:
         return a
@@ -126,12 +135,11 @@ QUALIFIED = frozenset(
     {
         "optional.of", "optional.ofNonZeroValue", "optional.none", "sets.contains",
         "sets.equivalent", "sets.intersects", "strings.quote", "format.named",
-        "math.greatest", "math.least", "ip.isCanonical",
+        "math.greatest", "math.least", "ip.isCanonical", "lists.range",
     }
 )  # fmt: skip
 NOT_PORTED = frozenset(
     {
-        "slice", "flatten", "distinct", "reverse", "sort", "sortBy", "range", "lists.range",
         "fieldSelector", "labelSelector", "check", "authorizer", "serviceAccount",
     }
 )  # fmt: skip
@@ -223,27 +231,50 @@ class Checker:
         raise CheckError(f"type {operand.kind} has no field {name!r}")
 
     def _comprehension(self, e: Comprehension) -> Type:
+        if e.macro == "cel.bind":
+            # The API server's CRD environment (k8s.io/apiserver pkg/cel/environment
+            # base.go) has no ext.Bindings: it refuses the rule as it fails to compile.
+            raise CheckError(
+                "undeclared reference to 'cel' (cel.bind is not available in CRD rules)"
+            )
         rng = self.check(e.iter_range)
         init = self.check(e.accu_init)
+        value = DYN  # a two-variable comprehension's second variable
         if rng.kind == "list":
             it = _elem(rng)
+            if e.iter_var2:
+                it, value = INT, it  # the index, then the item
         elif rng.kind == "map":
             it = rng.params[0]
+            if e.iter_var2:
+                value = rng.params[1] if len(rng.params) > 1 else DYN
         elif rng.kind == "dyn":
             it = DYN
         else:
             raise CheckError(f"cannot iterate over {rng.kind}")
         accu = init
-        if e.macro == "map":
+        if e.macro in ("map", "transformList"):
             accu = list_of(DYN)  # refined after the step is typed
         elif e.macro == "filter":
             accu = list_of(it)
         self.scopes.append({e.accu_var: accu})
         if e.macro != "bind":
             self.scopes[-1][e.iter_var] = it
+        if e.iter_var2:
+            self.scopes[-1][e.iter_var2] = value
         self.check(e.loop_condition)
         step = self.check(e.loop_step)
-        if e.macro == "map":
+        if e.macro in ("transformMap", "transformMapEntry") and step.kind == "map":
+            self.scopes[-1][e.accu_var] = step
+            step = self.check(e.loop_step)
+        if e.macro in ("map", "transformList"):
+            # cel-go types the accumulator `[]` as a list of a type parameter that the
+            # step binds to the transform's type (`x * 2` gives list(int)); with the
+            # element type known, the step is typed again, as an overload may depend on it
+            made = self.out.types.get(_transform_list(e.loop_step).id)
+            if made is not None and made.kind == "list" and not is_dyn(_elem(made)):
+                self.scopes[-1][e.accu_var] = made
+                step = self.check(e.loop_step)
             self.scopes[-1][e.accu_var] = step if step.kind == "list" else accu
         result = self.check(e.result)
         self.scopes.pop()
@@ -422,6 +453,10 @@ _SIZE_IDS = {"string": "size_string", "bytes": "size_bytes", "list": "size_list"
 def _global(fn: str, args: list[Type]) -> tuple[list[str], Type]:
     n = len(args)
     a0 = args[0] if args else DYN
+    if fn == "cel.@mapInsert" and n in (2, 3):  # transformMap's and transformMapEntry's step
+        if n == 3:
+            return ["@mapInsert_map_key_value"], map_of(args[1], args[2])
+        return ["@mapInsert_map_map"], args[1] if args[1].kind == "map" else a0
     if fn == "size" and n == 1:
         if is_dyn(a0):
             return list(_SIZE_IDS.values()), INT
@@ -459,6 +494,7 @@ def _global(fn: str, args: list[Type]) -> tuple[list[str], Type]:
         "semver": SEMVER, "optional.none": optional_of(DYN), "strings.quote": STRING,
         "sets.contains": BOOL, "sets.equivalent": BOOL, "sets.intersects": BOOL,
         "format.named": optional_of(FORMAT), "math.greatest": DYN, "math.least": DYN,
+        "lists.range": list_of(INT),
         "ip.isCanonical": BOOL,
     }  # fmt: skip
     if fn in ("optional.of", "optional.ofNonZeroValue") and n == 1:
@@ -474,10 +510,38 @@ def _global(fn: str, args: list[Type]) -> tuple[list[str], Type]:
     raise CheckError(f"undeclared function {fn}()")
 
 
+# cel-go ext/lists.go: the element types `sort()` has an overload (and an estimate) for
+_SORTABLE = frozenset({"int", "uint", "double", "bool", "duration", "timestamp", "string", "bytes"})
+
+
+def _ext_list(fn: str, t: Type, args: list[Type]) -> tuple[list[str], Type] | None:
+    """The ext.Lists (version 3) member functions of a list."""
+    n = len(args)
+    if fn == "slice" and n == 2:
+        return ["list_slice"], t
+    if fn == "flatten" and n <= 1:
+        inner = _elem(t)
+        flat = list_of(_elem(inner)) if inner.kind == "list" and n == 0 else list_of(DYN)
+        return ["list_flatten" if n == 0 else "list_flatten_int"], flat
+    if fn in ("distinct", "reverse") and n == 0:
+        return [f"list_{fn}"], t
+    if fn == "sort" and n == 0:
+        kind = _elem(t).kind
+        return ([f"list_{kind}_sort"] if kind in _SORTABLE else ["list_sort"]), t
+    if fn == "@sortByAssociatedKeys" and n == 1:  # sortBy's expansion
+        kind = _elem(args[0]).kind
+        return [f"list_{kind}_sortByAssociatedKeys" if kind in _SORTABLE else "list_sortBy"], t
+    return None
+
+
 def _member(fn: str, t: Type, args: list[Type]) -> tuple[list[str], Type]:
     n = len(args)
     k = t.kind
     dyn = is_dyn(t)
+    if k == "list":
+        found = _ext_list(fn, t, args)
+        if found is not None:
+            return found
     if fn == "size" and n == 0:
         if dyn:
             return [f"{x}_size" for x in _SIZE_IDS], INT
@@ -499,7 +563,6 @@ def _member(fn: str, t: Type, args: list[Type]) -> tuple[list[str], Type]:
             "substring": ("string_substring_int", STRING),
             "trim": ("string_trim", STRING),
             "format": ("string_format", STRING),
-            "reverse": ("string_reverse", STRING),
             "find": ("string_find", STRING),
             "findAll": ("string_find_all", list_of(STRING)),
         }

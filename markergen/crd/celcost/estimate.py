@@ -116,9 +116,48 @@ class Node:
     computed: Range | None
 
 
+class GoPath:
+    """A field path as cel-go's coster keeps it: a Go `[]string` slice. Appending to one
+    whose backing array has room writes into that array, which other paths may share
+    (an iteration variable's path and every field selected through it), so a later
+    selection can change the path an earlier one recorded. The API server sizes a
+    comprehension's range after its body, with whatever its path then reads: in
+    `self.l.all(o, o.tags.all(t, o.name != t))` the range `o.tags` reads as
+    `o.name` by then. The estimate follows it, as the server refuses by it."""
+
+    __slots__ = ("_array", "_len")
+
+    def __init__(self, array: list[str], length: int) -> None:
+        self._array = array
+        self._len = length
+
+    @classmethod
+    def of(cls, name: str) -> GoPath:
+        return cls([name], 1)  # []string{name}: capacity 1
+
+    def append(self, name: str) -> GoPath:
+        if self._len < len(self._array):
+            self._array[self._len] = name  # room in the shared array: written in place
+            return GoPath(self._array, self._len + 1)
+        # growslice: a new array of twice the capacity (1 for an empty one); a []string of
+        # up to 256 elements has no other size class on the way
+        cap = len(self._array)
+        grown = max(1, 2 * cap) if cap < 256 else cap + (cap + 3 * 256) // 4
+        array = [*self._array[: self._len], name]
+        array.extend([""] * (grown - len(array)))
+        return GoPath(array, self._len + 1)
+
+    def read(self) -> tuple[str, ...]:
+        return tuple(self._array[: self._len])
+
+
+def _append(path: GoPath | None, name: str) -> GoPath:
+    return GoPath.of(name) if path is None else path.append(name)
+
+
 @dataclass
 class _Local:
-    path: tuple[str, ...] | None
+    path: GoPath | None
     size: Range | None
     entry: Entry | None
 
@@ -156,7 +195,7 @@ class Coster:
     checked: Checked
     sizes: SizeEstimator
     presence_test_cost: Range = ZERO  # PresenceTestHasCost(false)
-    paths: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    paths: dict[int, GoPath] = field(default_factory=dict)
     locals_: dict[str, list[_Local]] = field(default_factory=dict)
     computed_sizes: dict[int, Range] = field(default_factory=dict)
     computed_entries: dict[int, Entry] = field(default_factory=dict)
@@ -180,7 +219,7 @@ class Coster:
     def pop(self, name: str) -> None:
         self.locals_[name].pop()
 
-    def get_path(self, e: Expr) -> tuple[str, ...] | None:
+    def get_path(self, e: Expr) -> GoPath | None:
         e = self.node(e)
         if isinstance(e, Ident):
             v = self.peek(e.name)
@@ -189,7 +228,8 @@ class Coster:
         return self.paths.get(e.id)
 
     def new_node(self, e: Expr) -> Node:
-        path = self.get_path(e)
+        found = self.get_path(e)
+        path = found.read() if found is not None else None
         if path and path[0] in (ACCUMULATOR, "@result"):
             path = None  # only provide paths to root variables
         return Node(path, self.type_of(e), e, self.compute_size(e))
@@ -211,7 +251,8 @@ class Coster:
         s = _expr_size(e)
         if s is not None:
             return s
-        n = Node(self.get_path(e), self.type_of(e), e, None)
+        found = self.get_path(e)
+        n = Node(found.read() if found is not None else None, self.type_of(e), e, None)
         s = self.sizes.estimate_size(n)
         if s is not None:
             self.computed_sizes[e.id] = s
@@ -250,7 +291,7 @@ class Coster:
             return fixed(CONST_COST)
         if isinstance(e, Ident):
             v = self.peek(e.name)
-            self.paths[e.id] = v.path if v is not None and v.path is not None else (e.name,)
+            self.paths[e.id] = v.path if v is not None and v.path is not None else GoPath.of(e.name)
             if v is not None and v.path is None:
                 self.paths.pop(e.id, None)
             return fixed(SELECT_AND_IDENT_COST)
@@ -272,7 +313,7 @@ class Coster:
         s = self.cost(e.operand)
         if self.type_of(e.operand).kind in ("map", "object"):
             s = s.add(fixed(SELECT_AND_IDENT_COST))
-        self.paths[e.id] = (*(self.get_path(e.operand) or ()), e.field)
+        self.paths[e.id] = _append(self.get_path(e.operand), e.field)
         return s
 
     def cost_call(self, e: Call) -> Range:
@@ -304,7 +345,7 @@ class Coster:
                 ent = self.compute_entry(e.args[0])
                 result = ent.val if ent is not None else None
                 sub = "@items" if oid == "index_list" else "@values"
-                self.paths[e.id] = (*(self.get_path(e.args[0]) or ()), sub)
+                self.paths[e.id] = _append(self.get_path(e.args[0]), sub)
             if result is None:
                 result = self.compute_size(e)
         self.set_size(e, result)
@@ -345,15 +386,31 @@ class Coster:
         if container == "list":
             size = ent.val if ent is not None else None
             sub = "@items"
-        self.push(name, _Local((*(self.get_path(rng) or ()), sub), size, None))
+        self.push(name, _Local(_append(self.get_path(rng), sub), size, None))
+
+    def _iter_pair(self, key: str, value: str, rng: Expr) -> None:
+        """pushIterKey and pushIterValue: the index (`@indices`) or key, and the item."""
+        ent = self.compute_entry(rng)
+        container = ent.container if ent is not None else self.type_of(rng).kind
+        path = self.get_path(rng)
+        is_list = container == "list"
+        key_path = _append(path, "@indices" if is_list else "@keys")
+        self.push(key, _Local(key_path, ent.key if ent is not None else None, None))
+        value_path = _append(self.get_path(rng), "@items" if is_list else "@values")
+        self.push(value, _Local(value_path, ent.val if ent is not None else None, None))
 
     def cost_comprehension(self, e: Comprehension) -> Range:
         s = self.cost(e.iter_range).add(self.cost(e.accu_init))
         self._local_var(e.accu_var, e.accu_init)
-        self._iter_single(e.iter_var, e.iter_range)
+        if e.iter_var2:
+            self._iter_pair(e.iter_var, e.iter_var2, e.iter_range)
+        else:
+            self._iter_single(e.iter_var, e.iter_range)
         loop = self.cost(e.loop_condition)
         step = self.cost(e.loop_step)
         self.pop(e.iter_var)
+        if e.iter_var2:
+            self.pop(e.iter_var2)
         s = s.add(self.cost(e.result))
         self.pop(e.accu_var)
         count = self.size_or_unknown(e.iter_range)
@@ -384,6 +441,15 @@ class Coster:
             arg_sum = arg_sum.add(c)
         fn = self.node(e)
         assert isinstance(fn, Call)
+        sets = _SETS_COST_FACTOR.get(oid)
+        if sets is not None and len(args) == 2:
+            # cel-go ext/sets.go registers its own estimator for these overloads, and
+            # the checker asks it before the Kubernetes one: m x n comparisons, plus 1
+            pairs = self.k8s_size(args[0]).mul(self.k8s_size(args[1])).factor(sets)
+            return pairs.add(fixed(1)).add(arg_sum), None
+        listed = self._ext_lists_cost(oid, target, args)
+        if listed is not None:
+            return listed[0].add(arg_sum), listed[1]
         k8s = self.k8s_call_cost(fn.function, oid, target, args)
         if k8s is not None:
             return k8s[0].add(arg_sum), k8s[1]
@@ -437,6 +503,38 @@ class Coster:
             lo = 1 if smallest > 0 else 0
             return Range(lo, smallest).factor(STRING_TRAVERSAL_COST_FACTOR).add(arg_sum), None
         return fixed(1).add(arg_sum), None
+
+    def _ext_lists_cost(
+        self, oid: str, target: Node | None, args: list[Node]
+    ) -> tuple[Range, Range] | None:
+        """cel-go ext/lists.go's estimators (ext.Lists version 3, which the checker asks
+        before the Kubernetes one): 1 + 10 for the new list + its size x a factor."""
+        size = self.k8s_size
+        if oid == "list_slice" and target is not None and len(args) == 2:
+            sz = size(target)
+            start, end = _uint_literal(args[0], 0), _uint_literal(args[1], sz.max)
+            return _allocating(1.0, fixed((end - start) % (MAX_U64 + 1)))
+        if oid == "lists_range" and target is None and len(args) == 1:
+            return _allocating(1.0, fixed(_uint_literal(args[0], MAX_U64)))
+        if oid == "list_reverse" and target is not None and not args:
+            return _allocating(1.0, size(target))
+        if oid in ("list_flatten", "list_flatten_int") and target is not None and len(args) <= 1:
+            depth = _uint_literal(args[0], MAX_U64) if args else 1
+            return _allocating(float(depth), size(target))
+        if oid == "list_distinct" and target is not None and not args:
+            sz = size(target)
+            return _allocating(2.0, sz.mul(sz))
+        if oid.endswith("_sortByAssociatedKeys") and target is not None and len(args) == 1:
+            sz = size(args[0])  # the keys' list
+            per = 2.0 + (
+                STRING_TRAVERSAL_COST_FACTOR if "_string_" in oid or "_bytes_" in oid else 0.0
+            )
+            return _allocating(per, sz.mul(sz))
+        if oid.endswith("_sort") and oid != "list_sort" and target is not None and not args:
+            sz = size(target)
+            per = 2.0 + (STRING_TRAVERSAL_COST_FACTOR if oid in _TEXT_SORTS else 0.0)
+            return _allocating(per, sz.mul(sz))
+        return None
 
     def _entry_of(self, n: Node) -> Entry | None:
         return self.compute_entry(n.expr) if n.expr is not None else None
@@ -600,6 +698,25 @@ _NOMINAL = frozenset(
         "getEscapedPath", "getQuery",
     }
 )  # fmt: skip
+_TEXT_SORTS = frozenset({"list_string_sort", "list_bytes_sort"})
+
+
+def _allocating(factor: float, size: Range) -> tuple[Range, Range]:
+    """estimateAllocatingListCall: the call (1) and a new list (10) besides the work."""
+    return size.factor(factor).add(fixed(1)).add(fixed(LIST_CREATE_BASE_COST)), size
+
+
+def _uint_literal(n: Node, default: int) -> int:
+    """nodeAsUintValue: an int literal argument's value (0 when negative), else `default`."""
+    e = n.expr
+    if isinstance(e, Literal) and type(e.value) is int:
+        return max(e.value, 0)
+    return default
+
+
+# cel-go ext/sets.go estimateSetsCost: equivalence may compare every pair twice
+_SETS_COST_FACTOR = {"sets_contains": 1.0, "sets_intersects": 1.0, "sets_equivalent": 2.0}
+
 _SIZED_COMPARISONS = frozenset(
     {
         "less_string", "greater_string", "less_equals_string", "greater_equals_string",
@@ -632,4 +749,3 @@ def _type_size(t: Type) -> Range | None:
     if t.kind == "optional" and t.params and t.params[0].kind in SCALARS:
         return fixed(1)
     return None
-

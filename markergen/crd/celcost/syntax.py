@@ -80,6 +80,7 @@ class Comprehension:
     result: Expr
     id: int = 0
     macro: str = ""
+    iter_var2: str = ""  # the value's variable of a two-variable comprehension, or ""
 
 
 Expr = Literal | Ident | Select | Call | ListExpr | MapExpr | Comprehension
@@ -433,6 +434,27 @@ class _Parser:
         has = Call("hasValue", [], target, self.nid())
         return self.call("_?_:_", has, inner, self.call("optional.none"))
 
+    def sort_by(self, target: Expr, args: list[Expr]) -> Expr:
+        """cel-go ext/lists.go sortByMacro: the list bound to a variable, sorted by the
+        list of its keys (`map` over it)."""
+        name = "@__sortBy_input__"
+        keys = self.macro(Ident(name, self.nid()), "map", args)
+        assert keys is not None
+        return Comprehension(
+            ListExpr([], self.nid()),
+            "#unused",
+            name,
+            target,
+            Literal(False, self.nid()),
+            Ident(name, self.nid()),
+            Call("@sortByAssociatedKeys", [keys], Ident(name, self.nid()), self.nid()),
+            self.nid(),
+            "bind",
+        )
+
+    def two_var(self, target: Expr, fn: str, args: list[Expr]) -> Expr:
+        return _two_var(self, target, fn, args)
+
     def macro(self, target: Expr, fn: str, args: list[Expr]) -> Expr | None:
         if fn == "bind" and isinstance(target, Ident) and target.name == "cel" and len(args) == 3:
             v = args[0]
@@ -447,16 +469,14 @@ class _Parser:
                 Ident(v.name, self.nid()),
                 args[2],
                 self.nid(),
-                "bind",
+                "cel.bind",  # optMap expands to the same shape ("bind"); this one the user wrote
             )
-        if (
-            fn in ("all", "exists", "exists_one", "map", "filter")
-            and len(args) == 3
-            and (fn != "map")
-        ):
-            raise CelSyntaxError(f"two-variable {fn}() is not supported")
+        if fn in _TWO_VAR and len(args) in _TWO_VAR[fn]:
+            return self.two_var(target, fn, args)
         if fn in ("optMap", "optFlatMap") and len(args) == 2:
             return self.opt_map(fn, target, args)
+        if fn == "sortBy" and len(args) == 2:
+            return self.sort_by(target, args)
         if fn not in ("all", "exists", "exists_one", "map", "filter"):
             return None
         if len(args) not in ((2, 3) if fn == "map" else (2,)):
@@ -504,6 +524,63 @@ class _Parser:
         return Comprehension(target, v.name, ACCUMULATOR, init, cond, step, result, self.nid(), fn)
 
 
+# cel-go ext/comprehensions.go (TwoVarComprehensions, in the API server's environment
+# since Kubernetes 1.32): the macros whose cost the port estimates, by argument count
+_TWO_VAR = {"all": (3,), "exists": (3,), "existsOne": (3,), "exists_one": (3,),
+            "transformList": (3, 4), "transformMap": (3, 4),
+            "transformMapEntry": (3, 4)}  # fmt: skip
+
+
+def _two_var(p: _Parser, target: Expr, fn: str, args: list[Expr]) -> Expr:
+    """The expansion of a two-variable macro, as cel-go's quantifierAll etc. build it."""
+    names = []
+    for a in args[:2]:
+        if not isinstance(a, Ident):
+            raise CelSyntaxError("argument must be a simple name")
+        if a.name in (ACCUMULATOR, "@result"):
+            raise CelSyntaxError("iteration variable overwrites accumulator variable")
+        names.append(a.name)
+    if names[0] == names[1]:
+        raise CelSyntaxError(f"duplicate variable name: {names[0]}")
+
+    def acc() -> Expr:
+        return Ident(ACCUMULATOR, p.nid())
+
+    if fn == "all":
+        init: Expr = Literal(True, p.nid())
+        cond: Expr = p.call("@not_strictly_false", acc())
+        step: Expr = p.call("_&&_", acc(), args[2])
+        result: Expr = acc()
+    elif fn == "exists":
+        init = Literal(False, p.nid())
+        cond = p.call("@not_strictly_false", p.call("!_", acc()))
+        step = p.call("_||_", acc(), args[2])
+        result = acc()
+    elif fn in ("existsOne", "exists_one"):
+        init = Literal(0, p.nid())
+        cond = Literal(True, p.nid())
+        step = p.call("_?_:_", args[2], p.call("_+_", acc(), Literal(1, p.nid())), acc())
+        result = p.call("_==_", acc(), Literal(1, p.nid()))
+    elif fn == "transformList":
+        init = ListExpr([], p.nid())
+        cond = Literal(True, p.nid())
+        step = p.call("_+_", acc(), ListExpr([args[-1]], p.nid()))
+        if len(args) == 4:
+            step = p.call("_?_:_", args[2], step, acc())
+        result = acc()
+    else:  # transformMap, transformMapEntry: cel.@mapInsert into a map
+        init = MapExpr([], p.nid())
+        cond = Literal(True, p.nid())
+        key = [Ident(names[0], p.nid())] if fn == "transformMap" else []
+        step = p.call("cel.@mapInsert", acc(), *key, args[-1])
+        if len(args) == 4:
+            step = p.call("_?_:_", args[2], step, acc())
+        result = acc()
+    return Comprehension(
+        target, names[0], ACCUMULATOR, init, cond, step, result, p.nid(), fn, names[1]
+    )
+
+
 def _copy(p: _Parser, e: Expr) -> Expr:
     """A copy of `e` with fresh ids (cel-go's MacroExprFactory.Copy)."""
     if isinstance(e, Literal):
@@ -522,6 +599,7 @@ def _copy(p: _Parser, e: Expr) -> Expr:
     return Comprehension(
         _copy(p, e.iter_range), e.iter_var, e.accu_var, _copy(p, e.accu_init),
         _copy(p, e.loop_condition), _copy(p, e.loop_step), _copy(p, e.result), p.nid(), e.macro,
+        e.iter_var2,
     )  # fmt: skip
 
 
