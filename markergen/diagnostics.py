@@ -268,6 +268,13 @@ CATALOG: dict[str, RuleInfo] = {
             hint="bound the lists and maps above the union (`+kubebuilder:validation:MaxItems`, `MaxProperties`)",
         ),
         RuleInfo(
+            "MG513",
+            W,
+            "a file of kept objects is refused for excessive YAML aliasing and not read",
+            hint="write the objects out instead of through nested aliases (`&name` / `*name`), "
+            "as Kubernetes' own YAML decoder requires",
+        ),
+        RuleInfo(
             "MG520",
             W,
             "check: an enum differs between markergen's reading of the Go and the project's CRD",

@@ -1056,8 +1056,12 @@ def patch_files(
     groups = sorted({g for text in texts.values() for g in indented_values(_GROUP, text, "  ")})
     evaluator = CelEvaluator()
     memo = RunMemo()
+
+    def refused(shown: str, e: YamlError) -> None:
+        diagnostics.append(diag("MG513", Position(shown, e.line, e.column), e.message))
+
     context = PatchContext(
-        samples=tuple(_samples(groups, root, samples_include, samples_exclude, files)),
+        samples=tuple(_samples(groups, root, samples_include, samples_exclude, files, refused)),
         check_errors=tuple(d for d in all_diagnostics(model) if d.severity is Severity.ERROR),
         strict=strict,
     )
@@ -1083,10 +1087,11 @@ def _samples(
     include: Sequence[str],
     exclude: Sequence[str],
     crd_files: Sequence[Path] = (),
+    refused: Callable[[str, YamlError], None] | None = None,
 ) -> list[SampleObject]:
     if root is None or not groups:
         return []
-    return load_samples(root, groups, include, exclude, crd_files)
+    return load_samples(root, groups, include, exclude, crd_files, refused)
 
 
 def sample_findings(
@@ -1100,8 +1105,9 @@ def sample_findings(
 ) -> list[Diagnostic]:
     """For `markergen check`: the union rules `markergen crd` would not write because they
     reject an object the project keeps, as MG511 warnings, and the hand-written CRD rules
-    that disagree with a union (MG508, as `crd` reports them). Nothing is written, no diff
-    is made: only the diagnostics are wanted."""
+    that disagree with a union (MG508, as `crd` reports them), and the CRD and object
+    files it cannot read (MG504, MG513). Nothing is written, no diff is made: only the
+    diagnostics are wanted."""
     _, diagnostics = patch_files(
         crd_files(paths),
         model,
@@ -1127,6 +1133,8 @@ def sample_findings(
             ),
             hint=d.hint,
         )
+        if d.code == "MG508"
+        else d
         for d in diagnostics
-        if d.code in ("MG510", "MG508")
+        if d.code in ("MG510", "MG508", "MG504", "MG513")
     ]
