@@ -401,6 +401,7 @@ class Package:
     module_root: str | None
     markers: tuple[Marker, ...]  # package doc markers (+groupName=...)
     files: tuple[str, ...]
+    go_version: str = ""  # the module's go.mod `go` directive ("1.22"), "" without one
 
     @property
     def group_name(self) -> str | None:
