@@ -275,6 +275,12 @@ CATALOG: dict[str, RuleInfo] = {
             "as Kubernetes' own YAML decoder requires",
         ),
         RuleInfo(
+            "MG514",
+            W,
+            "the CRD is stale: a union's field has no property in it",
+            hint="regenerate the CRDs (`make manifests`), then run `markergen crd` again",
+        ),
+        RuleInfo(
             "MG520",
             W,
             "check: an enum differs between markergen's reading of the Go and the project's CRD",

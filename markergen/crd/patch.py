@@ -46,7 +46,7 @@ from markergen.crd.helm import mask_templates, templated
 from markergen.crd.locate import describe_missing, root_type
 from markergen.crd.prove import Allowance, NodeFacts, Proof, prove_items, prove_union
 from markergen.crd.samples import SampleObject, load_samples, values_at
-from markergen.crd.walk import UnionSite, union_sites
+from markergen.crd.walk import MissingSite, UnionSite, union_sites
 from markergen.crd.yamlio import (
     Document,
     PathKey,
@@ -364,13 +364,31 @@ class _Patcher:
             try:
                 objects = self.context.by_kind.get((group, name, kind), [])
                 lookup = self.memo.lookup(self.model)
-                for site in union_sites(self.model, root, schema, base, lookup):
+                missing: list[MissingSite] = []
+                for site in union_sites(self.model, root, schema, base, lookup, missing):
                     self._site(site, objects, schema)
+                for gap in missing:
+                    self._stale(gap, kind, group, name)
                 steps = self.memo.versions[key] = self.steps
             finally:
                 self.steps = None
         for change, args in steps:
             change(self, *args)
+
+    def _stale(self, gap: MissingSite, kind: str, group: str, version: str) -> None:
+        """MG514: a union the Go types hold where the CRD has no property: controller-gen
+        wrote the CRD before the field existed, so no rule can go where it belongs."""
+        labels = ", ".join(union_label(u, s.name) for s, u in gap.unions)
+        plural = "s" if len(gap.unions) > 1 else ""
+        self.diag(
+            "MG514",
+            gap.path,
+            f"the CRD is stale for {gap.owner.name}.{gap.field.go_name}: CRD {kind}.{group} "
+            f"version {version} has no property `{gap.field.json_name}` in the schema of "
+            f"{gap.owner.name}, where the Go types hold union{plural} {labels}; no rules "
+            f"written for {'them' if plural else 'it'}",
+            once=("stale", gap.owner.key, gap.field.go_name, group, version),
+        )
 
     def _record(self, change: Callable[..., None], *args: Any) -> None:
         """A change a version's unions make (see `_version`)."""
@@ -1136,5 +1154,5 @@ def sample_findings(
         if d.code == "MG508"
         else d
         for d in diagnostics
-        if d.code in ("MG510", "MG508", "MG504", "MG513")
+        if d.code in ("MG510", "MG508", "MG504", "MG513", "MG514")
     ]
