@@ -333,12 +333,22 @@ def _runtime_inputs(args: Args, obj: str | None) -> tuple[Any, str, Any, Any]:
     return loaded, name, load_object(obj) if obj is not None else None, old
 
 
+def _kind_note(value: Any, name: str, table: Any, shown: str) -> None:
+    """On stderr: the object's own kind is another type than the one it is checked as."""
+    from markergen.objects import kind_note
+
+    note = kind_note(value, name, sorted(table.types), shown)
+    if note is not None:
+        sys.stderr.write(f"markergen: note: {note}\n")
+
+
 def _run_normalize(args: Args) -> int:
     from markergen.objects import dump_object
     from markergen.runtime import UnionError
     from markergen.runtime import normalize as run_normalize
 
     table, name, new, old = _runtime_inputs(args, args.new)
+    _kind_note(new.value, name, table, f"{args.new}:{new.line}")
     try:
         result = run_normalize(table, name, old, new.value)
     except UnionError as e:
@@ -359,6 +369,7 @@ def _run_validate(args: Args) -> int:
     for doc in docs:
         errors = run_validate(table, name, doc.value, old=old, options=frozenset(args.option))
         invalid = invalid or bool(errors)
+        _kind_note(doc.value, name, table, f"{args.object}:{doc.line}")
         if args.format == "json":
             records.extend({"document": doc.line, **e.to_record()} for e in errors)
             continue

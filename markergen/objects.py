@@ -75,3 +75,23 @@ def resolve_type(names: list[str], wanted: str) -> str:
     from markergen.runtime.table import resolve_name
 
     return resolve_name(names, wanted)
+
+
+def kind_note(value: Any, type_name: str, names: list[str], shown: str) -> str | None:
+    """The note for an object whose own `apiVersion` and `kind` name another type than
+    the one it is checked as (`--type Auth` given a whole Guestbook): its errors are
+    about the wrong type, and would not say so. None when they agree."""
+    if not isinstance(value, dict):
+        return None
+    kind, api = value.get("kind"), value.get("apiVersion")
+    short = type_name.rsplit(".", 1)[-1]
+    if not isinstance(kind, str) or not isinstance(api, str) or kind == short:
+        return None
+    note = f"{shown}: the object is a {kind} ({api}), but it was checked as type {short}"
+    if any(n.rsplit(".", 1)[-1] == kind for n in names):
+        return (
+            f"{note}: give `--type {kind}` to check the whole object, "
+            f"or give only its {short} value"
+        )
+    return f"{note}: give only its {short} value, or the type of the whole object"
+
