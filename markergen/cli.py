@@ -403,9 +403,7 @@ def _run_diff(args: Args) -> int:
     templates = None
     if args.format == "markdown":
         # the project's diff-report.md.j2 (the `templates` setting) replaces the built-in
-        from markergen.config import load_config
-
-        templates = load_config(Path.cwd()).templates_dir()
+        templates = _config(args, "diff").templates_dir()
     result = run_diff(
         args.base, head, Path.cwd(), args.format, patterns=rest, templates_dir=templates
     )
@@ -641,7 +639,6 @@ COMMANDS: tuple[Command, ...] = (
             ),
         ),
         _run_diff,
-        settings=False,
     ),
     Command(
         "dump",

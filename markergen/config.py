@@ -192,8 +192,9 @@ class Config:
         None,
         help="Directory of Jinja templates, relative to the module root: each *.j2 file "
         "writes one more output into OUT_DIR, named by the file without .j2, and one named "
-        "like a built-in output replaces its template (docs/templates.md).",
-        commands=("generate",),
+        "like a built-in output replaces its template; diff-report.md.j2 replaces the "
+        "report of `diff --format markdown` (docs/templates.md).",
+        commands=("generate", "diff"),
         affects_outputs=True,
         metavar="DIR",
     )
