@@ -508,8 +508,11 @@ class _Patcher:
                 f"union {label} at {where}: {p}; no rules written{documentation}",
                 once=(union.struct, union.name, p),
             )
+        # once per union and finding: a CRD kept in two places (openshift's
+        # zz_generated.crd-manifests and payload-manifests) holds the same rules twice
         for c in proof.contradictions:
-            self.diag("MG508", site.path, f"union {label} at {where}: {c}")
+            once = (union.struct, union.name, c)
+            self.diag("MG508", site.path, f"union {label} at {where}: {c}", once=once)
         for a in proof.allowances:
             marker = _member_marker(self.model, union, a.member)
             self.diag(
@@ -518,6 +521,7 @@ class _Patcher:
                 f"union {label} at {where}: {a.text} (member {a.member} at {marker}); no "
                 "rules written for this union",
                 hint=_allowance_hint(self.model, union, a),
+                once=(union.struct, union.name, a.member, a.text),
             )
         if proof.allowances:
             return
