@@ -34,8 +34,7 @@ def _make_says(root: Path) -> list[str] | None:
 
 CASES = {
     "ifeq-taken": (
-        "MODE = helm\n"
-        "ifeq ($(MODE),helm)\nOUT = charts/crds\nelse\nOUT = config/crd\nendif\n",
+        "MODE = helm\nifeq ($(MODE),helm)\nOUT = charts/crds\nelse\nOUT = config/crd\nendif\n",
         ["a charts/crds"],
     ),
     "ifneq-quoted": (
@@ -65,9 +64,7 @@ CASES = {
 }
 
 RECIPE = "all:\n\techo cp a $(OUT)\n"
-BRANCHED_RECIPE = (
-    "all:\nifeq ($(TOOL),cg)\n\techo cp a $(OUT)\nelse\n\techo cp b $(OUT)\nendif\n"
-)
+BRANCHED_RECIPE = "all:\nifeq ($(TOOL),cg)\n\techo cp a $(OUT)\nelse\n\techo cp b $(OUT)\nendif\n"
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
