@@ -287,13 +287,20 @@ def check_member_name_matches_json(model: Model) -> Iterator[Diagnostic]:
 
 
 def check_member_not_serialized(model: Model) -> Iterator[Diagnostic]:
-    """MG308: for members and discriminators of formed unions and for any field that
-    carries a union marker (the builder may not have formed a union from it)."""
+    """MG308: for members and discriminators of formed unions, for any field that
+    carries a union marker (the builder may not have formed a union from it), and for
+    the fields of a 2019 `+union` struct, every one of which is a member (the 2019 KEP:
+    "All the fields must be optional (beside the discriminator)") though a `json:"-"`
+    one never reaches the union's member list."""
     flagged: set[tuple[str, str]] = set()
+    whole_struct: set[str] = set()  # 2019 `+union` structs: their fields are members
     for struct, union in unions(model):
         names = [m.go_name for m in union.members]
         if union.discriminator is not None:
             names.append(union.discriminator.go_name)
+        if union.traits.fields_are_members and union.origin == "struct":
+            whole_struct.add(struct.key)
+            names += [f.go_name for f in struct.fields if f.json.skip and f.exported]
         for name in names:
             field = struct.field(name)
             if field is not None and (field.json.skip or not field.exported):
@@ -317,9 +324,13 @@ def check_member_not_serialized(model: Model) -> Iterator[Diagnostic]:
             json_name = go_name[:1].lower() + go_name[1:]
             # a required field (a discriminator, mostly) keeps its zero value in JSON
             options = "" if field.required_marker else ",omitempty"
+            union_markers = any(m.name in UNION_FIELD_MARKERS for m in field.markers)
             hint = hints.edits(
                 hints.replace(f'json:"{json_name}{options}"', 'json:"-"'),
-                otherwise="remove its union markers if it is not meant to be in the API",
+                otherwise="move it out of the `+union` struct, whose every field is a "
+                "member, if it is not meant to be in the API"
+                if key in whole_struct and not union_markers
+                else "remove its union markers if it is not meant to be in the API",
             )
         elif not field.exported:
             why = "is unexported, so encoding/json ignores it"
