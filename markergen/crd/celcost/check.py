@@ -126,15 +126,16 @@ QUALIFIED = frozenset(
     {
         "optional.of", "optional.ofNonZeroValue", "optional.none", "sets.contains",
         "sets.equivalent", "sets.intersects", "strings.quote", "format.named",
-        "math.greatest", "math.least", "ip.isCanonical",
+        "math.greatest", "math.least", "ip.isCanonical", "lists.range",
     }
 )  # fmt: skip
-NOT_PORTED = frozenset(
-    {
-        "slice", "flatten", "distinct", "reverse", "sort", "sortBy", "range", "lists.range",
-        "fieldSelector", "labelSelector", "check", "authorizer", "serviceAccount",
-    }
-)  # fmt: skip
+# cel-go's ext.Lists `sortBy` macro; the authorization library (`authorizer` and its
+# resource checks with their field and label selectors) is declared only where an
+# `authorizer` variable is (admission policies): in a CRD rule `authorizer` is an
+# undeclared reference, as the API server's checker says.
+NOT_PORTED = frozenset({"sortBy", "@sortByAssociatedKeys"})
+# ext.Lists' `sort` overloads (cel-go ext/lists.go comparableTypes), by element kind
+SORTABLE = ("int", "uint", "double", "bool", "duration", "timestamp", "string", "bytes")
 
 
 @dataclass
@@ -225,29 +226,61 @@ class Checker:
     def _comprehension(self, e: Comprehension) -> Type:
         rng = self.check(e.iter_range)
         init = self.check(e.accu_init)
+        it2: Type | None = None
         if rng.kind == "list":
             it = _elem(rng)
+            if e.iter_var2:
+                it, it2 = INT, it  # index and element
         elif rng.kind == "map":
             it = rng.params[0]
+            if e.iter_var2:
+                it2 = _val(rng)  # key and value
         elif rng.kind == "dyn":
             it = DYN
+            it2 = DYN
         else:
             raise CheckError(f"cannot iterate over {rng.kind}")
         accu = init
-        if e.macro == "map":
+        if e.macro in ("map", "transformList"):
             accu = list_of(DYN)  # refined after the step is typed
+        elif e.macro in ("transformMap", "transformMapEntry"):
+            accu = map_of(DYN, DYN)
         elif e.macro == "filter":
             accu = list_of(it)
         self.scopes.append({e.accu_var: accu})
         if e.macro != "bind":
             self.scopes[-1][e.iter_var] = it
+        if e.iter_var2 and it2 is not None:
+            self.scopes[-1][e.iter_var2] = it2
         self.check(e.loop_condition)
         step = self.check(e.loop_step)
-        if e.macro == "map":
+        if e.macro in ("map", "transformList"):
+            # cel-go infers the accumulator from the appended element: `[x * 2]` makes
+            # it list(int), not list(dyn) (the sort overload after it depends on it)
+            appended = self._appended(e.loop_step)
+            step = list_of(appended) if appended is not None else step
             self.scopes[-1][e.accu_var] = step if step.kind == "list" else accu
+        elif e.macro in ("transformMap", "transformMapEntry"):
+            self.scopes[-1][e.accu_var] = step if step.kind == "map" else accu
         result = self.check(e.result)
         self.scopes.pop()
         return result
+
+    def _appended(self, step: Expr) -> Type | None:
+        """The type of the element a map-like step appends (`accu + [x]`, also under
+        the filter's `?:`), None when the step has another shape."""
+        if isinstance(step, Call) and step.function == "_?_:_" and len(step.args) == 3:
+            step = step.args[1]
+        if (
+            isinstance(step, Call)
+            and step.function == "_+_"
+            and len(step.args) == 2
+            and isinstance(step.args[1], ListExpr)
+            and len(step.args[1].elements) == 1
+        ):
+            t = self.out.types.get(step.args[1].elements[0].id)
+            return None if t is None or is_dyn(t) else t
+        return None
 
     def _call(self, e: Call) -> Type:
         fn = e.function
@@ -471,6 +504,12 @@ def _global(fn: str, args: list[Type]) -> tuple[list[str], Type]:
         return [fn.replace(".", "_")], simple[fn]
     if fn.startswith("format.") and n == 0:
         return [fn.replace(".", "_")], FORMAT
+    if fn == "lists.range" and n == 1:
+        return ["lists_range"], list_of(INT)
+    if fn == "cel.@mapInsert" and n in (2, 3):
+        # the two-variable transformMap / transformMapEntry steps (ext/comprehensions.go)
+        ids = ["@mapInsert_map_key_value"] if n == 3 else ["@mapInsert_map_map"]
+        return ids, a0 if a0.kind == "map" else map_of(DYN, DYN)
     raise CheckError(f"undeclared function {fn}()")
 
 
@@ -513,6 +552,20 @@ def _member(fn: str, t: Type, args: list[Type]) -> tuple[list[str], Type]:
         }  # fmt: skip
         if fn in lists:
             return [f"list_{fn}"], lists[fn]
+        # cel-go ext.Lists (version 3, with cost estimates)
+        if fn == "slice" and n == 2:
+            return ["list_slice"], t
+        if fn == "flatten" and n == 0:
+            return ["list_flatten"], list_of(_elem(elem)) if elem.kind == "list" else list_of(DYN)
+        if fn == "flatten" and n == 1:
+            return ["list_flatten_int"], list_of(DYN)
+        if fn in ("reverse", "distinct") and n == 0:
+            return [f"list_{fn}"], t
+        if fn == "sort" and n == 0:
+            kinds = SORTABLE if is_dyn(elem) else (elem.kind,)
+            if not set(kinds) <= set(SORTABLE):
+                raise CheckError(f"no matching overload for list({elem.kind}).sort()")
+            return [f"list_{k}_sort" for k in kinds], t
     if k == "duration" and fn in _DURATION_GETTERS:
         return [f"duration_to_{fn}"], INT
     if k == "timestamp" and fn in _TIMESTAMP_GETTERS:

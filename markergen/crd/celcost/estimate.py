@@ -347,13 +347,34 @@ class Coster:
             sub = "@items"
         self.push(name, _Local((*(self.get_path(rng) or ()), sub), size, None))
 
+    def _iter_pair(self, key: str, value: str, rng: Expr) -> None:
+        """pushIterKey and pushIterValue: a two-variable comprehension's index (or key)
+        and element (or value)."""
+        ent = self.compute_entry(rng)
+        container = ent.container if ent is not None else self.type_of(rng).kind
+        path = self.get_path(rng) or ()
+        listed = container == "list"
+        self.push(
+            key,
+            _Local((*path, "@indices" if listed else "@keys"), ent.key if ent else None, None),
+        )
+        self.push(
+            value,
+            _Local((*path, "@items" if listed else "@values"), ent.val if ent else None, None),
+        )
+
     def cost_comprehension(self, e: Comprehension) -> Range:
         s = self.cost(e.iter_range).add(self.cost(e.accu_init))
         self._local_var(e.accu_var, e.accu_init)
-        self._iter_single(e.iter_var, e.iter_range)
+        if e.iter_var2:
+            self._iter_pair(e.iter_var, e.iter_var2, e.iter_range)
+        else:
+            self._iter_single(e.iter_var, e.iter_range)
         loop = self.cost(e.loop_condition)
         step = self.cost(e.loop_step)
         self.pop(e.iter_var)
+        if e.iter_var2:
+            self.pop(e.iter_var2)
         s = s.add(self.cost(e.result))
         self.pop(e.accu_var)
         count = self.size_or_unknown(e.iter_range)
@@ -384,6 +405,9 @@ class Coster:
             arg_sum = arg_sum.add(c)
         fn = self.node(e)
         assert isinstance(fn, Call)
+        ext = self.ext_lists_cost(oid, target, args)
+        if ext is not None:
+            return ext[0].add(arg_sum), ext[1]
         k8s = self.k8s_call_cost(fn.function, oid, target, args)
         if k8s is not None:
             return k8s[0].add(arg_sum), k8s[1]
@@ -437,6 +461,36 @@ class Coster:
             lo = 1 if smallest > 0 else 0
             return Range(lo, smallest).factor(STRING_TRAVERSAL_COST_FACTOR).add(arg_sum), None
         return fixed(1).add(arg_sum), None
+
+    # -- cel-go ext/lists.go, version 3: its OverloadCostEstimate options ----------
+    def ext_lists_cost(
+        self, oid: str, target: Node | None, args: list[Node]
+    ) -> tuple[Range, Range | None] | None:
+        """The cost (without the arguments') and result size of an ext.Lists call, which
+        cel-go asks before the Kubernetes estimator; None for any other overload."""
+        size = self.k8s_size  # ext/costs.go estimateSize: computed, else the estimator's
+        if oid == "list_slice" and target is not None and len(args) == 2:
+            sz = size(target)
+            start = _uint_literal(args[0], 0)
+            end = _uint_literal(args[1], sz.max)
+            return _allocating_list_call(1.0, fixed((end - start) % 2**64))
+        if oid == "lists_range" and target is None and len(args) == 1:
+            return _allocating_list_call(1.0, fixed(_uint_literal(args[0], MAX_U64)))
+        if oid == "list_reverse" and target is not None and not args:
+            return _allocating_list_call(1.0, size(target))
+        if oid in ("list_flatten", "list_flatten_int") and target is not None and len(args) <= 1:
+            depth = _uint_literal(args[0], MAX_U64) if args else 1
+            return _allocating_list_call(float(depth), size(target))
+        if oid == "list_distinct" and target is not None and not args:
+            sz = size(target)
+            return _allocating_list_call(2.0, sz.mul(sz))
+        if oid.endswith("_sort") and oid.startswith("list_") and target is not None and not args:
+            sz = size(target)
+            factor = 2.0
+            if oid in ("list_string_sort", "list_bytes_sort"):
+                factor += STRING_TRAVERSAL_COST_FACTOR
+            return _allocating_list_call(factor, sz.mul(sz))
+        return None
 
     def _entry_of(self, n: Node) -> Entry | None:
         return self.compute_entry(n.expr) if n.expr is not None else None
@@ -607,6 +661,22 @@ _SIZED_COMPARISONS = frozenset(
         "equals", "not_equals",
     }
 )  # fmt: skip
+
+
+def _uint_literal(n: Node, default: int) -> int:
+    """ext/costs.go nodeAsUintValue: an int literal argument's value (0 when negative),
+    else `default`."""
+    e = n.expr
+    if isinstance(e, Literal) and type(e.value) is int:
+        return max(e.value, 0)
+    return default
+
+
+def _allocating_list_call(factor: float, list_size: Range) -> tuple[Range, Range]:
+    """ext/lists.go estimateAllocatingListCall: the list's size times the factor, plus
+    the call and a new list; the result has `list_size` elements."""
+    cost = list_size.factor(factor).add(fixed(1)).add(fixed(LIST_CREATE_BASE_COST))
+    return cost, list_size
 
 
 def _expr_size(e: Expr) -> Range | None:

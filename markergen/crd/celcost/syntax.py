@@ -6,9 +6,14 @@ condition and step (parser/macro.go), `a && b && c` a balanced tree of binary ca
 (parser/helper.go `balancedTree`), `!!x` just `x`, `-1` a literal. Everything here
 follows those rules so that the estimator can follow checker/cost.go line by line.
 
+Two-variable comprehensions (`l.all(i, v, p)`, `exists`, `existsOne`, `exists_one`,
+`transformList`, `transformMap`, `transformMapEntry`; cel-go ext/comprehensions.go) are
+expanded as cel-go's ext library expands them, with the value's variable in
+`Comprehension.iter_var2`.
+
 Not supported (the estimate then says it cannot estimate, with the reason): message
-construction (`Msg{f: v}`), two-variable comprehensions, the optional-value macros
-`optMap`/`optFlatMap`, identifier escapes with backticks.
+construction (`Msg{f: v}`), the optional-value macros `optMap`/`optFlatMap`, the
+`sortBy` macro, identifier escapes with backticks.
 """
 
 from __future__ import annotations
@@ -80,6 +85,7 @@ class Comprehension:
     result: Expr
     id: int = 0
     macro: str = ""
+    iter_var2: str = ""  # the value's variable of a two-variable comprehension
 
 
 Expr = Literal | Ident | Select | Call | ListExpr | MapExpr | Comprehension
@@ -449,12 +455,10 @@ class _Parser:
                 self.nid(),
                 "bind",
             )
-        if (
-            fn in ("all", "exists", "exists_one", "map", "filter")
-            and len(args) == 3
-            and (fn != "map")
+        if (fn in _TWO_VAR_QUANTIFIERS and len(args) == 3) or (
+            fn in _TWO_VAR_TRANSFORMS and len(args) in (3, 4)
         ):
-            raise CelSyntaxError(f"two-variable {fn}() is not supported")
+            return self.two_var(target, fn, args)
         if fn in ("optMap", "optFlatMap") and len(args) == 2:
             return self.opt_map(fn, target, args)
         if fn not in ("all", "exists", "exists_one", "map", "filter"):
@@ -503,6 +507,61 @@ class _Parser:
             result = acc()
         return Comprehension(target, v.name, ACCUMULATOR, init, cond, step, result, self.nid(), fn)
 
+    def two_var(self, target: Expr, fn: str, args: list[Expr]) -> Expr:
+        """cel-go ext/comprehensions.go: quantifierAll ... transformMapEntry."""
+        names = []
+        for a in args[:2]:
+            if not isinstance(a, Ident):
+                raise CelSyntaxError("argument must be a simple name")
+            names.append(a.name)
+        if names[0] == names[1]:
+            raise CelSyntaxError(f"duplicate variable name: {names[0]}")
+        if ACCUMULATOR in names:
+            raise CelSyntaxError("iteration variable overwrites accumulator variable")
+
+        def acc() -> Expr:
+            return Ident(ACCUMULATOR, self.nid())
+
+        if fn == "all":
+            init: Expr = Literal(True, self.nid())
+            cond: Expr = self.call("@not_strictly_false", acc())
+            step: Expr = self.call("_&&_", acc(), args[2])
+            result: Expr = acc()
+        elif fn == "exists":
+            init = Literal(False, self.nid())
+            cond = self.call("@not_strictly_false", self.call("!_", acc()))
+            step = self.call("_||_", acc(), args[2])
+            result = acc()
+        elif fn in ("existsOne", "exists_one"):
+            init = Literal(0, self.nid())
+            cond = Literal(True, self.nid())
+            step = self.call(
+                "_?_:_", args[2], self.call("_+_", acc(), Literal(1, self.nid())), acc()
+            )
+            result = self.call("_==_", acc(), Literal(1, self.nid()))
+        else:
+            transform = args[-1]
+            cond = Literal(True, self.nid())
+            if fn == "transformList":
+                init = ListExpr([], self.nid())
+                step = self.call("_+_", acc(), ListExpr([transform], self.nid()))
+            elif fn == "transformMap":
+                init = MapExpr([], self.nid())
+                step = self.call("cel.@mapInsert", acc(), Ident(names[0], self.nid()), transform)
+            else:
+                init = MapExpr([], self.nid())
+                step = self.call("cel.@mapInsert", acc(), transform)
+            if len(args) == 4:
+                step = self.call("_?_:_", args[2], step, acc())
+            result = acc()
+        return Comprehension(
+            target, names[0], ACCUMULATOR, init, cond, step, result, self.nid(), fn, names[1]
+        )
+
+
+_TWO_VAR_QUANTIFIERS = ("all", "exists", "existsOne", "exists_one")
+_TWO_VAR_TRANSFORMS = ("transformList", "transformMap", "transformMapEntry")
+
 
 def _copy(p: _Parser, e: Expr) -> Expr:
     """A copy of `e` with fresh ids (cel-go's MacroExprFactory.Copy)."""
@@ -522,6 +581,7 @@ def _copy(p: _Parser, e: Expr) -> Expr:
     return Comprehension(
         _copy(p, e.iter_range), e.iter_var, e.accu_var, _copy(p, e.accu_init),
         _copy(p, e.loop_condition), _copy(p, e.loop_step), _copy(p, e.result), p.nid(), e.macro,
+        e.iter_var2,
     )  # fmt: skip
 
 
