@@ -38,10 +38,19 @@ _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
 _MERGE = "tag:yaml.org,2002:merge"
 
-# An alias is `*` and then at least one character that is neither blank nor a flow
-# indicator (YAML's ns-anchor-char; libyaml accepts fewer). A text without one has no
-# shared nodes, so nothing to count: nearly every CRD, read without the walk.
-_ALIAS = re.compile(r"\*[^\s\[\]{},]")
+# Both scanners (libyaml's and PyYAML's) read an anchor as `&` and an alias as `*`
+# followed by letters, digits, `_` or `-`, then a blank, a line end or one of
+# `?:,]}%@` and a backquote, and the token starts after a blank, a line start or
+# `[{,:`. A text without both an anchor and an alias shares no node, so there is nothing
+# to count: every CRD of 837 in eight corpus projects is read without the walk (markdown
+# `**bold**`, `*.example.com` and CEL's `&&` are no such tokens). The regexes start with
+# their sigil, so that the search skips ahead to it; the token's start is checked after.
+_FOLLOW = r"(?=[\s\x00?:,\]}%@`]|\Z)"
+_TOKENS = {
+    "&": re.compile(r"&[0-9A-Za-z_-]+" + _FOLLOW),
+    "*": re.compile(r"\*[0-9A-Za-z_-]+" + _FOLLOW),
+}
+_ALIAS = _TOKENS["*"]
 
 # go-yaml's bounds (decode.go, allowedAliasRatio)
 _MIN_VISITS = 1000
@@ -182,10 +191,19 @@ def compose_documents(text: str) -> list[yaml.Node]:
             raise YamlError(e.problem or str(e), line, col) from None
         except yaml.YAMLError as e:
             raise YamlError(str(e), 1, 1) from None
-        if _ALIAS.search(text):
+        if _has_token(text, "&") and _has_token(text, "*"):
             for node in nodes:
                 check_aliases(node, text)
         return nodes
+
+
+def _has_token(text: str, sigil: str) -> bool:
+    """Whether `text` may hold an anchor (`&`) or alias (`*`) token (see _TOKENS)."""
+    for m in _TOKENS[sigil].finditer(text):
+        i = m.start()
+        if i == 0 or text[i - 1].isspace() or text[i - 1] in "[{,:":
+            return True
+    return False
 
 
 class _Constructor(yaml.constructor.SafeConstructor):

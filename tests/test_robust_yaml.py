@@ -187,3 +187,39 @@ def test_validate_and_normalize_refuse_an_object_bomb(project: Path, command: st
     assert code == 2, output
     assert _points_at_alias(output, obj, "obj.yaml") and "excessive aliasing" in output, output
     assert peak < PEAK_LIMIT_KB, f"peak {peak} KB"
+
+
+ALIAS_FORMS = [
+    "a: &x [1]\nb: *x\n",
+    "a: &x 1\nb: [*x, *x]\n",
+    "{a: &x 1, b: *x}\n",
+    '{"a": &x 1, "b":*x}\n',
+    "- &x 1\n- *x\n",
+    "? &x k\n: v\n*x : w\n",
+    "a: &x-1_b 1\nb: *x-1_b\n",
+    "a: &x\n  k: v\nb:\n  *x\n",
+    "[&x 1,*x]\n",
+]
+
+
+@pytest.mark.parametrize("text", ALIAS_FORMS)
+def test_the_pre_check_sees_every_alias_the_scanner_reads(text: str) -> None:
+    # the budget is only counted for texts the pre-check flags: it must never miss one
+    import yaml
+
+    from markergen.yamlread import _has_token
+
+    scanned = list(yaml.scan(text, Loader=yaml.SafeLoader))
+    assert any(isinstance(t, yaml.AliasToken) for t in scanned)
+    assert any(isinstance(t, yaml.AnchorToken) for t in scanned)
+    assert _has_token(text, "&") and _has_token(text, "*")
+
+
+def test_markdown_globs_and_cel_are_no_alias_tokens() -> None:
+    from markergen.yamlread import _has_token
+
+    text = (
+        "description: |-\n  **Bold** text, *.example.com and *foo* here\n"
+        "rule: self.a && self.b || x*y\n"
+    )
+    assert not (_has_token(text, "&") and _has_token(text, "*"))
