@@ -129,11 +129,11 @@ QUALIFIED = frozenset(
         "math.greatest", "math.least", "ip.isCanonical", "lists.range",
     }
 )  # fmt: skip
-# cel-go's ext.Lists `sortBy` macro; the authorization library (`authorizer` and its
+# Nothing is left unported by name. The authorization library (`authorizer` and its
 # resource checks with their field and label selectors) is declared only where an
 # `authorizer` variable is (admission policies): in a CRD rule `authorizer` is an
 # undeclared reference, as the API server's checker says.
-NOT_PORTED = frozenset({"sortBy", "@sortByAssociatedKeys"})
+NOT_PORTED: frozenset[str] = frozenset()
 # ext.Lists' `sort` overloads (cel-go ext/lists.go comparableTypes), by element kind
 SORTABLE = ("int", "uint", "double", "bool", "duration", "timestamp", "string", "bytes")
 
@@ -561,6 +561,12 @@ def _member(fn: str, t: Type, args: list[Type]) -> tuple[list[str], Type]:
             return ["list_flatten_int"], list_of(DYN)
         if fn in ("reverse", "distinct") and n == 0:
             return [f"list_{fn}"], t
+        if fn == "@sortByAssociatedKeys" and n == 1:
+            key = _elem(args[0])
+            kinds = SORTABLE if is_dyn(key) else (key.kind,)
+            if not set(kinds) <= set(SORTABLE):
+                raise CheckError(f"no matching overload for sortBy() with {key.kind} keys")
+            return [f"list_{k}_sortByAssociatedKeys" for k in kinds], t
         if fn == "sort" and n == 0:
             kinds = SORTABLE if is_dyn(elem) else (elem.kind,)
             if not set(kinds) <= set(SORTABLE):

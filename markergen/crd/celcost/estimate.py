@@ -490,6 +490,12 @@ class Coster:
             if oid in ("list_string_sort", "list_bytes_sort"):
                 factor += STRING_TRAVERSAL_COST_FACTOR
             return _allocating_list_call(factor, sz.mul(sz))
+        if oid.endswith("_sortByAssociatedKeys") and target is not None and len(args) == 1:
+            sz = size(args[0])  # the keys' list, sorted with the target
+            factor = 2.0
+            if oid.startswith(("list_string_", "list_bytes_")):
+                factor += STRING_TRAVERSAL_COST_FACTOR
+            return _allocating_list_call(factor, sz.mul(sz))
         return None
 
     def _entry_of(self, n: Node) -> Entry | None:

@@ -12,8 +12,9 @@ expanded as cel-go's ext library expands them, with the value's variable in
 `Comprehension.iter_var2`.
 
 Not supported (the estimate then says it cannot estimate, with the reason): message
-construction (`Msg{f: v}`), the optional-value macros `optMap`/`optFlatMap`, the
-`sortBy` macro, identifier escapes with backticks.
+construction (`Msg{f: v}`), the optional-value macros `optMap`/`optFlatMap`,
+identifier escapes with backticks. ext.Lists' `sortBy` is expanded as cel-go expands it
+(a `cel.bind` of the list, sorted by the `map` of its keys).
 """
 
 from __future__ import annotations
@@ -455,6 +456,8 @@ class _Parser:
                 self.nid(),
                 "bind",
             )
+        if fn == "sortBy" and len(args) == 2:
+            return self.sort_by(target, args)
         if (fn in _TWO_VAR_QUANTIFIERS and len(args) == 3) or (
             fn in _TWO_VAR_TRANSFORMS and len(args) in (3, 4)
         ):
@@ -506,6 +509,26 @@ class _Parser:
             step = self.call("_?_:_", args[1], step, acc())
             result = acc()
         return Comprehension(target, v.name, ACCUMULATOR, init, cond, step, result, self.nid(), fn)
+
+    def sort_by(self, target: Expr, args: list[Expr]) -> Expr:
+        """cel-go ext/lists.go sortByMacro: `cel.bind(@__sortBy_input__, target,
+        @__sortBy_input__.@sortByAssociatedKeys(@__sortBy_input__.map(x, key)))`."""
+        name = "@__sortBy_input__"
+        keys = self.macro(Ident(name, self.nid()), "map", args)
+        if keys is None:
+            raise CelSyntaxError("sortBy() takes a variable and a key expression")
+        call = Call("@sortByAssociatedKeys", [keys], Ident(name, self.nid()), self.nid())
+        return Comprehension(
+            ListExpr([], self.nid()),
+            "#unused",
+            name,
+            target,
+            Literal(False, self.nid()),
+            Ident(name, self.nid()),
+            call,
+            self.nid(),
+            "bind",
+        )
 
     def two_var(self, target: Expr, fn: str, args: list[Expr]) -> Expr:
         """cel-go ext/comprehensions.go: quantifierAll ... transformMapEntry."""
