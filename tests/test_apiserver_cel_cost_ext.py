@@ -57,6 +57,10 @@ RULES = [
     # sort overload (and its cost factor) after it follows
     "self.n.map(v, v + 1).sort().size() > 0",
     "self.l.filter(v, v != 'a').sort().size() > 0",
+    # ext.Lists' sortBy macro: a bind of the list, sorted by the map of its keys
+    "self.n.sortBy(v, -v).size() > 0",
+    "self.l.sortBy(v, v + 'x')[0] != 'a'",
+    "self.m.transformList(k, v, v).sortBy(x, x).size() > 0",
 ]
 
 
