@@ -12,8 +12,8 @@ expanded as cel-go's ext library expands them, with the value's variable in
 `Comprehension.iter_var2`.
 
 Not supported (the estimate then says it cannot estimate, with the reason): message
-construction (`Msg{f: v}`), the optional-value macros `optMap`/`optFlatMap`,
-identifier escapes with backticks. ext.Lists' `sortBy` is expanded as cel-go expands it
+construction (`Msg{f: v}`), identifier escapes with backticks (the optional-value
+macros `optMap`/`optFlatMap` are expanded, `opt_map`). ext.Lists' `sortBy` is expanded as cel-go expands it
 (a `cel.bind` of the list, sorted by the `map` of its keys).
 """
 
