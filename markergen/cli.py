@@ -254,7 +254,7 @@ def _sample_findings(
     not write because they reject an object the project keeps (MG511), the hand-written
     CRD rules that disagree with a union (MG508), and the enums and discriminator
     defaults that differ from the CRDs' (MG520, MG521). With `assets` (`check --server`),
-    the project's own API server judges the rules too (MG511, MG513)."""
+    the project's own API server judges the rules too (MG511, MG515)."""
     if not dirs:
         return []
     from markergen.crd.checkfind import crd_findings
@@ -369,12 +369,22 @@ def _runtime_inputs(args: Args, obj: str | None) -> tuple[Any, str, Any, Any]:
     return loaded, name, load_object(obj) if obj is not None else None, old
 
 
+def _kind_note(value: Any, name: str, table: Any, shown: str) -> None:
+    """On stderr: the object's own kind is another type than the one it is checked as."""
+    from markergen.objects import kind_note
+
+    note = kind_note(value, name, sorted(table.types), shown)
+    if note is not None:
+        sys.stderr.write(f"markergen: note: {note}\n")
+
+
 def _run_normalize(args: Args) -> int:
     from markergen.objects import dump_object
     from markergen.runtime import UnionError
     from markergen.runtime import normalize as run_normalize
 
     table, name, new, old = _runtime_inputs(args, args.new)
+    _kind_note(new.value, name, table, f"{args.new}:{new.line}")
     try:
         result = run_normalize(table, name, old, new.value)
     except UnionError as e:
@@ -395,6 +405,7 @@ def _run_validate(args: Args) -> int:
     for doc in docs:
         errors = run_validate(table, name, doc.value, old=old, options=frozenset(args.option))
         invalid = invalid or bool(errors)
+        _kind_note(doc.value, name, table, f"{args.object}:{doc.line}")
         if args.format == "json":
             records.extend({"document": doc.line, **e.to_record()} for e in errors)
             continue
@@ -428,9 +439,7 @@ def _run_diff(args: Args) -> int:
     templates = None
     if args.format == "markdown":
         # the project's diff-report.md.j2 (the `templates` setting) replaces the built-in
-        from markergen.config import load_config
-
-        templates = load_config(Path.cwd()).templates_dir()
+        templates = _config(args, "diff").templates_dir()
     result = run_diff(
         args.base, head, Path.cwd(), args.format, patterns=rest, templates_dir=templates
     )
@@ -681,7 +690,6 @@ COMMANDS: tuple[Command, ...] = (
             ),
         ),
         _run_diff,
-        settings=False,
     ),
     Command(
         "dump",

@@ -202,8 +202,9 @@ class Config:
         None,
         help="Directory of Jinja templates, relative to the module root: each *.j2 file "
         "writes one more output into OUT_DIR, named by the file without .j2, and one named "
-        "like a built-in output replaces its template (docs/templates.md).",
-        commands=("generate",),
+        "like a built-in output replaces its template; diff-report.md.j2 replaces the "
+        "report of `diff --format markdown` (docs/templates.md).",
+        commands=("generate", "diff"),
         affects_outputs=True,
         metavar="DIR",
     )
@@ -432,18 +433,16 @@ def _apply(cfg: Config, values: Mapping[Setting, Any]) -> Config:
 
 
 def _from_file(path: Path) -> dict[Setting, Any]:
-    import yaml
+    from markergen.yamlread import YamlError, load_value
 
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError(f"{path}: cannot read: {e}") from None
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
-        raise ConfigError(f"{path}{where}: not valid YAML") from None
+        data = load_value(text)
+    except YamlError as e:
+        raise ConfigError(f"{path}:{e.line}:{e.column}: not valid YAML: {e.message}") from None
     if data is None:
         return {}
     if not isinstance(data, dict):

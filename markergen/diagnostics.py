@@ -270,6 +270,19 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo(
             "MG513",
             W,
+            "a file of kept objects is refused for excessive YAML aliasing and not read",
+            hint="write the objects out instead of through nested aliases (`&name` / `*name`), "
+            "as Kubernetes' own YAML decoder requires",
+        ),
+        RuleInfo(
+            "MG514",
+            W,
+            "the CRD is stale: a union's field has no property in it",
+            hint="regenerate the CRDs (`make manifests`), then run `markergen crd` again",
+        ),
+        RuleInfo(
+            "MG515",
+            W,
             "the project's own API server refuses the CRD with a union's rules",
             hint="read the server's message: a rule it cannot compile or afford comes from "
             "the marker named; run `markergen crd --server off` to compare with markergen's "

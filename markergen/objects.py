@@ -36,8 +36,6 @@ def load_object(name: str) -> Loaded:
 def load_objects(name: str) -> list[Loaded]:
     """Every object of a file: one JSON value, or each document of a YAML stream (as
     kubectl applies them; empty documents are skipped)."""
-    import yaml
-
     shown = "<stdin>" if name == "-" else name
     try:
         text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
@@ -49,28 +47,17 @@ def load_objects(name: str) -> list[Loaded]:
             return [Loaded(json.loads(text), True)]
         except json.JSONDecodeError as e:
             raise ObjectError(f"{shown}:{e.lineno}:{e.colno}: not valid JSON: {e.msg}") from None
+    from markergen.yamlread import YamlError, compose_documents, to_value
+
     try:
         out = []
-        for node in yaml.compose_all(text, Loader=yaml.SafeLoader):
-            value = _construct(node) if node is not None else None
+        for node in compose_documents(text):
+            value = to_value(node)
             if value is not None:  # an empty document, as kubectl skips it
                 out.append(Loaded(value, False, node.start_mark.line + 1))
         return out or [Loaded(None, False)]
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
-        problem = getattr(e, "problem", None) or "not valid YAML"
-        raise ObjectError(f"{shown}{where}: {problem}") from None
-
-
-def _construct(node: Any) -> Any:
-    import yaml
-
-    loader = yaml.SafeLoader("")
-    try:
-        return loader.construct_document(node)
-    finally:
-        loader.dispose()
+    except YamlError as e:
+        raise ObjectError(f"{shown}:{e.line}:{e.column}: {e.message}") from None
 
 
 def dump_object(value: Any, as_json: bool) -> str:
@@ -88,3 +75,23 @@ def resolve_type(names: list[str], wanted: str) -> str:
     from markergen.runtime.table import resolve_name
 
     return resolve_name(names, wanted)
+
+
+def kind_note(value: Any, type_name: str, names: list[str], shown: str) -> str | None:
+    """The note for an object whose own `apiVersion` and `kind` name another type than
+    the one it is checked as (`--type Auth` given a whole Guestbook): its errors are
+    about the wrong type, and would not say so. None when they agree."""
+    if not isinstance(value, dict):
+        return None
+    kind, api = value.get("kind"), value.get("apiVersion")
+    short = type_name.rsplit(".", 1)[-1]
+    if not isinstance(kind, str) or not isinstance(api, str) or kind == short:
+        return None
+    note = f"{shown}: the object is a {kind} ({api}), but it was checked as type {short}"
+    if any(n.rsplit(".", 1)[-1] == kind for n in names):
+        return (
+            f"{note}: give `--type {kind}` to check the whole object, "
+            f"or give only its {short} value"
+        )
+    return f"{note}: give only its {short} value, or the type of the whole object"
+

@@ -205,9 +205,16 @@ class Server:
         self, method: str, path: str, body: Mapping[str, Any] | None = None
     ) -> tuple[int, dict[str, Any]]:
         data = json.dumps(body).encode() if body is not None else None
+        return self.request_raw(method, path, data, "application/json")
+
+    def request_raw(
+        self, method: str, path: str, data: bytes | None, content_type: str
+    ) -> tuple[int, dict[str, Any]]:
+        """`request` with a body as it is sent: `application/yaml` text is decoded by the
+        server's own YAML reader (sigs.k8s.io/yaml)."""
         headers = {"Authorization": f"Bearer {self._token}", "Accept": "application/json"}
         if data is not None:
-            headers["Content-Type"] = "application/json"
+            headers["Content-Type"] = content_type
         for attempt in (1, 2):
             if self._conn is None:
                 self._conn = self._connect()

@@ -152,3 +152,19 @@ def test_a_project_template_replaces_the_markdown_report(tmp_path: Path) -> None
         "markergen: error: hack/templates/diff-report.md.j2:2: template error: "
         "'no_such_name' is undefined\n"
     )
+
+
+def test_the_templates_flag_of_diff_overrides_the_setting(tmp_path: Path) -> None:
+    """`diff --templates DIR` is the `templates` setting as a flag, as for generate: it
+    wins over markergen.yaml's value, and names the directory without any file."""
+    repo = _repo_with_head(tmp_path, "member-renamed")
+    (repo / "review").mkdir()
+    (repo / "review" / "diff-report.md.j2").write_text(REPORT_J2, encoding="utf-8")
+    flag = run_cli(["diff", "HEAD", "--format", "markdown", "--templates", "review"], repo)
+    assert flag.code == 0, flag.stderr
+    assert flag.stdout.splitlines()[0] == "## API review"
+    (repo / "markergen.yaml").write_text("templates: hack/no-templates\n", encoding="utf-8")
+    both = run_cli(["diff", "HEAD", "--format", "markdown", "--templates", "review"], repo)
+    assert both.code == 0 and both.stdout == flag.stdout, both.stderr
+    setting = run_cli(["diff", "HEAD", "--format", "markdown"], repo)
+    assert setting.code == 2 and "hack/no-templates" in setting.stderr

@@ -228,7 +228,7 @@ def test_a_crd_the_server_refuses_is_not_written(project: Path, plane: ControlPl
     step = ServerStep("the API server of the test", broken)
     outputs, diagnostics = _patch_with(project, step)
     assert outputs == {}  # the file is left as it was
-    refusals = [d for d in diagnostics if d.code == "MG513"]
+    refusals = [d for d in diagnostics if d.code == "MG515"]
     assert refusals, [str(d) for d in diagnostics]
     first = refusals[0]
     assert first.pos.file.endswith("api/v1/union_types.go")  # at the union's marker

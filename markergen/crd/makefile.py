@@ -24,9 +24,13 @@ directory it runs in and the line it comes from:
   the same way, with their simple assignments (`X=...`, `export X=...`) and the usual
   ways of naming their own directory (`$(dirname "${BASH_SOURCE[0]}")`, `$(cd ... && pwd)`).
 
-Conditionals (`ifeq`, `ifdef`, ...) are not evaluated: the lines of every branch count,
-which errs towards finding an output rather than missing one. Only files inside the
-project root are read, each make run once.
+Conditionals (`ifeq`, `ifneq`, `ifdef`, `ifndef`, `else`, `else ifeq ...`, `endif`)
+are evaluated where they stand, with the variables known at that point, as make does:
+the lines of a branch not taken are not read (assignments, includes, rules, recipes).
+A variable no file sets is undefined (the environment is not known). When a condition
+depends on what markergen cannot know (a `$(shell ...)` it does not run), every branch
+of that conditional counts, which errs towards finding an output rather than missing
+one. Only files inside the project root are read, each make run once.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ import glob
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
@@ -49,7 +53,7 @@ _ASSIGN = re.compile(
 _INCLUDE = re.compile(r"^(-include|sinclude|include)\s+(.*)$")
 _DEFINE = re.compile(r"^(?:(?:export|override)\s+)*define\s+([A-Za-z_][A-Za-z0-9_.-]*)")
 _UNEXPANDED = re.compile(r"\$[({][^)}]*[)}]")
-_CONDITIONAL = re.compile(r"^(?:ifeq|ifneq|ifdef|ifndef|else|endif)\b")
+_CONDITIONAL = re.compile(r"^(ifeq|ifneq|ifdef|ifndef|else|endif)\b\s*(.*)$")
 _SH_ASSIGN = re.compile(
     r"^(?:(?:export|readonly|local|declare(?:\s+-\w+)?)\s+)?([A-Za-z_][A-Za-z0-9_]*)(\+?=)(.*)$"
 )
@@ -379,6 +383,88 @@ _FUNCTIONS: dict[str, _Function] = {
 }
 
 
+@dataclass(frozen=True)
+class _Branch:
+    """One `if... else ... endif` being read: whether its current branch is read, and
+    whether a branch was taken already (so that a later `else` is not)."""
+
+    outer: bool  # the lines around the conditional are read
+    active: bool
+    taken: bool
+    unknown: bool = False  # a condition could not be decided: every branch counts
+
+
+class _Conditionals:
+    """The conditionals of one make file, evaluated as make reads them."""
+
+    def __init__(self, run: _Make) -> None:
+        self.run = run
+        self.stack: list[_Branch] = []
+
+    @property
+    def active(self) -> bool:
+        return not self.stack or self.stack[-1].active
+
+    def line(self, word: str, rest: str) -> None:
+        if word == "endif":
+            if self.stack:
+                self.stack.pop()
+        elif word != "else":
+            outer = self.active
+            test = self.test(word, rest) if outer else False
+            if test is None:
+                self.stack.append(_Branch(outer, True, False, unknown=True))
+            else:
+                self.stack.append(_Branch(outer, outer and test, outer and test))
+        elif self.stack and self.stack[-1].outer:
+            self.stack[-1] = self._else(self.stack[-1], rest)
+
+    def _else(self, top: _Branch, rest: str) -> _Branch:
+        if top.unknown:
+            return replace(top, active=True)
+        head, _, more = rest.partition(" ")
+        if head not in ("ifeq", "ifneq", "ifdef", "ifndef"):
+            return replace(top, active=not top.taken, taken=True)  # a plain `else`
+        if top.taken:
+            return replace(top, active=False)
+        test = self.test(head, more.strip())
+        if test is None:
+            return replace(top, active=True, unknown=True)
+        return replace(top, active=test, taken=test)
+
+    def test(self, word: str, rest: str) -> bool | None:
+        """The condition's truth, or None when it depends on what is not known."""
+        if word in ("ifdef", "ifndef"):
+            name = self.run.expand(rest).strip()
+            if "$(shell " in name:
+                return None
+            value = self.run.overrides.get(name)
+            if value is None:
+                found = self.run.values.get(name)
+                value = found[0] if found is not None else ""
+            return bool(value.strip()) == (word == "ifdef")
+        pair = _condition_args(rest)
+        if pair is None:
+            return None
+        a, b = (self.run.expand(x) for x in pair)
+        if "$(shell " in a or "$(shell " in b:
+            return None
+        # a variable no file sets is empty, as in make (kept as written elsewhere)
+        a, b = _UNEXPANDED.sub("", a).strip(), _UNEXPANDED.sub("", b).strip()
+        return (a == b) == (word == "ifeq")
+
+
+def _condition_args(text: str) -> tuple[str, str] | None:
+    """The two arguments of `ifeq (a,b)`, `ifeq "a" "b"` or `ifeq 'a' 'b'`."""
+    text = text.strip()
+    if text.startswith("("):
+        end = _matching(text, 1, "(")
+        args = _split_args(text[1:end]) if end > 0 else []
+        return (args[0], args[1]) if len(args) == 2 else None
+    m = re.fullmatch(r"""(["'])(.*?)\1\s+(["'])(.*?)\3""", text)
+    return (m.group(2), m.group(4)) if m else None
+
+
 @dataclass
 class _Recipe:
     """A recipe line of one make run, expanded once every file of the run is read."""
@@ -452,17 +538,19 @@ class _Reader:
         shown = self.shown(path)
         targets = ""
         define: tuple[str, list[str]] | None = None
+        conditionals = _Conditionals(run)
         for n, raw in _logical_lines(text, cut_comments=False):
             if define is not None:
                 if raw.strip() == "endef":
-                    run.assign(define[0], "=", "\n".join(define[1]))
+                    if conditionals.active:
+                        run.assign(define[0], "=", "\n".join(define[1]))
                     define = None
                 else:
                     define[1].append(raw)
                 continue
             if raw.startswith("\t") and targets:
                 body = raw[1:].lstrip()
-                if body and not body.startswith("#"):
+                if body and not body.startswith("#") and conditionals.active:
                     recipes.append(_Recipe(body, targets, f"{shown}:{n}"))
                 continue
             line = _cut_comment(raw).strip()
@@ -472,7 +560,11 @@ class _Reader:
             if m:
                 define = (m.group(1), [])
                 continue
-            if _CONDITIONAL.match(line):
+            m = _CONDITIONAL.match(line)
+            if m:
+                conditionals.line(m.group(1), m.group(2))
+                continue
+            if not conditionals.active:
                 continue
             m = _INCLUDE.match(line)
             if m:

@@ -47,7 +47,7 @@ from markergen.crd.locate import describe_missing, root_type
 from markergen.crd.prove import Allowance, NodeFacts, Proof, prove_items, prove_union
 from markergen.crd.samples import SampleObject, load_samples, values_at
 from markergen.crd.serverproof import ServerStep, ServerVerdicts
-from markergen.crd.walk import UnionSite, union_sites
+from markergen.crd.walk import MissingSite, UnionSite, union_sites
 from markergen.crd.yamlio import (
     Document,
     PathKey,
@@ -398,13 +398,31 @@ class _Patcher:
             try:
                 objects = self.context.by_kind.get((group, name, kind), [])
                 lookup = self.memo.lookup(self.model)
-                for site in union_sites(self.model, root, schema, base, lookup):
+                missing: list[MissingSite] = []
+                for site in union_sites(self.model, root, schema, base, lookup, missing):
                     self._site(site, objects, schema)
+                for gap in missing:
+                    self._stale(gap, kind, group, name)
                 steps = self.memo.versions[key] = self.steps
             finally:
                 self.steps = None
         for change, args in steps:
             change(self, *args)
+
+    def _stale(self, gap: MissingSite, kind: str, group: str, version: str) -> None:
+        """MG514: a union the Go types hold where the CRD has no property: controller-gen
+        wrote the CRD before the field existed, so no rule can go where it belongs."""
+        labels = ", ".join(union_label(u, s.name) for s, u in gap.unions)
+        plural = "s" if len(gap.unions) > 1 else ""
+        self.diag(
+            "MG514",
+            gap.path,
+            f"the CRD is stale for {gap.owner.name}.{gap.field.go_name}: CRD {kind}.{group} "
+            f"version {version} has no property `{gap.field.json_name}` in the schema of "
+            f"{gap.owner.name}, where the Go types hold union{plural} {labels}; no rules "
+            f"written for {'them' if plural else 'it'}",
+            once=("stale", gap.owner.key, gap.field.go_name, group, version),
+        )
 
     def _record(self, change: Callable[..., None], *args: Any) -> None:
         """A change a version's unions make (see `_version`)."""
@@ -538,8 +556,11 @@ class _Patcher:
                 f"union {label} at {where}: {p}; no rules written{documentation}",
                 once=(union.struct, union.name, p),
             )
+        # once per union and finding: a CRD kept in two places (openshift's
+        # zz_generated.crd-manifests and payload-manifests) holds the same rules twice
         for c in proof.contradictions:
-            self.diag("MG508", site.path, f"union {label} at {where}: {c}")
+            once = (union.struct, union.name, c)
+            self.diag("MG508", site.path, f"union {label} at {where}: {c}", once=once)
         for a in proof.allowances:
             marker = _member_marker(self.model, union, a.member)
             self.diag(
@@ -548,6 +569,7 @@ class _Patcher:
                 f"union {label} at {where}: {a.text} (member {a.member} at {marker}); no "
                 "rules written for this union",
                 hint=_allowance_hint(self.model, union, a),
+                once=(union.struct, union.name, a.member, a.text),
             )
         if proof.allowances:
             return
@@ -626,15 +648,15 @@ class _Patcher:
 
     def _blocked(self, site: UnionSite, label: str, where: str) -> bool:
         """Whether `markergen check` has an error inside the union (then MG506, no rules),
-        or the project's API server refused this file's CRD with markergen's rules (MG513)."""
+        or the project's API server refused this file's CRD with markergen's rules (MG515)."""
         server = self.context.server
         refusal = server.refused.get(self.file) if server is not None else None
         if server is not None and refusal is not None:
-            if self.memo.first_time("MG513", self.file, site.union.struct, site.union.name):
+            if self.memo.first_time("MG515", self.file, site.union.struct, site.union.name):
                 self._record(
                     _Patcher._add_diagnostic,
                     diag(
-                        "MG513",
+                        "MG515",
                         site.union.pos,
                         f"union {label}: {server.server} refuses {self.file} with markergen's "
                         f"rules: {refusal}; the file is not written",
@@ -1239,8 +1261,14 @@ def patch_files(
     diagnostics: list[Diagnostic] = []
     texts = _read(files, diagnostics)
     evaluator = CelEvaluator()
+
+    def refused(shown: str, e: YamlError) -> None:
+        diagnostics.append(diag("MG513", Position(shown, e.line, e.column), e.message))
+
     context = PatchContext(
-        samples=tuple(_samples(_groups(texts), root, samples_include, samples_exclude, files)),
+        samples=tuple(
+            _samples(_groups(texts), root, samples_include, samples_exclude, files, refused)
+        ),
         check_errors=tuple(d for d in all_diagnostics(model) if d.severity is Severity.ERROR),
         strict=strict,
         withheld=withheld,
@@ -1322,10 +1350,11 @@ def _samples(
     include: Sequence[str],
     exclude: Sequence[str],
     crd_files: Sequence[Path] = (),
+    refused: Callable[[str, YamlError], None] | None = None,
 ) -> list[SampleObject]:
     if root is None or not groups:
         return []
-    return load_samples(root, groups, include, exclude, crd_files)
+    return load_samples(root, groups, include, exclude, crd_files, refused)
 
 
 def sample_findings(
@@ -1340,8 +1369,9 @@ def sample_findings(
 ) -> list[Diagnostic]:
     """For `markergen check`: the union rules `markergen crd` would not write because they
     reject an object the project keeps, as MG511 warnings, and the hand-written CRD rules
-    that disagree with a union (MG508, as `crd` reports them). Nothing is written, no diff
-    is made: only the diagnostics are wanted."""
+    that disagree with a union (MG508, as `crd` reports them), and the CRD and object
+    files it cannot read (MG504, MG513). Nothing is written, no diff is made: only the
+    diagnostics are wanted."""
     _, diagnostics = patch_files(
         crd_files(paths),
         model,
@@ -1368,6 +1398,8 @@ def sample_findings(
             ),
             hint=d.hint,
         )
+        if d.code == "MG508"
+        else d
         for d in diagnostics
-        if d.code in ("MG510", "MG508")
-    ] + [d for d in diagnostics if d.code == "MG513"]
+        if d.code in ("MG510", "MG508", "MG504", "MG513", "MG514", "MG515")
+    ]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -116,9 +116,12 @@ def load_samples(
     include: Sequence[str] = (),
     exclude: Sequence[str] = (),
     crd_files: Sequence[Path] = (),
+    refused: Callable[[str, YamlError], None] | None = None,
 ) -> list[SampleObject]:
     """Every object of one of `groups` in the project's sample files (and in the test
-    suites beside `crd_files`)."""
+    suites beside `crd_files`). A file Kubernetes would refuse for its aliases is given
+    to `refused` (its shown path and the error); other files that are not YAML are
+    skipped quietly, as templates."""
     out: list[SampleObject] = []
     wanted = set(groups)
     for path in sample_files(root, include, exclude, crd_files):
@@ -132,11 +135,13 @@ def load_samples(
             # a clusterctl / envsubst template (`${POD_CIDR:=...}` where a list goes):
             # applied only after substitution, so not an object as written
             continue
+        rel = _shown(path, root)
         try:
             docs = load_documents(text)
-        except YamlError:
+        except YamlError as e:
+            if e.aliasing and refused is not None:
+                refused(rel, e)
             continue  # templated or broken: not an object the project applies as is
-        rel = _shown(path, root)
         for doc in docs:
             found = _suite_objects(doc.value, doc.node) or _objects(doc.value, doc.node)
             for value, line in found:
@@ -180,7 +185,7 @@ def _suite_objects(value: Any, node: yaml.Node) -> list[tuple[dict[str, Any], in
                     continue
                 try:
                     obj = load_value(text)
-                except yaml.YAMLError:
+                except YamlError:
                     continue
                 if isinstance(obj, dict):
                     # the block scalar's text starts on the line after `initial: |`

@@ -7,7 +7,7 @@ keeps of that kind is dry-run against both. What the server says comes back to t
 patcher as a `ServerVerdicts`, which it applies on a second pass:
 
 - a CRD the server refuses is not written; each union of that file is reported at its
-  marker with the server's message (MG513);
+  marker with the server's message (MG515);
 - a kept object that the project's CRD accepts and markergen's rejects names the rule in
   the server's message (markergen's messages end with `(union Struct.field)`): that rule
   is withheld, reported as MG510 with the server's words, as the CEL reproduction does;

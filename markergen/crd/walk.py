@@ -28,6 +28,23 @@ class UnionSite:
     union: Union
 
 
+@dataclass(frozen=True)
+class MissingSite:
+    """A Go field that leads to unions but has no property in the CRD's schema: the CRD
+    was generated before the field was added (or the field's type changed)."""
+
+    path: PathKey  # of the object schema node that lacks the property
+    owner: Struct  # the struct whose field it is
+    field: Field
+    unions: tuple[tuple[Struct, Union], ...]  # the unions the field's type reaches
+
+
+# Markers and doc phrases that leave a field out of some generated CRDs on purpose: a
+# feature-gated field (openshift), an experimental-channel field (gateway-api).
+_GATE_MARKERS = ("openshift:enable:FeatureGate", "openshift:enable:FeatureSets")
+_GATE_PHRASES = ("<gateway:experimental>",)
+
+
 def resolve(model: Model, ref: TypeRef) -> TypeRef:
     """Look through pointers and named non-struct types (`type Items []Item`)."""
     for _ in range(_MAX_HOPS):
@@ -104,14 +121,56 @@ def _below(node: Any, path: PathKey, at: tuple[str, ...]) -> Iterator[tuple[Path
 
 
 def union_sites(
-    model: Model, root: Struct, schema: Any, path: PathKey, lookup: FieldLookup | None = None
+    model: Model,
+    root: Struct,
+    schema: Any,
+    path: PathKey,
+    lookup: FieldLookup | None = None,
+    missing: list[MissingSite] | None = None,
 ) -> list[UnionSite]:
     """Every (schema node, union) pair below `schema`, the schema of type `root`.
-    `lookup`: the model's (`model_lookup`), when a run walks many CRDs with one model."""
+    `lookup`: the model's (`model_lookup`), when a run walks many CRDs with one model.
+    `missing` is given each field that reaches unions in Go but has no property in the
+    schema (see MissingSite)."""
     out: list[UnionSite] = []
     found = model_lookup(model) if lookup is None else lookup
-    _walk_struct(model, found, root, schema, path, frozenset(), out)
+    _walk_struct(model, found, root, schema, path, frozenset(), out, missing)
     return out
+
+
+def reached_unions(
+    model: Model, ref: TypeRef, skip: frozenset[TypeKey] = frozenset()
+) -> tuple[tuple[Struct, Union], ...]:
+    """The unions a value of type `ref` holds at any depth of the Go types, each once
+    (structs in `skip` and those already seen are not entered again)."""
+    found: list[tuple[Struct, Union]] = []
+    seen: set[TypeKey] = set(skip)
+    todo = [ref]
+    while todo:
+        current = resolve(model, todo.pop())
+        if current.kind in ("slice", "array", "map") and current.elem is not None:
+            todo.append(current.elem)
+            continue
+        struct = model.structs.get(current.type_key) if current.kind == "named" else None
+        if struct is None or struct.key in seen:
+            continue
+        seen.add(struct.key)
+        found.extend(
+            (s, u) for s, u in unions_at(model, struct) if not (u.enforced_by or u.documentation)
+        )
+        for s in _with_inlined(model, struct):
+            todo.extend(f.type for f in reversed(s.fields) if not f.inline and not f.json.skip)
+    once: dict[tuple[TypeKey, int], tuple[Struct, Union]] = {}
+    for s, u in found:
+        once.setdefault((s.key, id(u)), (s, u))
+    return tuple(once.values())
+
+
+def _gated(f: Field) -> bool:
+    """Whether some generated CRDs leave the field out on purpose."""
+    if any(m.name.startswith(_GATE_MARKERS) for m in f.markers):
+        return True
+    return any(p in f.description for p in _GATE_PHRASES)
 
 
 def _walk_struct(
@@ -122,6 +181,7 @@ def _walk_struct(
     path: PathKey,
     active: frozenset[TypeKey],
     out: list[UnionSite],
+    missing: list[MissingSite] | None = None,
 ) -> None:
     if not isinstance(node, dict) or struct.key in active:
         return  # not an object schema, or a recursive type (controller-gen cannot inline it)
@@ -142,7 +202,13 @@ def _walk_struct(
         child = props.get(jf.name)
         if child is not None:
             path_to = (*path, "properties", jf.name)
-            _walk_type(model, lookup, jf.field.type, child, path_to, active, out)
+            _walk_type(model, lookup, jf.field.type, child, path_to, active, out, missing)
+        elif missing is not None and not node.get("x-kubernetes-preserve-unknown-fields"):
+            if _gated(jf.field):
+                continue
+            held = reached_unions(model, jf.field.type, active)
+            if held:
+                missing.append(MissingSite(path, struct, jf.field, held))
 
 
 def _walk_type(
@@ -153,6 +219,7 @@ def _walk_type(
     path: PathKey,
     active: frozenset[TypeKey],
     out: list[UnionSite],
+    missing: list[MissingSite] | None = None,
 ) -> None:
     if not isinstance(node, dict):
         return
@@ -160,10 +227,12 @@ def _walk_type(
     if ref.kind == "named":
         struct = model.structs.get(ref.type_key)
         if struct is not None:
-            _walk_struct(model, lookup, struct, node, path, active, out)
+            _walk_struct(model, lookup, struct, node, path, active, out, missing)
     elif ref.kind in ("slice", "array") and ref.elem is not None:
         if "items" in node:
-            _walk_type(model, lookup, ref.elem, node["items"], (*path, "items"), active, out)
+            items = node["items"]
+            _walk_type(model, lookup, ref.elem, items, (*path, "items"), active, out, missing)
     elif ref.kind == "map" and ref.elem is not None and "additionalProperties" in node:
         extra = node["additionalProperties"]
-        _walk_type(model, lookup, ref.elem, extra, (*path, "additionalProperties"), active, out)
+        at = (*path, "additionalProperties")
+        _walk_type(model, lookup, ref.elem, extra, at, active, out, missing)

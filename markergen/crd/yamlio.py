@@ -20,49 +20,18 @@ from typing import Any
 import yaml
 
 from markergen.gcpause import gc_paused
+from markergen.yamlread import YamlError as YamlError  # re-exported for the CRD code
+from markergen.yamlread import compose_documents, new_constructor
+from markergen.yamlread import load_value as load_value  # re-exported for the CRD code
+from markergen.yamlread import to_value as to_value  # re-exported for the CRD code
 
 PathKey = tuple[str | int, ...]
 
-# libyaml when PyYAML was built with it (the pure-Python composer is ~30x slower)
-_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _STR = "tag:yaml.org,2002:str"
-_MAP = "tag:yaml.org,2002:map"
-_SEQ = "tag:yaml.org,2002:seq"
 # where libyaml starts a new line (YAML 1.1 line breaks)
 _LINE_START = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")
 # characters where str.splitlines and libyaml disagree, or that libyaml also breaks at
 _OTHER_BREAKS = re.compile(r"[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
-
-
-class YamlError(Exception):
-    """A CRD file that is not valid YAML; `line`/`column` are 1-based."""
-
-    def __init__(self, message: str, line: int, column: int) -> None:
-        self.message = message
-        self.line = line
-        self.column = column
-        super().__init__(f"{line}:{column}: {message}")
-
-
-class _Constructor(yaml.constructor.SafeConstructor):
-    pass
-
-
-def to_value(node: yaml.Node, other: _Constructor | None = None) -> Any:
-    """The plain value of a composed node (str/int/bool/None/float, dict, list).
-
-    Strings, mappings and sequences are built directly (they are nearly all of a CRD);
-    other scalar tags go through PyYAML's safe constructor for YAML 1.1's exact rules.
-    """
-    tag = node.tag
-    if tag == _STR:
-        return node.value
-    if tag == _MAP:
-        return {to_value(k, other): to_value(v, other) for k, v in node.value}
-    if tag == _SEQ:
-        return [to_value(v, other) for v in node.value]
-    c = other if other is not None else _Constructor()
-    return c.construct_object(node, deep=True)
 
 
 @dataclass(frozen=True)
@@ -105,38 +74,17 @@ def mapping_item(node: yaml.Node, key: str) -> tuple[yaml.Node, yaml.Node] | Non
     return None
 
 
-def load_value(text: str) -> Any:
-    """The plain value of a one-document YAML text, without positions (libyaml when
-    available; `yaml.safe_load`'s result). Raises yaml.YAMLError."""
-    with gc_paused():
-        return yaml.load(text, Loader=_Loader)
-
-
 def load_documents(text: str) -> list[Document]:
-    """Every non-empty document of a YAML stream, with its composed node tree."""
+    """Every non-empty document of a YAML stream, with its composed node tree (read by
+    markergen.yamlread, under its alias budget). Raises YamlError."""
     with gc_paused():
-        return _load_documents(text)
-
-
-def _load_documents(text: str) -> list[Document]:
-    docs: list[Document] = []
-    constructor = _Constructor()
-    try:
-        for node in yaml.compose_all(text, Loader=_Loader):
-            if node is None:
-                continue
+        constructor = new_constructor()
+        docs = []
+        for node in compose_documents(text):
             value = to_value(node, constructor)
             if value is not None:
                 docs.append(Document(value, node))
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-        raise YamlError(e.problem or str(e), line, col) from None
-    except yaml.YAMLError as e:
-        raise YamlError(str(e), 1, 1) from None
-    except (ValueError, TypeError) as e:  # a constructor on a malformed scalar
-        raise YamlError(str(e), 1, 1) from None
-    return docs
+        return docs
 
 
 def indented_values(pattern: re.Pattern[str], text: str, indent: str | None = None) -> list[str]:

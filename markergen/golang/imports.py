@@ -40,6 +40,7 @@ class GoMod:
     requires: tuple[tuple[str, str], ...]  # (module path, version)
     # (old path, old version or "", new path or directory, new version or "")
     replaces: tuple[tuple[str, str, str, str], ...]
+    go: str = ""  # the `go` directive's language version ("1.22"), "" without one
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,11 +91,14 @@ def _directives(text: str) -> list[tuple[str, list[str]]]:
 
 def parse_gomod(root: Path, text: str) -> GoMod:
     module = ""
+    go = ""
     requires: list[tuple[str, str]] = []
     replaces: list[tuple[str, str, str, str]] = []
     for verb, words in _directives(text):
         if verb == "module" and words:
             module = words[0]
+        elif verb == "go" and words:
+            go = words[0]
         elif verb == "require" and len(words) >= 2:
             requires.append((words[0], words[1]))
         elif verb == "replace" and "=>" in words:
@@ -104,7 +108,7 @@ def parse_gomod(root: Path, text: str) -> GoMod:
                 replaces.append(
                     (old[0], old[1] if len(old) > 1 else "", new[0], new[1] if len(new) > 1 else "")
                 )
-    return GoMod(root, module, tuple(requires), tuple(replaces))
+    return GoMod(root, module, tuple(requires), tuple(replaces), go)
 
 
 def _under(import_path: str, module: str) -> str | None:

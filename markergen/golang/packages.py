@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from markergen.golang.header import ignored, scan_header
-from markergen.golang.imports import _directives, parse_gomod
+from markergen.golang.imports import GoMod, _directives, parse_gomod
 from markergen.golang.source import DecodeError, prepare
 from markergen.golang.syntax import FileProblem, GoFile, GoPackage
 
@@ -337,10 +337,12 @@ class _Loader:
                 continue
             files.append(gofile)
         shown_dir, import_path, module_root = identity
+        owner = self.modules.module_of(d.path)
         return GoPackage(
             dir=shown_dir,
             import_path=import_path,
             module_root=module_root,
+            go_version=self.modules.go.get(owner[0], "") if owner is not None else "",
             files=tuple(files),
             problems=tuple(problems),
             skipped=tuple(skipped),
@@ -361,6 +363,7 @@ class _Modules:
 
     def __init__(self) -> None:
         self.found: dict[Path, tuple[Path, str] | None] = {}
+        self.go: dict[Path, str] = {}  # module root -> its `go` directive
 
     def module_of(self, directory: Path) -> tuple[Path, str] | None:
         """(directory of the nearest go.mod, its module path), or None without one."""
@@ -369,20 +372,22 @@ class _Modules:
                 return self.found[candidate]
             gomod = candidate / "go.mod"
             if os.path.isfile(gomod):
-                module_path = _module_path(gomod)
+                mod = _gomod(gomod)
+                module_path = mod.module
+                self.go[candidate] = mod.go
                 found = (candidate, module_path) if module_path else None
                 self.found[candidate] = found
                 return found
         return None
 
 
-def _module_path(gomod: Path) -> str:
-    """The `module` line of a go.mod file (quoted paths allowed), "" if none."""
+def _gomod(gomod: Path) -> GoMod:
+    """A go.mod file's directives (its `module` "" when it cannot be read)."""
     try:
         text = gomod.read_text(encoding="utf-8", errors="replace")
     except OSError:
-        return ""
-    return parse_gomod(gomod.parent, text).module
+        text = ""
+    return parse_gomod(gomod.parent, text)
 
 
 def nested_api_patterns(root: Path) -> tuple[str, ...]:

@@ -483,6 +483,7 @@ class GoPackage:
     import_path: str  # module path + relative dir, or the dir when there is no go.mod
     module_root: str | None  # directory holding go.mod, None without one
     files: tuple[GoFile, ...]
+    go_version: str = ""  # the module's go.mod `go` directive ("1.22"), "" without one
     problems: tuple[FileProblem, ...] = ()
     skipped: tuple[str, ...] = field(default=())  # generated / ignored files, for --debug
 

@@ -292,6 +292,9 @@ class DialectTraits:
     # empty list and nil as unset): it needs neither a pointer nor `+optional` nor
     # omitempty, so MG301 and MG302 do not apply; MG342 gives the API conventions' advice.
     zero_is_unset: bool = False
+    # A union formed from a whole struct (origin "struct") has every field but the
+    # discriminator as a member, without a marker of its own (the 2019 `+union`).
+    fields_are_members: bool = False
 
 
 @dataclass(frozen=True)
@@ -401,6 +404,7 @@ class Package:
     module_root: str | None
     markers: tuple[Marker, ...]  # package doc markers (+groupName=...)
     files: tuple[str, ...]
+    go_version: str = ""  # the module's go.mod `go` directive ("1.22"), "" without one
 
     @property
     def group_name(self) -> str | None:

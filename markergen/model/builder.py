@@ -8,6 +8,7 @@ diagnostic in `Model.diagnostics`.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
@@ -114,12 +115,16 @@ class ModelBuilder:
                 name=pkg.name,
                 dir=pkg.dir,
                 module_root=pkg.module_root,
+                go_version=pkg.go_version,
                 markers=pkg_markers,
                 files=tuple(f.path for f in pkg.files),
             )
         )
         self.files_read.update(f.path for f in pkg.files)
         self.files_read.update(pkg.skipped)
+        if pkg.module_root is not None:
+            # its `go` line decides whether omitzero is honoured (MG301, MG302)
+            self.files_read.add(os.path.abspath(os.path.join(pkg.module_root, "go.mod")))
         self.opaque.update(
             f"{pkg.import_path}.{name}" for file in pkg.files for name in file.marshalers
         )

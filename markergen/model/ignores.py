@@ -6,7 +6,9 @@ An ignore comment sits in the doc comment of a field, a type or a constant:
   the lines below it down to the field's own line;
 - above a struct type: it covers the type line and every field of the struct;
 - above a constant: it covers the lines below it down to the constant's own line (a
-  constant left out of its type's Enum list on purpose, MG105).
+  constant left out of its type's Enum list on purpose, MG105); an MG105 ignore above
+  the enum type covers every constant its list leaves out (the rule reports those at the
+  type's line, markergen.rules.enums).
 
 Several codes may be listed (`MG302,MG305` or `MG302 MG305`); the reason is required,
 as linters require one, so that the next reader knows why. Suppressing, and reporting

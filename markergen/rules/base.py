@@ -8,6 +8,7 @@ rule answers them the same way.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 
@@ -102,3 +103,25 @@ def quoted(values: Iterable[str]) -> str:
     """`"A", "B"` — values as a user would write them in Go."""
     items = [json.dumps(v, ensure_ascii=False) for v in values]
     return ", ".join(items) if items else "no values"
+
+
+# Go 1.24's encoding/json is the first to leave out a field tagged `omitzero`; a module
+# whose go.mod allows an older Go may be built by one that writes the zero value anyway.
+OMITZERO_SINCE = (1, 24)
+
+
+def honours_omitzero(model: Model, struct: Struct) -> bool:
+    """Whether every Go the struct's module allows (its go.mod `go` directive) leaves an
+    `omitzero` field's zero value out of the JSON. A module without a `go` line is read
+    as go 1.16, as the go command reads it."""
+    version = go_version(model, struct)
+    found = re.match(r"(\d+)\.(\d+)", version)
+    return found is not None and (int(found.group(1)), int(found.group(2))) >= OMITZERO_SINCE
+
+
+def go_version(model: Model, struct: Struct) -> str:
+    """The `go` directive of the struct's module ("1.22"), "" when there is none."""
+    for pkg in model.packages:
+        if pkg.import_path == struct.package:
+            return pkg.go_version
+    return ""

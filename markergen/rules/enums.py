@@ -114,7 +114,9 @@ def _no_values_hint(model: Model, key: str, name: str) -> str:
     """Remove the enum marker: an enum without values constrains nothing (declaring
     the values, which markergen cannot guess, is the alternative)."""
     named = model.types.get(key)
-    marker = next((m for m in named.markers if m.name in ENUM_TYPE_MARKERS), None) if named else None
+    marker = (
+        next((m for m in named.markers if m.name in ENUM_TYPE_MARKERS), None) if named else None
+    )
     declare = f'declare its values, `const {name}Example {name} = "Example"`'
     if marker is None:
         return declare
@@ -216,10 +218,14 @@ def check_constant_outside_list(model: Model) -> Iterator[Diagnostic]:
         if key in key_only:
             continue
         extended = [*_marker_values(marker), *(c.value for c in outside)]
+        # `// markergen:ignore MG105 <reason>` in the type's doc comment says the list
+        # leaves constants out on purpose: each finding goes to the type's line, which
+        # that comment covers (and so counts as used), instead of to the constant
+        on_type = _type_ignores_mg105(model, named.name, named.pos)
         for c in outside:
             yield diag(
                 "MG105",
-                c.pos,
+                named.pos if on_type else c.pos,
                 f"constant {c.name} = {quoted([c.value])} of type {enum.name} is not in its "
                 f"enum list ({quoted(v.value for v in enum.values)}): the API server rejects "
                 f"{quoted([c.value])} wherever {enum.name} is used",
@@ -231,10 +237,23 @@ def check_constant_outside_list(model: Model) -> Iterator[Diagnostic]:
                     + hints.add_above(
                         f"// {IGNORE_DIRECTIVE} MG105 <why users may not set it>", c.name
                     )
+                    + f", or once above {enum.name} for every constant its list leaves out"
                     + f"; or remove the constant {c.name} if {quoted([c.value])} is no "
                     "longer accepted",
                 ),
             )
+
+
+def _type_ignores_mg105(model: Model, name: str, pos: Position) -> bool:
+    """Whether an ignore comment in the doc comment of the type declared at `pos`
+    silences MG105 there."""
+    return any(
+        "MG105" in ig.codes
+        and ig.owner == name
+        and ig.pos.file == pos.file
+        and ig.first <= pos.line <= ig.last
+        for ig in model.ignores
+    )
 
 
 def _field_type_enum(model: Model, f: Field) -> Enum | None:

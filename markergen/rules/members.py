@@ -22,6 +22,8 @@ from markergen.model.lookup import FieldLookup, model_lookup
 from markergen.rules.base import (
     UNION_FIELD_MARKERS,
     Rule,
+    go_version,
+    honours_omitzero,
     is_struct,
     marker_removals,
     quoted,
@@ -61,11 +63,19 @@ def check_member_optional(model: Model) -> Iterator[Diagnostic]:
         why = "it is marked required" if field.required_marker else "it has neither +optional "
         if not field.required_marker:
             why += "nor omitempty"
+        edits = _optional_edits(field, union.traits.zero_is_unset)
+        otherwise = None
+        if is_struct(model, field.type) and not union.traits.zero_is_unset:
+            # encoding/json writes a struct value even with omitempty (MG302): the pointer
+            # is what makes it optional; omitzero only where every allowed Go honours it
+            edits.insert(0, f"make it a pointer, `*{field.type.text}`")
+            if honours_omitzero(model, struct) and not field.json.omitzero:
+                otherwise = "instead of the pointer, add `omitzero` to its json tag"
         yield diag(
             "MG301",
             member.pos,
             f"member {member.go_name} of union {union_label(struct, union)} is not optional: {why}",
-            hint=hints.edits(*_optional_edits(field, union.traits.zero_is_unset)),
+            hint=hints.edits(*edits, otherwise=otherwise),
         )
 
 
@@ -84,21 +94,34 @@ def check_member_unset(model: Model) -> Iterator[Diagnostic]:
         target = underlying(model, field.type)
         if target.kind in NILLABLE or target.kind in ("external", "unknown"):
             continue
-        if field.json.omitzero:
+        honoured = honours_omitzero(model, struct)
+        if field.json.omitzero and honoured:
             continue  # Go 1.24: the zero value, a zero struct included, is not written
         label = union_label(struct, union)
-        if is_struct(model, field.type):
+        if field.json.omitzero and (is_struct(model, field.type) or not field.json.omitempty):
+            version = go_version(model, struct)
+            allowed = f"says `go {version}`" if version else "has no `go` line (go 1.16)"
+            yield diag(
+                "MG302",
+                member.pos,
+                f"member {member.go_name} of union {label} ({field.type.text}) relies on "
+                f"`omitzero`, but its module's go.mod {allowed}: encoding/json before Go "
+                "1.24 ignores omitzero and writes the zero value, so it cannot be told unset",
+                hint=hints.edits(
+                    _pointer(field),
+                    otherwise="raise the go.mod's `go` line to 1.24 or later",
+                ),
+            )
+        elif is_struct(model, field.type):
             yield diag(
                 "MG302",
                 member.pos,
                 f"member {member.go_name} of union {label} is a struct value "
                 f"({field.type.text}): encoding/json always writes it, even with omitempty, "
                 "so it is never unset",
-                hint=_tag_or(
-                    field,
-                    ("omitempty", "omitzero"),
-                    f"make it a pointer, `*{field.type.text}`",
-                    "add `omitzero` to its json tag",
+                hint=hints.edits(
+                    _pointer(field),
+                    otherwise="add `omitzero` to its json tag" if honoured else None,
                 ),
             )
         elif not field.json.omitempty:
@@ -264,13 +287,20 @@ def check_member_name_matches_json(model: Model) -> Iterator[Diagnostic]:
 
 
 def check_member_not_serialized(model: Model) -> Iterator[Diagnostic]:
-    """MG308: for members and discriminators of formed unions and for any field that
-    carries a union marker (the builder may not have formed a union from it)."""
+    """MG308: for members and discriminators of formed unions, for any field that
+    carries a union marker (the builder may not have formed a union from it), and for
+    the fields of a 2019 `+union` struct, every one of which is a member (the 2019 KEP:
+    "All the fields must be optional (beside the discriminator)") though a `json:"-"`
+    one never reaches the union's member list."""
     flagged: set[tuple[str, str]] = set()
+    whole_struct: set[str] = set()  # 2019 `+union` structs: their fields are members
     for struct, union in unions(model):
         names = [m.go_name for m in union.members]
         if union.discriminator is not None:
             names.append(union.discriminator.go_name)
+        if union.traits.fields_are_members and union.origin == "struct":
+            whole_struct.add(struct.key)
+            names += [f.go_name for f in struct.fields if f.json.skip and f.exported]
         for name in names:
             field = struct.field(name)
             if field is not None and (field.json.skip or not field.exported):
@@ -294,9 +324,13 @@ def check_member_not_serialized(model: Model) -> Iterator[Diagnostic]:
             json_name = go_name[:1].lower() + go_name[1:]
             # a required field (a discriminator, mostly) keeps its zero value in JSON
             options = "" if field.required_marker else ",omitempty"
+            union_markers = any(m.name in UNION_FIELD_MARKERS for m in field.markers)
             hint = hints.edits(
                 hints.replace(f'json:"{json_name}{options}"', 'json:"-"'),
-                otherwise="remove its union markers if it is not meant to be in the API",
+                otherwise="move it out of the `+union` struct, whose every field is a "
+                "member, if it is not meant to be in the API"
+                if key in whole_struct and not union_markers
+                else "remove its union markers if it is not meant to be in the API",
             )
         elif not field.exported:
             why = "is unexported, so encoding/json ignores it"
@@ -325,6 +359,13 @@ def _optional_edits(field: Field, k8s: bool = False) -> list[str]:
         if tag is not None:
             out.append(tag)
     return out
+
+
+def _pointer(field: Field) -> str:
+    """The edit that makes a member a pointer, with omitempty in its tag."""
+    tag = hints.json_options(field.json, add=("omitempty",))
+    pointer = f"make it a pointer, `*{field.type.text}`"
+    return f"{pointer}, and {tag}" if tag is not None else pointer
 
 
 def _tag_or(field: Field, add: tuple[str, ...], otherwise: str, untagged: str) -> str:

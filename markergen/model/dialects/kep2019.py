@@ -39,7 +39,9 @@ from markergen.model.dialects.base import (
 
 MARKERS: tuple[str, ...] = (UNION, UNION_DEPRECATED, UNION_DISCRIMINATOR)
 
-TRAITS = DialectTraits(name="kep2019", values_are_field_names=True, list_form_only=True)
+TRAITS = DialectTraits(
+    name="kep2019", values_are_field_names=True, list_form_only=True, fields_are_members=True
+)
 
 
 def form_kep2019(ctx: Ctx, struct_union: Marker | None, deprecated: list[Field]) -> list[Union]:

@@ -57,8 +57,8 @@ type DiscriminatorHidden struct {
 	Square *int32 `json:"square,omitempty"`
 }
 
-// Near miss: in a kep2019 `+union` struct every serialized field is a member; a
-// json:"-" field is no member at all, so nothing is wrong.
+// In a kep2019 `+union` struct every field but the discriminator is a member; a
+// json:"-" one is a member never serialized, as for the other dialects (issue 39).
 // +union
 type Kep2019Skipped struct {
 	// +unionDiscriminator
@@ -67,7 +67,7 @@ type Kep2019Skipped struct {
 	// +optional
 	File *string `json:"file,omitempty"`
 	// +optional
-	Cache *string `json:"-"`
+	Cache *string `json:"-"` // want "MG308" "json:\"-\""
 	// +optional
 	URL *string `json:"url,omitempty"`
 }
