@@ -1,7 +1,8 @@
 """Session fixtures shared by the test files, and the no-skip policy of CI.
 
 `kube` is the real CRD API server (tests/kubeserver.py): built from harness/ with Go and
-started once per test session. Without Go the tests that use it skip, saying what to
+started once per test session; `union_projects` the fixture projects patched and installed
+on it (tests/unionspace.py). Without Go the tests that use it skip, saying what to
 install; with `MARKERGEN_NO_SKIP=1` (set by `.ci/run`) every skip fails instead, so CI
 never passes on a test it did not run.
 """
@@ -13,6 +14,7 @@ from collections.abc import Iterator
 
 import kubeserver
 import pytest
+import unionspace
 
 NO_SKIP = "MARKERGEN_NO_SKIP"
 
@@ -28,6 +30,20 @@ def kube() -> Iterator[kubeserver.Server]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def union_projects(
+    kube: kubeserver.Server, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[unionspace.Prepared]:
+    """The fixture projects patched by `markergen crd`, with their runtime tables and
+    their CRDs installed on `kube`, each prepared once when a test first asks for it
+    (tests/test_apiserver_unions.py, tests/test_apiserver_property.py)."""
+    prepared = unionspace.Prepared(kube, tmp_path_factory.mktemp("unions"))
+    try:
+        yield prepared
+    finally:
+        prepared.delete()
 
 
 @pytest.hookimpl(hookwrapper=True)
