@@ -85,7 +85,10 @@ def test_server_and_runtime_agree_on_random_objects(
         first = chosen[0]
         verdict = union_projects.handles[id(first.crd)].dry_run(obj)
         errors = unionspace.runtime_errors(table, first, obj)
-        judged = unionspace.Judged(first.label(table), "random", obj, verdict, tuple(errors))
+        implied = any(s.label(table) in unionspace.IMPLIED.get(name, set()) for s in chosen)
+        judged = unionspace.Judged(
+            first.label(table), "random", obj, verdict, tuple(errors), implied
+        )
         seen["objects"] += 1
         seen["rejected"] += not verdict.accepted
         assert judged.disagreement() is None, judged.describe()

@@ -8,11 +8,15 @@ How the server names a field (docs/testing.md, "Server-judged union tests"): an
 OpenAPI error (enum, required) and a CEL rule with `fieldPath` are reported at the field;
 a CEL rule without `fieldPath` (the count rules of undiscriminated unions) at the
 union's object, the parent of the members markergen names. A list-map item is `[0]` for
-the server and `[name=x]` for markergen (`unionspace.server_path`).
+the server and `[name=x]` for markergen (`unionspace.server_path`); a map value is
+`.key` in the server's OpenAPI errors, `[key]` in its CEL errors and markergen's. An
+object with an OpenAPI error has none of its CEL rules checked (the server adds a cause
+without a field saying so): markergen then names the rules' fields too, the server not.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -41,7 +45,20 @@ def test_server_and_runtime_agree_on_every_union_object(
         assert any(not j.server.accepted for j in these), these[0].describe()
         judged.extend(these)
     bad = [j for j in judged if j.disagreement() is not None]
-    print(f"{name}: {len(sites)} union sites, {len(judged)} objects, {len(bad)} disagreements")
+    rejected = [j for j in judged if not j.server.accepted]
+    more = [j for j in rejected if j.more()]
+    print(
+        f"{name}: {len(sites)} union sites, {len(judged)} objects ({len(rejected)} rejected by "
+        f"the server, {sum(j.blocked() for j in rejected)} with its CEL rules unchecked), "
+        f"{len(bad)} disagreements; markergen names more fields on {len(more)} "
+        f"({sum(not j.blocked() for j in more)} with the rules checked)"
+    )
+    if os.environ.get("MARKERGEN_SHOW_MORE"):
+        print(
+            "\n".join(
+                j.describe() + f"\n  more: {sorted(j.more())}" for j in more if not j.blocked()
+            )
+        )
     for site, (code, kind) in unionspace.KNOWN.get(name, {}).items():
         # markergen says so itself, and the exception is still needed
         assert code in project.crd_stderr + project.check_stdout, (site, code)

@@ -536,6 +536,16 @@ KNOWN: dict[str, dict[str, tuple[str, str]]] = {
 }
 
 
+# Unions whose CRD leaves out a rule the project's own rules imply, so that the server
+# names fewer fields than markergen (both rejecting): fleetnet's Provider has
+# controller-gen's ExactlyOneOf, and `markergen crd` writes no "must be set when type is
+# X" beside it (one member is set, and each other is forbidden): `type: AWS` with `gcp`
+# set is rejected at gcp only, markergen names aws (required) and gcp.
+IMPLIED: dict[str, set[str]] = {
+    "fleetnet": {"Uplink/v1:spec.provider:Provider.type", "Uplink/v1:spec.provider:Provider.-"},
+}
+
+
 # --- judging -------------------------------------------------------------------------------
 
 # The server's cause (no field) when an OpenAPI error (required, enum, type) kept it
@@ -550,12 +560,12 @@ class Judged:
     obj: dict[str, Any]
     server: kubeserver.Verdict
     runtime: tuple[FieldError, ...]
+    implied: bool = False  # the site is in IMPLIED
 
     def disagreement(self) -> str | None:
         """What differs between the two verdicts, or None when they agree: the verdict,
-        or a field the server names that markergen does not (markergen may name more: the
-        server checks no CEL rule of an object with an OpenAPI error, and a rule
-        `markergen crd` leaves out as implied by another is not reported by the server)."""
+        a field the server names that markergen does not, or one markergen names that the
+        server does not although it checked its rules (not for a site in IMPLIED)."""
         if self.server.accepted != (not self.runtime):
             return "verdict"
         if self.server.accepted:
@@ -565,7 +575,22 @@ class Judged:
         unnamed = {f for f in named if not any(_names(f, r) for r in runtime_paths)}
         if unnamed:
             return f"fields the server names and markergen does not: {sorted(unnamed)}"
+        more = self.more()
+        if more and not self.blocked() and not self.implied:
+            return f"fields markergen names and the server does not: {sorted(more)}"
         return None
+
+    def blocked(self) -> bool:
+        """Whether an OpenAPI error kept the server from checking the CEL rules."""
+        return any(_NOT_CHECKED in c.message for c in self.server.causes)
+
+    def more(self) -> set[str]:
+        """The fields markergen names beyond the server's (both rejecting)."""
+        if self.server.accepted or not self.runtime:
+            return set()
+        named = {c.field for c in self.server.causes if _NOT_CHECKED not in c.message}
+        paths = {server_path(e.path, self.obj) for e in self.runtime}
+        return {r for r in paths if not any(_names(f, r) for f in named)}
 
     def describe(self) -> str:
         return (
@@ -599,7 +624,9 @@ def judge(
     obj = build(project.table, [(site, overlay)])
     verdict = handle.dry_run(obj)
     errors = runtime_errors(project.table, site, obj)
-    return Judged(site.label(project.table), label, obj, verdict, tuple(errors))
+    where = site.label(project.table)
+    implied = where in IMPLIED.get(project.name, set())
+    return Judged(where, label, obj, verdict, tuple(errors), implied)
 
 
 class Prepared:
