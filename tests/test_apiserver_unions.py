@@ -4,7 +4,7 @@ value and each member, nulls) are dry-run against the CRD `markergen crd` patche
 `markergen validate`'s verdict (the runtime library the command calls, on the table
 `markergen generate` wrote) must be the same, naming the same fields.
 
-How the server names a field (docs/testing.md, "Server-judged union tests"): an
+How the server names a field (docs/runtime.md, "The API server's verdict"): an
 OpenAPI error (enum, required) and a CEL rule with `fieldPath` are reported at the field;
 a CEL rule without `fieldPath` (the count rules of undiscriminated unions) at the
 union's object, the parent of the members markergen names. A list-map item is `[0]` for
