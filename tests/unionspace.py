@@ -330,8 +330,9 @@ def discriminator_choices(union: Union) -> list[JSON]:
 
 def exhaustive(site: Site, table: Table) -> Iterator[tuple[str, dict[str, JSON]]]:
     """The overlays of the exhaustive test, with a label each: no member, each member,
-    each pair, the discriminator with each value and each member set, a member null, a
-    discriminator null."""
+    each pair, the discriminator with each value and each member set, a member null or
+    empty (`""`, `0`, `{}`: alone, and with the value that selects it), a discriminator
+    null."""
     u = site.union(table)
     val = {m.field: minimal(member_schema(site, m.field)) for m in u.members}
     fields = [m.field for m in u.members]
@@ -342,10 +343,13 @@ def exhaustive(site: Site, table: Table) -> Iterator[tuple[str, dict[str, JSON]]
             seen.append(overlay)
             yield label, overlay
 
+    empty = {m.field: zero(member_schema(site, m.field)) for m in u.members}
     yield from once("none", {})
     for f in fields:
         yield from once(f"{f}", {f: val[f]})
         yield from once(f"{f}=null", {f: None})
+        if empty[f] is not ABSENT:
+            yield from once(f"{f}={empty[f]!r}", {f: empty[f]})
     for i, f in enumerate(fields):
         for g in fields[i + 1 :]:
             yield from once(f"{f}+{g}", {f: val[f], g: val[g]})
@@ -357,6 +361,11 @@ def exhaustive(site: Site, table: Table) -> Iterator[tuple[str, dict[str, JSON]]
         for f in fields:
             yield from once(f"{d}={v!r}+{f}", {d: v, f: val[f]})
             yield from once(f"{d}={v!r}+{f}=null", {d: v, f: None})
+        for m in u.members:
+            if m.value == v and empty[m.field] is not ABSENT:
+                yield from once(
+                    f"{d}={v!r}+{m.field}={empty[m.field]!r}", {d: v, m.field: empty[m.field]}
+                )
 
 
 # --- whole objects -----------------------------------------------------------------------
