@@ -1,6 +1,8 @@
-"""A required discriminator of a `k8s` union (`discriminatorRequired`), left unset: the
-CRD's `required` list rejects it absent or null, its enum rejects `""`; the runtime says
-`Required` there (tests/test_apiserver_unions.py holds it against the server)."""
+"""The discriminator of a `k8s` union: required (`discriminatorRequired`) and left unset,
+the CRD's `required` list rejects it absent or null, its enum rejects `""`; of another
+JSON type than its own, the CRD's schema type rejects it. The runtime says `Required` and
+`Invalid` there (tests/test_apiserver_unions.py and tests/test_apiserver_union_edges.py
+hold it against the server)."""
 
 from __future__ import annotations
 
@@ -58,3 +60,31 @@ def test_unchanged_unset_discriminator_ratchets_on_update() -> None:
     table = _table(True, ["Cron"])
     assert _errors(table, {}, old={}) == []
     assert _errors(table, {"kind": ""}, old={"kind": "Cron"}) == ["kind: Required value"]
+
+
+def test_a_value_of_another_type_is_invalid() -> None:
+    table = _table(False, ["Cron"])
+    assert _errors(table, {"kind": 1}) == ["kind: Invalid value: 1: must be a string"]
+    assert _errors(table, {"kind": True, "cron": "x"})[0] == (
+        "kind: Invalid value: true: must be a string"
+    )
+
+
+def test_a_bool_mode_discriminator_holding_a_string_is_invalid() -> None:
+    table = Table.from_dict({
+        "version": TABLE_VERSION,
+        "types": {"a.Spec": {
+            "fields": {"on": {"kind": "scalar"}, "settings": {"kind": "scalar"}},
+            "unions": [{
+                "dialect": "k8s", "semantics": "k8s", "discriminator": "on",
+                "discriminatorType": "bool", "valueType": "boolean", "discriminatorRequired": False, "values": [],
+                "mode": "exactly-one", "deduceInvalidDiscriminator": False,
+                "members": [{"field": "settings", "value": True, "zero": "nil"}],
+                "modes": [{"field": "settings", "value": "true", "rule": "required"}],
+            }],
+        }},
+    })  # fmt: skip
+    got = [str(e) for e in validate(table, "Spec", {"on": "yes"})]
+    assert got == ['on: Invalid value: "yes": must be a boolean']
+    assert [str(e) for e in validate(table, "Spec", {"on": True})] == ["settings: Required value"]
+    assert validate(table, "Spec", {"on": False}) == []
