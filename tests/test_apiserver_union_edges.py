@@ -10,6 +10,7 @@ from pathlib import Path
 
 import kubeserver
 import pytest
+import test_crd_k8s_modes
 import unionspace
 from crd_support import patch_go, rules_of
 
@@ -163,11 +164,18 @@ spec:
         - values
 """
 
-# What the server and the runtime are known to judge differently here: an optional
-# `+k8s:enum` discriminator set to "" is unset for validation-gen (the runtime's reading
-# of a field with a requiredness tag, kept for k8s.io/api's packages that validation-gen
-# serves from another package), while the CRD's enum rejects "" present. The runtime
-# table cannot tell a CRD-served package from such a package; left open (report).
+
+# What the server and the runtime are known to judge differently here.
+# - An optional `+k8s:enum` discriminator set to "": unset for validation-gen (the
+#   runtime's reading of a field with a requiredness tag, kept for k8s.io/api's packages
+#   that validation-gen serves from another package), while the CRD's enum rejects ""
+#   present. The runtime table cannot tell a CRD-served package from such a package.
+# - A bool mode discriminator: `markergen crd` writes no rule for it and says so (MG506);
+#   the server accepts what the runtime rejects.
+def _empty_optional_k8s_discriminator(j: unionspace.Judged, node: str, d: str) -> bool:
+    return j.obj[node].get(d) == ""
+
+
 KNOWN = "Thing/v1:optional:Optional.mode"
 
 
@@ -200,8 +208,31 @@ def test_server_and_runtime_agree_on_the_edge_unions(
     assert ("Thing/v1:values:Values.mode", "mode='Y'+y=0") in labels
     bad = [j for j in judged if j.disagreement() is not None]
     known = [j for j in bad if j.site == KNOWN]
-    assert known and all(j.obj["optional"].get("mode") == "" for j in known), "\n".join(
-        j.describe() for j in known
+    assert known and all(_empty_optional_k8s_discriminator(j, "optional", "mode") for j in known), (
+        "\n".join(j.describe() for j in known)
     )
     rest = [j for j in bad if j.site != KNOWN]
     assert not rest, f"{len(rest)} of {len(judged)}:\n" + "\n".join(j.describe() for j in rest)
+
+
+def test_server_and_runtime_agree_on_mode_unions(kube: kubeserver.Server, tmp_path: Path) -> None:
+    """validation-gen's mode unions (`+k8s:modeDiscriminator` / `+k8s:ifMode`) of
+    tests/test_crd_k8s_modes.py, whose rules that file evaluates with a CEL engine."""
+    patched = patch_go(tmp_path, test_crd_k8s_modes.GO, test_crd_k8s_modes.CRD)
+    crd = unionspace.CRD(("crd.yaml",), patched.crd)
+    project = unionspace.Project("modes", tmp_path, (crd,), Path("-"), patched.table, "", "")
+    sites = unionspace.sites(project)
+    judged: list[unionspace.Judged] = []
+    with kube.installed(patched.crd) as handle:
+        for site in sites:
+            judged += [unionspace.judge(project, handle, site, label, overlay)
+                       for label, overlay in unionspace.exhaustive(site, project.table)]  # fmt: skip
+    bad = [j for j in judged if j.disagreement() is not None]
+    print(f"modes: {len(sites)} sites, {len(judged)} objects, {len(bad)} disagreements")
+    assert "MG506" in {d.code for d in patched.diagnostics}
+    unruled = [j for j in bad if j.site == "Thing/v1:spec:Spec.on"]
+    assert unruled and all(j.server.accepted for j in unruled), unruled[0].describe()
+    empty = [j for j in bad if j.site == "Thing/v1:spec:Spec.kind"]
+    assert empty and all(_empty_optional_k8s_discriminator(j, "spec", "kind") for j in empty)
+    bad = [j for j in bad if j not in unruled and j not in empty]
+    assert not bad, f"{len(bad)} of {len(judged)}:\n" + "\n".join(j.describe() for j in bad)
