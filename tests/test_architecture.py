@@ -44,21 +44,14 @@ def imports() -> list[tuple[str, str, int]]:
         module = module.removesuffix(".__init__")
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                names = (
-                    [node.module]
-                    if node.module != "markergen"
-                    else [
-                        f"markergen.{a.name}" if _is_module(a.name) else "markergen"
-                        for a in node.names
-                    ]
-                )
+                names = [node.module] if node.module != "markergen" else [
+                    f"markergen.{a.name}" if _is_module(a.name) else "markergen"
+                    for a in node.names
+                ]
                 found += [(module, n, node.lineno) for n in names if n.startswith("markergen")]
             elif isinstance(node, ast.Import):
-                found += [
-                    (module, a.name, node.lineno)
-                    for a in node.names
-                    if a.name.startswith("markergen")
-                ]
+                found += [(module, a.name, node.lineno) for a in node.names
+                          if a.name.startswith("markergen")]
     return found
 
 
@@ -87,11 +80,8 @@ def test_imports_go_down_the_layers() -> None:
 
 
 def test_the_runtime_imports_nothing_of_markergen() -> None:
-    wrong = [
-        (s, t)
-        for s, t, _ in imports()
-        if s.startswith("markergen.runtime") and not t.startswith("markergen.runtime")
-    ]
+    wrong = [(s, t) for s, t, _ in imports()
+             if s.startswith("markergen.runtime") and not t.startswith("markergen.runtime")]
     assert wrong == []
 
 

@@ -125,9 +125,7 @@ def test_a_project_template_replaces_the_markdown_report(tmp_path: Path) -> None
     assert lines[1] == builtin.stdout.splitlines()[0].removeprefix("**markergen**: ")
     changes = [line for line in lines if line.startswith("- ")]
     assert changes and any("member-renamed" in line for line in changes)
-    assert all(
-        line.startswith("- Breaking: ") or line.startswith("- Compatible: ") for line in changes
-    )
+    assert all(line.startswith("- Breaking: ") or line.startswith("- Compatible: ") for line in changes)
     assert lines[-1] == "<!-- markergen-diff -->"
     assert run_cli(["diff", "HEAD"], repo).stdout == text  # text is no template's
 

@@ -54,6 +54,7 @@ def module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+
 def test_version() -> None:
     # `--version` alone is answered before typer is imported; with another option it goes
     # through the typer app: the same text either way.
@@ -73,13 +74,8 @@ def test_version_and_help_import_neither_the_model_nor_yaml() -> None:
         "print(rc, heavy, file=sys.stderr)\n"
     )
     for args in (["--version"], ["--help"]):
-        proc = subprocess.run(
-            [sys.executable, "-c", code, *args],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True,
+                              text=True, timeout=120, check=False)
         assert proc.stderr.strip().splitlines()[-1] == "0 []", proc.stderr
 
 
@@ -140,25 +136,17 @@ def test_usage_error_exits_2_with_one_message() -> None:
     assert res.stderr.startswith("Usage: markergen check") and "Traceback" not in res.stderr
 
 
-def test_interrupt_exits_130(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_interrupt_exits_130(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     import markergen.cli as cli
 
     def interrupted(args: object) -> int:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cli, "_run_dump", interrupted)
-    monkeypatch.setattr(
-        cli,
-        "COMMANDS",
-        tuple(
-            c
-            if c.name != "dump"
-            else type(c)(c.name, c.summary, c.description, c.args, interrupted)
-            for c in cli.COMMANDS
-        ),
-    )
+    monkeypatch.setattr(cli, "COMMANDS", tuple(
+        c if c.name != "dump" else type(c)(c.name, c.summary, c.description, c.args, interrupted)
+        for c in cli.COMMANDS
+    ))
     assert main(["dump"]) == 130
     assert "interrupted" in capsys.readouterr().err
 
@@ -177,16 +165,10 @@ def test_interrupt_wrapped_by_the_interpreter_exits_130(
         except KeyboardInterrupt as e:
             raise RuntimeError("Error calling __set_name__ on 'Field' instance") from e
 
-    monkeypatch.setattr(
-        cli,
-        "COMMANDS",
-        tuple(
-            c
-            if c.name != "dump"
-            else type(c)(c.name, c.summary, c.description, c.args, interrupted)
-            for c in cli.COMMANDS
-        ),
-    )
+    monkeypatch.setattr(cli, "COMMANDS", tuple(
+        c if c.name != "dump" else type(c)(c.name, c.summary, c.description, c.args, interrupted)
+        for c in cli.COMMANDS
+    ))
     assert main(["dump"]) == 130
     err = capsys.readouterr().err
     assert "interrupted" in err and "internal error" not in err
@@ -212,16 +194,10 @@ def test_interrupt_python_cannot_raise_is_still_reported_without_a_traceback(
         gc.collect()
         return 0
 
-    monkeypatch.setattr(
-        cli,
-        "COMMANDS",
-        tuple(
-            c
-            if c.name != "dump"
-            else type(c)(c.name, c.summary, c.description, c.args, runs_to_its_end)
-            for c in cli.COMMANDS
-        ),
-    )
+    monkeypatch.setattr(cli, "COMMANDS", tuple(
+        c if c.name != "dump" else type(c)(c.name, c.summary, c.description, c.args, runs_to_its_end)
+        for c in cli.COMMANDS
+    ))
     hook = sys.unraisablehook
     assert main(["dump"]) == 130
     err = capsys.readouterr().err
@@ -309,12 +285,13 @@ def test_generate_drives_the_progress_display(module: Path) -> None:
         return now[0]
 
     progress = Progress(stream, clock=clock)
-    result = generate(
-        load_config(module), ["./api/..."], module, verify=False, use_cache=False, progress=progress
-    )
+    result = generate(load_config(module), ["./api/..."], module, verify=False,
+                      use_cache=False, progress=progress)
     assert result.exit_code == 0
     text = stream.getvalue()
     assert "markergen: reading 1 package 1/1" in text and text.endswith("\r\x1b[K")
+
+
 
 
 def test_the_settings_table_of_the_docs_is_the_registry() -> None:
@@ -332,8 +309,8 @@ def test_severity_and_warnings_as_errors_from_config_and_flag(tmp_path: Path) ->
     (tmp_path / "api").mkdir()
     # MG205: a discriminator without members (info by default).
     (tmp_path / "api" / "t.go").write_text(
-        'package v1\n\n// +enum\ntype K string\n\nconst (\n\tKA K = "A"\n)\n\n'
-        'type T struct {\n\t// +unionDiscriminator\n\t// +required\n\tKind K `json:"kind"`\n}\n'
+        "package v1\n\n// +enum\ntype K string\n\nconst (\n\tKA K = \"A\"\n)\n\n"
+        "type T struct {\n\t// +unionDiscriminator\n\t// +required\n\tKind K `json:\"kind\"`\n}\n"
     )
     plain = run_cli(["check", "--format", "json"], tmp_path)
     codes = [(d["code"], d["severity"]) for d in __import__("json").loads(plain.stdout)]
@@ -447,15 +424,9 @@ def test_a_closed_pipe_is_exit_0_without_a_message(
         raise BrokenPipeError
 
     monkeypatch.setattr(cli, "_silence_stdout", lambda: None)  # keep pytest's stdout
-    monkeypatch.setattr(
-        cli,
-        "COMMANDS",
-        tuple(
-            c
-            if c.name != "dump"
-            else type(c)(c.name, c.summary, c.description, c.args, reader_left)
-            for c in cli.COMMANDS
-        ),
-    )
+    monkeypatch.setattr(cli, "COMMANDS", tuple(
+        c if c.name != "dump" else type(c)(c.name, c.summary, c.description, c.args, reader_left)
+        for c in cli.COMMANDS
+    ))
     assert main(["dump"]) == 0
     assert capsys.readouterr().err == ""

@@ -159,9 +159,7 @@ def test_diff_completes_git_revisions(
     assert complete("markergen diff main v", repo) == ["v1.2.0"]
 
 
-def test_zsh_script_registers_itself_with_compinit(
-    tmp_path: Path, shell_env: dict[str, str]
-) -> None:
+def test_zsh_script_registers_itself_with_compinit(tmp_path: Path, shell_env: dict[str, str]) -> None:
     # What a user's ~/.zshrc does: compinit, then the script (or the file on $fpath).
     _need("zsh")
     script = _script("zsh", tmp_path)

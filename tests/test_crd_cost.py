@@ -218,14 +218,9 @@ def test_union_in_an_unbounded_list_is_written_in_the_form_the_server_accepts(
     assert "MG512" not in res.stderr
     spec, status = _route_rules(project / CRD)
     assert spec == status and len(spec) == 5
-    assert (
-        spec[0]
-        == '(has(self.type) && self.type == "Direct") ? has(self.direct) : !has(self.direct)'
-    )
+    assert spec[0] == '(has(self.type) && self.type == "Direct") ? has(self.direct) : !has(self.direct)'
     total = sum(
-        rule_cost(
-            r, _schema(project), (*("properties", part, "properties"), "routes", "items")
-        ).total
+        rule_cost(r, _schema(project), (*("properties", part, "properties"), "routes", "items")).total
         for part in ("spec", "status")
         for r in spec
     )

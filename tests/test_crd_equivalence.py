@@ -43,7 +43,9 @@ def _sample(prop: dict[str, Any]) -> Any:
     return "x"
 
 
-def _table_union(generated: dict[str, Any], union: Union, props: dict[str, Any]) -> dict[str, Any]:
+def _table_union(
+    generated: dict[str, Any], union: Union, props: dict[str, Any]
+) -> dict[str, Any]:
     """The union's entry in the runtime table markergen generates,
     members limited to the CRD's properties (the API server prunes any other field, so
     it can never be set)."""

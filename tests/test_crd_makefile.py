@@ -300,9 +300,5 @@ def test_a_program_that_writes_the_crds_elsewhere_before_the_first_directory_goe
     )
     targets = find_crd_outputs(tmp_path)
     assert [(o.directory.as_posix(), o.source, o.how) for o in targets.outputs] == [
-        (
-            "charts/manager/crds",
-            "Makefile:4",
-            "written from hack/crd/bases by go run ./hack/generate.go",
-        )
+        ("charts/manager/crds", "Makefile:4", "written from hack/crd/bases by go run ./hack/generate.go")
     ]

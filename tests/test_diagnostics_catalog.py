@@ -62,9 +62,7 @@ def test_the_severity_table_of_the_docs_is_the_catalog() -> None:
     assert table == severity_markdown()
 
 
-def test_every_diagnostic_without_a_call_site_hint_gets_the_catalogs(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_every_diagnostic_without_a_call_site_hint_gets_the_catalogs(monkeypatch: pytest.MonkeyPatch) -> None:
     import dataclasses
 
     import markergen.diagnostics as d
@@ -85,14 +83,8 @@ def test_every_diagnostic_has_a_hint_from_its_call_site_or_the_catalog() -> None
                 continue
             if any(k.arg == "hint" for k in node.keywords):
                 continue
-            codes = [
-                a.value
-                for a in node.args
-                if isinstance(a, ast.Constant) and isinstance(a.value, str) and CODE.match(a.value)
-            ]
-            missing += [
-                f"{path.relative_to(REPO)}:{node.lineno} {c}"
-                for c in codes
-                if CATALOG[c].hint is None
-            ]
+            codes = [a.value for a in node.args if isinstance(a, ast.Constant)
+                     and isinstance(a.value, str) and CODE.match(a.value)]
+            missing += [f"{path.relative_to(REPO)}:{node.lineno} {c}" for c in codes
+                        if CATALOG[c].hint is None]
     assert missing == []

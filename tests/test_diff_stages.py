@@ -16,7 +16,9 @@ CASH = '\t// +unionMember\n\t// +optional\n\tCash *Cash `json:"cash,omitempty"`\
 def removed_cash(
     tmp_path: Path, package: str, before: str, after: str, module_path: str = "example.com/shop"
 ) -> DiffResult:
-    base = module(tmp_path / "base", {f"api/{package}/types.go": src(before, package)}, module_path)
+    base = module(
+        tmp_path / "base", {f"api/{package}/types.go": src(before, package)}, module_path
+    )
     head = module(tmp_path / "head", {f"api/{package}/types.go": src(after, package)}, module_path)
     return run_diff(str(base), str(head), tmp_path, "json")
 

@@ -53,29 +53,18 @@ def test_outputs_match_golden_files(outputs: dict[str, str]) -> None:
 def test_same_bytes_under_other_hash_seeds(outputs: dict[str, str]) -> None:
     for seed in ("1", "12345"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        proc = subprocess.run(
-            [sys.executable, "-c", _RENDER, str(KEP)],
-            cwd=REPO,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=True,
-        )
+        proc = subprocess.run([sys.executable, "-c", _RENDER, str(KEP)], cwd=REPO, env=env,
+                              capture_output=True, text=True, timeout=120, check=True)
         assert json.loads(proc.stdout) == outputs
 
 
 def test_kep000_openapi_gen_parity(outputs: dict[str, str]) -> None:
     """The 2019 KEP "OpenAPI" on the "Go tags" example, as openapi-gen emits it."""
     defs = json.loads(outputs["openapi-v2.json"])["definitions"]
-    union = {
-        "discriminator": "unionType",
-        "fields-to-discriminateBy": {"fieldA": "FieldA", "fieldB": "FieldB"},
-    }
-    union2 = {
-        "discriminator": "type",
-        "fields-to-discriminateBy": {"alpha": "Alpha", "beta": "Beta"},
-    }
+    union = {"discriminator": "unionType",
+             "fields-to-discriminateBy": {"fieldA": "FieldA", "fieldB": "FieldB"}}
+    union2 = {"discriminator": "type",
+              "fields-to-discriminateBy": {"alpha": "Alpha", "beta": "Beta"}}
     members = {"fields-to-discriminateBy": {"field1": "Field1", "field2": "Field2"}}
     p = "com.example.kep.kep000."
     assert defs[p + "InlinedUnion"]["x-kubernetes-unions"] == [union, union2, members]
@@ -89,15 +78,9 @@ def test_kep004_openapi_example(outputs: dict[str, str]) -> None:
     """The current KEP "OpenAPI": x-kubernetes-unions on the discriminator's property."""
     schemas = json.loads(outputs["openapi-v3.json"])["components"]["schemas"]
     prop = schemas["com.example.kep.kep004openapi.Union"]["properties"]["union1"]
-    assert prop["x-kubernetes-unions"] == {
-        "fieldMembers": {
-            "": None,
-            "FieldA": {"name": "fieldA", "optional": False},
-            "FieldB": {"name": "fieldB", "optional": True},
-            "FieldC": None,
-            "FieldD": None,
-        }
-    }
+    assert prop["x-kubernetes-unions"] == {"fieldMembers": {
+        "": None, "FieldA": {"name": "fieldA", "optional": False},
+        "FieldB": {"name": "fieldB", "optional": True}, "FieldC": None, "FieldD": None}}
     assert prop["enum"] == ["", "FieldA", "FieldB", "FieldC", "FieldD"]
 
 

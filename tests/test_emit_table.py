@@ -32,35 +32,23 @@ DEF4 = "com.example.kep.kep004."
 def tables(m: Model, options: EmitOptions | None = None) -> tuple[Any, Any]:
     out = render_outputs(m, options or EmitOptions())
     return json.loads(out["unions_table.json"]), ast.literal_eval(
-        out["unions_table.py"].split("TABLE = ", 1)[1]
-    )
+        out["unions_table.py"].split("TABLE = ", 1)[1])
 
 
 def test_kep004_union_entry_matches_design_shape() -> None:
     tj, tp = tables(kep004_model())
     assert tj == tp and tj["version"] == 1
     entry = tj["types"][DEF4 + "Union"]
-    assert entry["fields"] == {
-        "unionType": {"kind": "scalar"},
-        "fieldA": {"kind": "scalar"},
-        "fieldB": {"kind": "scalar"},
-    }
+    assert entry["fields"] == {"unionType": {"kind": "scalar"}, "fieldA": {"kind": "scalar"},
+                               "fieldB": {"kind": "scalar"}}
     assert entry["patchStrategies"] == {}
-    assert entry["unions"] == [
-        {
-            "dialect": "kep1027",
-            "semantics": "kep1027",
-            "discriminator": "unionType",
-            "discriminatorRequired": True,
-            "values": ["", "FieldA", "FieldB", "FieldC", "FieldD"],
-            "members": [
-                {"field": "fieldA", "value": "FieldA", "optional": False},
-                {"field": "fieldB", "value": "FieldB", "optional": True},
-            ],
-            "mode": "exactly-one",
-            "deduceInvalidDiscriminator": False,
-        }
-    ]
+    assert entry["unions"] == [{
+        "dialect": "kep1027", "semantics": "kep1027",
+        "discriminator": "unionType", "discriminatorRequired": True,
+        "values": ["", "FieldA", "FieldB", "FieldC", "FieldD"],
+        "members": [{"field": "fieldA", "value": "FieldA", "optional": False},
+                    {"field": "fieldB", "value": "FieldB", "optional": True}],
+        "mode": "exactly-one", "deduceInvalidDiscriminator": False}]
 
 
 def test_inlined_struct_fields_and_unions_appear_in_parent() -> None:
@@ -75,10 +63,8 @@ def test_kep2019_unions_in_openapi_gen_order_with_empty_values() -> None:
     unions = t["types"][DEF + "InlinedUnion"]["unions"]
     assert [u["discriminator"] for u in unions] == ["unionType", "type", None]
     assert all(u["values"] == [] and u["semantics"] == "kep2019" for u in unions)
-    assert unions[2]["members"] == [
-        {"field": "field1", "value": "Field1", "optional": False},
-        {"field": "field2", "value": "Field2", "optional": False},
-    ]
+    assert unions[2]["members"] == [{"field": "field1", "value": "Field1", "optional": False},
+                                    {"field": "field2", "value": "Field2", "optional": False}]
 
 
 def test_field_kinds_types_and_list_map_keys() -> None:
@@ -102,21 +88,10 @@ def _fields() -> list[Any]:
     return [
         fld("Obj", named("Item"), "obj"),
         fld("ObjPtr", ptr(named("Item")), "objPtr", patch_strategy="retainKeys"),
-        fld(
-            "List",
-            slice_(named("Item")),
-            "list",
-            list_type="map",
-            list_map_keys=("name",),
-            patch_merge_key="ignored",
-        ),
-        fld(
-            "Merge",
-            slice_(ptr(named("Item"))),
-            "merge",
-            patch_strategy="merge",
-            patch_merge_key="key",
-        ),
+        fld("List", slice_(named("Item")), "list", list_type="map", list_map_keys=("name",),
+            patch_merge_key="ignored"),
+        fld("Merge", slice_(ptr(named("Item"))), "merge", patch_strategy="merge",
+            patch_merge_key="key"),
         fld("Strings", slice_(builtin("string")), "strings"),
         fld("Raw", slice_(builtin("byte")), "raw"),
         fld("ByName", map_(named("Item")), "byName"),
@@ -127,9 +102,8 @@ def _fields() -> list[Any]:
 def test_semantics_overrides_most_specific_first() -> None:
     m = kep004_model()
     union_key = f"{DEF4}Union.unionType"
-    opts = EmitOptions(
-        semantics={"kep1027": "kep2019", union_key: "smd"}, deduce_invalid_discriminator=True
-    )
+    opts = EmitOptions(semantics={"kep1027": "kep2019", union_key: "smd"},
+                       deduce_invalid_discriminator=True)
     t = build_table(m, opts)["types"]
     assert t[DEF4 + "Union"]["unions"][0]["semantics"] == "smd"
     assert t[DEF4 + "Union"]["unions"][0]["deduceInvalidDiscriminator"] is True

@@ -22,11 +22,7 @@ GOLDEN_JSON = sorted(p for p in (ROOT / "testdata").rglob("*.json") if p.is_file
 
 def _reference(value: Any, level: int = 0) -> str:
     text = json.dumps(
-        value,
-        sort_keys=True,
-        ensure_ascii=False,
-        indent=2,
-        separators=(",", ": "),
+        value, sort_keys=True, ensure_ascii=False, indent=2, separators=(",", ": "),
         allow_nan=False,
     )
     return text.replace("\n", "\n" + "  " * level) if level else text
@@ -54,11 +50,8 @@ def test_every_golden_json_file_is_written_byte_identical(path: Path) -> None:
 
 def test_golden_files_were_found() -> None:
     names = {p.relative_to(ROOT).as_posix() for p in GOLDEN_JSON}
-    assert {
-        "testdata/emit/kep/openapi-v2.json",
-        "testdata/emit/kep/openapi-v3.json",
-        "testdata/emit/kep/unions_table.json",
-    } <= names
+    assert {"testdata/emit/kep/openapi-v2.json", "testdata/emit/kep/openapi-v3.json",
+            "testdata/emit/kep/unions_table.json"} <= names
 
 
 class _Color(str, enum.Enum):
@@ -72,7 +65,7 @@ class _Color(str, enum.Enum):
         {"a": [0.0001, 1e16, 1.2345678901234568e17, -0.0, 5e-324, 100.0]},
         {"color": _Color.RED, "n": [True, False, None]},
         {"big": 2**64, "small": -(2**63) - 1},
-        {"text": 'quote" back\\ nl\n tab\t \x00\x1f \u2028 \x7f é 😀 </script>'},
+        {"text": "quote\" back\\ nl\n tab\t \x00\x1f \u2028 \x7f é 😀 </script>"},
         {"é": 1, "e": 2, "😀": 3, "\uffff": 4, "Z": 5, "": 6},
         {"deep": [[[[{}]]]], "empty": {}, "list": []},
         ("tuple", ("inner",)),
@@ -85,8 +78,7 @@ def test_values_orjson_might_write_differently(value: Any) -> None:
 
 def test_null_from_none_is_orjson_s_and_from_nan_is_refused() -> None:
     assert fastjson._orjson_indented({"a": None, "b": [None, 1.5]}) == _reference(
-        {"a": None, "b": [None, 1.5]}
-    )
+        {"a": None, "b": [None, 1.5]})
     for bad in ({"a": None, "x": float("nan")}, {"a": [None, float("-inf")]}):
         assert fastjson._orjson_indented(bad) is None
         with pytest.raises(ValueError):
@@ -130,8 +122,8 @@ def test_json_object_writes_every_golden_file_as_tojson(path: Path) -> None:
     [
         [("min", 1e-05), ("n", [None, 1.5])],
         [("a", {"color": _Color.RED}), ("b", 2**64)],
-        [("text", 'quote" back\\ nl\n \x00 \u2028 \x7f é 😀'), ("é", {"😀": None})],
-        [('k"ey\n', 1), ("", {}), ("z", [])],
+        [("text", "quote\" back\\ nl\n \x00 \u2028 \x7f é 😀"), ("é", {"😀": None})],
+        [("k\"ey\n", 1), ("", {}), ("z", [])],
         [("e-1", 1), ("x0.0000", "1e-5")],  # false alarms in keys: the other encoder
     ],
 )

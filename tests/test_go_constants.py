@@ -125,14 +125,8 @@ def test_enum_values_as_go_types_computes_them(tmp_path: Path) -> None:
         "Name": ["x-a", "b"],
     }
     types = {k.rsplit(".", 1)[1]: e.type for k, e in model.enums.items()}
-    assert types == {
-        "Bits": "integer",
-        "Level": "integer",
-        "Mask": "integer",
-        "Flag": "boolean",
-        "Ratio": "number",
-        "Name": "string",
-    }
+    assert types == {"Bits": "integer", "Level": "integer", "Mask": "integer",
+                     "Flag": "boolean", "Ratio": "number", "Name": "string"}
     # Only the input package is a package of the model; `other` was read for its constants.
     assert [p.import_path for p in model.packages] == ["example.com/m/v1"]
     assert str(tmp_path / "other/c.go") in model.files_read

@@ -331,9 +331,7 @@ def apply_hint(path: Path, d: Diagnostic) -> None:
                 here += 1 if at + 1 <= here else 0
         else:
             block = _block(lines, _declaration(lines, edit["rm_from"], here))
-            hit = [
-                i for i in block if _is_comment(lines[i]) and _same_comment(lines[i], edit["rm"])
-            ]
+            hit = [i for i in block if _is_comment(lines[i]) and _same_comment(lines[i], edit["rm"])]
             assert hit, f"`{edit['rm']}` is not in the comment of {edit['rm_from']}"
             del lines[hit[0]]
             here -= 1 if hit[0] < here else 0
@@ -410,9 +408,7 @@ def test_mg105_alternative_for_a_deliberate_omission_works_when_followed(
     alternative = _outside_code(d.hint, " (or ")[1]
     edit = EDIT.search(alternative)
     assert edit is not None and edit["add"] is not None, alternative
-    assert (
-        edit["add"].startswith("// markergen:ignore MG105 ") and edit["add_to"] == "ForwardSyntax"
-    )
+    assert edit["add"].startswith("// markergen:ignore MG105 ") and edit["add_to"] == "ForwardSyntax"
     apply_hint(root / d.pos.file, replace(d, hint=hints.add_above(edit["add"], edit["add_to"])))
     assert _check(root) == [], (root / "v1" / "types.go").read_text(encoding="utf-8")
     blocks = re.findall(r"```go\n(.*?)```", sections()["MG105"], re.DOTALL)

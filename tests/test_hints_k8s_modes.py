@@ -19,9 +19,9 @@ def test_mg110_hint_keeps_prefixes_and_named_arguments(tmp_path: Path) -> None:
     (tmp_path / "v1" / "types.go").write_text(
         "package v1\n\ntype S struct {\n"
         '\t// +k8s:beta(since: "1.37")=+k8s:discriminator(name: "d")\n'
-        '\tOn bool `json:"on,omitempty"`\n\n'
+        "\tOn bool `json:\"on,omitempty\"`\n\n"
         '\t// +k8s:member(discriminator: "d", value: "true")=+k8s:maxLength=5\n'
-        '\t// +optional\n\tA *string `json:"a,omitempty"`\n}\n'
+        "\t// +optional\n\tA *string `json:\"a,omitempty\"`\n}\n"
     )
     hints = sorted(d.hint or "" for d in _check(tmp_path) if d.code == "MG110")
     assert hints == [

@@ -124,8 +124,8 @@ def test_modes(
 
 def test_messages_are_validation_gens(built: tuple[dict[str, Any], Table]) -> None:
     _, table = built
-    (required,) = validate(table, PREFIX + "Strict", {"mode": "A"})
-    (forbidden,) = validate(table, PREFIX + "Strict", {"mode": "Z", "second": "v"})
+    required, = validate(table, PREFIX + "Strict", {"mode": "A"})
+    forbidden, = validate(table, PREFIX + "Strict", {"mode": "Z", "second": "v"})
     assert (str(required), str(forbidden)) == ("first: Required value", "second: Forbidden")
 
 

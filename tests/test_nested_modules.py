@@ -192,7 +192,7 @@ def test_a_run_that_found_nothing_says_how_to_name_the_api(tmp_path: Path) -> No
         tmp_path / "repo",
         {
             "go.mod": "module example.com/tool\n\ngo 1.24\n",
-            "main.go": 'package main\n\ntype Options struct {\n\tName string `json:"name"`\n}\n',
+            "main.go": "package main\n\ntype Options struct {\n\tName string `json:\"name\"`\n}\n",
         },
     )
     run = run_cli(["generate", "--no-cache"], root)

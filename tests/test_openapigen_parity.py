@@ -81,7 +81,8 @@ ENUM_LINES = (
 )
 PHASES = ["Failed", "Pending", "Running", "Unknown"]
 KEP004_ENUM = (
-    'Possible enum values:\n - `""`\n - `"FieldA"`\n - `"FieldB"`\n - `"FieldC"`\n - `"FieldD"`'
+    'Possible enum values:\n - `""`\n - `"FieldA"`\n - `"FieldB"`\n - `"FieldC"`\n'
+    ' - `"FieldD"`'
 )
 
 
@@ -115,36 +116,21 @@ EXPECTED_DIFFERENCES: dict[tuple[str, str], tuple[Any, Any]] = {
         MISSING,
     ),
     (K + "kep004basic.Union", "/properties/UnionType/x-kubernetes-unions"): (
-        {
-            "fieldMembers": {
-                "": None,
-                **_members(("FieldA", "FieldA", False), ("FieldB", "FieldB", False)),
-                "FieldC": None,
-                "FieldD": None,
-            }
-        },
+        {"fieldMembers": {"": None, **_members(("FieldA", "FieldA", False),
+                                               ("FieldB", "FieldB", False)),
+                          "FieldC": None, "FieldD": None}},
         MISSING,
     ),
     (K + "kep004inline.TopLevelUnion", "/properties/unionType/x-kubernetes-unions"): (
-        {
-            "fieldMembers": {
-                "": None,
-                **_members(("FieldA", "fieldA", False), ("FieldB", "fieldB", True)),
-                "FieldC": None,
-                "FieldD": None,
-            }
-        },
+        {"fieldMembers": {"": None, **_members(("FieldA", "fieldA", False),
+                                               ("FieldB", "fieldB", True)),
+                          "FieldC": None, "FieldD": None}},
         MISSING,
     ),
     (K + "kep004inline.Union", "/properties/unionType/x-kubernetes-unions"): (
-        {
-            "fieldMembers": {
-                "": None,
-                **_members(("FieldA", "fieldA", False), ("FieldB", "fieldB", True)),
-                "FieldC": None,
-                "FieldD": None,
-            }
-        },
+        {"fieldMembers": {"": None, **_members(("FieldA", "fieldA", False),
+                                               ("FieldB", "fieldB", True)),
+                          "FieldC": None, "FieldD": None}},
         MISSING,
     ),
     (K + "kep004inline.Union2", "/properties/type/x-kubernetes-unions"): (
@@ -152,14 +138,9 @@ EXPECTED_DIFFERENCES: dict[tuple[str, str], tuple[Any, Any]] = {
         MISSING,
     ),
     (K + "kep004openapi.Union", "/properties/union1/x-kubernetes-unions"): (
-        {
-            "fieldMembers": {
-                "": None,
-                **_members(("FieldA", "fieldA", False), ("FieldB", "fieldB", True)),
-                "FieldC": None,
-                "FieldD": None,
-            }
-        },
+        {"fieldMembers": {"": None, **_members(("FieldA", "fieldA", False),
+                                               ("FieldB", "fieldB", True)),
+                          "FieldC": None, "FieldD": None}},
         MISSING,
     ),
     # "Enums through pointers, list items and map values".
@@ -173,23 +154,15 @@ EXPECTED_DIFFERENCES: dict[tuple[str, str], tuple[Any, Any]] = {
     # "Enums of integer, float and bool types": openapi-gen ignores +enum on int32.
     (P + "Enums", "/properties/priority/enum"): ([1, 2], MISSING),
     # "+required" (controller-gen's reading, MG301).
-    (P + "Described", "/required"): (
-        ["req", "notTODO", "undocumented"],
-        ["notTODO", "undocumented"],
-    ),
+    (P + "Described", "/required"): (["req", "notTODO", "undocumented"],
+                                     ["notTODO", "undocumented"]),
     # "Embedded fields without a json tag".
     (P + "EmbeddedNoTag", "/properties/Item"): (
-        MISSING,
-        {"$ref": "#/definitions/com.example.parity.v1.Item"},
-    ),
+        MISSING, {"$ref": "#/definitions/com.example.parity.v1.Item"}),
     (P + "EmbeddedNoTag", "/properties/name"): (
-        {"description": "Name of the item.", "type": "string"},
-        MISSING,
-    ),
+        {"description": "Name of the item.", "type": "string"}, MISSING),
     (P + "EmbeddedNoTag", "/properties/port"): (
-        {"description": "Port of the item.", "type": "integer", "format": "int32"},
-        MISSING,
-    ),
+        {"description": "Port of the item.", "type": "integer", "format": "int32"}, MISSING),
     (P + "EmbeddedNoTag", "/required"): (["name"], ["Item"]),
     # "Unions of structs inlined through a pointer".
     (P + "PointerInline", "/x-kubernetes-unions"): (
@@ -207,10 +180,8 @@ def _missing_tools() -> str | None:
         if shutil.which(tool) is None:
             return f"{tool} is not installed (Debian: kube-openapi, golang-go)"
     if not (KUBE_OPENAPI / "pkg" / "common" / "common.go").is_file():
-        return (
-            f"kube-openapi Go sources not found under {GOCODE} "
-            "(Debian: golang-k8s-kube-openapi-dev; or set MARKERGEN_GOCODE)"
-        )
+        return (f"kube-openapi Go sources not found under {GOCODE} "
+                "(Debian: golang-k8s-kube-openapi-dev; or set MARKERGEN_GOCODE)")
     return None
 
 
@@ -243,9 +214,8 @@ def _copy_into_gopath(gopath: Path) -> list[str]:
             if doc.exists():
                 doc.write_text("// +k8s:openapi-gen=true\n\n" + doc.read_text())
             else:
-                name = re.search(
-                    r"^package\s+(\w+)", next(d.glob("*.go")).read_text(), re.MULTILINE
-                )
+                name = re.search(r"^package\s+(\w+)", next(d.glob("*.go")).read_text(),
+                                 re.MULTILINE)
                 assert name, f"no package clause in {d}"
                 doc.write_text(f"// +k8s:openapi-gen=true\n\npackage {name.group(1)}\n")
             packages.append(import_path)
@@ -253,26 +223,18 @@ def _copy_into_gopath(gopath: Path) -> list[str]:
 
 
 def _go_env(gopath: str, cache: Path) -> dict[str, str]:
-    goroot = subprocess.run(
-        ["go", "env", "GOROOT"], capture_output=True, text=True, check=True, timeout=60
-    ).stdout.strip()
+    goroot = subprocess.run(["go", "env", "GOROOT"], capture_output=True, text=True,
+                            check=True, timeout=60).stdout.strip()
     env = {k: v for k, v in os.environ.items() if not k.startswith("GO")}
     # GOPATH mode: no module downloads, so nothing can reach the network.
-    env.update(
-        GO111MODULE="off",
-        GOPATH=gopath,
-        GOROOT=goroot,
-        GOPROXY="off",
-        GOFLAGS="",
-        GOCACHE=os.environ.get("GOCACHE", str(cache)),
-    )
+    env.update(GO111MODULE="off", GOPATH=gopath, GOROOT=goroot, GOPROXY="off",
+               GOFLAGS="", GOCACHE=os.environ.get("GOCACHE", str(cache)))
     return env
 
 
 def _run(cmd: list[str], cwd: Path, env: dict[str, str]) -> str:
-    proc = subprocess.run(
-        cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=TIMEOUT, check=False
-    )
+    proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=TIMEOUT, check=False)
     if proc.returncode != 0:
         pytest.fail(f"{' '.join(cmd[:2])} failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
     return proc.stdout
@@ -289,23 +251,9 @@ def theirs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     header = tmp / "header.txt"
     header.write_text("")
     env = _go_env(str(gopath), tmp / "gocache")
-    _run(
-        [
-            "openapi-gen",
-            "-i",
-            ",".join(packages),
-            "-p",
-            GENERATED_PKG,
-            "-o",
-            str(gopath / "src"),
-            "-h",
-            str(header),
-            "-r",
-            str(tmp / "report.txt"),
-        ],
-        tmp,
-        env,
-    )
+    _run(["openapi-gen", "-i", ",".join(packages), "-p", GENERATED_PKG,
+          "-o", str(gopath / "src"), "-h", str(header), "-r", str(tmp / "report.txt")],
+         tmp, env)
     dumper = gopath / "src" / "example.com" / "zz_dump"
     dumper.mkdir(parents=True)
     (dumper / "main.go").write_text(DUMPER % GENERATED_PKG)
@@ -321,9 +269,8 @@ def ours() -> dict[str, Any]:
     for root in ROOTS:
         # consts/ only holds constants imported by imported/: markergen must find them
         # by following the import, as openapi-gen (go/types) does.
-        patterns = [
-            f"./{d.relative_to(root).as_posix()}" for d in _go_dirs(root) if d.name != "consts"
-        ]
+        patterns = [f"./{d.relative_to(root).as_posix()}" for d in _go_dirs(root)
+                    if d.name != "consts"]
         model = load_model(patterns, root)
         assert all(not p.import_path.endswith("/consts") for p in model.packages)
         text = render_outputs(model, EmitOptions())["openapi-v2.json"]
@@ -404,9 +351,8 @@ def differences(ours: Any, theirs: Any, path: str = "") -> dict[str, tuple[Any, 
     return {} if ours == theirs else {path: (ours, theirs)}
 
 
-def all_differences(
-    ours: dict[str, Any], theirs: dict[str, Any]
-) -> dict[tuple[str, str], tuple[Any, Any]]:
+def all_differences(ours: dict[str, Any], theirs: dict[str, Any]) -> dict[tuple[str, str],
+                                                                          tuple[Any, Any]]:
     out: dict[tuple[str, str], tuple[Any, Any]] = {}
     for name in sorted(set(ours) & set(theirs)):
         current = to_current(strip_zero_defaults(theirs[name]))
@@ -423,14 +369,9 @@ def test_same_definitions(ours: dict[str, Any], theirs: dict[str, Any]) -> None:
     assert sorted(ours) == sorted(theirs)
     # Sanity: both runs saw every package.
     assert {n.rsplit(".", 1)[0] for n in theirs} == {
-        "com.example.kep.kep000",
-        "com.example.kep.kep001",
-        "com.example.kep.kep004basic",
-        "com.example.kep.kep004inline",
-        "com.example.kep.kep004openapi",
-        "com.example.parity.imported",
-        "com.example.parity.shared",
-        "com.example.parity.v1",
+        "com.example.kep.kep000", "com.example.kep.kep001", "com.example.kep.kep004basic",
+        "com.example.kep.kep004inline", "com.example.kep.kep004openapi",
+        "com.example.parity.imported", "com.example.parity.shared", "com.example.parity.v1",
     }
 
 
@@ -439,8 +380,7 @@ def test_every_difference_is_documented(ours: dict[str, Any], theirs: dict[str, 
     unexpected = {k: v for k, v in found.items() if EXPECTED_DIFFERENCES.get(k) != v}
     gone = sorted(set(EXPECTED_DIFFERENCES) - set(found))
     assert not unexpected, "undocumented differences (ours, theirs):\n" + "\n".join(
-        f"{d} {p}: {v!r}" for (d, p), v in sorted(unexpected.items())
-    )
+        f"{d} {p}: {v!r}" for (d, p), v in sorted(unexpected.items()))
     assert not gone, f"documented differences that no longer occur: {gone}"
 
 
@@ -458,18 +398,15 @@ def test_unions_are_equal(ours: dict[str, Any], theirs: dict[str, Any]) -> None:
     for name in sorted(theirs):
         if name == P + "PointerInline":
             continue
-        assert ours[name].get("x-kubernetes-unions") == theirs[name].get("x-kubernetes-unions"), (
-            name
-        )
+        assert ours[name].get("x-kubernetes-unions") == theirs[name].get(
+            "x-kubernetes-unions"), name
         compared += "x-kubernetes-unions" in theirs[name]
     assert compared == 7  # kep000's four, Source, Build, Undiscriminated
     # Build: own Source union first (inlined), then its +unionDeprecated member-union.
     assert theirs[P + "Build"]["x-kubernetes-unions"] == [
         {"discriminator": "kind", "fields-to-discriminateBy": {"git": "Git", "http": "HTTP"}},
-        {
-            "discriminator": "strategy",
-            "fields-to-discriminateBy": {"custom": "Custom", "docker": "Docker"},
-        },
+        {"discriminator": "strategy",
+         "fields-to-discriminateBy": {"custom": "Custom", "docker": "Docker"}},
     ]
 
 
@@ -483,27 +420,9 @@ def test_zero_defaults_are_the_only_defaults(theirs: dict[str, Any], ours: dict[
     # Non-pointer, non-omitempty fields; not `omit`, `optStr`, `bytes` (omitempty/pointer)
     # nor `asString` (`,string` returns before defaults are generated).
     assert sorted(found) == sorted(
-        f"/properties/{n}"
-        for n in (
-            "str",
-            "flag",
-            "i",
-            "i8",
-            "i16",
-            "i32",
-            "i64",
-            "u",
-            "u8",
-            "u16",
-            "u32",
-            "u64",
-            "f32",
-            "f64",
-            "b",
-            "NoTag",
-            "plain",
-        )
-    )
+        f"/properties/{n}" for n in ("str", "flag", "i", "i8", "i16", "i32", "i64", "u",
+                                     "u8", "u16", "u32", "u64", "f32", "f64", "b", "NoTag",
+                                     "plain"))
     assert theirs[P + "Scalars"]["properties"]["flag"]["default"] is False
     assert theirs[P + "Collections"]["properties"]["single"]["default"] == {}
     assert "default" not in theirs[P + "Collections"]["properties"]["singlePtr"]
@@ -514,16 +433,16 @@ def test_duplicate_enum_values(theirs: dict[str, Any], ours: dict[str, Any]) -> 
     """: sorted and deduplicated; openapi-gen 2021 repeats "Running"."""
     phase = theirs[P + "Enums"]["properties"]["phase"]
     assert phase["enum"] == ["Failed", "Pending", "Running", "Running", "Unknown"]
-    assert ' - `Running`: repeats the value "Running".' in phase["description"]
+    assert " - `Running`: repeats the value \"Running\"." in phase["description"]
     assert " - `Running`: means that it runs, explained over two lines." in phase["description"]
     mine = ours[P + "Enums"]["properties"]["phase"]
     assert mine["enum"] == PHASES
     assert mine["description"] == (
-        "Phase is a direct enum.\n\nPossible enum values:\n" + ENUM_LINES
-    )
+        "Phase is a direct enum.\n\nPossible enum values:\n" + ENUM_LINES)
 
 
-def test_enum_paragraph_without_field_comment(theirs: dict[str, Any], ours: dict[str, Any]) -> None:
+def test_enum_paragraph_without_field_comment(theirs: dict[str, Any],
+                                              ours: dict[str, Any]) -> None:
     """2021 keeps the leading blank paragraph and writes `` - ``:`` for ""; current
     openapi-gen trims leading newlines and quotes values."""
     raw = theirs[K + "kep004openapi.Union"]["properties"]["union1"]["description"]
@@ -539,9 +458,8 @@ def test_descriptions_match_exactly(theirs: dict[str, Any], ours: dict[str, Any]
     described = theirs[P + "Described"]["description"]
     assert described == (
         "Described shows how descriptions are formatted.\n\n"
-        'A second paragraph that is wrapped over two lines, with "quotes" and `backticks`.'
-        "\n\nExample:\n\tindented with a tab\n\t  and more\n\n  indented with spaces"
-    )
+        "A second paragraph that is wrapped over two lines, with \"quotes\" and `backticks`."
+        "\n\nExample:\n\tindented with a tab\n\t  and more\n\n  indented with spaces")
     assert ours[P + "Described"]["description"] == described
 
 
@@ -549,8 +467,10 @@ def test_descriptions_match_exactly(theirs: dict[str, Any], ours: dict[str, Any]
 # The parity inputs are valid for the real command
 
 
-def test_cli_generate_writes_the_compared_definitions(tmp_path: Path, ours: dict[str, Any]) -> None:
-    result = run_cli(["generate", "./...", "--out-dir", str(tmp_path)], cwd=TESTDATA / "openapigen")
+def test_cli_generate_writes_the_compared_definitions(tmp_path: Path,
+                                                      ours: dict[str, Any]) -> None:
+    result = run_cli(["generate", "./...", "--out-dir", str(tmp_path)],
+                     cwd=TESTDATA / "openapigen")
     assert result.code == 0, result.stderr
     written = json.loads((tmp_path / "openapi-v2.json").read_text())["definitions"]
     assert written == {k: v for k, v in ours.items() if k.startswith("com.example.parity.")}
@@ -563,30 +483,19 @@ def test_cli_generate_writes_the_compared_definitions(tmp_path: Path, ours: dict
 def test_current_enum_paragraph_rewrites_and_deduplicates() -> None:
     raw = "Doc.\n\nPossible enum values:\n - `B`: b one\n - `A`:\n - `B`: b two"
     assert current_enum_paragraph(raw) == (
-        'Doc.\n\nPossible enum values:\n - `"A"`\n - `"B"` b one'
-    )
+        'Doc.\n\nPossible enum values:\n - `"A"`\n - `"B"` b one')
     assert current_enum_paragraph("no enum here") == "no enum here"
 
 
 def test_strip_zero_defaults_keeps_real_defaults() -> None:
     found: list[str] = []
-    schema = {
-        "properties": {
-            "a": {"default": 0},
-            "b": {"default": 1},
-            "c": {"default": "x"},
-            "d": {"default": {}},
-        }
-    }
+    schema = {"properties": {"a": {"default": 0}, "b": {"default": 1},
+                             "c": {"default": "x"}, "d": {"default": {}}}}
     assert strip_zero_defaults(schema, "", found) == {
-        "properties": {"a": {}, "b": {"default": 1}, "c": {"default": "x"}, "d": {}}
-    }
+        "properties": {"a": {}, "b": {"default": 1}, "c": {"default": "x"}, "d": {}}}
     assert found == ["/properties/a", "/properties/d"]
 
 
 def test_differences_reports_both_sides() -> None:
     assert differences({"a": 1, "b": {"c": 2}}, {"b": {"c": 3}, "d": 4}) == {
-        "/a": (1, MISSING),
-        "/b/c": (2, 3),
-        "/d": (MISSING, 4),
-    }
+        "/a": (1, MISSING), "/b/c": (2, 3), "/d": (MISSING, 4)}

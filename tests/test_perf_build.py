@@ -76,28 +76,8 @@ def test_cached_group_reading_equals_a_fresh_parse_of_every_line(path: Path) -> 
 
 _LINE = st.lists(
     st.sampled_from(
-        [
-            "+",
-            "optional",
-            "unionMember",
-            "k8s:alpha",
-            "k8s:ifEnabled",
-            "unoinMember",
-            "=",
-            "(",
-            ")",
-            ",",
-            '"',
-            "Gate",
-            "A",
-            ";",
-            " ",
-            "\t",
-            "=+",
-            "+k8s:optional",
-            "x",
-            "1+2",
-        ]
+        ["+", "optional", "unionMember", "k8s:alpha", "k8s:ifEnabled", "unoinMember", "=",
+         "(", ")", ",", '"', "Gate", "A", ";", " ", "\t", "=+", "+k8s:optional", "x", "1+2"]
     ),
     max_size=8,
 ).map("".join)

@@ -75,16 +75,11 @@ def test_fields_with_the_same_json_tag_each_read_it_right() -> None:
 
 
 PLAIN = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers()
-    | st.text(max_size=8)
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8)
     | st.floats(allow_nan=False, allow_infinity=False),
-    lambda inner: (
-        st.lists(inner, max_size=4)
-        | st.lists(inner, max_size=3).map(tuple)
-        | st.dictionaries(st.text(max_size=5), inner, max_size=4)
-    ),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.lists(inner, max_size=3).map(tuple)
+    | st.dictionaries(st.text(max_size=5), inner, max_size=4),
     max_leaves=30,
 )
 

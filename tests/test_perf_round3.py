@@ -97,9 +97,7 @@ def module(tmp_path: Path) -> Path:
 
 def test_model_built_package_by_package_equals_the_model_built_at_once(module: Path) -> None:
     streamed = load_model(["./..."], module)
-    at_once = build_model(
-        load_packages(["./..."], module).packages, imports=ImportedPackages(module)
-    )
+    at_once = build_model(load_packages(["./..."], module).packages, imports=ImportedPackages(module))
     assert model_to_json(streamed) == model_to_json(at_once)
     fields = {f.go_name: f.type for f in streamed.structs["example.com/stream/a.Holder"].fields}
     assert fields["Thing"].kind == "named"
@@ -244,3 +242,4 @@ def test_check_with_crds_is_cached_with_the_crds_and_samples_in_its_key(
     _cli(["check"], module)
     _cli(["check"], module)
     assert len(loads) == 3
+

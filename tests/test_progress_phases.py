@@ -58,9 +58,8 @@ def test_generate_names_each_phase_and_counts_packages(module: Path) -> None:
 
     stream = FakeTTY()
     progress = Progress(stream, clock=clock)
-    result = generate(
-        load_config(module), ["./api/..."], module, verify=False, use_cache=False, progress=progress
-    )
+    result = generate(load_config(module), ["./api/..."], module, verify=False,
+                      use_cache=False, progress=progress)
     assert result.exit_code == 0
     draws = _draws(stream.getvalue())
     assert "markergen: reading 2 packages 0/2" in draws
@@ -68,10 +67,8 @@ def test_generate_names_each_phase_and_counts_packages(module: Path) -> None:
     assert "markergen: checking" in draws
     assert "markergen: rendering and writing outputs 4/4" in draws
     # The phases come in the order the run does them.
-    firsts = [
-        next(i for i, d in enumerate(draws) if d.startswith(f"markergen: {label}"))
-        for label in ("reading", "checking", "rendering")
-    ]
+    firsts = [next(i for i, d in enumerate(draws) if d.startswith(f"markergen: {label}"))
+              for label in ("reading", "checking", "rendering")]
     assert firsts == sorted(firsts)
     assert stream.getvalue().endswith("\r\x1b[K")  # erased at the end
 

@@ -63,9 +63,7 @@ def _cli(args: list[str]) -> tuple[int, str]:
 GENERATE = ["generate", "./api/...", "--out-dir", "out"]
 
 
-def test_disk_full_while_writing_a_temporary(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_disk_full_while_writing_a_temporary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ex = _project(tmp_path)
     monkeypatch.chdir(ex)
     before = _snapshot(ex)
@@ -292,9 +290,7 @@ def _sigint_runs(
     new = {str(p): (ref / p).read_bytes() for p in watched}
     assert old != new
     started = time.monotonic()
-    subprocess.run(
-        [sys.executable, "-m", "markergen", *args], cwd=ref, capture_output=True, check=False
-    )
+    subprocess.run([sys.executable, "-m", "markergen", *args], cwd=ref, capture_output=True, check=False)
     full = time.monotonic() - started  # one run's length, to aim the signals at its end
     rng = random.Random(seed)
     outcomes = {"old": 0, "new": 0}
@@ -320,9 +316,7 @@ def _sigint_runs(
             # start-up, imports) - nothing had been written, which is what matters here.
             assert proc.returncode in (130, -signal.SIGINT, 0), (proc.returncode, stderr)
             if proc.returncode == 130 and "markergen" in stderr:
-                assert "interrupted; every output is as it was or completely written" in stderr, (
-                    stderr
-                )
+                assert "interrupted; every output is as it was or completely written" in stderr, stderr
                 assert "Traceback" not in stderr, stderr
             outcomes["old"] += 1
         else:
@@ -363,3 +357,5 @@ def test_sigint_during_crd_patching_leaves_all_old_or_all_new(tmp_path: Path) ->
     finally:
         globals()["_project"] = orig_project
     assert sum(outcomes.values()) == 10
+
+

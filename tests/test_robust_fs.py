@@ -128,7 +128,7 @@ def test_unreadable_directory_and_file() -> None:
 def test_type_nesting_ten_thousand_deep(tmp_path: Path, type_text: str) -> None:
     _module(tmp_path)
     (tmp_path / "v1").mkdir()
-    src = UNION + f'\ntype Deep struct {{\n\tF {type_text} `json:"f"`\n}}\n'
+    src = UNION + f"\ntype Deep struct {{\n\tF {type_text} `json:\"f\"`\n}}\n"
     (tmp_path / "v1" / "types.go").write_text(src)
     model, diags = _load(tmp_path)
     deep = [d for d in diags if d.code == "MG001" and "nested more than" in d.message]
@@ -145,13 +145,13 @@ def test_named_type_chains_ten_thousand_deep_generate(tmp_path: Path) -> None:
     _module(tmp_path)
     (tmp_path / "v1").mkdir()
     parts = [UNION]
-    parts += [f'type P{i} struct {{\n\tN *P{i + 1} `json:"n,omitempty"`\n}}\n' for i in range(n)]
+    parts += [f"type P{i} struct {{\n\tN *P{i + 1} `json:\"n,omitempty\"`\n}}\n" for i in range(n)]
     parts.append(f"type P{n} struct{{}}\n")
     parts.append("// +enum\ntype E0 E1\n")
     parts += [f"type E{i} E{i + 1}\n" for i in range(1, n)]
     parts.append(f'type E{n} string\n\nconst EV E0 = "v"\n')
     m = 2_000
-    parts += [f'type I{i} struct {{\n\tI{i + 1} `json:",inline"`\n}}\n' for i in range(m)]
+    parts += [f"type I{i} struct {{\n\tI{i + 1} `json:\",inline\"`\n}}\n" for i in range(m)]
     parts.append(f'type I{m} struct {{\n\tX string `json:"x"`\n}}\n')
     (tmp_path / "v1" / "types.go").write_text("\n".join(parts))
     out = tmp_path / "out"
@@ -159,17 +159,14 @@ def test_named_type_chains_ten_thousand_deep_generate(tmp_path: Path) -> None:
     result = generate(cfg, ["./..."], tmp_path, verify=False)
     assert result.exit_code == 0, [str(d) for d in result.diagnostics][:5]
     assert sorted(p.name for p in out.iterdir()) == [
-        "openapi-v2.json",
-        "openapi-v3.json",
-        "unions_table.json",
-        "unions_table.py",
+        "openapi-v2.json", "openapi-v3.json", "unions_table.json", "unions_table.py"
     ]
 
 
 def test_struct_with_100000_fields(tmp_path: Path) -> None:
     _module(tmp_path)
     (tmp_path / "v1").mkdir()
-    fields = "".join(f'\tF{i} string `json:"f{i}"`\n' for i in range(100_000))
+    fields = "".join(f"\tF{i} string `json:\"f{i}\"`\n" for i in range(100_000))
     (tmp_path / "v1" / "types.go").write_text(UNION + f"\ntype Wide struct {{\n{fields}}}\n")
     model, diags = _load(tmp_path)
     wide = model.structs["example.com/fs/v1.Wide"]
@@ -185,7 +182,7 @@ def test_fifty_megabyte_go_file(tmp_path: Path) -> None:
     block = "// " + "x" * 1000 + "\n"
     filler = block * 49_500  # ~49.7 MB of comment
     types = "".join(
-        f'type T{i} struct {{\n\tA string `json:"a"`\n}}\n\n' for i in range(20_000)
+        f"type T{i} struct {{\n\tA string `json:\"a\"`\n}}\n\n" for i in range(20_000)
     )  # ~1 MB of declarations
     text = UNION + filler + types
     assert len(text) > 50_000_000

@@ -86,26 +86,8 @@ _MUTATION = st.tuples(
     st.integers(min_value=0, max_value=10**6),
     st.integers(min_value=0, max_value=40),
     st.sampled_from(
-        [
-            b"",
-            b"{",
-            b"}",
-            b"`",
-            b'"',
-            b"\n",
-            b"// +",
-            b"// +unionMember\n",
-            b"*",
-            b"[]",
-            b"struct {",
-            b"// +enum\n",
-            b"\x00",
-            b"\xff",
-            b"(",
-            b"=",
-            b"type ",
-            b"const (",
-        ]
+        [b"", b"{", b"}", b"`", b'"', b"\n", b"// +", b"// +unionMember\n", b"*", b"[]",
+         b"struct {", b"// +enum\n", b"\x00", b"\xff", b"(", b"=", b"type ", b"const ("]
     ),
 )
 
@@ -122,36 +104,12 @@ def test_mutated_testdata_files(index: int, mutations: list[tuple[int, int, byte
 
 
 _MARKER_CHARS = st.sampled_from(
-    [
-        *list("+:=,;()\"'`\\ \t{}[]-_./"),
-        "union",
-        "Member",
-        "Discriminator",
-        "enum",
-        "k8s",
-        "alpha",
-        "ifEnabled",
-        "since",
-        "\u2028",
-        "\x00",
-        "é",
-    ]
+    [*list("+:=,;()\"'`\\ \t{}[]-_./"), "union", "Member", "Discriminator", "enum", "k8s", "alpha", "ifEnabled", "since", "\u2028", "\x00", "é"]
 )
 _MARKER_LINE = st.builds(
     lambda head, body: head + "".join(body),
-    st.sampled_from(
-        [
-            "+",
-            "+unionMember",
-            "+k8s:",
-            "+k8s:alpha(since: ",
-            "+unionDiscriminator",
-            "+kubebuilder:validation:Enum=",
-            "+default=",
-            "+k8s:unionMember(",
-            "+enum",
-        ]
-    ),
+    st.sampled_from(["+", "+unionMember", "+k8s:", "+k8s:alpha(since: ", "+unionDiscriminator",
+                     "+kubebuilder:validation:Enum=", "+default=", "+k8s:unionMember(", "+enum"]),
     st.lists(_MARKER_CHARS, max_size=30),
 )
 
@@ -176,10 +134,10 @@ def test_random_marker_lines_in_go_source(lines: list[str], where: str) -> None:
     field_doc = comment if where == "field" else ""
     disc_doc = comment if where == "disc" else ""
     src = (
-        'package v1\n\n// +enum\ntype Kind string\n\nconst (\n\tKindA Kind = "A"\n)\n\n'
+        "package v1\n\n// +enum\ntype Kind string\n\nconst (\n\tKindA Kind = \"A\"\n)\n\n"
         f"{type_doc}type U struct {{\n{disc_doc}\t// +unionDiscriminator\n"
-        '\tKind Kind `json:"kind"`\n'
-        f'{field_doc}\t// +unionMember\n\t// +optional\n\tA *string `json:"a,omitempty"`\n}}\n'
+        "\tKind Kind `json:\"kind\"`\n"
+        f"{field_doc}\t// +unionMember\n\t// +optional\n\tA *string `json:\"a,omitempty\"`\n}}\n"
     )
     _, diags = _load_and_check(src.encode("utf-8"))
     _assert_well_formed(diags)
@@ -219,10 +177,7 @@ def test_generate_writes_valid_outputs_or_nothing(
             return
         assert result.exit_code == 0, result
         assert sorted(files) == [
-            "openapi-v2.json",
-            "openapi-v3.json",
-            "unions_table.json",
-            "unions_table.py",
+            "openapi-v2.json", "openapi-v3.json", "unions_table.json", "unions_table.py"
         ]
         v2 = json.loads(files["openapi-v2.json"])
         v3 = json.loads(files["openapi-v3.json"])

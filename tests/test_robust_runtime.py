@@ -84,19 +84,13 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Table:
 
 
 JSON_VALUES = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers()
-    | st.floats(allow_nan=False)
-    | st.text(max_size=5)
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5)
     | st.sampled_from(["Leaf", "Node", ""]),
-    lambda inner: (
-        st.lists(inner, max_size=4)
-        | st.dictionaries(
-            st.sampled_from(["kind", "leaf", "node", "items", "byName", "name", "tree", "x"]),
-            inner,
-            max_size=5,
-        )
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(
+        st.sampled_from(["kind", "leaf", "node", "items", "byName", "name", "tree", "x"]),
+        inner,
+        max_size=5,
     ),
     max_leaves=25,
 )
@@ -125,9 +119,7 @@ def _all_calls(table: Table, old: Any, new: Any) -> None:
     errors = validate(table, TREE, new, old)
     assert all(isinstance(e, FieldError) and e.path is not None for e in errors)
     calls: tuple[Callable[[Table, str, Any, Any], Any], ...] = (
-        normalize,
-        normalize_apply,
-        apply_patch,
+        normalize, normalize_apply, apply_patch
     )
     for call in calls:
         try:
@@ -172,9 +164,7 @@ def test_huge_lists_and_maps(table: Table) -> None:
         {"name": f"n{i}", "tree": {"kind": "Leaf", "leaf": "x"}} for i in range(100_000)
     ]
     items[77_777]["tree"]["node"] = {}  # one bad element deep in the list
-    by_name: dict[str, dict[str, Any]] = {
-        f"k{i}": {"kind": "Node", "node": {}} for i in range(20_000)
-    }
+    by_name: dict[str, dict[str, Any]] = {f"k{i}": {"kind": "Node", "node": {}} for i in range(20_000)}
     by_name["k5"]["leaf"] = "both"
     new = {"items": items, "byName": by_name}
     _all_calls(table, {"items": items[:10]}, new)
@@ -185,21 +175,8 @@ def test_huge_lists_and_maps(table: Table) -> None:
 
 @pytest.mark.parametrize(
     "obj",
-    [
-        None,
-        1,
-        "x",
-        [],
-        [{}],
-        {"node": 5},
-        {"items": {"a": 1}},
-        {"items": [1, None, "s"]},
-        {"byName": [1]},
-        {"byName": {"a": 3}},
-        {"kind": 7},
-        {"kind": ["Leaf"]},
-        {"items": [{}]},
-    ],
+    [None, 1, "x", [], [{}], {"node": 5}, {"items": {"a": 1}}, {"items": [1, None, "s"]},
+     {"byName": [1]}, {"byName": {"a": 3}}, {"kind": 7}, {"kind": ["Leaf"]}, {"items": [{}]}],
 )
 def test_each_wrong_shape_is_a_field_error(table: Table, obj: Any) -> None:
     before = copy.deepcopy(obj)
@@ -214,14 +191,8 @@ def test_each_wrong_shape_is_a_field_error(table: Table, obj: Any) -> None:
 def test_table_file_of_the_wrong_shape_is_a_table_error(tmp_path: Path) -> None:
     from markergen.runtime import TableError
 
-    for text in (
-        "",
-        "[]",
-        '{"version": 1}',
-        '{"version": 1, "types": {"T": {"fields": 3}}}',
-        '{"version": 1, "types": {"T": {"unions": [{"members": "x"}]}}}',
-        "\x00",
-    ):
+    for text in ("", "[]", '{"version": 1}', '{"version": 1, "types": {"T": {"fields": 3}}}',
+                 '{"version": 1, "types": {"T": {"unions": [{"members": "x"}]}}}', "\x00"):
         path = tmp_path / "t.json"
         path.write_text(text)
         with pytest.raises(TableError):

@@ -27,13 +27,13 @@ from markergen.generate import generate
 from markergen.pipeline import load_model
 
 HOSTILE = (
-    "q\"uote 'single' back\\slash new\nline nul\x00 {{ jinja }} {% block %} ''' \"\"\" "
+    'q"uote \'single\' back\\slash new\nline nul\x00 {{ jinja }} {% block %} \'\'\' """ '
     "ls\u2028ps\u2029 cr\r tab\t </script> ${x} é"
 )
 # encoding/json accepts only letters, digits and these punctuation marks in a tag name;
 # markergen follows it, so the hostile JSON name stays within them.
 HOSTILE_JSON = "{{x}}-#%&()*+./:;<=>?@[]^_|~ end"
-HOSTILE_COMMENT = 'Desc {{ desc }} {% if %} \'\'\' """ back\\slash "q" \u2028 after-ls </script>'
+HOSTILE_COMMENT = "Desc {{ desc }} {% if %} ''' \"\"\" back\\slash \"q\" \u2028 after-ls </script>"
 
 
 def go_quote(s: str) -> str:
@@ -150,14 +150,7 @@ def test_json_outputs_round_trip_the_strings(tmp_path: Path) -> None:
 
 
 _ALLOWED_NODES = (
-    ast.Module,
-    ast.Assign,
-    ast.Name,
-    ast.Store,
-    ast.Load,
-    ast.Dict,
-    ast.List,
-    ast.Constant,
+    ast.Module, ast.Assign, ast.Name, ast.Store, ast.Load, ast.Dict, ast.List, ast.Constant,
 )
 
 

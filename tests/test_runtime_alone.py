@@ -89,11 +89,9 @@ def test_the_wheel_is_the_runtime_folder_and_nothing_else(runtime_wheel: Path) -
         p.relative_to(REPO).as_posix() for p in (REPO / "markergen" / "runtime").glob("*.py")
     )
     assert code == source  # no markergen/__init__.py: alone, markergen is a namespace
-    metadata = (
-        zipfile.ZipFile(runtime_wheel)
-        .read(next(n for n in names if n.endswith("/METADATA")))
-        .decode()
-    )
+    metadata = zipfile.ZipFile(runtime_wheel).read(
+        next(n for n in names if n.endswith("/METADATA"))
+    ).decode()
     assert "Requires-Dist" not in metadata
     assert f"Version: {markergen.__version__}\n" in metadata
 

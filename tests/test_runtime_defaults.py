@@ -146,7 +146,7 @@ def test_normalize_stores_the_default(table: tuple[Table, dict[str, str]]) -> No
 def test_a_default_of_the_wrong_type_is_not_written(tmp_path: Path) -> None:
     (tmp_path / "go.mod").write_text("module example.com/wrong\n\ngo 1.22\n")
     (tmp_path / "api").mkdir()
-    (tmp_path / "api" / "types.go").write_text(GO.replace("// +default=2", '// +default="two"'))
+    (tmp_path / "api" / "types.go").write_text(GO.replace("// +default=2", "// +default=\"two\""))
     raw = build_table(load_model(["./..."], tmp_path), EmitOptions())
     [numbered] = [v for k, v in raw["types"].items() if k.endswith(".Numbered")]
     assert "discriminatorDefault" not in numbered["unions"][0]

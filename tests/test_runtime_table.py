@@ -136,9 +136,7 @@ def test_load_reports_file_and_json_position(tmp_path: Path) -> None:
     p.write_text('{"version": 1,\n "types": {,}}', encoding="utf-8")
     with pytest.raises(TableError, match=r"t\.json:2:"):
         Table.load(p)
-    with pytest.raises(
-        TableError, match=r"missing\.json: no runtime table here: `markergen generate` writes it"
-    ):
+    with pytest.raises(TableError, match=r"missing\.json: no runtime table here: `markergen generate` writes it"):
         Table.load(tmp_path / "missing.json")
     with pytest.raises(TableError, match="cannot read"):
         Table.load(tmp_path)  # a directory

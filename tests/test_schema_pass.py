@@ -71,8 +71,7 @@ def test_what_differs_between_the_versions(wellknown: Model, tmp_path: Path) -> 
     assert v2["started"] == v3["started"]
     assert v2["owner"]["$ref"] == "#/definitions/com.example.wellknown.v1.MachineStatus"
     assert v3["owner"]["allOf"] == [
-        {"$ref": "#/components/schemas/com.example.wellknown.v1.MachineStatus"}
-    ]
+        {"$ref": "#/components/schemas/com.example.wellknown.v1.MachineStatus"}]
     assert v2["owner"]["description"] == v3["owner"]["description"]
     assert v3["virtual"] == {"$ref": "#/components/schemas/com.example.wellknown.v1.Disk"}
     assert v3["disks"]["items"] == v3["virtual"]
@@ -94,7 +93,9 @@ def _models() -> list[tuple[str, Model]]:
 
 
 @pytest.mark.parametrize("union_format", ["fieldMembers", "both"])
-def test_one_pass_gives_what_one_version_at_a_time_gives(union_format: Any, tmp_path: Path) -> None:
+def test_one_pass_gives_what_one_version_at_a_time_gives(
+    union_format: Any, tmp_path: Path
+) -> None:
     """Each document and fragment of the shared pass, against a builder of one version
     (both halves of every pair that version's) and the fragments taken from its
     schemas: the same definitions, references and fragments."""
@@ -190,7 +191,7 @@ def test_a_reader_cannot_join_a_started_pass(wellknown: Model) -> None:
     [
         {},
         {"a": 1},
-        {"a": {"b": [1, "x", None, True]}, "b": [], "c": {}, "é": 'ü\n"q"'},
+        {"a": {"b": [1, "x", None, True]}, "b": [], "c": {}, "é": "ü\n\"q\""},
         {"definitions": {"x": {"type": "object", "properties": {"y": {"enum": ["1e-05"]}}}}},
     ],
 )

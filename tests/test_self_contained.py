@@ -11,12 +11,8 @@ OUTSIDE = re.compile(r"\bDESIGN\b|\bkep/00\d|\.\./shared/|parent\.parent\.parent
 
 
 def test_docs_and_sources_cite_nothing_outside_the_repository() -> None:
-    files = [
-        REPO / "README.md",
-        *(REPO / "docs").glob("*.md"),
-        *(REPO / "markergen").rglob("*.py"),
-        *(REPO / "tests").glob("*.py"),
-    ]
+    files = [REPO / "README.md", *(REPO / "docs").glob("*.md"),
+             *(REPO / "markergen").rglob("*.py"), *(REPO / "tests").glob("*.py")]
     found = []
     for path in files:
         if path.name == "test_self_contained.py":

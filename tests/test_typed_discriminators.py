@@ -96,10 +96,9 @@ def test_table_holds_numbers(model: Model) -> None:
     assert union["values"] == [1, 2] and union["valueType"] == "integer"
     assert [m["value"] for m in union["members"]] == [1, 2]
     # The generated Python module holds the same value.
-    assert (
-        "'valueType': 'integer'" in render_outputs(model, EmitOptions())["unions_table.py"]
-        or '"valueType": "integer"' in render_outputs(model, EmitOptions())["unions_table.py"]
-    )
+    assert "'valueType': 'integer'" in render_outputs(model, EmitOptions())[
+        "unions_table.py"
+    ] or '"valueType": "integer"' in render_outputs(model, EmitOptions())["unions_table.py"]
 
 
 def test_runtime_compares_json_values_of_the_type(model: Model) -> None:
@@ -115,16 +114,12 @@ def test_runtime_compares_json_values_of_the_type(model: Model) -> None:
     assert "supported values: 1, 2" in unknown[0].message
     mismatch = validate(t, STORE, {"mode": 2, "disk": {"size": 1}})
     assert sorted((e.path, e.type) for e in mismatch) == [
-        ("disk", "Forbidden"),
-        ("net", "Required"),
-    ]
+        ("disk", "Forbidden"), ("net", "Required")]
     assert "is 1" in next(e.message for e in mismatch if e.path == "disk")
     # The current KEP's normalization: a changed discriminator clears the other member.
     old = {"mode": 1, "disk": {"size": 1}}
     assert normalize(t, STORE, old, {"mode": 2, "disk": {"size": 1}, "net": {"url": "u"}}) == {
-        "mode": 2,
-        "net": {"url": "u"},
-    }
+        "mode": 2, "net": {"url": "u"}}
 
 
 def _schema_properties() -> list[str]:
@@ -164,20 +159,12 @@ def _diff(
     def text(extra: str) -> str:
         go = TYPES.format(extra=extra)
         if as_strings:  # the same API with a string enum, for comparison
-            go = (
-                go.replace("type Mode int32", "type Mode string")
-                .replace(
-                    "ModeDisk Mode = iota + 1\n\tModeNet\n",
-                    'ModeDisk Mode = "1"\n\tModeNet Mode = "2"\n',
-                )
-                .replace("\tModeTape\n", '\tModeTape Mode = "3"\n')
-            )
-            go = (
-                go.replace("Enum=true;false", "Enum=yes;no")
-                .replace("On bool", "On string")
-                .replace("Enum=1;2;4", "Enum=a;b;c")
-                .replace("Level int32", "Level string")
-            )
+            go = go.replace("type Mode int32", "type Mode string").replace(
+                "ModeDisk Mode = iota + 1\n\tModeNet\n", 'ModeDisk Mode = "1"\n\tModeNet Mode = "2"\n'
+            ).replace("\tModeTape\n", '\tModeTape Mode = "3"\n')
+            go = go.replace("Enum=true;false", "Enum=yes;no").replace(
+                "On bool", "On string").replace("Enum=1;2;4", "Enum=a;b;c").replace(
+                "Level int32", "Level string")
         return go
 
     for name, extra in (("base", before), ("head", after)):
@@ -206,9 +193,9 @@ def test_diff_classifies_numbers_and_booleans_like_strings(
 
 
 def test_diff_rows_of_typed_values(tmp_path: Path) -> None:
-    assert _diff(tmp_path / "a", "", "\tModeTape\n") == {("compatible", "enum-value-added", "mode")}
-    assert _diff(tmp_path / "r", "\tModeTape\n", "") == {("breaking", "enum-value-removed", "mode")}
+    assert _diff(tmp_path / "a", "", "\tModeTape\n") == {
+        ("compatible", "enum-value-added", "mode")}
+    assert _diff(tmp_path / "r", "\tModeTape\n", "") == {
+        ("breaking", "enum-value-removed", "mode")}
     assert _diff(tmp_path / "s", "", "SWITCH") == {
-        ("breaking", "enum-value-removed", "on"),
-        ("compatible", "enum-value-added", "level"),
-    }
+        ("breaking", "enum-value-removed", "on"), ("compatible", "enum-value-added", "level")}

@@ -40,9 +40,8 @@ def properties(tmp_path: Path, name: str) -> dict[str, Any]:
     text = render_outputs(load_model(["./v1"], tmp_path), EmitOptions())[name]
     doc = json.loads(text)
     defs = doc["definitions"] if "definitions" in doc else doc["components"]["schemas"]
-    props: dict[str, Any] = defs[
-        "t.example.com.v1.Settings".replace("t.example.com", "com.example.t")
-    ]["properties"]
+    props: dict[str, Any] = defs["t.example.com.v1.Settings".replace(
+        "t.example.com", "com.example.t")]["properties"]
     return props
 
 
