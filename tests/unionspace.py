@@ -604,10 +604,14 @@ class Judged:
     def describe(self) -> str:
         return (
             f"{self.site} [{self.label}] {self.disagreement()}\n"
-            f"  object: {json.dumps(self.obj.get('spec'), sort_keys=True)}\n"
+            f"  object: {json.dumps(_body(self.obj), sort_keys=True)}\n"
             f"  server: {'accepted' if self.server.accepted else self.server.message}\n"
             f"  markergen: {[str(e) for e in self.runtime] or 'accepted'}"
         )
+
+
+def _body(obj: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in obj.items() if k not in ("apiVersion", "kind", "metadata")}
 
 
 def _dotted(path: str) -> str:
