@@ -31,18 +31,6 @@ from markergen.runtime.table import TypeInfo, Union
 JSON = Any
 ABSENT = object()  # an overlay value: the field is left out
 
-# The fixture projects with CRDs. `_layout` is not a project: it holds the Go types and
-# CRD that the layout fixtures (copydelete, nested, openshift, submake) link to.
-PROJECTS: dict[str, Path] = {
-    "example": TESTDATA / "example",
-    **{
-        p.name: p
-        for p in sorted((TESTDATA / "projects").iterdir())
-        if p.is_dir() and not p.name.startswith("_")
-    },
-}
-
-
 # Fixtures of a stale CRD, also judged as controller-gen writes the CRD from their Go
 # today (the edits tests/test_enums_server.py's test_regenerated_crd_agrees makes): the
 # union's default is then judged, not only reported as stale.
@@ -52,7 +40,18 @@ FRESHENED: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
         (("- Syntax", "- InsecureSyntax"), ("default: Image", "default: HTTP")),
     ),
 }
-PROJECTS.update({name: PROJECTS[base] for name, (base, _) in FRESHENED.items()})
+
+# The fixture projects with CRDs. `_layout` is not a project: it holds the Go types and
+# CRD that the layout fixtures (copydelete, nested, openshift, submake) link to.
+PROJECTS: dict[str, Path] = {
+    "example": TESTDATA / "example",
+    **{
+        p.name: p
+        for p in sorted((TESTDATA / "projects").iterdir())
+        if p.is_dir() and not p.name.startswith("_")
+    },
+    **{name: TESTDATA / "projects" / base for name, (base, _) in FRESHENED.items()},
+}
 
 # `markergen generate`'s patterns where its zero-config reading misses packages whose
 # kinds `markergen crd` patches (rootfind: the Makefile's controller-gen reads
