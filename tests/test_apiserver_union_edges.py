@@ -207,6 +207,7 @@ def test_server_and_runtime_agree_on_the_edge_unions(
     assert ("Thing/v1:values:Values.mode", "mode='X'+x=''") in labels
     assert ("Thing/v1:values:Values.mode", "mode='Y'+y=0") in labels
     bad = [j for j in judged if j.disagreement() is not None]
+    print(f"edges: {len(sites)} sites, {len(judged)} objects, {len(bad)} disagreements")
     known = [j for j in bad if j.site == KNOWN]
     assert known and all(_empty_optional_k8s_discriminator(j, "optional", "mode") for j in known), (
         "\n".join(j.describe() for j in known)
