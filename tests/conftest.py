@@ -2,8 +2,9 @@
 
 `kube` is the real CRD API server (tests/kubeserver.py): built from harness/ with Go and
 started once per test session; `controller_gen` is controller-gen (controller-tools
-v0.23.0, harness/controller-gen), built once per session. Without Go the tests that use
-them skip, saying what to install; with `MARKERGEN_NO_SKIP=1` (set by `.ci/run`;
+v0.23.0, harness/controller-gen), built once per session; `union_projects` the fixture
+projects patched and installed on `kube` (tests/unionspace.py). Without Go the tests that
+use them skip, saying what to install; with `MARKERGEN_NO_SKIP=1` (set by `.ci/run`;
 tests/test_ci_run.py) every skip fails instead, so CI never passes on a test it did not
 run.
 """
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import kubeserver
 import pytest
+import unionspace
 
 NO_SKIP = "MARKERGEN_NO_SKIP"
 
@@ -40,6 +42,20 @@ def controller_gen() -> Path:
     except kubeserver.Unavailable as err:
         pytest.skip(str(err))
     return kubeserver.build("controller-gen")
+
+
+@pytest.fixture(scope="session")
+def union_projects(
+    kube: kubeserver.Server, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[unionspace.Prepared]:
+    """The fixture projects patched by `markergen crd`, with their runtime tables and
+    their CRDs installed on `kube`, each prepared once when a test first asks for it
+    (tests/test_apiserver_unions.py, tests/test_apiserver_property.py)."""
+    prepared = unionspace.Prepared(kube, tmp_path_factory.mktemp("unions"))
+    try:
+        yield prepared
+    finally:
+        prepared.delete()
 
 
 def _forbid_skip(report: pytest.TestReport | pytest.CollectReport) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 from markergen.runtime.errors import FieldError, quote
@@ -9,7 +10,7 @@ from markergen.runtime.k8s import targets, validate_k8s
 from markergen.runtime.k8s_enums import validate_enums
 from markergen.runtime.k8s_modes import validate_modes
 from markergen.runtime.semantics import discriminator_value, set_members
-from markergen.runtime.table import Scalar, Table, TypeInfo, Union
+from markergen.runtime.table import FieldInfo, Scalar, Table, TypeInfo, Union, as_value_type
 from markergen.runtime.tree import JSON, ROOT, Path, Visit, children
 
 
@@ -96,16 +97,23 @@ def _check_object(
                 k8s_errors.extend(validate_k8s(union, tpath, told, tnew, kinds))
             errors.extend(_staged(k8s_errors, union.stage))
         elif union.semantics == "k8s" and union.modes:
+            # validation-gen's mode unions require no discriminator (its tags/mode tests)
+            errors.extend(_k8s_discriminator(union, path, old_obj, obj, info.fields, False))
             errors.extend(validate_modes(union, path, old_obj, obj, info.fields))
         elif union.semantics == "k8s":
-            errors.extend(_staged(validate_k8s(union, path, old_obj, obj, info.fields), union.stage))
+            errors.extend(_k8s_discriminator(union, path, old_obj, obj, info.fields))
+            errors.extend(
+                _staged(validate_k8s(union, path, old_obj, obj, info.fields), union.stage)
+            )
         elif union.semantics == "kep1027":
             errors.extend(_kep1027(union, path, old_obj, obj))
         else:
             errors.extend(_at_most_one_with_discriminator(union, path, obj))
     if info.enum_fields:
         skip = frozenset(reported)
-        errors.extend(validate_enums(info.enum_fields, table.enums, path, old_obj, obj, options, skip))
+        errors.extend(
+            validate_enums(info.enum_fields, table.enums, path, old_obj, obj, options, skip)
+        )
 
 
 _A = {"string": "a string", "boolean": "a boolean", "integer": "an integer",
@@ -115,6 +123,39 @@ _A = {"string": "a string", "boolean": "a boolean", "integer": "an integer",
 def _staged(errors: list[FieldError], stage: str) -> list[FieldError]:
     """validation-gen's `MarkAlpha()` / `MarkBeta()` on a wrapped union's errors."""
     return [replace(e, stage=stage) for e in errors] if stage else errors
+
+
+def _k8s_discriminator(
+    union: Union,
+    path: Path,
+    old: dict[str, JSON] | None,
+    obj: dict[str, JSON],
+    fields: Mapping[str, FieldInfo],
+    required: bool = True,
+) -> list[FieldError]:
+    """The discriminator's own errors in a `k8s` union: a value of another JSON type than
+    the discriminator's (`Invalid`: the CRD's schema type; Go cannot decode it), and a
+    required discriminator left unset, as the CRD rejects it: absent or null (its
+    `required` list), or `""` when the union's values leave `""` out (its enum; for a
+    `+k8s:required` value field validation-gen's `RequiredValue` says the same). An
+    unchanged discriminator on update ratchets, as declarative validation does."""
+    d = union.discriminator
+    if d is None:
+        return []
+    value = obj.get(d)
+    want = "boolean" if union.discriminator_type == "bool" else "string"
+    if value is not None and as_value_type(value, want) is None:
+        message = f"{quote(value)}: must be {_A[want]}"
+        return [FieldError(path.field(d).render(), "Invalid", message)]
+    if not (required and union.discriminator_required):
+        return []
+    f = fields.get(d)
+    empty = value == "" and bool(union.values) and "" not in union.values
+    if value is not None and not (empty and not (f is not None and f.pointer)):
+        return []
+    if old is not None and old.get(d) == value:
+        return []
+    return [FieldError(path.field(d).render(), "Required", "")]
 
 
 def _names(fields: list[str]) -> str:
