@@ -1,0 +1,432 @@
+"""The corpus on the real API server (issue 35, "The corpus, on the real server").
+
+    .venv/bin/python bench/bench_apiserver_corpus.py CHECKOUTS_ROOT [--projects a,b] [--json F]
+
+CHECKOUTS_ROOT holds the checkouts of bench/corpus_projects.yaml (as for
+bench/bench_corpus.py). For each project, on a copy: `markergen generate` (the runtime
+table `markergen validate` runs) and `markergen crd` (the patched CRDs). Then, on the real
+CRD API server of tests/kubeserver.py (built from harness/ with Go, started once):
+
+1. every distinct patched CRD is created, and the project's own CRD it was patched from
+   beside it (each under a group of its own); a refusal is shown with the server's message;
+2. every kept object (what `markergen crd`'s proof reads: samples, docs, e2e data, API
+   server test suites) is dry-run against every patched variant of its kind and the
+   variant's original. An object the original rejects too is the server's verdict on the
+   object (negative test data, a broken sample): its own column, never a markergen
+   fault. An object some original accepts and its patched variant rejects is rejected by
+   an added rule. The runtime's verdict (`markergen.runtime.validate`, what `markergen
+   validate` runs) is compared with the server's on the objects some original accepts;
+3. the generated union objects (tests/unionspace.py: at every union reached from a
+   patched CRD's root, no member, each member, each pair, the discriminator with each
+   value and each member set, nulls) are dry-run against the patched CRD and its
+   original. Only what is said at the union (the union's object or one of its fields)
+   is compared: the server's causes there against the runtime's errors there; an object
+   the server rejects only elsewhere (a minimal value a pattern refuses) is "not judged".
+
+Columns: CRDs patched accepted/refused (originals refused); kept objects, of which the
+server rejects with the project's own CRD ("own"), rejected by an added rule ("added");
+runtime vs server on kept objects (objects compared, disagreements); union objects
+(sites, objects, not judged), disagreements (runtime rejects and the server accepts: a
+"violation the server accepts"; the runtime accepts and the server rejects, of which with
+the project's own rules alone). `--json` writes every disagreement with the server's
+message. Not run in CI: it needs the checkouts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+sys.path[:0] = [str(BENCH), str(REPO / "tests")]
+
+import bench_corpus as bc  # noqa: E402
+import kubeserver  # noqa: E402
+
+try:  # the generator of the server-judged union tests (one generator, not two)
+    import unionspace  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - before that module is merged
+    unionspace = None
+
+
+@dataclass
+class Outcome:
+    name: str
+    status: str = "ok"
+    crds: int = 0
+    refused: list[str] = field(default_factory=list)
+    refused_own: list[str] = field(default_factory=list)
+    kept: int = 0
+    kept_judged: int = 0  # kept objects with an installed CRD of their kind
+    own: list[str] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+    kept_compared: int = 0
+    kept_disagree: list[dict[str, Any]] = field(default_factory=list)
+    sites: int = 0
+    site_errors: list[str] = field(default_factory=list)
+    union_objects: int = 0
+    union_unjudged: int = 0
+    server_accepts: list[dict[str, Any]] = field(default_factory=list)
+    runtime_accepts: list[dict[str, Any]] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def _docs(text: str) -> list[dict[str, Any]]:
+    try:
+        return [d for d in yaml.safe_load_all(text) if isinstance(d, dict)]
+    except yaml.YAMLError:
+        return []
+
+
+def _crd_docs(path: Path) -> list[dict[str, Any]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    if "{{" in text:  # a Helm template's copy: the plain copy is judged
+        return []
+    return [d for d in _docs(text) if d.get("kind") == "CustomResourceDefinition"]
+
+
+def _key(doc: Mapping[str, Any]) -> tuple[str, str]:
+    spec = doc.get("spec") or {}
+    return str(spec.get("group")), str((spec.get("names") or {}).get("kind"))
+
+
+def _canon(doc: Mapping[str, Any]) -> str:
+    return json.dumps(doc, sort_keys=True)
+
+
+@dataclass
+class Variant:
+    """One distinct patched CRD of a kind, with the project's own CRD it came from."""
+
+    files: list[str]
+    patched: dict[str, Any]
+    original: dict[str, Any]
+    p: Any = None  # kubeserver.Installed, or None when refused
+    o: Any = None
+
+
+def collect(src: Path, copy: Path) -> list[Variant]:
+    """The CRDs `markergen crd` changed in the copy (distinct contents), each with its
+    original; CRDs it left alone are left out (nothing of markergen's to judge)."""
+    out: dict[str, Variant] = {}
+    for path in bc.crd_files_under(copy):
+        rel = path.relative_to(copy).as_posix()
+        new = _crd_docs(path)
+        old = {(d.get("metadata") or {}).get("name"): d for d in _crd_docs(src / rel)}
+        for d in new:
+            o = old.get((d.get("metadata") or {}).get("name"))
+            if o is None or _canon(o) == _canon(d):
+                continue
+            k = _canon(d)
+            if k in out:
+                out[k].files.append(rel)
+            else:
+                out[k] = Variant([rel], d, o)
+    return list(out.values())
+
+
+def _causes_at(verdict: Any, at: str, fields: Iterable[str]) -> list[str]:
+    """The server's causes said at the union: its object, or one of its fields."""
+    names = {at} | {f"{at}.{f}" if at else f for f in fields}
+    out = []
+    for c in verdict.causes:
+        f = c.field.removeprefix("<nil>")
+        if f in names or (not at and f == ""):
+            out.append(f"{c.field}: {c.message}")
+    return out
+
+
+def run_project(p: bc.Project, root: Path, server: kubeserver.Server, timeout: float) -> Outcome:
+    r = Outcome(p.name)
+    src = root / p.dir
+    if not src.is_dir():
+        r.status = "missing checkout"
+        return r
+    tmp = Path(tempfile.mkdtemp(prefix=f"apicorpus-{p.name}-"))
+    start = time.perf_counter()
+    installed: list[Any] = []
+    try:
+        _run(p, src, tmp, server, timeout, r, installed)
+    except Exception as e:  # a bench bug must not hide the other projects
+        r.status = f"bench error: {type(e).__name__}: {e}"[:200]
+    finally:
+        for h in installed:
+            h.delete()
+        shutil.rmtree(tmp, ignore_errors=True)
+        r.seconds = time.perf_counter() - start
+    return r
+
+
+def _run(
+    p: bc.Project,
+    src: Path,
+    tmp: Path,
+    server: kubeserver.Server,
+    timeout: float,
+    r: Outcome,
+    installed: list[Any],
+) -> None:
+    copy = tmp / "src"
+    bc.copy_tree(src, copy)
+    cwd = copy / p.workdir
+    pats = list(p.patterns)
+    code, _, err, _ = bc.markergen(
+        ["generate", "--no-cache", "--out-dir", str(tmp / "generated"), *pats], cwd, timeout
+    )
+    if code not in (0, 1):
+        r.status = f"generate exit {code}: {bc.stderr_tail(err)}"
+        return
+    code, _, err, _ = bc.markergen(["crd", "--no-cache"], cwd, timeout)
+    if code not in (0, 1):
+        r.status = f"crd exit {code}: {bc.stderr_tail(err)}"
+        return
+    variants = collect(src, copy)
+    r.crds = len(variants)
+    originals: dict[str, Any] = {}  # one installation per distinct original
+    for v in variants:
+        name = (v.patched.get("metadata") or {}).get("name")
+        try:
+            v.p = server.install(v.patched)
+            installed.append(v.p)
+        except kubeserver.CRDRefused as e:
+            r.refused.append(f"{v.files[0]} {name}: {e.message}"[:400])
+        ok = _canon(v.original)
+        if ok not in originals:
+            try:
+                originals[ok] = server.install(v.original)
+                installed.append(originals[ok])
+            except kubeserver.CRDRefused as e:
+                originals[ok] = None
+                r.refused_own.append(f"{v.files[0]} {name}: {e.message}"[:400])
+        v.o = originals[ok]
+    if not variants:
+        return
+    by_kind: dict[tuple[str, str], list[Variant]] = {}
+    for v in variants:
+        by_kind.setdefault(_key(v.patched), []).append(v)
+
+    from markergen.config import load_config
+    from markergen.crd.locate import root_type
+    from markergen.crd.samples import load_samples
+    from markergen.emit.naming import key_definition_name
+    from markergen.pipeline import load_model
+    from markergen.runtime import Table, validate
+
+    table_path = tmp / "generated" / "unions_table.json"
+    table = Table.load(str(table_path)) if table_path.is_file() else None
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        cfg = load_config(cwd)
+        pats = pats or [
+            os.path.relpath(cfg.root / x.removesuffix("...").rstrip("/"), cwd)
+            + ("/..." if x.endswith("...") else "")
+            for x in (cfg.inputs or ("./...",))
+        ]
+        pats = [x if x.startswith((".", "/")) else "./" + x for x in pats]
+        model = load_model(pats, cwd)
+        groups = sorted({q.group_name for q in model.packages if q.group_name})
+        kept = load_samples(cfg.root, groups, include=p.samples) if groups else []
+    finally:
+        os.chdir(here)
+    r.kept = len(kept)
+
+    # --- kept objects --------------------------------------------------------------
+    for obj in kept:
+        vs = by_kind.get((obj.group, obj.kind)) or []
+        vs = [v for v in vs if v.p is not None and v.o is not None]
+        vs = [v for v in vs if any(x.get("name") == obj.version for x in v.patched["spec"]["versions"])]
+        if not vs:
+            continue
+        r.kept_judged += 1
+        where = f"{obj.file}:{obj.line} {obj.kind}"
+        own_ok = patched_ok = False
+        own_msg = ""
+        for v in vs:
+            ov = v.o.dry_run(obj.value, version=obj.version)
+            pv = v.p.dry_run(obj.value, version=obj.version)
+            own_ok |= ov.accepted
+            patched_ok |= pv.accepted and ov.accepted
+            own_msg = own_msg or ov.message
+            if ov.accepted and not pv.accepted:
+                r.added.append(f"{where} ({v.files[0]}): {pv.message}"[:500])
+        if not own_ok:
+            r.own.append(f"{where}: {own_msg}"[:300])
+            continue
+        found = root_type(model, obj.group, obj.kind, obj.version)
+        if table is None or found is None:
+            continue
+        try:
+            errors = [str(e) for e in validate(table, key_definition_name(found.key), obj.value)]
+        except Exception as e:  # one odd object must not hide the others
+            errors = [f"validate raised {type(e).__name__}: {e}"]
+        r.kept_compared += 1
+        if bool(errors) == patched_ok:
+            r.kept_disagree.append(
+                {"object": where, "runtime": errors, "server": "accepts" if patched_ok else "rejects"}
+            )
+
+    # --- generated union objects ------------------------------------------------------
+    if unionspace is None or table is None:
+        r.site_errors.append("no union generator (tests/unionspace.py) or no runtime table")
+        return
+    for v in variants:
+        if v.p is None or v.o is None:
+            continue
+        proj = unionspace.Project(
+            p.name, copy, (unionspace.CRD(tuple(v.files), v.patched),), table_path, table, ""
+        )
+        try:
+            found_sites = unionspace.sites(proj)
+        except (AssertionError, ValueError, KeyError) as e:
+            r.site_errors.append(f"{v.files[0]}: {e}"[:200])
+            continue
+        for site in found_sites:
+            try:
+                _judge_site(site, table, v, r)
+            except (AssertionError, ValueError, KeyError, TypeError) as e:
+                r.site_errors.append(f"{site.label(table)}: {type(e).__name__}: {e}"[:200])
+
+
+def _judge_site(site: Any, table: Any, v: Variant, r: Outcome) -> None:
+    u = site.union(table)
+    fields = [f for f in (u.discriminator, *u.fields) if f]
+    at = unionspace.site_path(site)
+    r.sites += 1
+    for label, overlay in unionspace.exhaustive(site, table):
+        obj = unionspace.build(table, [(site, overlay)])
+        r.union_objects += 1
+        errs = unionspace.runtime_errors(table, site, obj)
+        rt = [f"{e}" for e in errs if unionspace.server_path(e.path, obj) in ({at} | {f"{at}.{f}" if at else f for f in fields})]
+        pv = v.p.dry_run(obj, version=site.version)
+        sv = _causes_at(pv, at, fields)
+        if not pv.accepted and not sv:
+            r.union_unjudged += 1
+            continue
+        if bool(rt) == bool(sv):
+            continue
+        case = {"site": site.label(table), "crd": v.files[0], "object": label, "overlay": overlay}
+        if rt:
+            case["runtime"] = rt
+            r.server_accepts.append(case)
+        else:
+            ov = v.o.dry_run(obj, version=site.version)
+            case["server"] = sv
+            case["own_rules_reject"] = bool(_causes_at(ov, at, fields))
+            r.runtime_accepts.append(case)
+
+
+HEADER = [
+    "project",
+    "CRDs ok/refused (own refused)",
+    "kept (judged)",
+    "own",
+    "added",
+    "kept rt=srv (disagree)",
+    "union sites/objects (not judged)",
+    "srv accepts violation",
+    "rt accepts, srv rejects (own rules)",
+    "s",
+]
+
+
+def row(r: Outcome) -> list[str]:
+    if r.status != "ok":
+        return [r.name, r.status[:70], "", "", "", "", "", "", "", f"{r.seconds:.0f}"]
+    own_rules = sum(1 for c in r.runtime_accepts if c["own_rules_reject"])
+    return [
+        r.name,
+        f"{r.crds - len(r.refused)}/{len(r.refused)} ({len(r.refused_own)})",
+        f"{r.kept} ({r.kept_judged})",
+        str(len(r.own)),
+        str(len(r.added)),
+        f"{r.kept_compared} ({len(r.kept_disagree)})",
+        f"{r.sites}/{r.union_objects} ({r.union_unjudged})",
+        str(len(r.server_accepts)),
+        f"{len(r.runtime_accepts)} ({own_rules})",
+        f"{r.seconds:.0f}",
+    ]
+
+
+def print_table(results: list[Outcome]) -> None:
+    rows = [HEADER] + [row(r) for r in results]
+    widths = [max(len(x[i]) for x in rows) for i in range(len(HEADER))]
+    for x in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(x, widths, strict=True)).rstrip())
+
+
+def details(results: list[Outcome]) -> None:
+    for r in results:
+        lines: list[str] = []
+        lines += [f"  CRD refused: {x}" for x in r.refused]
+        lines += [f"  own CRD refused: {x}" for x in r.refused_own]
+        lines += [f"  kept object rejected by an added rule: {x}" for x in r.added]
+        lines += [f"  kept, runtime/server disagree: {json.dumps(x)[:400]}" for x in r.kept_disagree]
+        lines += [f"  server accepts a violation: {json.dumps(x)[:400]}" for x in r.server_accepts]
+        lines += [f"  runtime accepts, server rejects: {json.dumps(x)[:400]}" for x in r.runtime_accepts]
+        lines += [f"  not generated: {x}" for x in r.site_errors]
+        if lines:
+            print(f"\n{r.name}:")
+            print("\n".join(lines))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("root", type=Path, help="the directory holding the checkouts")
+    ap.add_argument("--projects", default="", help="comma-separated project names (default all)")
+    ap.add_argument("--timeout", type=float, default=600, help="seconds per markergen command")
+    ap.add_argument("--json", type=Path, help="write every result here")
+    args = ap.parse_args(argv)
+    projects = bc.load_projects(bc.PROJECTS)
+    if args.projects:
+        wanted = [x.strip() for x in args.projects.split(",") if x.strip()]
+        unknown = set(wanted) - {p.name for p in projects}
+        if unknown:
+            ap.error(f"no such project: {', '.join(sorted(unknown))}")
+        projects = [p for p in projects if p.name in wanted]
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(REPO / "markergen")],
+        stdout=subprocess.DEVNULL,
+        check=False,
+    )
+    server = kubeserver.Server.start()
+    results: list[Outcome] = []
+    try:
+        for p in projects:
+            r = run_project(p, args.root.resolve(), server, args.timeout)
+            print(f"  done {p.name} ({r.seconds:.0f} s, {r.status})", file=sys.stderr, flush=True)
+            results.append(r)
+    finally:
+        server.stop()
+    print_table(results)
+    details(results)
+    if args.json:
+        args.json.write_text(json.dumps([r.__dict__ for r in results], indent=1, default=str))
+    bad = any(
+        r.status != "ok" or r.refused or r.added or r.kept_disagree or r.server_accepts or r.runtime_accepts
+        for r in results
+    )
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
