@@ -35,13 +35,14 @@ message. Not run in CI: it needs the checkouts.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -61,6 +62,14 @@ try:  # the generator of the server-judged union tests (one generator, not two)
     import unionspace  # type: ignore[import-not-found]
 except ImportError:  # pragma: no cover - before that module is merged
     unionspace = None
+
+
+LOCK = threading.Lock()  # the counters the dry-run threads add to
+THREADS = 4  # dry runs in flight at once (the server answers each on its own goroutine)
+
+
+def say(text: str) -> None:
+    print(f"  {text}", file=sys.stderr, flush=True)
 
 
 @dataclass
@@ -199,23 +208,29 @@ def _run(
         return
     variants = collect(src, copy)
     r.crds = len(variants)
-    originals: dict[str, Any] = {}  # one installation per distinct original
+    # one installation per distinct original
+    own_docs: dict[str, dict[str, Any]] = {}
     for v in variants:
+        own_docs.setdefault(_canon(v.original), v.original)
+    own_keys = list(own_docs)
+    got = server.install_all([v.patched for v in variants] + [own_docs[k] for k in own_keys])
+    installed.extend(h for h in got if not isinstance(h, kubeserver.CRDRefused))
+    originals = dict(zip(own_keys, got[len(variants) :], strict=True))
+    for v, h in zip(variants, got, strict=True):
         name = (v.patched.get("metadata") or {}).get("name")
-        try:
-            v.p = server.install(v.patched)
-            installed.append(v.p)
-        except kubeserver.CRDRefused as e:
-            r.refused.append(f"{v.files[0]} {name}: {e.message}"[:400])
-        ok = _canon(v.original)
-        if ok not in originals:
-            try:
-                originals[ok] = server.install(v.original)
-                installed.append(originals[ok])
-            except kubeserver.CRDRefused as e:
-                originals[ok] = None
-                r.refused_own.append(f"{v.files[0]} {name}: {e.message}"[:400])
-        v.o = originals[ok]
+        if isinstance(h, kubeserver.CRDRefused):
+            r.refused.append(f"{v.files[0]} {name}: {h.message}"[:400])
+        else:
+            v.p = h
+        o = originals[_canon(v.original)]
+        if isinstance(o, kubeserver.CRDRefused):
+            if f"{name}: {o.message}"[:300] not in {
+                x.split(" ", 1)[1][:300] for x in r.refused_own
+            }:
+                r.refused_own.append(f"{v.files[0]} {name}: {o.message}"[:400])
+        else:
+            v.o = o
+    say(f"{p.name}: {len(variants)} patched CRDs, {len(own_keys)} originals installed")
     if not variants:
         return
     by_kind: dict[tuple[str, str], list[Variant]] = {}
@@ -249,13 +264,18 @@ def _run(
     r.kept = len(kept)
 
     # --- kept objects --------------------------------------------------------------
-    for obj in kept:
+    def judge_kept(obj: Any) -> None:
         vs = by_kind.get((obj.group, obj.kind)) or []
         vs = [v for v in vs if v.p is not None and v.o is not None]
-        vs = [v for v in vs if any(x.get("name") == obj.version for x in v.patched["spec"]["versions"])]
+        vs = [
+            v
+            for v in vs
+            if any(x.get("name") == obj.version for x in v.patched["spec"]["versions"])
+        ]
         if not vs:
-            continue
-        r.kept_judged += 1
+            return
+        with LOCK:
+            r.kept_judged += 1
         where = f"{obj.file}:{obj.line} {obj.kind}"
         own_ok = patched_ok = False
         own_msg = ""
@@ -269,19 +289,28 @@ def _run(
                 r.added.append(f"{where} ({v.files[0]}): {pv.message}"[:500])
         if not own_ok:
             r.own.append(f"{where}: {own_msg}"[:300])
-            continue
+            return
         found = root_type(model, obj.group, obj.kind, obj.version)
         if table is None or found is None:
-            continue
+            return
         try:
             errors = [str(e) for e in validate(table, key_definition_name(found.key), obj.value)]
         except Exception as e:  # one odd object must not hide the others
             errors = [f"validate raised {type(e).__name__}: {e}"]
-        r.kept_compared += 1
+        with LOCK:
+            r.kept_compared += 1
         if bool(errors) == patched_ok:
             r.kept_disagree.append(
-                {"object": where, "runtime": errors, "server": "accepts" if patched_ok else "rejects"}
+                {
+                    "object": where,
+                    "runtime": errors,
+                    "server": "accepts" if patched_ok else "rejects",
+                }
             )
+
+    with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
+        list(pool.map(judge_kept, kept))
+    say(f"{p.name}: {len(kept)} kept objects judged")
 
     # --- generated union objects ------------------------------------------------------
     if unionspace is None or table is None:
@@ -298,27 +327,44 @@ def _run(
         except (AssertionError, ValueError, KeyError) as e:
             r.site_errors.append(f"{v.files[0]}: {e}"[:200])
             continue
-        for site in found_sites:
-            try:
-                _judge_site(site, table, v, r)
-            except (AssertionError, ValueError, KeyError, TypeError) as e:
-                r.site_errors.append(f"{site.label(table)}: {type(e).__name__}: {e}"[:200])
+        with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
+            judged = pool.map(lambda x, v=v: _judge_site(x, table, v, r), found_sites)
+            for site, err in zip(found_sites, judged, strict=True):
+                if err:
+                    r.site_errors.append(f"{site.label(table)}: {err}"[:200])
+    say(f"{p.name}: {r.sites} union sites, {r.union_objects} objects")
 
 
-def _judge_site(site: Any, table: Any, v: Variant, r: Outcome) -> None:
+def _judge_site(site: Any, table: Any, v: Variant, r: Outcome) -> str:
+    try:
+        _judge_site_objects(site, table, v, r)
+    except (AssertionError, ValueError, KeyError, TypeError) as e:
+        return f"{type(e).__name__}: {e}"
+    return ""
+
+
+def _judge_site_objects(site: Any, table: Any, v: Variant, r: Outcome) -> None:
     u = site.union(table)
     fields = [f for f in (u.discriminator, *u.fields) if f]
     at = unionspace.site_path(site)
-    r.sites += 1
+    with LOCK:
+        r.sites += 1
     for label, overlay in unionspace.exhaustive(site, table):
         obj = unionspace.build(table, [(site, overlay)])
-        r.union_objects += 1
+        with LOCK:
+            r.union_objects += 1
         errs = unionspace.runtime_errors(table, site, obj)
-        rt = [f"{e}" for e in errs if unionspace.server_path(e.path, obj) in ({at} | {f"{at}.{f}" if at else f for f in fields})]
+        rt = [
+            f"{e}"
+            for e in errs
+            if unionspace.server_path(e.path, obj)
+            in ({at} | {f"{at}.{f}" if at else f for f in fields})
+        ]
         pv = v.p.dry_run(obj, version=site.version)
         sv = _causes_at(pv, at, fields)
         if not pv.accepted and not sv:
-            r.union_unjudged += 1
+            with LOCK:
+                r.union_unjudged += 1
             continue
         if bool(rt) == bool(sv):
             continue
@@ -374,13 +420,21 @@ def print_table(results: list[Outcome]) -> None:
 
 def details(results: list[Outcome]) -> None:
     for r in results:
+        for name in ("refused", "refused_own", "own", "added", "site_errors"):
+            getattr(r, name).sort()
+        for name in ("kept_disagree", "server_accepts", "runtime_accepts"):
+            getattr(r, name).sort(key=lambda x: json.dumps(x, sort_keys=True))
         lines: list[str] = []
         lines += [f"  CRD refused: {x}" for x in r.refused]
         lines += [f"  own CRD refused: {x}" for x in r.refused_own]
         lines += [f"  kept object rejected by an added rule: {x}" for x in r.added]
-        lines += [f"  kept, runtime/server disagree: {json.dumps(x)[:400]}" for x in r.kept_disagree]
+        lines += [
+            f"  kept, runtime/server disagree: {json.dumps(x)[:400]}" for x in r.kept_disagree
+        ]
         lines += [f"  server accepts a violation: {json.dumps(x)[:400]}" for x in r.server_accepts]
-        lines += [f"  runtime accepts, server rejects: {json.dumps(x)[:400]}" for x in r.runtime_accepts]
+        lines += [
+            f"  runtime accepts, server rejects: {json.dumps(x)[:400]}" for x in r.runtime_accepts
+        ]
         lines += [f"  not generated: {x}" for x in r.site_errors]
         if lines:
             print(f"\n{r.name}:")
@@ -422,7 +476,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps([r.__dict__ for r in results], indent=1, default=str))
     bad = any(
-        r.status != "ok" or r.refused or r.added or r.kept_disagree or r.server_accepts or r.runtime_accepts
+        r.status != "ok"
+        or r.refused
+        or r.added
+        or r.kept_disagree
+        or r.server_accepts
+        or r.runtime_accepts
         for r in results
     )
     return 1 if bad else 0
