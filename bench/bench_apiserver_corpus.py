@@ -36,14 +36,17 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import dataclasses
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,6 +92,7 @@ class Outcome:
     site_errors: list[str] = field(default_factory=list)
     union_objects: int = 0
     union_unjudged: int = 0
+    unjudged_why: Counter[str] = field(default_factory=Counter)
     server_accepts: list[dict[str, Any]] = field(default_factory=list)
     runtime_accepts: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
@@ -151,34 +155,82 @@ def collect(src: Path, copy: Path) -> list[Variant]:
     return list(out.values())
 
 
-def _causes_at(verdict: Any, at: str, fields: Iterable[str]) -> list[str]:
-    """The server's causes said at the union: its object, or one of its fields."""
+# The server's cause (no field) when an OpenAPI error kept it from evaluating CEL rules.
+_NOT_CHECKED = "some validation rules were not checked because the object was invalid"
+
+
+def _dotted(path: str) -> str:
+    """A map key as `.key` (the server's OpenAPI errors write `spec.m.k.f`, its CEL
+    errors and markergen `spec.m[k].f`); list indexes stay `[0]`."""
+    return re.sub(r"\[([^\]\d][^\]]*)\]", r".\1", path)
+
+
+def _at_union(path: str, at: str, fields: Iterable[str]) -> bool:
+    """Whether a field path names the union: its object, or one of its own fields."""
     names = {at} | {f"{at}.{f}" if at else f for f in fields}
+    return _dotted(path.removeprefix("<nil>")) in {_dotted(n) for n in names}
+
+
+def _node_messages(schema: Mapping[str, Any]) -> set[str]:
+    return {
+        str(v.get("message") or v.get("rule"))
+        for v in schema.get("x-kubernetes-validations") or []
+        if isinstance(v, dict)
+    }
+
+
+def _causes_at(
+    verdict: Any, at: str, fields: list[str], site_schema: Mapping[str, Any]
+) -> list[str]:
+    """The server's causes said about the union: at its object or its discriminator, or
+    at a member when the cause is the member's presence (required, forbidden) or one of
+    the union node's own rules (a rule with a fieldPath). A member's own value refused
+    (a minimal value a nested rule or `minProperties` refuses) is not about the union."""
+    own = _node_messages(site_schema)
     out = []
     for c in verdict.causes:
-        f = c.field.removeprefix("<nil>")
-        if f in names or (not at and f == ""):
+        if _NOT_CHECKED in c.message:
+            continue
+        if _at_union(c.field, at, [f for f in fields[:1] if f]) or (
+            _at_union(c.field, at, fields)
+            and (
+                c.reason in ("FieldValueRequired", "FieldValueForbidden")
+                or any(m in c.message for m in own)
+            )
+        ):
             out.append(f"{c.field}: {c.message}")
     return out
 
 
-def run_project(p: bc.Project, root: Path, server: kubeserver.Server, timeout: float) -> Outcome:
+def run_project(
+    p: bc.Project,
+    root: Path,
+    server: kubeserver.Server,
+    timeout: float,
+    work: Path | None,
+    skip_kept: bool = False,
+) -> Outcome:
     r = Outcome(p.name)
     src = root / p.dir
     if not src.is_dir():
         r.status = "missing checkout"
         return r
-    tmp = Path(tempfile.mkdtemp(prefix=f"apicorpus-{p.name}-"))
+    if work is not None:
+        tmp = work / p.name
+        tmp.mkdir(parents=True, exist_ok=True)
+    else:
+        tmp = Path(tempfile.mkdtemp(prefix=f"apicorpus-{p.name}-"))
     start = time.perf_counter()
     installed: list[Any] = []
     try:
-        _run(p, src, tmp, server, timeout, r, installed)
+        _run(p, src, tmp, server, timeout, r, installed, skip_kept)
     except Exception as e:  # a bench bug must not hide the other projects
         r.status = f"bench error: {type(e).__name__}: {e}"[:200]
     finally:
         for h in installed:
             h.delete()
-        shutil.rmtree(tmp, ignore_errors=True)
+        if work is None:
+            shutil.rmtree(tmp, ignore_errors=True)
         r.seconds = time.perf_counter() - start
     return r
 
@@ -191,21 +243,29 @@ def _run(
     timeout: float,
     r: Outcome,
     installed: list[Any],
+    skip_kept: bool = False,
 ) -> None:
     copy = tmp / "src"
-    bc.copy_tree(src, copy)
     cwd = copy / p.workdir
     pats = list(p.patterns)
-    code, _, err, _ = bc.markergen(
-        ["generate", "--no-cache", "--out-dir", str(tmp / "generated"), *pats], cwd, timeout
-    )
-    if code not in (0, 1):
-        r.status = f"generate exit {code}: {bc.stderr_tail(err)}"
-        return
-    code, _, err, _ = bc.markergen(["crd", "--no-cache"], cwd, timeout)
-    if code not in (0, 1):
-        r.status = f"crd exit {code}: {bc.stderr_tail(err)}"
-        return
+    done = tmp / "prepared"
+    if not done.is_file():  # --work keeps a prepared copy for the next run
+        shutil.rmtree(copy, ignore_errors=True)
+        bc.copy_tree(src, copy)
+        code, _, err, _ = bc.markergen(
+            ["generate", "--no-cache", "--out-dir", str(tmp / "generated"), *pats], cwd, timeout
+        )
+        if code not in (0, 1):
+            r.status = f"generate exit {code}: {bc.stderr_tail(err)}"
+            return
+        code, _, err, _ = bc.markergen(["crd", "--no-cache"], cwd, timeout)
+        if code == 2 and "none found" in err:
+            r.status = "no CRDs found (zero-config)"
+            return
+        if code not in (0, 1):
+            r.status = f"crd exit {code}: {bc.stderr_tail(err)}"
+            return
+        done.write_text("")
     variants = collect(src, copy)
     r.crds = len(variants)
     # one installation per distinct original
@@ -216,7 +276,7 @@ def _run(
     got = server.install_all([v.patched for v in variants] + [own_docs[k] for k in own_keys])
     installed.extend(h for h in got if not isinstance(h, kubeserver.CRDRefused))
     originals = dict(zip(own_keys, got[len(variants) :], strict=True))
-    for v, h in zip(variants, got, strict=True):
+    for v, h in zip(variants, got[: len(variants)], strict=True):
         name = (v.patched.get("metadata") or {}).get("name")
         if isinstance(h, kubeserver.CRDRefused):
             r.refused.append(f"{v.files[0]} {name}: {h.message}"[:400])
@@ -308,19 +368,28 @@ def _run(
                 }
             )
 
-    with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
-        list(pool.map(judge_kept, kept))
+    if not skip_kept:
+        with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
+            list(pool.map(judge_kept, kept))
     say(f"{p.name}: {len(kept)} kept objects judged")
 
     # --- generated union objects ------------------------------------------------------
     if unionspace is None or table is None:
         r.site_errors.append("no union generator (tests/unionspace.py) or no runtime table")
         return
+    nodes = NodeCRDs(server, installed)
     for v in variants:
         if v.p is None or v.o is None:
             continue
+        given = {
+            "name": p.name,
+            "root": copy,
+            "crds": (unionspace.CRD(tuple(v.files), v.patched),),
+            "table_path": table_path,
+            "table": table,
+        }
         proj = unionspace.Project(
-            p.name, copy, (unionspace.CRD(tuple(v.files), v.patched),), table_path, table, ""
+            **{f.name: given.get(f.name, "") for f in dataclasses.fields(unionspace.Project)}
         )
         try:
             found_sites = unionspace.sites(proj)
@@ -328,54 +397,171 @@ def _run(
             r.site_errors.append(f"{v.files[0]}: {e}"[:200])
             continue
         with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
-            judged = pool.map(lambda x, v=v: _judge_site(x, table, v, r), found_sites)
+            judged = pool.map(lambda x, v=v: _judge_site(x, table, v, r, nodes), found_sites)
             for site, err in zip(found_sites, judged, strict=True):
                 if err:
                     r.site_errors.append(f"{site.label(table)}: {err}"[:200])
     say(f"{p.name}: {r.sites} union sites, {r.union_objects} objects")
 
 
-def _judge_site(site: Any, table: Any, v: Variant, r: Outcome) -> str:
+def _judge_site(site: Any, table: Any, v: Variant, r: Outcome, nodes: NodeCRDs) -> str:
     try:
-        _judge_site_objects(site, table, v, r)
+        _judge_site_objects(site, table, v, r, nodes)
     except (AssertionError, ValueError, KeyError, TypeError) as e:
         return f"{type(e).__name__}: {e}"
     return ""
 
 
-def _judge_site_objects(site: Any, table: Any, v: Variant, r: Outcome) -> None:
+def _walk(root: Mapping[str, Any], site: Any) -> Mapping[str, Any] | None:
+    """The schema node at the site's steps in another CRD's schema (the original)."""
+    node: Any = root
+    top = getattr(site, "top", None)
+    if top:
+        node = (node.get("properties") or {}).get(top)
+    for step in site.steps:
+        if not isinstance(node, dict):
+            return None
+        node = (node.get("properties") or {}).get(step.field)
+        if isinstance(node, dict) and step.kind == "list":
+            node = node.get("items")
+        elif isinstance(node, dict) and step.kind == "map":
+            node = node.get("additionalProperties")
+    return node if isinstance(node, dict) else None
+
+
+def _loosen(node: Mapping[str, Any], keep: str | None) -> dict[str, Any]:
+    """The union's node with every property but the discriminator reduced to its type:
+    what the server says is then about the union, never about a member's own content (a
+    minimal member value a nested rule refuses)."""
+    out = {k: v for k, v in node.items() if k != "properties"}
+    props = {}
+    for name, sub in (node.get("properties") or {}).items():
+        if name == keep or not isinstance(sub, dict):
+            props[name] = sub
+            continue
+        t = sub.get("type")
+        loose: dict[str, Any] = {"type": t} if t else {"x-kubernetes-int-or-string": True}
+        if t == "object":
+            loose["x-kubernetes-preserve-unknown-fields"] = True
+        elif t == "array":
+            loose["items"] = {"x-kubernetes-preserve-unknown-fields": True}
+        if sub.get("nullable"):
+            loose["nullable"] = True
+        props[name] = loose
+    out["properties"] = props
+    return out
+
+
+class NodeCRDs:
+    """One small CRD per distinct union node (its schema as `spec`), installed once."""
+
+    def __init__(self, server: kubeserver.Server, installed: list[Any]) -> None:
+        self.server = server
+        self.installed = installed
+        self.cache: dict[str, Any] = {}
+        self.seen: set[tuple[str, ...]] = set()  # (union, node, own node) judged already
+        self.lock = threading.Lock()
+
+    def first(self, key: tuple[str, ...]) -> bool:
+        with self.lock:
+            if key in self.seen:
+                return False
+            self.seen.add(key)
+            return True
+
+    def get(self, node: Mapping[str, Any]) -> Any:
+        key = _canon(node)
+        with self.lock:
+            if key not in self.cache:
+                n = len(self.cache) + 1
+                crd = {
+                    "apiVersion": "apiextensions.k8s.io/v1",
+                    "kind": "CustomResourceDefinition",
+                    "metadata": {"name": f"unodes{n}.nodes.markergen.test"},
+                    "spec": {
+                        "group": "nodes.markergen.test",
+                        "scope": "Namespaced",
+                        "names": {"kind": f"UNode{n}", "plural": f"unodes{n}"},
+                        "versions": [
+                            {
+                                "name": "v1",
+                                "served": True,
+                                "storage": True,
+                                "schema": {
+                                    "openAPIV3Schema": {
+                                        "type": "object",
+                                        "properties": {"spec": node},
+                                    }
+                                },
+                            }
+                        ],
+                    },
+                }
+                try:
+                    h = self.server.install(crd)
+                    self.installed.append(h)
+                    self.cache[key] = h
+                except kubeserver.CRDRefused as e:
+                    self.cache[key] = e
+            return self.cache[key]
+
+
+def _judge_site_objects(site: Any, table: Any, v: Variant, r: Outcome, nodes: NodeCRDs) -> None:
+    from markergen.runtime import validate
+
     u = site.union(table)
     fields = [f for f in (u.discriminator, *u.fields) if f]
-    at = unionspace.site_path(site)
+    patched = nodes.get(_loosen(site.schema, u.discriminator))
+    own_node = _walk(v.original["spec"]["versions"][0]["schema"]["openAPIV3Schema"], site)
+    for ver in v.original["spec"]["versions"]:
+        if ver.get("name") == site.version:
+            own_node = _walk(ver["schema"]["openAPIV3Schema"], site)
+    if not nodes.first((site.label(table), _canon(site.schema), _canon(own_node or {}))):
+        return  # the same union node in another variant of the CRD (a feature set)
+    own = nodes.get(_loosen(own_node, u.discriminator)) if own_node is not None else None
+    if isinstance(patched, kubeserver.CRDRefused):
+        raise ValueError(f"the union's node as a CRD is refused: {patched.message}"[:300])
+    tname = site.info(table).name
     with LOCK:
         r.sites += 1
+    base = unionspace.minimal(site.schema)
+    if not isinstance(base, dict):
+        base = {}
+    for f in fields:
+        base.pop(f, None)
     for label, overlay in unionspace.exhaustive(site, table):
-        obj = unionspace.build(table, [(site, overlay)])
+        spec = dict(base)
+        spec.update({k: x for k, x in overlay.items() if x is not unionspace.ABSENT})
+        obj = {"apiVersion": "nodes.markergen.test/v1", "kind": "UNode", "spec": spec}
         with LOCK:
             r.union_objects += 1
-        errs = unionspace.runtime_errors(table, site, obj)
-        rt = [
-            f"{e}"
-            for e in errs
-            if unionspace.server_path(e.path, obj)
-            in ({at} | {f"{at}.{f}" if at else f for f in fields})
+        errs = validate(table, tname, spec)
+        rt = [str(e) for e in errs if _at_union(e.path, "", fields)]
+        pv = patched.dry_run(obj)
+        sv = [
+            f"{c.field}: {c.message}"
+            for c in pv.causes
+            if _at_union(c.field.removeprefix("spec").lstrip("."), "", fields)
+            and _NOT_CHECKED not in c.message
         ]
-        pv = v.p.dry_run(obj, version=site.version)
-        sv = _causes_at(pv, at, fields)
         if not pv.accepted and not sv:
+            first = pv.causes[0] if pv.causes else None
+            why = f"{first.field} {first.reason}: {first.message}" if first else pv.message
             with LOCK:
                 r.union_unjudged += 1
+                r.unjudged_why[re.sub(r"(Invalid value: )[^:]*:", r"\1...:", why)[:120]] += 1
             continue
         if bool(rt) == bool(sv):
             continue
-        case = {"site": site.label(table), "crd": v.files[0], "object": label, "overlay": overlay}
+        case: dict[str, Any] = {"site": site.label(table), "crd": v.files[0], "object": label,
+                                "spec": spec}  # fmt: skip
         if rt:
             case["runtime"] = rt
             r.server_accepts.append(case)
         else:
-            ov = v.o.dry_run(obj, version=site.version)
             case["server"] = sv
-            case["own_rules_reject"] = bool(_causes_at(ov, at, fields))
+            ov = own.dry_run(obj) if own is not None and not isinstance(own, Exception) else None
+            case["own_rules_reject"] = ov is not None and not ov.accepted
             r.runtime_accepts.append(case)
 
 
@@ -436,6 +622,10 @@ def details(results: list[Outcome]) -> None:
             f"  runtime accepts, server rejects: {json.dumps(x)[:400]}" for x in r.runtime_accepts
         ]
         lines += [f"  not generated: {x}" for x in r.site_errors]
+        lines += [
+            f"  not judged (the server rejects elsewhere) {n}x: {why}"
+            for why, n in sorted(r.unjudged_why.items(), key=lambda x: (-x[1], x[0]))[:8]
+        ]
         if lines:
             print(f"\n{r.name}:")
             print("\n".join(lines))
@@ -449,6 +639,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--projects", default="", help="comma-separated project names (default all)")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per markergen command")
     ap.add_argument("--json", type=Path, help="write every result here")
+    ap.add_argument(
+        "--skip-kept", action="store_true", help="judge the union objects only (while iterating)"
+    )
+    ap.add_argument(
+        "--work",
+        type=Path,
+        help="keep each project's patched copy here and reuse it on the next run "
+        "(delete it after changing markergen)",
+    )
     args = ap.parse_args(argv)
     projects = bc.load_projects(bc.PROJECTS)
     if args.projects:
@@ -466,7 +665,7 @@ def main(argv: list[str] | None = None) -> int:
     results: list[Outcome] = []
     try:
         for p in projects:
-            r = run_project(p, args.root.resolve(), server, args.timeout)
+            r = run_project(p, args.root.resolve(), server, args.timeout, args.work, args.skip_kept)
             print(f"  done {p.name} ({r.seconds:.0f} s, {r.status})", file=sys.stderr, flush=True)
             results.append(r)
     finally:
@@ -476,7 +675,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps([r.__dict__ for r in results], indent=1, default=str))
     bad = any(
-        r.status != "ok"
+        r.status not in ("ok", "no CRDs found (zero-config)")
         or r.refused
         or r.added
         or r.kept_disagree
