@@ -1,0 +1,103 @@
+"""The union shapes on which `markergen validate` and a project's CRD disagree on the real
+API server (bench/bench_apiserver_corpus.py on openshift/api), each in a fixture, judged
+by the server.
+
+testdata/crd/servershapes: openshift/api's `SecretsStoreSecretRotation` reduced to one
+struct. The 2019-form markers allow `type: Custom` without `custom` (at most one member);
+the project's own rule requires the member there, and the server rejects the object.
+The runtime reads the markers, so the two verdicts differ; `markergen check` (and `crd`)
+must say so, once, at the union's CRD node, naming that object (MG508).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import kubeserver
+import yaml
+from helpers import TESTDATA, run_cli
+
+from markergen.emit.naming import key_definition_name
+from markergen.emit.options import EmitOptions
+from markergen.emit.table import build_table
+from markergen.pipeline import load_model
+from markergen.runtime import Table, validate
+
+FIXTURE = TESTDATA / "crd" / "servershapes"
+CRD = Path("config/crd/bases/shapes.example.com_rotators.yaml")
+
+
+def _copy(tmp_path: Path) -> Path:
+    root = tmp_path / "servershapes"
+    shutil.copytree(FIXTURE, root)
+    return root
+
+
+def _runtime(root: Path) -> tuple[Table, str]:
+    model = load_model(["./api/..."], root)
+    table = Table.from_dict(build_table(model, EmitOptions()))
+    (struct,) = [s for s in model.structs.values() if s.name == "Rotation"]
+    return table, key_definition_name(struct.key)
+
+
+def _object(rotation: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "apiVersion": "shapes.example.com/v1",
+        "kind": "Rotator",
+        "spec": {"rotation": rotation},
+    }
+
+
+def test_the_server_rejects_a_value_without_its_member_that_the_markers_allow(
+    kube: kubeserver.Server, tmp_path: Path
+) -> None:
+    root = _copy(tmp_path)
+    crd = yaml.safe_load((root / CRD).read_text(encoding="utf-8"))
+    table, name = _runtime(root)
+    with kube.installed(crd) as handle:
+        # where the markers and the rule agree, so do the server and the runtime
+        for rotation in (
+            {"type": "Custom", "custom": {"interval": "1h"}},
+            {"type": "None"},
+        ):
+            assert handle.dry_run(_object(rotation)).accepted, rotation
+            assert validate(table, name, rotation) == [], rotation
+        for rotation in ({"type": "None", "custom": {}},):
+            verdict = handle.dry_run(_object(rotation))
+            assert not verdict.accepted, rotation
+            assert validate(table, name, rotation) != [], rotation
+        # the shape: the server rejects it with the project's rule; the markers allow it
+        shape = {"type": "Custom"}
+        verdict = handle.dry_run(_object(shape))
+        assert not verdict.accepted
+        assert "custom must be set when type is 'Custom'" in verdict.message
+        assert verdict.fields() == {"spec.rotation"}
+        assert validate(table, name, shape) == []
+    # ... and check says so, once, at the union's CRD node, naming that very object
+    check = run_cli(["check", "--no-cache"], root)
+    assert check.code == 0, check.stderr  # a warning
+    mg508 = [line for line in check.stdout.splitlines() if " MG508: " in line]
+    assert len(mg508) == 1, check.stdout
+    assert mg508[0].startswith(f"{CRD.as_posix()}:")
+    assert "union Rotation.type" in mg508[0]
+    assert 'a hand-written rule rejects type="Custom" with no member set' in mg508[0]
+
+
+def test_crd_reports_the_same_disagreement_and_check_is_quiet_once_they_agree(
+    tmp_path: Path,
+) -> None:
+    """Following the hint (the rule allows what the markers allow) silences both."""
+    root = _copy(tmp_path)
+    crd = run_cli(["crd", "--verify", "--no-cache"], root)
+    (line,) = [x for x in crd.stderr.splitlines() if " MG508: " in x]
+    assert 'type="Custom" with no member set' in line
+    path = root / CRD
+    text = path.read_text(encoding="utf-8")
+    old = "? has(self.custom)\n                    : !has(self.custom)"
+    assert old in text
+    path.write_text(text.replace(old, "? true : !has(self.custom)"), encoding="utf-8")
+    again = run_cli(["check", "--no-cache"], root)
+    assert " MG508: " not in again.stdout, again.stdout
+    assert again.code == 0
