@@ -491,7 +491,14 @@ class _Patcher:
                 once=(union.struct, union.name, p),
             )
         for c in proof.contradictions:
-            self.diag("MG508", site.path, f"union {label} at {where}: {c}")
+            # once per union: openshift/api's feature-set variants and payload copies of
+            # one CRD would repeat it a dozen times
+            self.diag(
+                "MG508",
+                site.path,
+                f"union {label} at {where}: {c}",
+                once=(union.struct, union.name, c),
+            )
         for a in proof.allowances:
             marker = _member_marker(self.model, union, a.member)
             self.diag(
