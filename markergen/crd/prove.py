@@ -480,12 +480,18 @@ def prove_union(
         for p in probes
         if p.allowed and (a := space.admit(_typed(p.obj, types))) is not None
     ]
-    contradictions = tuple(
+    rejected = list(
         dict.fromkeys(
-            f"a hand-written rule rejects {_describe(a, union)}, which the union allows"
+            _describe(a, union)
             for a in allowed
             if any(evaluator.verdict(t, _cel_obj(a)) is False for t in pruning)
         )
+    )
+    # one finding per union, naming every allowed object a hand-written rule rejects
+    contradictions = (
+        (f"a hand-written rule rejects {'; '.join(rejected)}, which the union allows",)
+        if rejected
+        else ()
     )
     allowances = _allowances(union, members, rules, hand, allowed, space, types, evaluator)
     if allowances:
