@@ -2,11 +2,17 @@
 API server (bench/bench_apiserver_corpus.py on openshift/api), each in a fixture, judged
 by the server.
 
-testdata/crd/servershapes: openshift/api's `SecretsStoreSecretRotation` reduced to one
-struct. The 2019-form markers allow `type: Custom` without `custom` (at most one member);
-the project's own rule requires the member there, and the server rejects the object.
-The runtime reads the markers, so the two verdicts differ; `markergen check` (and `crd`)
-must say so, once, at the union's CRD node, naming that object (MG508).
+testdata/crd/servershapes holds two openshift/api unions reduced to one struct each:
+
+- `Rotation` (`SecretsStoreSecretRotation`): the 2019-form markers allow `type: Custom`
+  without `custom` (at most one member); the project's own rule requires the member
+  there, and the server rejects the object (MG508);
+- `Driver` (`CSIDriverConfigSpec`): a member selects a value the enum does not allow, so
+  `markergen crd` writes no rule for the union (MG506) and the server accepts
+  `driverType: AWS` beside `azure`, which the markers reject.
+
+The runtime reads the markers, so its verdict and the server's differ on those objects;
+`markergen check` must say so, once per union, at the union's CRD node.
 """
 
 from __future__ import annotations
@@ -35,18 +41,18 @@ def _copy(tmp_path: Path) -> Path:
     return root
 
 
-def _runtime(root: Path) -> tuple[Table, str]:
+def _runtime(root: Path, name: str) -> tuple[Table, str]:
     model = load_model(["./api/..."], root)
     table = Table.from_dict(build_table(model, EmitOptions()))
-    (struct,) = [s for s in model.structs.values() if s.name == "Rotation"]
+    (struct,) = [s for s in model.structs.values() if s.name == name]
     return table, key_definition_name(struct.key)
 
 
-def _object(rotation: dict[str, Any]) -> dict[str, Any]:
+def _object(value: dict[str, Any], field: str = "rotation") -> dict[str, Any]:
     return {
         "apiVersion": "shapes.example.com/v1",
         "kind": "Rotator",
-        "spec": {"rotation": rotation},
+        "spec": {field: value},
     }
 
 
@@ -55,7 +61,7 @@ def test_the_server_rejects_a_value_without_its_member_that_the_markers_allow(
 ) -> None:
     root = _copy(tmp_path)
     crd = yaml.safe_load((root / CRD).read_text(encoding="utf-8"))
-    table, name = _runtime(root)
+    table, name = _runtime(root, "Rotation")
     with kube.installed(crd) as handle:
         # where the markers and the rule agree, so do the server and the runtime
         for rotation in (
@@ -101,3 +107,29 @@ def test_crd_reports_the_same_disagreement_and_check_is_quiet_once_they_agree(
     again = run_cli(["check", "--no-cache"], root)
     assert " MG508: " not in again.stdout, again.stdout
     assert again.code == 0
+
+
+def test_the_server_accepts_what_the_markers_forbid_where_crd_writes_no_rule(
+    kube: kubeserver.Server, tmp_path: Path
+) -> None:
+    root = _copy(tmp_path)
+    table, name = _runtime(root, "Driver")
+    check = run_cli(["check", "--no-cache"], root)
+    mg506 = [line for line in check.stdout.splitlines() if " MG506: " in line]
+    assert len(mg506) == 1, check.stdout
+    assert "union Driver.driverType" in mg506[0]
+    assert 'member vSphere selects driverType="VSphere"' in mg506[0]
+    # crd writes nothing for the union: the CRD the server gets is the project's own
+    crd_run = run_cli(["crd", "--no-cache"], root)
+    assert crd_run.code == 0, crd_run.stderr
+    crd = yaml.safe_load((root / CRD).read_text(encoding="utf-8"))
+    node = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]
+    assert "x-kubernetes-validations" not in node["properties"]["driver"]
+    with kube.installed(crd) as handle:
+        ok = {"driverType": "AWS", "aws": {}}
+        assert handle.dry_run(_object(ok, "driver")).accepted
+        assert validate(table, name, ok) == []
+        shape = {"driverType": "AWS", "azure": {}}
+        assert handle.dry_run(_object(shape, "driver")).accepted
+        (error,) = validate(table, name, shape)
+        assert error.path == "driverType" and "does not match the member that is set" in str(error)

@@ -28,9 +28,41 @@ type CustomRotationConfig struct {
 	Interval string `json:"interval,omitempty"`
 }
 
+// DriverType names the driver a Driver configures; "" is a value of its own.
+// +kubebuilder:validation:Enum="";AWS;Azure;vSphere
+type DriverType string
+
+// Driver is openshift/api's CSIDriverConfigSpec reduced: a 2019-form union whose member
+// VSphere selects "VSphere" (its Go name), a value the enum spells "vSphere". markergen
+// writes no rule for the union (MG506), so the API server lets `driverType: AWS` stand
+// beside `azure`, which the markers, and `markergen validate`, reject.
+// +union
+type Driver struct {
+	// +required
+	// +unionDiscriminator
+	DriverType DriverType `json:"driverType"`
+
+	// +optional
+	AWS *DriverConfig `json:"aws,omitempty"`
+
+	// +optional
+	Azure *DriverConfig `json:"azure,omitempty"`
+
+	// +optional
+	VSphere *DriverConfig `json:"vSphere,omitempty"`
+}
+
+type DriverConfig struct {
+	// +optional
+	Key string `json:"key,omitempty"`
+}
+
 type RotatorSpec struct {
 	// +optional
 	Rotation *Rotation `json:"rotation,omitempty"`
+
+	// +optional
+	Driver *Driver `json:"driver,omitempty"`
 }
 
 // +kubebuilder:object:root=true
