@@ -25,6 +25,7 @@ import kubeserver
 import yaml
 from helpers import TESTDATA, run_cli
 
+from markergen.crd.cel import union_rules
 from markergen.emit.naming import key_definition_name
 from markergen.emit.options import EmitOptions
 from markergen.emit.table import build_table
@@ -133,3 +134,38 @@ def test_the_server_accepts_what_the_markers_forbid_where_crd_writes_no_rule(
         assert handle.dry_run(_object(shape, "driver")).accepted
         (error,) = validate(table, name, shape)
         assert error.path == "driverType" and "does not match the member that is set" in str(error)
+
+
+def test_a_rule_a_defaulted_member_would_break_is_withheld_and_the_server_agrees(
+    kube: kubeserver.Server, tmp_path: Path
+) -> None:
+    """`percentage` has a default: the server sets it before it validates, so the kept
+    sample (`httpStatus` alone) holds two members there. markergen judges the sample as
+    the server sees it: the "at most one" rule is withheld (MG510), the patched CRD
+    accepts the sample, and the CRD with that rule would reject it."""
+    root = _copy(tmp_path)
+    run = run_cli(["crd", "--no-cache"], root)
+    assert run.code == 0, run.stderr
+    (mg510,) = [line for line in run.stderr.splitlines() if " MG510: " in line]
+    assert mg510.startswith("api/v1/types.go:")
+    assert "union Abort: the rule `at most one of httpStatus, grpcStatus, percentage" in mg510
+    assert "config/samples/shapes_v1_rotator.yaml:1" in mg510
+    crd = yaml.safe_load((root / CRD).read_text(encoding="utf-8"))
+    node = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]
+    abort = node["properties"]["abort"]
+    assert "x-kubernetes-validations" not in abort
+    sample = yaml.safe_load((root / "config/samples/shapes_v1_rotator.yaml").read_text())
+    model = load_model(["./api/..."], root)
+    (struct,) = [s for s in model.structs.values() if s.name == "Abort"]
+    rules, _ = union_rules(struct.unions[0], "Abort", list(abort["properties"]), [])
+    (at_most_one,) = [r for r in rules if "at most one" in r.message]
+    with kube.installed(crd) as handle:
+        verdict = handle.dry_run(sample)
+        assert verdict.accepted, verdict.message
+        assert verdict.stored is not None
+        assert verdict.stored["spec"]["abort"] == {"httpStatus": 418, "percentage": 100}
+    abort["x-kubernetes-validations"] = [{"rule": at_most_one.rule, "message": "at most one"}]
+    with kube.installed(crd) as handle:
+        verdict = handle.dry_run(sample)
+        assert not verdict.accepted
+        assert verdict.fields() == {"spec.abort"}

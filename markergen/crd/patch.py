@@ -119,17 +119,28 @@ class RunMemo:
         return found
 
     def shapes(
-        self, kind: tuple[str, str, str], objects: Sequence[SampleObject], below: PathKey
+        self,
+        kind: tuple[str, str, str],
+        objects: Sequence[SampleObject],
+        below: PathKey,
+        defaults: tuple[tuple[str, Any], ...] = (),
     ) -> list[tuple[Shape, SampleObject]]:
         """The distinct shapes of the objects' parts at `below`, each with the first object
         that has it. A shape keeps a part's keys and scalar values; nested values become
-        `()` (`{}` to CEL), since union rules test only presence and the discriminator's value."""
-        key = (*kind, *below)
+        `()` (`{}` to CEL), since union rules test only presence and the discriminator's value.
+        `defaults` (the node's `default`s of the union's fields) are filled in where a part
+        leaves the field out or null, as the API server does before it validates."""
+        key = (*kind, *below, json.dumps(defaults, sort_keys=True))
         found = self._shapes.get(key)
         if found is None:
             seen: dict[Shape, SampleObject] = {}
             for o in objects:
                 for part in values_at(o.value, below):
+                    if isinstance(part, dict) and defaults:
+                        part = {
+                            **part,
+                            **{k: v for k, v in defaults if part.get(k) is None},
+                        }
                     if isinstance(part, dict):
                         shape: Shape = tuple(
                             sorted(
@@ -512,7 +523,7 @@ class _Patcher:
             return
         if proof.problems:
             # not written anyway; the objects they would reject still tell the author why
-            self._not_rejecting(list(rules), site, objects, label)
+            self._not_rejecting(list(rules), site, objects, label, _defaults(props, union))
             return
         if proof.covered:
             self.diag(
@@ -522,7 +533,9 @@ class _Patcher:
                 "nothing added",
                 once=(union.struct, union.name),
             )
-        rules = self._not_rejecting(list(proof.rules), site, objects, label)
+        rules = self._not_rejecting(
+            list(proof.rules), site, objects, label, _defaults(props, union)
+        )
         rules = self._affordable(rules, site, schema, label)
         self._record(_Patcher._want, site.path, rules)
         if add_enum and disc is not None:
@@ -608,14 +621,22 @@ class _Patcher:
         return None
 
     def _not_rejecting(
-        self, rules: list[Rule], site: UnionSite, objects: Sequence[SampleObject], label: str
+        self,
+        rules: list[Rule],
+        site: UnionSite,
+        objects: Sequence[SampleObject],
+        label: str,
+        defaults: tuple[tuple[str, Any], ...] = (),
     ) -> list[Rule]:
         """The rules that accept every object the project keeps (issue 22: never enforce
-        what was never enforced); each rejection is reported at the union's marker."""
+        what was never enforced), as the API server sees the object: with the node's
+        `defaults` applied (a defaulted member counts as set: Envoy Gateway's
+        `percentage: 100` beside `httpStatus`); each rejection is reported at the union's
+        marker."""
         if not objects or not rules:
             return rules
         below = site.path[5:]  # under spec.versions[i].schema.openAPIV3Schema
-        shapes = self.memo.shapes(self.kind, objects, below)
+        shapes = self.memo.shapes(self.kind, objects, below, defaults)
         keep: list[Rule] = []
         for r in rules:
             rejected = None
@@ -742,6 +763,18 @@ class _Patcher:
                     self.edits.insert(line, self._key_text(k, name, value, offset))
                     return
         self.edits.insert(last_line(node), self._key_text(first_key, name, value, offset))
+
+
+def _defaults(props: Mapping[str, Any], union: Union) -> tuple[tuple[str, Any], ...]:
+    """The schema's `default` of each of the union's fields, as values."""
+    names = {m.json_name for m in union.members}
+    if union.discriminator is not None:
+        names.add(union.discriminator.json_name)
+    return tuple(
+        (name, props[name]["default"])
+        for name in sorted(names)
+        if isinstance(props.get(name), dict) and "default" in props[name]
+    )
 
 
 def _facts(props: Mapping[str, Any], union: Union) -> NodeFacts:

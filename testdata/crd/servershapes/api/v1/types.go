@@ -57,7 +57,26 @@ type DriverConfig struct {
 	Key string `json:"key,omitempty"`
 }
 
+// Abort is Envoy Gateway's FaultInjectionAbort reduced: a 2019-form union (every optional
+// field a member) whose member percentage has a default. The API server sets it on
+// every object, so an "at most one member" rule would reject each abort with a status.
+// +union
+type Abort struct {
+	// +optional
+	HTTPStatus *int32 `json:"httpStatus,omitempty"`
+
+	// +optional
+	GrpcStatus *int32 `json:"grpcStatus,omitempty"`
+
+	// +optional
+	// +kubebuilder:default=100
+	Percentage *int32 `json:"percentage,omitempty"`
+}
+
 type RotatorSpec struct {
+	// +optional
+	Abort *Abort `json:"abort,omitempty"`
+
 	// +optional
 	Rotation *Rotation `json:"rotation,omitempty"`
 
