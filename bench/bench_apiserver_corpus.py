@@ -407,7 +407,7 @@ def _run(
             judged = pool.map(lambda x, v=v: _judge_site(x, table, v, r, nodes), found_sites)
             for site, err in zip(found_sites, judged, strict=True):
                 if err:
-                    r.site_errors.append(f"{site.label(table)}: {err}"[:200])
+                    r.site_errors.append(f"{site.label(table)}: {err}"[:500])
     say(f"{p.name}: {r.sites} union sites, {r.union_objects} objects")
 
 
@@ -436,26 +436,43 @@ def _walk(root: Mapping[str, Any], site: Any) -> Mapping[str, Any] | None:
     return node if isinstance(node, dict) else None
 
 
+_KEEP = ("type", "format", "nullable", "maxItems", "maxLength", "maxProperties",
+         "x-kubernetes-preserve-unknown-fields", "x-kubernetes-int-or-string")  # fmt: skip
+
+
+def _strip(schema: Any) -> Any:
+    """A member's schema with its structure and sizes but none of its constraints: the
+    node's own rules still compile against it (`self.zoneAware.weightedZones`) and cost
+    what they cost, while a minimal member value is never refused for its content."""
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: v for k, v in schema.items() if k in _KEEP}
+    if isinstance(schema.get("properties"), dict):
+        out["properties"] = {k: _strip(v) for k, v in schema["properties"].items()}
+    if isinstance(schema.get("items"), dict):
+        out["items"] = _strip(schema["items"])
+    if isinstance(schema.get("additionalProperties"), dict):
+        out["additionalProperties"] = _strip(schema["additionalProperties"])
+    if (
+        out.get("type") == "object"
+        and "properties" not in out
+        and "additionalProperties" not in out
+    ):
+        out["x-kubernetes-preserve-unknown-fields"] = True
+    if not out.get("type") and not out.get("x-kubernetes-int-or-string"):
+        out["x-kubernetes-preserve-unknown-fields"] = True
+    return out
+
+
 def _loosen(node: Mapping[str, Any], keep: str | None) -> dict[str, Any]:
-    """The union's node with every property but the discriminator reduced to its type:
-    what the server says is then about the union, never about a member's own content (a
-    minimal member value a nested rule refuses)."""
+    """The union's node with every property but the discriminator stripped of its
+    constraints (`_strip`): what the server says is then about the union, never about a
+    member's own content (a minimal member value a nested rule refuses)."""
     out = {k: v for k, v in node.items() if k != "properties"}
-    props = {}
-    for name, sub in (node.get("properties") or {}).items():
-        if name == keep or not isinstance(sub, dict):
-            props[name] = sub
-            continue
-        t = sub.get("type")
-        loose: dict[str, Any] = {"type": t} if t else {"x-kubernetes-int-or-string": True}
-        if t == "object":
-            loose["x-kubernetes-preserve-unknown-fields"] = True
-        elif t == "array":
-            loose["items"] = {"x-kubernetes-preserve-unknown-fields": True}
-        if sub.get("nullable"):
-            loose["nullable"] = True
-        props[name] = loose
-    out["properties"] = props
+    out["properties"] = {
+        name: sub if name == keep else _strip(sub)
+        for name, sub in (node.get("properties") or {}).items()
+    }
     return out
 
 
@@ -527,7 +544,7 @@ def _judge_site_objects(site: Any, table: Any, v: Variant, r: Outcome, nodes: No
         return  # the same union node in another variant of the CRD (a feature set)
     own = nodes.get(_loosen(own_node, u.discriminator)) if own_node is not None else None
     if isinstance(patched, kubeserver.CRDRefused):
-        raise ValueError(f"the union's node as a CRD is refused: {patched.message}"[:300])
+        raise ValueError(f"the union's node as a CRD is refused: {patched.message}"[-300:])
     tname = site.info(table).name
     with LOCK:
         r.sites += 1
