@@ -18,10 +18,12 @@ CRD API server of tests/kubeserver.py (built from harness/ with Go, started once
    validate` runs) is compared with the server's on the objects some original accepts;
 3. the generated union objects (tests/unionspace.py: at every union reached from a
    patched CRD's root, no member, each member, each pair, the discriminator with each
-   value and each member set, nulls) are dry-run against the patched CRD and its
-   original. Only what is said at the union (the union's object or one of its fields)
-   is compared: the server's causes there against the runtime's errors there; an object
-   the server rejects only elsewhere (a minimal value a pattern refuses) is "not judged".
+   value and each member set, nulls) are dry-run against the union's own schema node,
+   created as a small CRD twice (the patched node and the project's own), its members
+   keeping their structure and sizes but none of their constraints: what the server
+   says is then about the union, never about a member's minimal value. The runtime's
+   errors at the union (its object or one of its fields) are compared with the server's
+   causes there; an object the server rejects only elsewhere is "not judged".
 
 Columns: CRDs patched accepted/refused (originals refused); kept objects, of which the
 server rejects with the project's own CRD ("own"), rejected by an added rule ("added");
