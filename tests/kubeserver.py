@@ -162,7 +162,8 @@ class Server:
             cadata=base64.b64decode(cluster["certificate-authority-data"]).decode()
         )
         self._server_name: str = cluster.get("tls-server-name") or "localhost"
-        self._conn: http.client.HTTPSConnection | None = None
+        # One connection per thread: a bench may dry-run from several threads at once.
+        self._local = threading.local()
         self._counter = itertools.count(1)
 
     @classmethod
@@ -216,17 +217,18 @@ class Server:
         if data is not None:
             headers["Content-Type"] = content_type
         for attempt in (1, 2):
-            if self._conn is None:
-                self._conn = self._connect()
+            conn: http.client.HTTPSConnection | None = getattr(self._local, "conn", None)
+            if conn is None:
+                conn = self._local.conn = self._connect()
             try:
-                self._conn.request(method, path, body=data, headers=headers)
-                resp = self._conn.getresponse()
+                conn.request(method, path, body=data, headers=headers)
+                resp = conn.getresponse()
                 raw = resp.read()
                 break
             except (http.client.HTTPException, OSError):
                 # A kept-alive connection the server closed: once more on a new one.
-                self._conn.close()
-                self._conn = None
+                conn.close()
+                self._local.conn = None
                 if attempt == 2:
                     raise
         try:
@@ -238,6 +240,47 @@ class Server:
     # --- CRDs -----------------------------------------------------------------------
     def install(self, crd: Mapping[str, Any], *, timeout: float = 60.0) -> Installed:
         """Create `crd` under a group of its own and wait until it is Established."""
+        found = self.install_all([crd], timeout=timeout)[0]
+        if isinstance(found, CRDRefused):
+            raise found
+        return found
+
+    def install_all(
+        self, crds: list[Mapping[str, Any]], *, timeout: float = 60.0
+    ) -> list[Installed | CRDRefused]:
+        """`install` for many CRDs: all are created first, then awaited together (a CRD
+        takes the server's controllers a moment to establish; one at a time, a corpus of
+        hundreds waits minutes). Each result is the installation or the refusal."""
+        posted: list[tuple[str, str, str, dict[str, Any]] | CRDRefused] = []
+        for crd in crds:
+            posted.append(self._post_crd(crd))
+        deadline = time.monotonic() + timeout
+        out: list[Installed | CRDRefused | None] = [
+            p if isinstance(p, CRDRefused) else None for p in posted
+        ]
+        while any(o is None for o in out):
+            for i, p in enumerate(posted):
+                if out[i] is not None or isinstance(p, CRDRefused):
+                    continue
+                name, original_group, group, own = p
+                _, body = self.request(
+                    "GET", f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{name}"
+                )
+                status = body.get("status") or {}
+                conditions = {c["type"]: c for c in status.get("conditions") or []}
+                if conditions.get("Established", {}).get("status") == "True":
+                    out[i] = Installed(self, name, original_group, group, own)
+                elif conditions.get("NamesAccepted", {}).get("status") == "False":
+                    out[i] = CRDRefused(name, conditions["NamesAccepted"].get("message", ""))
+                elif time.monotonic() > deadline:
+                    out[i] = CRDRefused(name, f"not Established after {timeout}s: {conditions}")
+            if any(o is None for o in out):
+                time.sleep(0.05)
+        return [o for o in out if o is not None]
+
+    def _post_crd(
+        self, crd: Mapping[str, Any]
+    ) -> tuple[str, str, str, dict[str, Any]] | CRDRefused:
         own = copy.deepcopy(dict(crd))
         spec = own["spec"]
         original_group = spec["group"]
@@ -256,21 +299,8 @@ class Server:
             "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", own
         )
         if code not in (200, 201):
-            raise CRDRefused(f"{plural}.{original_group}", body.get("message", str(body)))
-        deadline = time.monotonic() + timeout
-        while True:
-            code, body = self.request(
-                "GET", f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{name}"
-            )
-            conditions = {c["type"]: c for c in (body.get("status") or {}).get("conditions") or []}
-            if conditions.get("Established", {}).get("status") == "True":
-                break
-            if conditions.get("NamesAccepted", {}).get("status") == "False":
-                raise CRDRefused(name, conditions["NamesAccepted"].get("message", ""))
-            if time.monotonic() > deadline:
-                raise CRDRefused(name, f"not Established after {timeout}s: {conditions}")
-            time.sleep(0.05)
-        return Installed(self, name, original_group, group, own)
+            return CRDRefused(f"{plural}.{original_group}", body.get("message", str(body)))
+        return name, original_group, group, own
 
     @contextmanager
     def installed(self, crd: Mapping[str, Any]) -> Iterator[Installed]:

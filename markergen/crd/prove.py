@@ -223,6 +223,18 @@ def family(union: Union, members: Sequence[Member], enum: Sequence[Any] | None) 
         if disc is not None:
             alone[disc.json_name] = json_value(m.value, disc.value_type)
         out.append(Probe(alone, True, m.json_name, f"{m.json_name} alone"))
+    if disc is not None and union.semantics == "kep2019" and union.mode != "exactly-one":
+        # The 2019 KEP allows at most one member: a member's value with the member left
+        # out is allowed. A hand-written rule that requires the member for its value
+        # (openshift/api's `self.type == 'Custom' ? has(self.custom) : !has(self.custom)`)
+        # rejects it on the API server, where the markers accept it (MG508).
+        allowed_values = None if enum is None else {text_of(e) for e in enum}
+        for m in members:
+            if allowed_values is not None and text_of(m.value) not in allowed_values:
+                continue  # the schema's enum rejects the value by itself
+            what = f'{disc.json_name}="{m.value}" without {m.json_name}'
+            value = json_value(m.value, disc.value_type)
+            out.append(Probe({disc.json_name: value}, True, m.json_name, what))
     for i, a in enumerate(members):
         for b in members[i + 1 :]:
             out.append(
@@ -468,12 +480,18 @@ def prove_union(
         for p in probes
         if p.allowed and (a := space.admit(_typed(p.obj, types))) is not None
     ]
-    contradictions = tuple(
+    rejected = list(
         dict.fromkeys(
-            f"a hand-written rule rejects {_describe(a, union)}, which the union allows"
+            _describe(a, union)
             for a in allowed
             if any(evaluator.verdict(t, _cel_obj(a)) is False for t in pruning)
         )
+    )
+    # one finding per union, naming every allowed object a hand-written rule rejects
+    contradictions = (
+        (f"a hand-written rule rejects {'; '.join(rejected)}, which the union allows",)
+        if rejected
+        else ()
     )
     allowances = _allowances(union, members, rules, hand, allowed, space, types, evaluator)
     if allowances:

@@ -1,0 +1,3 @@
+module example.com/servershapes
+
+go 1.24
