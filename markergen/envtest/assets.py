@@ -54,11 +54,16 @@ def _platform() -> tuple[str, str]:
     return goos, goarch
 
 
+def _runnable(path: Path) -> bool:
+    try:
+        return path.is_file() and os.access(path, os.X_OK)
+    except OSError:  # a directory this user may not read holds nothing it can run
+        return False
+
+
 def _complete(directory: Path, found_by: str, version: str = "") -> Assets | None:
     apiserver, etcd = directory / "kube-apiserver", directory / "etcd"
-    if not (apiserver.is_file() and os.access(apiserver, os.X_OK)):
-        return None
-    if not (etcd.is_file() and os.access(etcd, os.X_OK)):
+    if not (_runnable(apiserver) and _runnable(etcd)):
         return None
     if not version:
         m = _DIR_NAME.match(directory.name)
@@ -69,7 +74,9 @@ def _complete(directory: Path, found_by: str, version: str = "") -> Assets | Non
 def _in_store(store: Path, wanted: str, found_by: str) -> Assets | None:
     """`<store>/k8s/<version>-<os>-<arch>/`: the wanted version, else the newest."""
     base = store / "k8s"
-    if not base.is_dir():
+    try:
+        entries = sorted(base.iterdir()) if base.is_dir() else []
+    except OSError:  # another user's store, say: as good as none
         return None
     goos, goarch = _platform()
     if wanted:
@@ -77,7 +84,7 @@ def _in_store(store: Path, wanted: str, found_by: str) -> Assets | None:
         if hit is not None:
             return hit
     candidates: list[tuple[tuple[int, int, int], Path]] = []
-    for entry in base.iterdir():
+    for entry in entries:
         m = _DIR_NAME.match(entry.name)
         if m and m[4] == goos and m[5] == goarch:
             candidates.append(((int(m[1]), int(m[2]), int(m[3])), entry))
