@@ -33,7 +33,7 @@ from markergen.pipeline import load_model
 from markergen.runtime import Table, validate
 
 FIXTURE = TESTDATA / "crd" / "servershapes"
-CRD = Path("config/crd/bases/shapes.example.com_rotators.yaml")
+CRD = Path("config/crd/bases/shapes.example.com_rotators-handwritten.yaml")
 
 
 def _copy(tmp_path: Path) -> Path:

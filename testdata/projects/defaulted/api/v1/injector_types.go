@@ -28,6 +28,10 @@ type InjectorSpec struct {
 	// abort aborts requests.
 	// +optional
 	Abort *Abort `json:"abort,omitempty"`
+
+	// target is where faults are injected.
+	// +optional
+	Target *Target `json:"target,omitempty"`
 }
 
 // Injector injects faults.
@@ -37,4 +41,33 @@ type Injector struct {
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
 	Spec InjectorSpec `json:"spec,omitempty"`
+}
+
+// TargetKind names what faults are injected into.
+// +enum
+type TargetKind string
+
+const (
+	// TargetRoute injects into one route.
+	TargetRoute TargetKind = "Route"
+	// TargetService injects into every route of a service.
+	TargetService TargetKind = "Service"
+)
+
+// Target is a discriminated union without defaults: its rules are written.
+type Target struct {
+	// kind selects the target.
+	// +unionDiscriminator
+	// +required
+	Kind TargetKind `json:"kind"`
+
+	// route is the route's name.
+	// +unionMember
+	// +optional
+	Route *string `json:"route,omitempty"`
+
+	// service is the service's name.
+	// +unionMember
+	// +optional
+	Service *string `json:"service,omitempty"`
 }
