@@ -65,6 +65,9 @@ class Case:
     paths: tuple[str, ...] = ()
     types: tuple[str, ...] = ()
     withholds: bool = False  # markergen withholds a rule for a kept object (MG510)
+    # kept objects the project's own CRD rejects on the server ("file:line"), each a
+    # known finding: the server's verdict, so no rule of markergen's is judged on them
+    own_rejects: tuple[str, ...] = ()
 
     def build(self, tmp_path: Path) -> Path:
         root = tmp_path / self.source.name
@@ -314,7 +317,10 @@ CASES: dict[str, Case] = {
         withholds=True,
     ),
     "gameserver": Case(PROJECTS / "gameserver"),
-    "relay": Case(PROJECTS / "relay"),
+    # controller-gen v0.23.0 merges the schema of Template's own `secret` with the inlined
+    # one it hides (Go's encoding/json lets the outer field win), so its CRD requires
+    # `secret.key` and rejects the first sample (tests/test_project_relay.py, strict xfail)
+    "relay": Case(PROJECTS / "relay", own_rejects=("config/samples/relay_v1_relay.yaml:1",)),
     "openshift-samples": Case(
         TESTDATA / "crd" / "openshift",
         writes={
@@ -396,8 +402,10 @@ def test_every_kept_object_is_accepted_by_the_patched_crd(
                         rejected.append(f"{path.name}: {_where(o)}: {verdict.message}")
     assert not rejected, rejected
     # every kept object is one the project's own CRD accepts: the proof judged real objects
-    unjudged = [_where(o) for o in proofs.kept if (o.file, o.line) not in shipped_accepts]
-    assert not unjudged, unjudged
+    unjudged = [
+        f"{o.file}:{o.line}" for o in proofs.kept if (o.file, o.line) not in shipped_accepts
+    ]
+    assert sorted(unjudged) == sorted(case.own_rejects), unjudged
     assert judged
 
 

@@ -42,7 +42,10 @@ def test_server_and_runtime_agree_on_every_union_object(
         # Every site has objects both sides accept and objects both reject, or its
         # objects test nothing (a base the schema refuses for another reason).
         assert any(j.server.accepted for j in these), these[0].describe()
-        assert any(not j.server.accepted for j in these), these[0].describe()
+        # ...unless the CRD does not enforce the union at all (its rules withheld, a
+        # declared known case): then the server accepts every shape
+        unenforced = unionspace.KNOWN.get(name, {}).get(these[0].site, ("", ""))[1] == "laxer"
+        assert unenforced or any(not j.server.accepted for j in these), these[0].describe()
         judged.extend(these)
     bad = [j for j in judged if j.disagreement() is not None]
     rejected = [j for j in judged if not j.server.accepted]
