@@ -290,8 +290,8 @@ def _run_crd(args: Args) -> int:
         use_cache=not args.no_cache,
     )
     if not args.types and cfg.inputs_picked and not args.quiet:
-        # the Go packages it picked (the union and enum counts are check's and generate's)
-        sys.stderr.write(f"markergen: read {' and '.join(run.types)}\n")
+        # the Go packages it picked, their modules and the unions and enums of each
+        sys.stderr.write(f"markergen: {run.summary or 'read ' + ' and '.join(run.types)}\n")
     if not args.paths and not cfg.crd_dir and not args.quiet:
         for out in run.targets.outputs:
             where = os.path.relpath(cfg.root / out.directory, Path.cwd())

@@ -157,8 +157,8 @@ def _nested_repo(root: Path) -> Path:
 
 
 READ = (
-    "markergen: read ./... and ./api/...: 1 package of example.com/root, 2 of "
-    "example.com/root/api; found 1 union and 0 enums\n"
+    "markergen: read ./... and ./api/...: 1 package of example.com/root (0 unions, 0 enums), "
+    "2 of example.com/root/api (1 union, 0 enums); found 1 union and 0 enums\n"
 )
 
 
@@ -198,5 +198,7 @@ def test_a_run_that_found_nothing_says_how_to_name_the_api(tmp_path: Path) -> No
     run = run_cli(["generate", "--no-cache"], root)
     assert run.code == 0
     (line,) = [s for s in run.stderr.splitlines() if s.startswith("markergen: read")]
-    assert line.startswith("markergen: read ./...: 1 package of example.com/tool; found 0 unions")
+    assert line.startswith(
+        "markergen: read ./...: 1 package of example.com/tool (0 unions, 0 enums); "
+    )
     assert "no union or enum marker there" in line and "`inputs`" in line

@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from markergen.crd import runcache
 from markergen.crd.files import CrdError, CrdResult, crd_files, finish
@@ -32,6 +33,10 @@ _CRD_KIND = re.compile(r"^kind:\s*['\"]?CustomResourceDefinition\b", re.MULTILIN
 # capitalised name on its line
 _NAMES_KIND = re.compile(r"kind:[ \t]*['\"]?([A-Z][A-Za-z0-9]*)['\"]?[ \t]*$", re.MULTILINE)
 
+if TYPE_CHECKING:
+    from markergen.diagnostics import Diagnostic
+    from markergen.model import Model
+
 DEFAULT_TYPES = ("./api/...", "./apis/...")
 
 
@@ -40,6 +45,8 @@ class ProjectRun:
     result: CrdResult
     targets: CrdTargets  # the directories used and where they were found
     types: tuple[str, ...]  # the Go package patterns read
+    # "read ./api/...: 2 packages of example.com/x (1 union, 2 enums)" (pipeline.inputs_summary)
+    summary: str = ""
 
 
 def _default_types(root: Path) -> tuple[str, ...]:
@@ -103,30 +110,30 @@ def run_project(
         key = runcache.run_key(root, files, others, options)
         hit = runcache.load(root, key)
         if hit is not None:
-            return ProjectRun(finish(files, *hit, verify), targets, patterns)
+            texts, found, summary = hit
+            return ProjectRun(finish(files, texts, found, verify), targets, patterns, summary)
     # Imported here: a run served from the cache needs neither the Go front end nor the
     # patcher (YAML composer, CEL, proofs), a third of its time to import.
     from markergen.crd.patch import patch_files
-    from markergen.pipeline import with_model
+    from markergen.pipeline import inputs_summary, with_model
 
-    # patched with the collector still paused, as generate's rules run (with_model)
-    outputs, diagnostics = with_model(
-        list(patterns),
-        root,
-        include_generated,
-        lambda model: patch_files(
+    def patch(model: Model) -> tuple[dict[Path, str], list[Diagnostic], str]:
+        texts, found = patch_files(
             files,
             model,
             root=root,
             samples_include=samples_include,
             samples_exclude=samples_exclude,
             strict=strict,
-        ),
-    )
+        )
+        return texts, found, inputs_summary(model, patterns)
+
+    # patched with the collector still paused, as generate's rules run (with_model)
+    outputs, diagnostics, summary = with_model(list(patterns), root, include_generated, patch)
     if use_cache:
-        runcache.store(root, key, outputs, diagnostics)
+        runcache.store(root, key, outputs, diagnostics, summary)
     result = finish(files, outputs, diagnostics, verify)
-    return ProjectRun(result, targets, patterns)
+    return ProjectRun(result, targets, patterns, summary)
 
 
 def _type_patterns(
