@@ -124,14 +124,14 @@ def inputs_summary(model: Model, patterns: Sequence[str]) -> str:
         if s.unions and s.package in module_of:
             module = module_of[s.package]
             unions[module] = unions.get(module, 0) + len(s.unions)
-    for e in model.enums.values():
-        if not e.imported and e.package in module_of:
-            enums[module_of[e.package]] = enums.get(module_of[e.package], 0) + 1
+    for enum in model.enums.values():
+        if not enum.imported and enum.package in module_of:
+            enums[module_of[enum.package]] = enums.get(module_of[enum.package], 0) + 1
     # "3 packages of example.com/x (2 unions, 1 enum), 1 of example.com/x/api (0 unions, ...)"
     read = []
     for i, (m, n) in enumerate(sorted(packages.items())):
-        u, e = unions.get(m, 0), enums.get(m, 0)
-        found = f"{u} union{_s(u)}, {e} enum{_s(e)}"
+        u, k = unions.get(m, 0), enums.get(m, 0)
+        found = f"{u} union{_s(u)}, {k} enum{_s(k)}"
         read.append(f"{n} package{_s(n)} of {m} ({found})" if i == 0 else f"{n} of {m} ({found})")
     total_unions, total_enums = sum(unions.values()), sum(enums.values())
     text = f"read {' and '.join(patterns)}: {', '.join(read) or 'no package'}"
