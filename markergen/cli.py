@@ -321,16 +321,21 @@ def _run_crd(args: Args) -> int:
 
 def _runtime_inputs(args: Args, obj: str | None) -> tuple[Any, str, Any, Any]:
     """(table, definition name, the object as loaded (None when `obj` is None), the old
-    object's value or None)."""
+    object's value or None). The name is `--type`'s, or the object's own apiVersion and
+    kind's (for validate, which reads its documents itself, resolved per document)."""
     from markergen.config import load_config
-    from markergen.objects import load_object, resolve_type
+    from markergen.objects import load_object, object_type, resolve_type
     from markergen.runtime import Table
 
     path = args.table or str(load_config(Path.cwd()).output_path("table-json"))
     loaded = Table.load(path, semantics=args.semantics)
-    name = resolve_type(sorted(loaded.types), args.type)
+    names = sorted(loaded.types)
+    if args.type and not any(n == args.type or n.endswith("." + args.type) for n in names):
+        resolve_type(names, args.type)  # an unknown type is the first thing to say
+    new = load_object(obj) if obj is not None else None
+    name = "" if new is None else object_type(names, new.value, args.type, obj or "-")
     old = load_object(args.old).value if args.old else None
-    return loaded, name, load_object(obj) if obj is not None else None, old
+    return loaded, name, new, old
 
 
 def _run_normalize(args: Args) -> int:
@@ -349,22 +354,25 @@ def _run_normalize(args: Args) -> int:
 
 
 def _run_validate(args: Args) -> int:
-    from markergen.objects import load_objects
+    from markergen.objects import load_objects, object_type
     from markergen.runtime import validate as run_validate
 
-    table, name, _, old = _runtime_inputs(args, None)
+    table, _, _, old = _runtime_inputs(args, None)
     docs = load_objects(args.object)
     invalid = False
     records: list[dict[str, object]] = []
+    names = sorted(table.types)
     for doc in docs:
+        where = f"{args.object}:{doc.line}" if len(docs) > 1 else args.object
+        name = object_type(names, doc.value, args.type, where)
         errors = run_validate(table, name, doc.value, old=old, options=frozenset(args.option))
         invalid = invalid or bool(errors)
         if args.format == "json":
             records.extend({"document": doc.line, **e.to_record()} for e in errors)
             continue
         # Several documents (a YAML stream, as kubectl applies it): each error says which.
-        where = f"{args.object}:{doc.line}: " if len(docs) > 1 else ""
-        sys.stdout.write("".join(f"{where}{err}\n" for err in errors))
+        prefix = f"{where}: " if len(docs) > 1 else ""
+        sys.stdout.write("".join(f"{prefix}{err}\n" for err in errors))
     if args.format == "json":
         import json
 
@@ -426,10 +434,9 @@ _VERIFY = Arg(
 _TYPE = Arg(
     ("--type",),
     "The object's type: a definition name of the table, or a unique suffix such as "
-    "Deployment.",
+    "Deployment (default: the type the object's apiVersion and kind name).",
     "type",
     metavar="TYPE",
-    required=True,
 )
 _OLD = Arg(
     ("--old",), "The stored object, for an update.", "old", metavar="FILE", complete="file"
