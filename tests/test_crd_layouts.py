@@ -60,8 +60,9 @@ LAYOUTS = [
         [
             "using webapp/v1/zz_generated.crd-manifests (from hack/update-codegen-crds.sh:7: "
             "openshift crd-manifest-merge)",
+            # `for f in ${crd_globs}; do cp "$f" ...`: the loop's one glob is the source
             "using payload-manifests/crds (from hack/update-payload-crds.sh:12: "
-            "copy of files named as in webapp/v1/zz_generated.crd-manifests)",
+            "copy of webapp/v1/zz_generated.crd-manifests (hack/update-codegen-crds.sh:7))",
             "vendor/github.com/openshift/api/config/v1/zz_generated.crd-manifests is under "
             "vendor/ (another project's); not used",
             "1 CRD file(s) of group config.openshift.io left alone",

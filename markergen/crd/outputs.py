@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from markergen.crd.makefile import MAKEFILES, Command, read_commands
+from markergen.crd.makefile import MAKEFILES, Command, read_commands, repository_top
 
 __all__ = ["MAKEFILES", "CrdOutput", "CrdTargets", "find_crd_outputs"]
 
@@ -74,6 +74,15 @@ def _is_controller_gen(words: tuple[str, ...]) -> bool:
     )
 
 
+def generates(cmd: Command) -> bool:
+    """Whether a command writes CRDs: a controller-gen run with the crd generator, or
+    openshift's crd-manifest-merge."""
+    words = cmd.words
+    while len(words) > 1 and re.match(r"^[A-Za-z_]\w*=", words[0]):
+        words = words[1:]
+    return _is_controller_gen(words) or any("crd-manifest-merge" in w for w in cmd.words)
+
+
 def _in_vendor(rel: Path) -> bool:
     return "vendor" in rel.parts
 
@@ -81,6 +90,9 @@ def _in_vendor(rel: Path) -> bool:
 class _Finder:
     def __init__(self, root: Path) -> None:
         self.root = Path(os.path.abspath(root))
+        # copies may go anywhere in the repository (`../helm/<chart>/crds/` of a module
+        # in a sub-directory)
+        self.top = repository_top(self.root)
         self.found: dict[Path, CrdOutput] = {}
         self.removed: dict[Path, str] = {}  # output -> where it was removed
         self.types: list[str] = []
@@ -90,14 +102,14 @@ class _Finder:
         self.module: str | None = None
 
     def rel(self, cwd: Path, text: str) -> Path | None:
-        """`text` as a path relative to the root; None when it is outside or unexpanded."""
+        """`text` as a path relative to the root (`../helm/x` above it); None when it is
+        outside the repository or unexpanded."""
         if "$" in text or "`" in text or not text:
             return None
         path = Path(os.path.normpath(cwd / text))
-        try:
-            return path.relative_to(self.root)
-        except ValueError:
+        if not path.is_relative_to(self.top):
             return None
+        return Path(os.path.relpath(path, self.root))
 
     def add(self, rel: Path, output: CrdOutput) -> None:
         if rel in self.removed:
@@ -223,9 +235,7 @@ class _Finder:
             contents = src.endswith(("/", "/.")) and program == "rsync"
             self.copy_one(cmd, program, src_rel, dest_rel, contents)
 
-    def copy_one(
-        self, cmd: Command, program: str, src: Path, dest: Path, contents: bool
-    ) -> None:
+    def copy_one(self, cmd: Command, program: str, src: Path, dest: Path, contents: bool) -> None:
         glob_chars = any(c in src.as_posix() for c in "*?[")
         for out in list(self.found):
             if out in self.removed:
@@ -235,8 +245,12 @@ class _Finder:
             target: Path | None = None
             if glob_chars and fnmatch.fnmatch(out.as_posix(), src.as_posix()):
                 target = dest / out.name  # `cp -r hack/crd/* dest/`
-            elif glob_chars and fnmatch.fnmatch(out.as_posix() + "/x.yaml", src.as_posix()):
-                target = dest  # `cp hack/crd/bases/*.yaml dest/`
+            elif (
+                glob_chars
+                and any(c in src.name for c in "*?[")
+                and fnmatch.fnmatch(out.as_posix(), src.parent.as_posix())
+            ):
+                target = dest  # `cp hack/crd/bases/*.yaml dest/`, `.../*.crd*yaml`
             elif src == out and (self.root / out).is_file():  # an output that is one file
                 target = dest / out.name if (self.root / dest).is_dir() else dest
             elif src == out:
@@ -275,7 +289,9 @@ class _Finder:
                 continue
             if _in_vendor(p) or not _holds_crds(self.root / p):
                 continue
-            program = " ".join(words[:3]) if words[:2] == ("go", "run") else os.path.basename(words[0])
+            program = (
+                " ".join(words[:3]) if words[:2] == ("go", "run") else os.path.basename(words[0])
+            )
             how = f"written from {source.as_posix()} by {program}"
             self.add(p, CrdOutput(p, cmd.where, how))
 
@@ -359,7 +375,7 @@ def find_crd_outputs(root: Path) -> CrdTargets:
     Directories that do not exist are left out with a note; when no command names a crd
     output, `config/crd/bases` is used if it exists.
     """
-    read = read_commands(root)
+    read = read_commands(root, generates)
     finder = _Finder(root)
     for cmd in read.commands:
         finder.command(cmd)
@@ -383,6 +399,4 @@ def find_crd_outputs(root: Path) -> CrdTargets:
             outputs.append(out)
     if not outputs and (finder.root / DEFAULT_DIR).is_dir():
         outputs.append(CrdOutput(DEFAULT_DIR, "default", "kubebuilder's layout"))
-    return CrdTargets(
-        tuple(outputs), tuple(dict.fromkeys(finder.types)), tuple(notes), read.files
-    )
+    return CrdTargets(tuple(outputs), tuple(dict.fromkeys(finder.types)), tuple(notes), read.files)
