@@ -555,7 +555,8 @@ class _Reader:
                 if semi and inline.strip():
                     recipes.append(_Recipe(inline.strip(), targets, f"{shown}:{n}"))
                 if not _ASSIGN.match(needs.strip()):
-                    # `a: b c | order-only`: both kinds run before a's recipe
+                    # `a: b c | order-only`: both kinds run before a's recipe; every rule
+                    # is recorded, in the order of the files
                     words = run.expand(needs).replace("|", " ").split()
                     for name in targets.split():
                         if not name.startswith("."):  # .PHONY, .DEFAULT_GOAL: not run
@@ -713,7 +714,7 @@ class _Reader:
             if not stripped or stripped.startswith("#"):
                 continue
             assignment = _SH_ASSIGN.match(stripped) is not None
-            if not assignment and not _RELEVANT.search(stripped):
+            if not assignment and not _RELEVANT.search(stripped) and not _FOR.match(stripped):
                 continue  # cheap test first: most script lines matter to nobody here
             expanded = _sh_expand(stripped, variables, path, cwd, self.root)
             m = _SH_ASSIGN.match(expanded) if assignment else None
@@ -780,8 +781,12 @@ def _run_order(
         generating = {t for t, cmds in by_target.items() if any(generates(c) for c in cmds)}
         if not generating:
             return None
-        names = list(dict.fromkeys([*by_target, *prerequisites]))
-        chosen = [t for t in names if _closure(t, prerequisites) & generating]
+        names = list(dict.fromkeys([*prerequisites, *by_target]))
+        related = [t for t in names if _closure(t, prerequisites) & generating]
+        # run as make would run the outermost of them (`all: clean manifests` runs clean
+        # before manifests), not each on its own
+        below = {d for t in related for d in _closure(t, prerequisites) - {t}}
+        chosen = [t for t in related if t not in below]
     order: list[str] = []
     seen: set[str] = set()
 

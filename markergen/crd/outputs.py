@@ -41,6 +41,7 @@ _CRD_GEN = re.compile(r"^\+?crd(?::|$)")  # controller-gen takes `+crd:...` too
 _OUTPUT_OPTIONS = ("output:crd:artifacts:config=", "output:crd:dir=", "output:dir=")
 _NO_OUTPUT = ("output:none", "output:crd:none", "output:crd:stdout", "output:stdout")
 _COPIERS = frozenset({"cp", "rsync", "mv"})
+_BASENAME_TAIL = re.compile(r"/\$\(\s*basename\s[^)]*\)$")
 _WALK_SKIP = frozenset({"vendor", "node_modules", "testdata", "_output"})
 
 
@@ -224,6 +225,8 @@ class _Finder:
             if len(args) < 2:
                 return
             dest = args.pop()
+        # `cp "$f" "$DIR/$(basename "$f")"`: the file keeps its name, in DIR
+        dest = _BASENAME_TAIL.sub("/", dest)
         dest_rel = self.rel(cmd.cwd, dest)
         if dest_rel is None:
             return

@@ -415,8 +415,10 @@ class _Patcher:
         if union.items:
             self._item_site(site, objects, schema, label, where)
             return
-        if union.modes and union.discriminator is not None and _is_boolean(
-            node, union.discriminator.json_name
+        if (
+            union.modes
+            and union.discriminator is not None
+            and _is_boolean(node, union.discriminator.json_name)
         ):
             self.diag(
                 "MG506",
@@ -628,7 +630,7 @@ class _Patcher:
                     f"{rejected.kind} at {rejected.file}:{rejected.line}; not written",
                     severity=Severity.ERROR if self.context.strict else None,
                     hint=_rejection_hint(self.model, site.union, r),
-                )
+                ),
             )
         return keep
 
@@ -812,8 +814,10 @@ def _rejection_hint(model: Model, union: Union, rule: Rule) -> str:
             "if the member may be left out when its value is selected, make the marker "
             f"`{marker}`; or correct the object"
         )
-    if rule.reason == REQUIRED and union.discriminator is not None and rule.field_path == (
-        "." + union.discriminator.json_name
+    if (
+        rule.reason == REQUIRED
+        and union.discriminator is not None
+        and rule.field_path == ("." + union.discriminator.json_name)
     ):
         return "make the discriminator optional (`+optional`), or correct the object"
     if union.traits.member_name_marker == UNION_MEMBER:

@@ -219,4 +219,3 @@ def max_cardinality(min_size: int) -> int:
     """apiextensions compilation.go `maxCardinality`: how many nodes of this smallest
     serialized size fit in one request (a comma between them)."""
     return MAX_REQUEST_SIZE_BYTES // (min_size + 1)
-

@@ -632,4 +632,3 @@ def _type_size(t: Type) -> Range | None:
     if t.kind == "optional" and t.params and t.params[0].kind in SCALARS:
         return fixed(1)
     return None
-
