@@ -18,7 +18,8 @@ The commands are taken in the order make reads them:
   directory (or of a directory above it) take that one away. A copy whose source
   markergen cannot expand (`cp "$f" payload/crds/`) counts when the destination holds
   files named as CRD files already found;
-- without any of these, kubebuilder's layout applies: `config/crd/bases`.
+- without any of these, kubebuilder's layout applies: `config/crd/bases`; without that,
+  gateway-api's: `config/crd/standard` and `config/crd/experimental`.
 
 Directories under `vendor/` are never used: they hold other projects' CRDs.
 """
@@ -36,6 +37,7 @@ from markergen.crd.makefile import MAKEFILES, Command, read_commands, repository
 __all__ = ["MAKEFILES", "CrdOutput", "CrdTargets", "find_crd_outputs"]
 
 DEFAULT_DIR = Path("config/crd/bases")
+CHANNEL_DIRS = (Path("config/crd/standard"), Path("config/crd/experimental"))
 OPENSHIFT_DIR = "zz_generated.crd-manifests"
 _CRD_GEN = re.compile(r"^\+?crd(?::|$)")  # controller-gen takes `+crd:...` too
 _OUTPUT_OPTIONS = ("output:crd:artifacts:config=", "output:crd:dir=", "output:dir=")
@@ -402,4 +404,10 @@ def find_crd_outputs(root: Path) -> CrdTargets:
             outputs.append(out)
     if not outputs and (finder.root / DEFAULT_DIR).is_dir():
         outputs.append(CrdOutput(DEFAULT_DIR, "default", "kubebuilder's layout"))
+    if not outputs:
+        # gateway-api's generator (`go run ./tools/generator`) writes one directory per
+        # release channel; markergen.crd.channels compares each CRD with its channel
+        for channel in CHANNEL_DIRS:
+            if _holds_crds(finder.root / channel):
+                outputs.append(CrdOutput(channel, "default", "gateway-api's channel layout"))
     return CrdTargets(tuple(outputs), tuple(dict.fromkeys(finder.types)), tuple(notes), read.files)

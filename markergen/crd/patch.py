@@ -12,6 +12,7 @@ alphabetical order puts them.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import re
@@ -34,6 +35,7 @@ from markergen.crd.cel import (
     union_rules,
 )
 from markergen.crd.celeval import CelError, CelEvaluator
+from markergen.crd.channels import channel_view, crd_channel
 from markergen.crd.cost import (
     STATIC_ESTIMATED_COST_LIMIT,
     STATIC_ESTIMATED_CRD_COST_LIMIT,
@@ -397,7 +399,12 @@ class _Patcher:
         self.compact_forms.setdefault(version, []).append((path, split, merged, cost))
 
     def _site(self, site: UnionSite, objects: Sequence[SampleObject], schema: Any) -> None:
-        node, union = site.node, site.union
+        # gateway-api's standard channel has fewer members and values than the Go types:
+        # the union as this CRD's channel holds it (markergen.crd.channels)
+        union = channel_view(self.model, site.struct, site.union, crd_channel(self.doc.value))
+        if union is not site.union:
+            site = dataclasses.replace(site, union=union)
+        node = site.node
         label = union_label(union, site.struct.name)
         where = ".".join(str(p) for p in site.path)
         if union.gate and not union.gate_disabled:
