@@ -268,6 +268,12 @@ CATALOG: dict[str, RuleInfo] = {
             hint="bound the lists and maps above the union (`+kubebuilder:validation:MaxItems`, `MaxProperties`)",
         ),
         RuleInfo(
+            "MG513",
+            Severity.INFO,
+            "an object the project keeps is rejected by its own CRD today; not used as proof",
+            hint="correct the object, or mark it as a negative case (a file or folder named `invalid`), or leave it out with the `samples` exclude globs",
+        ),
+        RuleInfo(
             "MG520",
             W,
             "check: an enum differs between markergen's reading of the Go and the project's CRD",

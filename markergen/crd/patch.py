@@ -23,6 +23,7 @@ from typing import Any
 
 import yaml
 
+from markergen.crd.admit import rejection
 from markergen.crd.cel import (
     REQUIRED,
     Rule,
@@ -88,7 +89,7 @@ class RunMemo:
 
     def __init__(self) -> None:
         self._blocks: dict[tuple[str, int], str] = {}
-        self._shapes: dict[PathKey, list[tuple[Shape, SampleObject]]] = {}
+        self._shapes: dict[tuple[Any, ...], list[tuple[Shape, SampleObject]]] = {}
         self._verdicts: dict[tuple[str, Shape], bool] = {}
         self._proofs: dict[tuple[Any, ...], Proof] = {}
         self._items_proofs: dict[tuple[Any, ...], list[str]] = {}
@@ -97,6 +98,17 @@ class RunMemo:
         # the changes a CRD version's unions make (_Patcher._version), by what decides them
         self.versions: dict[tuple[Any, ...], list[_Step]] = {}
         self._lookup: tuple[Model, FieldLookup] | None = None
+        self._admitted: dict[tuple[int, bytes], str | None] = {}
+
+    def rejection(
+        self, obj: SampleObject, schema: dict[str, Any], digest: bytes, evaluator: CelEvaluator
+    ) -> str | None:
+        """Why the CRD version of `schema` (`digest` names it) rejects a kept object today
+        (markergen.crd.admit); None when it accepts it."""
+        key = (id(obj), digest)
+        if key not in self._admitted:
+            self._admitted[key] = rejection(obj.value, schema, evaluator)
+        return self._admitted[key]
 
     def lookup(self, model: Model) -> FieldLookup:
         """The model's field lookup (`model_lookup`), built once: its answers are cached
@@ -126,7 +138,9 @@ class RunMemo:
         """The distinct shapes of the objects' parts at `below`, each with the first object
         that has it. A shape keeps a part's keys and scalar values; nested values become
         `()` (`{}` to CEL), since union rules test only presence and the discriminator's value."""
-        key = (*kind, *below)
+        # the objects are those the CRD version accepts, which may differ between two
+        # schemas of one kind (feature-set variants): they are part of the key
+        key = (*kind, *below, tuple(id(o) for o in objects))
         found = self._shapes.get(key)
         if found is None:
             seen: dict[Shape, SampleObject] = {}
@@ -364,7 +378,9 @@ class _Patcher:
         if steps is None:
             self.steps = []
             try:
-                objects = self.context.by_kind.get((group, name, kind), [])
+                objects = self._accepted(
+                    self.context.by_kind.get((group, name, kind), []), schema, key[-1]
+                )
                 lookup = self.memo.lookup(self.model)
                 for site in union_sites(self.model, root, schema, base, lookup):
                     self._site(site, objects, schema)
@@ -373,6 +389,42 @@ class _Patcher:
                 self.steps = None
         for change, args in steps:
             change(self, *args)
+
+    def _accepted(
+        self, objects: Sequence[SampleObject], schema: dict[str, Any], digest: bytes
+    ) -> list[SampleObject]:
+        """The kept objects this CRD version accepts today (schema and its own rules):
+        only they prove what users apply. The others (a design proposal in the docs, an
+        example of a field the CRD no longer has) are named once per kind, as a note."""
+        kept: list[SampleObject] = []
+        dropped: list[tuple[SampleObject, str]] = []
+        for o in objects:
+            why = self.memo.rejection(o, schema, digest, self.evaluator)
+            if why is None:
+                kept.append(o)
+            else:
+                dropped.append((o, why))
+        if dropped and self.memo.first_time("MG513", *self.kind):
+            first, why = dropped[0]
+            more = (
+                ", and "
+                + ", ".join(f"{o.file}:{o.line}" for o, _ in dropped[1:4])
+                + (f" and {len(dropped) - 4} more" if len(dropped) > 4 else "")
+                if len(dropped) > 1
+                else ""
+            )
+            group, version, kind = self.kind
+            self._record(
+                _Patcher._add_diagnostic,
+                diag(
+                    "MG513",
+                    Position(first.file, first.line, 1),
+                    f"{len(dropped)} kept object(s) of {kind}.{group}/{version} are rejected "
+                    f"by the project's CRD today ({why}{more}); they prove nothing and are "
+                    "not used as proof",
+                ),
+            )
+        return kept
 
     def _record(self, change: Callable[..., None], *args: Any) -> None:
         """A change a version's unions make (see `_version`)."""
