@@ -1,6 +1,6 @@
 """`markergen validate` and `normalize` take the type from the object's own `apiVersion`
 and `kind`: a `--type` that is ambiguous in the table (two groups with a kind named
-Build, testdata/projects/twobuilds) names one type for an object that says which, and
+Build, testdata/runtime/twobuilds) names one type for an object that says which, and
 without `--type` the object's apiVersion and kind are enough."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ BUILD_ERRORS = (
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("twobuilds") / "p"
-    shutil.copytree(TESTDATA / "projects" / "twobuilds", root)
+    shutil.copytree(TESTDATA / "runtime" / "twobuilds", root)
     assert run_cli(["generate"], root).code == 0
     return root
 

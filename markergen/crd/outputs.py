@@ -245,6 +245,8 @@ class _Finder:
         for out in list(self.found):
             if out in self.removed:
                 continue
+            if dest == out or out in dest.parents:
+                continue  # a rename inside the output (`mv "$f.tmp" "$f"`): it stays
             verb = "moved from" if program == "mv" else "copy of"
             where = f"{verb} {out.as_posix()} ({self.found[out].source})"
             target: Path | None = None
