@@ -291,7 +291,7 @@ def _run_crd(args: Args) -> int:
     )
     if not args.types and cfg.inputs_picked and not args.quiet:
         # the Go packages it picked, their modules and the unions and enums of each
-        sys.stderr.write(f"markergen: {run.summary or 'read ' + ' and '.join(run.types)}\n")
+        sys.stderr.write(f"markergen: {run.summary or 'read ' + ' and '.join(run.types[:4])}\n")
     if not args.paths and not cfg.crd_dir and not args.quiet:
         for out in run.targets.outputs:
             where = os.path.relpath(cfg.root / out.directory, Path.cwd())

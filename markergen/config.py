@@ -348,9 +348,17 @@ def _kubebuilder_defaults(root: Path) -> dict[str, Any]:
             if (root / candidate).is_dir():
                 out["inputs"] = (f"./{candidate}/...",)
                 return out
+    # The packages the API types reach (those declaring `+groupName=` and the packages
+    # of the project's modules they import): the same set from a repository's top and
+    # from its module's directory, shared API types included, internal code not.
+    from markergen.golang.packages import api_reach_patterns, nested_api_patterns
+
+    reach = api_reach_patterns(root)
+    if reach:
+        out["inputs"] = reach
+        return out
     # API packages in modules of their own below the root (`api/go.mod`): `./...` stops
     # at a nested go.mod, as the go command does, so they are named as well.
-    from markergen.golang.packages import nested_api_patterns
 
     nested = nested_api_patterns(root)
     if nested:

@@ -134,7 +134,13 @@ def inputs_summary(model: Model, patterns: Sequence[str]) -> str:
         found = f"{u} union{_s(u)}, {k} enum{_s(k)}"
         read.append(f"{n} package{_s(n)} of {m} ({found})" if i == 0 else f"{n} of {m} ({found})")
     total_unions, total_enums = sum(unions.values()), sum(enums.values())
-    text = f"read {' and '.join(patterns)}: {', '.join(read) or 'no package'}"
+    # zero-config names each package the API types reach: a long list is cut short
+    shown = (
+        " and ".join(patterns)
+        if len(patterns) <= 4
+        else f"{', '.join(patterns[:3])} and {len(patterns) - 3} more"
+    )
+    text = f"read {shown}: {', '.join(read) or 'no package'}"
     if len(packages) != 1:
         text += (
             f"; found {total_unions} union{_s(total_unions)} and "
