@@ -105,9 +105,10 @@ class Config:
     root: Path  # the module root (directory of go.mod), else the working directory
     inputs: tuple[str, ...] = setting(
         (),
-        help="Go package patterns read when the command line gives none (default: ./... "
-        "of the module and the API packages of modules nested below it, or ./api/... in a "
-        "kubebuilder project).",
+        help="Go package patterns read when the command line gives none (default: the "
+        "packages the API types reach, those declaring +groupName and the project's "
+        "packages they import, in the module and the modules below it; ./api/... in a "
+        "kubebuilder project; else ./...).",
     )
     out_dir: str = setting(
         "openapi",

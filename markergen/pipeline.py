@@ -135,11 +135,10 @@ def inputs_summary(model: Model, patterns: Sequence[str]) -> str:
         read.append(f"{n} package{_s(n)} of {m} ({found})" if i == 0 else f"{n} of {m} ({found})")
     total_unions, total_enums = sum(unions.values()), sum(enums.values())
     # zero-config names each package the API types reach: a long list is cut short
-    shown = (
-        " and ".join(patterns)
-        if len(patterns) <= 4
-        else f"{', '.join(patterns[:3])} and {len(patterns) - 3} more"
-    )
+    if len(patterns) > 4:
+        shown = f"{', '.join(patterns[:3])} and {len(patterns) - 3} more"
+    else:
+        shown = " and ".join([", ".join(patterns[:-1]), patterns[-1]] if patterns[1:] else patterns)
     text = f"read {shown}: {', '.join(read) or 'no package'}"
     if len(packages) != 1:
         text += (

@@ -492,11 +492,8 @@ def api_reach_patterns(root: Path) -> tuple[str, ...] | None:
     not. None when no package declares a group (then markergen reads `./...`)."""
     root = Path(os.path.abspath(root))
     modules = ([root] if (root / "go.mod").is_file() else []) + _nested_modules(root)
-    workspace = _workspace_modules(root)
     by_path: dict[str, Path] = {}
     for module in modules:
-        if module != root and os.path.realpath(module) in workspace and (root / "go.mod").is_file():
-            continue  # `./...` of the root reaches it through go.work; still one module
         path = _module_path(module / "go.mod")
         if path:
             by_path[path] = module
