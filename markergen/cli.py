@@ -186,6 +186,19 @@ def _run_check(args: Args) -> int:
     patterns = _patterns(args.patterns, cfg)
     crd_dirs = _crd_dirs(cfg)
     options = {**output_settings(cfg), "strict": cfg.strict}
+    assets = None
+    if args.server and crd_dirs:
+        from markergen.crd.files import CrdError
+        from markergen.crd.project import server_assets
+
+        assets = server_assets(cfg.root, "auto" if cfg.server == "off" else cfg.server)
+        if assets is None:
+            raise CrdError(
+                "check --server: no envtest binaries found (KUBEBUILDER_ASSETS, bin/k8s/, "
+                "setup-envtest's data directory); run the project's `make setup-envtest` or "
+                "`setup-envtest use`, or name them with `server: DIR` in markergen.yaml"
+            )
+        options["server"] = [str(assets.directory), assets.version]
     # With CRDs, the findings also depend on the CRD files (MG520, MG521), the YAML
     # objects the project keeps (MG511) and the Makefiles that locate them: their digest
     # joins the key (not the slot, so an edit replaces the entry), and a new, edited or
@@ -209,7 +222,7 @@ def _run_check(args: Args) -> int:
         def check(model: Model) -> tuple[list[Diagnostic], str]:
             rules = policy(cfg)
             found = check_model(model, rules) + apply_policy(
-                _sample_findings(cfg, crd_dirs, model), rules
+                _sample_findings(cfg, crd_dirs, model, assets, args.quiet), rules
             )
             summary = inputs_summary(model, patterns)
             if cache is not None:
@@ -234,22 +247,42 @@ def _crd_dirs(cfg: Config) -> list[Path]:
     return [d for d in dirs if d.is_dir()]
 
 
-def _sample_findings(cfg: Config, dirs: list[Path], model: Any) -> list[Any]:
+def _sample_findings(
+    cfg: Config, dirs: list[Path], model: Any, assets: Any = None, quiet: bool = False
+) -> list[Any]:
     """In a project whose CRDs markergen patches: the union rules `markergen crd` would
     not write because they reject an object the project keeps (MG511), the hand-written
     CRD rules that disagree with a union (MG508), and the enums and discriminator
-    defaults that differ from the CRDs' (MG520, MG521)."""
+    defaults that differ from the CRDs' (MG520, MG521). With `assets` (`check --server`),
+    the project's own API server judges the rules too (MG511, MG513)."""
     if not dirs:
         return []
     from markergen.crd.checkfind import crd_findings
 
-    return crd_findings(
-        dirs,
-        model,
-        cfg.root,
-        samples_include=cfg.samples.get("include", ()),
-        samples_exclude=cfg.samples.get("exclude", ()),
-    )
+    judge = None
+    if assets is not None:
+        from markergen.crd.serverproof import ProjectServer
+
+        judge = ProjectServer(assets)
+    from markergen.crd.files import CrdError
+    from markergen.crd.serverproof import ServerUnavailable
+
+    try:
+        return crd_findings(
+            dirs,
+            model,
+            cfg.root,
+            samples_include=cfg.samples.get("include", ()),
+            samples_exclude=cfg.samples.get("exclude", ()),
+            server=judge.step if judge is not None else None,
+        )
+    except ServerUnavailable as e:
+        raise CrdError(str(e)) from e
+    finally:
+        if judge is not None:
+            judge.close()
+            if not quiet:
+                sys.stderr.write(f"markergen: {judge.summary()}\n")
 
 
 def _run_generate(args: Args) -> int:
@@ -288,7 +321,10 @@ def _run_crd(args: Args) -> int:
         samples_exclude=cfg.samples.get("exclude", ()),
         strict=cfg.strict,
         use_cache=not args.no_cache,
+        server=cfg.server,
     )
+    if run.server and not args.quiet:
+        sys.stderr.write(f"markergen: {run.server}\n")
     if not args.types and cfg.inputs_picked and not args.quiet:
         # the Go packages it picked, their modules and the unions and enums of each
         sys.stderr.write(f"markergen: {run.summary or 'read ' + ' and '.join(run.types[:4])}\n")
@@ -483,6 +519,15 @@ COMMANDS: tuple[Command, ...] = (
                 choices=("text", "json", "github", "sarif"),
                 default="text",
                 complete="choice",
+            ),
+            Arg(
+                ("--server",),
+                "Also prove the union rules on the project's own API server (its envtest "
+                "kube-apiserver and etcd, as the `server` setting finds them), as `markergen "
+                "crd` does, writing nothing: for CI.",
+                "server",
+                action="store_true",
+                default=False,
             ),
             _NO_CACHE,
         ),

@@ -163,6 +163,16 @@ class Config:
         "samples, examples, docs and e2e data).",
         commands=("check", "crd"),
     )
+    server: str = setting(
+        "auto",
+        help="The project's own API server for `crd`'s proof (and `check --server`): `auto` "
+        "uses the envtest binaries its controller tests use when they are on the machine "
+        "(KUBEBUILDER_ASSETS, bin/k8s/ as the Makefile's ENVTEST_K8S_VERSION names it, "
+        "setup-envtest's data directory), `off` never starts a server, a directory names "
+        "the kube-apiserver and etcd to use. Nothing is ever downloaded.",
+        commands=("crd",),
+        metavar="auto|off|DIR",
+    )
     severity: Mapping[str, Level] = setting(
         {},
         help="The severity of a diagnostic code, or off to drop it: a mapping such as "

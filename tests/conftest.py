@@ -1,15 +1,17 @@
 """Session fixtures shared by the test files, and the no-skip policy of CI.
 
 `kube` is the real CRD API server (tests/kubeserver.py): built from harness/ with Go and
-started once per test session. Without Go the tests that use it skip, saying what to
-install; with `MARKERGEN_NO_SKIP=1` (set by `.ci/run`) every skip fails instead, so CI
-never passes on a test it did not run.
+started once per test session; `controller_gen` is controller-gen (controller-tools
+v0.23.0, harness/controller-gen), built once per session. Without Go the tests that use
+them skip, saying what to install; with `MARKERGEN_NO_SKIP=1` (set by `.ci/run`) every
+skip fails instead, so CI never passes on a test it did not run.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import kubeserver
 import pytest
@@ -28,6 +30,15 @@ def kube() -> Iterator[kubeserver.Server]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def controller_gen() -> Path:
+    try:
+        kubeserver.go()
+    except kubeserver.Unavailable as err:
+        pytest.skip(str(err))
+    return kubeserver.build("controller-gen")
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -45,6 +45,9 @@ BIN = REPO / ".tools" / "bin"
 PROGRAMS: dict[str, tuple[str, str]] = {
     "apiserver": (".", "./apiserver"),
     "controller-gen": ("controller-gen", "sigs.k8s.io/controller-tools/cmd/controller-gen"),
+    # the real kube-apiserver and etcd, laid out as setup-envtest would (test_*envtest*)
+    "kube-apiserver": ("envtest", "k8s.io/kubernetes/cmd/kube-apiserver"),
+    "etcd": ("envtest", "./etcd"),
 }
 
 NEEDS = (
@@ -89,7 +92,7 @@ def build(name: str) -> Path:
     with _build_lock:
         gobin = go()
         BIN.mkdir(parents=True, exist_ok=True)
-        env = dict(os.environ, CGO_ENABLED="0", GOFLAGS="-mod=readonly")
+        env = dict(os.environ, CGO_ENABLED="0", GOFLAGS="-mod=readonly -buildvcs=false")
         proc = subprocess.run(
             [gobin, "build", "-o", str(out), package],
             cwd=HARNESS / moddir,

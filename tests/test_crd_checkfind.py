@@ -27,7 +27,7 @@ ENUMS = TESTDATA / "projects" / "enumcrd"
 def _enums(tmp_path: Path) -> tuple[Path, list[Path]]:
     root = tmp_path / "enums"
     shutil.copytree(ENUMS, root)
-    crd = root / "config" / "crd" / "bases" / "enums.example.com_proxies.yaml"
+    crd = root / "config" / "crd" / "bases" / "enums.example.com_proxies-stale.yaml"
     # a CRD enum narrower than the Go one: an MG520
     crd.write_text(crd.read_text().replace("- Syntax", "- InsecureSyntax"))
     return root, [root / "config" / "crd" / "bases"]

@@ -23,8 +23,8 @@ from markergen.pipeline import load_model
 
 OPENSHIFT = TESTDATA / "crd" / "openshift"
 MANIFESTS = Path("ingress/v1/zz_generated.crd-manifests")
-DEFAULT = "widgets-Default.crd.yaml"
-TECH = "widgets-TechPreviewNoUpgrade.crd.yaml"
+DEFAULT = "widgets-Default-handwritten.crd.yaml"
+TECH = "widgets-TechPreviewNoUpgrade-handwritten.crd.yaml"
 ENGINES = ["celpy"] + [e for e in ("cel", "cel_expr_python") if importlib.util.find_spec(e)]
 
 

@@ -1,6 +1,6 @@
 """Kept objects (issue 39): the ```yaml blocks of a project's Markdown pages are kept
 objects; only those the project's CRD accepts today prove anything (the others are
-named once, MG513); objects the project marks as invalid are negative cases, never kept
+named once, MG514); objects the project marks as invalid are negative cases, never kept
 (testdata/projects/keptdocs)."""
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ def test_markdown_blocks_are_kept_objects_and_invalid_files_are_not(tmp_path: Pa
     assert "tls may only be set" in mg510 and "Tunnel at docs/guide.md:20;" in mg510
     # the proposal (line 35) and the old port (line 47) are rejected by the CRD today:
     # one note, and neither keeps "tls must be set" out (the old port would)
-    (mg513,) = [line for line in lines if "MG513" in line]
-    assert mg513.startswith("docs/guide.md:35:1: info MG513: 2 kept object(s) of Tunnel")
-    assert "'QUIC' is not one of" in mg513 and "docs/guide.md:47" in mg513
+    (mg514,) = [line for line in lines if "MG514" in line]
+    assert mg514.startswith("docs/guide.md:35:1: info MG514: 2 kept object(s) of Tunnel")
+    assert "'QUIC' is not one of" in mg514 and "docs/guide.md:47" in mg514
     # the invalid example (TLS without tls) would reject the same rule: not kept either
     assert "invalid-examples" not in run.stderr
     text = (root / CRD).read_text(encoding="utf-8")

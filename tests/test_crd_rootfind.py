@@ -20,7 +20,7 @@ CRDS = (
     "core.example.com_gears.yaml",  # root type in api/v1/zz_generated.gear-resource.go
     "core.example.com_widgets.yaml",
     "exp.example.com_gadgets.yaml",  # exp/api/..., named only by the Makefile
-    "gizmo.example.com_gizmos.yaml",  # package gizmos, +versionName=v1alpha1
+    "gizmo.example.com_gizmoes.yaml",  # package gizmos, +versionName=v1alpha1 (flect: gizmoes)
 )
 
 
@@ -42,7 +42,7 @@ def test_zero_config_finds_every_root_type_and_patches_every_crd(tmp_path: Path)
     notes = [line for line in result.stderr.splitlines() if "left alone" in line]
     assert notes == [
         "markergen: note: 1 CRD file(s) of group nodes.example.io left alone: no input package "
-        "declares +groupName=nodes.example.io (assets/nodes.example.io_nodepools.yaml); name "
+        "declares +groupName=nodes.example.io (assets/nodes.example.io_nodepools-handwritten.yaml); name "
         "them on the command line to patch them"
     ]
     assert (
@@ -102,7 +102,7 @@ def test_crds_embedded_by_a_package_that_declares_none_of_their_kinds_are_left_a
     file sits in an input package's directory, but no Go file there declares its kind
     (a hypervisor operator's embedded autoscaler CRDs got 4 MG502)."""
     root = _copy(tmp_path)
-    crd = root / "assets" / "nodes.example.io_nodepools.yaml"
+    crd = root / "assets" / "nodes.example.io_nodepools-handwritten.yaml"
     before = crd.read_bytes()
     result = run_cli(["crd", "--types", "./..."], root)
     assert result.code == 0, result.stderr

@@ -17,7 +17,9 @@ from markergen.diagnostics import Severity
 from markergen.pipeline import load_model
 
 OPENSHIFT = TESTDATA / "crd" / "openshift"
-TECH = Path("ingress/v1/zz_generated.crd-manifests/widgets-TechPreviewNoUpgrade.crd.yaml")
+TECH = Path(
+    "ingress/v1/zz_generated.crd-manifests/widgets-TechPreviewNoUpgrade-handwritten.crd.yaml"
+)
 GROUP = "ingress.example.openshift.io"
 
 # `publishing` used as documentation: a load balancer's settings kept while Private

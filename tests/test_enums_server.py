@@ -220,7 +220,7 @@ def test_stale_crd_is_reported_once_per_disagreement(tmp_path: Path) -> None:
 def test_regenerated_crd_agrees(tmp_path: Path) -> None:
     root = tmp_path / "p"
     shutil.copytree(PROJECT, root)
-    crd = root / "config" / "crd" / "bases" / "enums.example.com_proxies.yaml"
+    crd = root / "config" / "crd" / "bases" / "enums.example.com_proxies-stale.yaml"
     crd.write_text(crd.read_text().replace("- Syntax", "- InsecureSyntax").replace(
         "default: Image", "default: HTTP"))  # fmt: skip
     model = load_model(["./api/..."], root)
@@ -255,7 +255,7 @@ def test_check_is_served_from_the_cache_until_a_crd_changes(
     monkeypatch.setattr(enumcheck.Comparison, "add", counting)
     assert cli.main(["check"]) == 0
     assert capsys.readouterr().out == first and calls == []  # a cache hit
-    crd = root / "config" / "crd" / "bases" / "enums.example.com_proxies.yaml"
+    crd = root / "config" / "crd" / "bases" / "enums.example.com_proxies-stale.yaml"
     crd.write_text(crd.read_text().replace("- Syntax", "- InsecureSyntax"))
     assert cli.main(["check"]) == 0
     out = capsys.readouterr().out

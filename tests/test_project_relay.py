@@ -121,6 +121,16 @@ def test_crd_writes_the_inlined_union_at_the_inlining_node_only(
     assert [line for line in old if line not in new] == []
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "open finding (issue 35, cgen): controller-gen v0.23.0 does not let Template's own "
+        "`secret` (SecretRef) shadow the inlined shared.SourceFields.secret (KeyRef) as "
+        "encoding/json does; its flattener merges the two schemas, so the CRD requires "
+        "`secret.key` and the server rejects the sample that `markergen validate` (Go's "
+        "reading) accepts"
+    ),
+)
 def test_the_api_server_and_validate_accept_the_samples(
     project: Path, patched: dict[str, Any], table: Path
 ) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from markergen.crd.enumcheck import Comparison, findings
 from markergen.crd.patch import sample_findings
+from markergen.crd.serverproof import ServerStep
 from markergen.diagnostics import Diagnostic
 from markergen.model import Model
 
@@ -26,8 +27,10 @@ def crd_findings(
     *,
     samples_include: Sequence[str] = (),
     samples_exclude: Sequence[str] = (),
+    server: ServerStep | None = None,
 ) -> list[Diagnostic]:
-    """MG511, then MG520 / MG521, over the CRD files of `dirs`."""
+    """MG511, then MG520 / MG521, over the CRD files of `dirs` (with `server`, the
+    project's API server judges the rules too)."""
     comparison = Comparison(model, root)
     return sample_findings(
         dirs,
@@ -36,4 +39,5 @@ def crd_findings(
         samples_include=samples_include,
         samples_exclude=samples_exclude,
         each=comparison.add,
+        server=server,
     ) + findings(comparison.nodes)

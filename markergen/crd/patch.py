@@ -17,7 +17,7 @@ import functools
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,7 @@ from markergen.crd.helm import mask_templates, templated
 from markergen.crd.locate import describe_missing, root_type
 from markergen.crd.prove import Allowance, NodeFacts, Proof, prove_items, prove_union
 from markergen.crd.samples import SampleObject, load_samples, values_at
+from markergen.crd.serverproof import ServerStep, ServerVerdicts
 from markergen.crd.walk import UnionSite, union_sites
 from markergen.crd.yamlio import (
     Document,
@@ -224,6 +225,8 @@ class PatchContext:
     samples: tuple[SampleObject, ...] = ()
     check_errors: tuple[Diagnostic, ...] = ()
     strict: bool = False  # a rule that would reject a project's object is an error
+    # what the project's own API server said on an earlier pass (markergen.crd.serverproof)
+    server: ServerVerdicts | None = None
     # the samples by (group, version, kind): every CRD version asks for its own
     by_kind: dict[tuple[str, str, str], list[SampleObject]] = field(
         init=False, repr=False, compare=False
@@ -404,7 +407,7 @@ class _Patcher:
                 kept.append(o)
             else:
                 dropped.append((o, why))
-        if dropped and self.memo.first_time("MG513", *self.kind):
+        if dropped and self.memo.first_time("MG514", *self.kind):
             first, why = dropped[0]
             more = (
                 ", and "
@@ -417,7 +420,7 @@ class _Patcher:
             self._record(
                 _Patcher._add_diagnostic,
                 diag(
-                    "MG513",
+                    "MG514",
                     Position(first.file, first.line, 1),
                     f"{len(dropped)} kept object(s) of {kind}.{group}/{version} are rejected "
                     f"by the project's CRD today ({why}{more}); they prove nothing and are "
@@ -638,7 +641,23 @@ class _Patcher:
                 current.append(d)
 
     def _blocked(self, site: UnionSite, label: str, where: str) -> bool:
-        """Whether `markergen check` has an error inside the union (then MG506, no rules)."""
+        """Whether `markergen check` has an error inside the union (then MG506, no rules),
+        or the project's API server refused this file's CRD with markergen's rules (MG513)."""
+        server = self.context.server
+        refusal = server.refused.get(self.file) if server is not None else None
+        if server is not None and refusal is not None:
+            if self.memo.first_time("MG513", self.file, site.union.struct, site.union.name):
+                self._record(
+                    _Patcher._add_diagnostic,
+                    diag(
+                        "MG513",
+                        site.union.pos,
+                        f"union {label}: {server.server} refuses {self.file} with markergen's "
+                        f"rules: {refusal}; the file is not written",
+                        severity=Severity.ERROR if self.context.strict else None,
+                    ),
+                )
+            return True
         blocked = self._check_error(site.union)
         if blocked is not None:
             self.diag(
@@ -665,7 +684,9 @@ class _Patcher:
         self, rules: list[Rule], site: UnionSite, objects: Sequence[SampleObject], label: str
     ) -> list[Rule]:
         """The rules that accept every object the project keeps (issue 22: never enforce
-        what was never enforced); each rejection is reported at the union's marker."""
+        what was never enforced); each rejection is reported at the union's marker. What
+        the project's API server rejected on an earlier pass is withheld first."""
+        rules = self._server_rejected(rules, site, label)
         if not objects or not rules:
             return rules
         below = site.path[5:]  # under spec.versions[i].schema.openAPIV3Schema
@@ -687,6 +708,30 @@ class _Patcher:
                     _rule_marker(self.model, site.union, r),
                     f"union {label}: the rule `{r.message}` would reject "
                     f"{rejected.kind} at {rejected.file}:{rejected.line}; not written",
+                    severity=Severity.ERROR if self.context.strict else None,
+                    hint=_rejection_hint(self.model, site.union, r),
+                ),
+            )
+        return keep
+
+    def _server_rejected(self, rules: list[Rule], site: UnionSite, label: str) -> list[Rule]:
+        server = self.context.server
+        if server is None or not server.rejects:
+            return rules
+        keep: list[Rule] = []
+        for r in rules:
+            found = server.rejects.get(r.message)
+            if found is None:
+                keep.append(r)
+                continue
+            obj, words = found
+            self._record(
+                _Patcher._add_diagnostic,
+                diag(
+                    "MG510",
+                    _rule_marker(self.model, site.union, r),
+                    f"union {label}: {server.server} rejects {obj} with the rule "
+                    f"`{r.message}` (it says: {words}); not written",
                     severity=Severity.ERROR if self.context.strict else None,
                     hint=_rejection_hint(self.model, site.union, r),
                 ),
@@ -1105,12 +1150,15 @@ def patch_files(
     samples_exclude: Sequence[str] = (),
     strict: bool = False,
     each: Callable[[Path, list[Document]], None] | None = None,
+    server: ServerStep | None = None,
 ) -> tuple[dict[Path, str], list[Diagnostic]]:
     """The new text of every file that changes, and the diagnostics; writes nothing.
-    `each` is given every file's documents as they are read (`patch_text`), in order."""
-    diagnostics: list[Diagnostic] = []
-    outputs: dict[Path, str] = {}
+    `each` is given every file's documents as they are read (`patch_text`), in order.
+    With `server`, the changed CRDs and the project's objects go to the project's API
+    server (markergen.crd.serverproof), and the files are patched again with what it
+    said, until it has nothing more to say (three passes at most)."""
     texts: dict[Path, str] = {}
+    diagnostics: list[Diagnostic] = []
     for path in files:
         try:
             texts[path] = path.read_text(encoding="utf-8")
@@ -1118,12 +1166,38 @@ def patch_files(
             diagnostics.append(diag("MG504", Position(_display(path), 1, 1), f"cannot read: {e}"))
     groups = sorted({g for text in texts.values() for g in indented_values(_GROUP, text, "  ")})
     evaluator = CelEvaluator()
-    memo = RunMemo()
     context = PatchContext(
         samples=tuple(_samples(groups, root, samples_include, samples_exclude, files)),
         check_errors=tuple(d for d in all_diagnostics(model) if d.severity is Severity.ERROR),
         strict=strict,
     )
+    outputs, found = _patch_texts(model, texts, evaluator, context, each)
+    if server is not None:
+        verdicts = ServerVerdicts(server=server.name)
+        for _ in range(3):
+            said = server.judge(outputs, _display, context.samples)
+            new = [k for k in said.refused if k not in verdicts.refused] + [
+                k for k in said.rejects if k not in verdicts.rejects
+            ]
+            verdicts = verdicts.merged(said)
+            if not new:
+                break
+            context = replace(context, server=verdicts)
+            outputs, found = _patch_texts(model, texts, evaluator, context, None)
+        server.verdicts = verdicts
+    return outputs, sorted(set(diagnostics + found), key=Diagnostic.sort_key)
+
+
+def _patch_texts(
+    model: Model,
+    texts: Mapping[Path, str],
+    evaluator: CelEvaluator,
+    context: PatchContext,
+    each: Callable[[Path, list[Document]], None] | None,
+) -> tuple[dict[Path, str], list[Diagnostic]]:
+    diagnostics: list[Diagnostic] = []
+    outputs: dict[Path, str] = {}
+    memo = RunMemo()
     for path, text in texts.items():
         shown = _display(path)
         try:
@@ -1135,9 +1209,9 @@ def patch_files(
             )
             continue
         diagnostics.extend(found)
-        if new != text:
+        if new != text and shown not in (context.server.refused if context.server else {}):
             outputs[path] = new
-    return outputs, sorted(set(diagnostics), key=Diagnostic.sort_key)
+    return outputs, diagnostics
 
 
 def _samples(
@@ -1160,6 +1234,7 @@ def sample_findings(
     samples_include: Sequence[str] = (),
     samples_exclude: Sequence[str] = (),
     each: Callable[[Path, list[Document]], None] | None = None,
+    server: ServerStep | None = None,
 ) -> list[Diagnostic]:
     """For `markergen check`: the union rules `markergen crd` would not write because they
     reject an object the project keeps, as MG511 warnings, and the hand-written CRD rules
@@ -1172,6 +1247,7 @@ def sample_findings(
         samples_include=samples_include,
         samples_exclude=samples_exclude,
         each=each,
+        server=server,
     )
     return [
         diag(
@@ -1192,4 +1268,4 @@ def sample_findings(
         )
         for d in diagnostics
         if d.code in ("MG510", "MG508")
-    ]
+    ] + [d for d in diagnostics if d.code == "MG513"]

@@ -21,6 +21,7 @@ from markergen.crd.files import CrdError, CrdResult, crd_files, finish
 from markergen.crd.outputs import CrdTargets, find_crd_outputs
 from markergen.crd.samples import sample_files
 from markergen.crd.yamlio import indented_values
+from markergen.envtest.assets import Assets
 from markergen.golang.header import generated_struct_names
 from markergen.golang.packages import input_files
 
@@ -45,8 +46,27 @@ class ProjectRun:
     result: CrdResult
     targets: CrdTargets  # the directories used and where they were found
     types: tuple[str, ...]  # the Go package patterns read
+    # what the project's own API server did (`server` setting), for a line on stderr
+    server: str = ""
     # "read ./api/...: 2 packages of example.com/x (1 union, 2 enums)" (pipeline.inputs_summary)
     summary: str = ""
+
+
+def server_assets(root: Path, server: str) -> Assets | None:
+    """The envtest binaries the `server` setting asks for: none with `off`, the project's
+    when found with `auto`, those of the directory given otherwise (CrdError when that
+    directory has none)."""
+    if server == "off":
+        return None
+    from markergen.envtest import assets
+
+    found = assets.find(root, None if server == "auto" else server)
+    if found is None and server != "auto":
+        raise CrdError(
+            f"server: {server} holds no kube-apiserver and etcd (a setup-envtest directory, "
+            "`setup-envtest use -p path` prints one); use `auto` or `off`"
+        )
+    return found
 
 
 def _default_types(root: Path) -> tuple[str, ...]:
@@ -65,13 +85,17 @@ def run_project(
     samples_exclude: Sequence[str] = (),
     strict: bool = False,
     use_cache: bool = True,
+    server: str = "off",
 ) -> ProjectRun:
     """Patch the project's CRDs. Without `paths`, the Makefile's CRD output directories
     (else config/crd/bases); the Go packages of `types` and of the Makefile's `paths=`
     (without either, ./api/..., ./apis/..., else ./...), plus the generated files that
     declare a CRD's root type. Raises CrdError when no CRD directory is found. With
     `use_cache`, a run whose inputs are byte-identical to an earlier one reuses its
-    result (`markergen.crd.runcache`)."""
+    result (`markergen.crd.runcache`). `server` is the `server` setting (auto, off, or a
+    directory of envtest binaries): with binaries, the CRDs and the project's objects are
+    judged by that API server too (`markergen.crd.serverproof`)."""
+    assets = server_assets(root, server)
     targets = find_crd_outputs(root)
     dirs = [Path(p) for p in paths] or [root / d for d in targets.dirs]
     if not dirs:
@@ -106,16 +130,21 @@ def run_project(
             "samples": [list(samples_include), list(samples_exclude)],
             "strict": strict,
             "cwd": str(Path.cwd()),
+            "server": [str(assets.directory), assets.version] if assets else None,
         }
         key = runcache.run_key(root, files, others, options)
         hit = runcache.load(root, key)
         if hit is not None:
+            said = f"{assets.describe()}: unchanged inputs, as judged before" if assets else ""
             texts, found, summary = hit
-            return ProjectRun(finish(files, texts, found, verify), targets, patterns, summary)
+            return ProjectRun(finish(files, texts, found, verify), targets, patterns, said, summary)
     # Imported here: a run served from the cache needs neither the Go front end nor the
     # patcher (YAML composer, CEL, proofs), a third of its time to import.
     from markergen.crd.patch import patch_files
+    from markergen.crd.serverproof import ProjectServer, ServerUnavailable
     from markergen.pipeline import inputs_summary, with_model
+
+    judge = ProjectServer(assets) if assets is not None else None
 
     def patch(model: Model) -> tuple[dict[Path, str], list[Diagnostic], str]:
         texts, found = patch_files(
@@ -125,15 +154,23 @@ def run_project(
             samples_include=samples_include,
             samples_exclude=samples_exclude,
             strict=strict,
+            server=judge.step if judge is not None else None,
         )
         return texts, found, inputs_summary(model, patterns)
 
-    # patched with the collector still paused, as generate's rules run (with_model)
-    outputs, diagnostics, summary = with_model(list(patterns), root, include_generated, patch)
+    try:
+        # patched with the collector still paused, as generate's rules run (with_model)
+        outputs, diagnostics, summary = with_model(list(patterns), root, include_generated, patch)
+    except ServerUnavailable as e:
+        raise CrdError(f"{e}; `--server off` proves the rules without it") from e
+    finally:
+        if judge is not None:
+            judge.close()
     if use_cache:
         runcache.store(root, key, outputs, diagnostics, summary)
     result = finish(files, outputs, diagnostics, verify)
-    return ProjectRun(result, targets, patterns, summary)
+    said = judge.summary() if judge is not None else ""
+    return ProjectRun(result, targets, patterns, said, summary)
 
 
 def _type_patterns(

@@ -1,5 +1,7 @@
 package v1
 
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 // Ref names an object in the widget's namespace.
 type Ref struct {
 	// name of the object.
@@ -61,8 +63,13 @@ type WidgetSpec struct {
 }
 
 // +kubebuilder:object:root=true
+// +kubebuilder:storageversion
+// +kubebuilder:subresource:status
 
 // Widget is the Schema for the widgets API.
 type Widget struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
 	Spec WidgetSpec `json:"spec,omitempty"`
 }
