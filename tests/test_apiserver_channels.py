@@ -14,7 +14,7 @@ import pytest
 import yaml
 from helpers import TESTDATA, run_cli
 
-CRD = "routes.example.io_routes.yaml"
+CRD = "routes.example.io_routes-handwritten.yaml"
 
 
 @pytest.fixture(scope="module")

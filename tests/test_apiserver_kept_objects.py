@@ -19,7 +19,7 @@ from markergen.crd.admit import crd_version_schema, rejection
 from markergen.crd.celeval import CelEvaluator
 from markergen.crd.samples import SampleObject, load_negatives, load_samples
 
-CRD = Path("config/crd/bases/net.example.com_tunnels.yaml")
+CRD = Path("config/crd/bases/net.example.com_tunnels-handwritten.yaml")
 GROUPS = ["net.example.com"]
 
 

@@ -15,7 +15,7 @@ from helpers import TESTDATA, run_cli
 
 from markergen.crd.channels import channel_view, crd_channel
 
-CRD = "routes.example.io_routes.yaml"
+CRD = "routes.example.io_routes-handwritten.yaml"
 
 
 def _project(tmp_path: Path) -> Path:

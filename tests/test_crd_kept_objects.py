@@ -17,7 +17,7 @@ from markergen.crd.celeval import CelEvaluator
 from markergen.crd.samples import is_negative, load_negatives, load_samples, markdown_blocks
 
 PROJECT = TESTDATA / "projects" / "keptdocs"
-CRD = Path("config/crd/bases/net.example.com_tunnels.yaml")
+CRD = Path("config/crd/bases/net.example.com_tunnels-handwritten.yaml")
 
 
 def test_markdown_blocks_are_kept_objects_and_invalid_files_are_not(tmp_path: Path) -> None:
