@@ -637,10 +637,15 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "diff",
         "Compare the unions and enums of two versions; classify each change.",
-        "Compare two versions of an API (git revisions, directories, or generated "
-        "OpenAPI/table JSON files) and classify every union and enum change as "
+        "Compare two versions of an API and classify every union and enum change as "
         "compatible or breaking, by the Kubernetes API change conventions. Each change "
         "names its Go file and line, type and field, API stage and feature gate.\n\n"
+        "A side is a git revision, a directory of Go packages, a generated OpenAPI or "
+        "table JSON file, a CRD YAML file, a directory of CRDs, or REV:PATH (such a file "
+        "or directory as it is in a git revision: main:config/crd/bases). In a "
+        "kubebuilder project, a revision or the working tree brings the project's CRDs "
+        "too, found as `crd` finds them. A CRD side is compared with a side that has "
+        "CRDs (docs/diff.md).\n\n"
         "The second argument is HEAD when it is a git revision, a file, REV:PATH or a "
         "directory holding go.mod or markergen.yaml; otherwise it is the first pattern "
         "(anything with `...` always is). Patterns narrow the Go sides as `check` takes "
@@ -649,7 +654,8 @@ COMMANDS: tuple[Command, ...] = (
         (
             Arg(
                 ("BASE",),
-                "Base side: a git revision, a directory, or a generated JSON file.",
+                "Base side: a git revision, a directory (Go or CRDs), a generated JSON "
+                "file, a CRD file, or REV:PATH.",
                 "base",
                 action="positional",
                 complete="gitref",
@@ -733,11 +739,15 @@ COMMANDS: tuple[Command, ...] = (
         ),
         _run_completion,
         settings=False,
-        epilog="Install:\n\n"
-        "  bash  markergen completion bash > ~/.local/share/bash-completion/completions/markergen\n"
+        # bash's line needs no bash-completion package and no directory that may not
+        # exist (tests/test_completion.py runs each line in a new HOME).
+        epilog="Install (then start a new shell):\n\n"
+        "  bash  markergen completion bash > ~/.markergen.bash, and in ~/.bashrc:\n"
+        "        source ~/.markergen.bash\n"
         "  zsh   markergen completion zsh > ~/.markergen.zsh, and in ~/.zshrc after compinit:\n"
         "        source ~/.markergen.zsh\n"
-        "  fish  markergen completion fish > ~/.config/fish/completions/markergen.fish\n"
+        "  fish  mkdir -p ~/.config/fish/completions && "
+        "markergen completion fish > ~/.config/fish/completions/markergen.fish\n"
         "  pwsh  markergen completion pwsh >> $PROFILE",
     ),
 )

@@ -76,6 +76,17 @@ def _one(written: str, *targets: str) -> tuple[str, tuple[Target, ...]]:
 
 JOBS: tuple[Job, ...] = (
     Job(
+        "defaulted",
+        "projects/defaulted",
+        ("crd", "paths=./..."),
+        (
+            _one(
+                "faults.example.com_injectors.yaml",
+                "projects/defaulted/config/crd/bases/faults.example.com_injectors.yaml",
+            ),
+        ),
+    ),
+    Job(
         "example",
         "example",
         ("crd", "paths=./..."),

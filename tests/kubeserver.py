@@ -72,17 +72,22 @@ class CRDRefused(Exception):
 
 
 def go() -> str:
-    found = shutil.which("go") or (
-        "/usr/local/go/bin/go" if Path("/usr/local/go/bin/go").exists() else None
-    )
-    if found is None:
+    """The Go that builds the harness: the `go` on PATH, else Go's own install directory.
+    Debian's golang-go (Go 1.19, which hack/test-tools.sh installs for openapi-gen) may
+    come first on PATH; then /usr/local/go's is taken when it is new enough."""
+    candidates = [c for c in (shutil.which("go"), "/usr/local/go/bin/go") if c]
+    found = [c for c in dict.fromkeys(candidates) if Path(c).exists()]
+    if not found:
         raise Unavailable(f"`go` is not installed: the server-judged tests need {NEEDS}")
-    out = subprocess.run([found, "env", "GOVERSION"], capture_output=True, text=True, check=False)
-    version = out.stdout.strip().removeprefix("go")
-    major_minor = tuple(int(p) for p in version.split(".")[:2] if p.isdigit())
-    if major_minor < (1, 26):
-        raise Unavailable(f"{found} is Go {version or '?'}: the server-judged tests need {NEEDS}")
-    return found
+    versions = []
+    for candidate in found:
+        out = subprocess.run([candidate, "env", "GOVERSION"], capture_output=True, text=True,
+                             check=False)  # fmt: skip
+        version = out.stdout.strip().removeprefix("go")
+        if tuple(int(p) for p in version.split(".")[:2] if p.isdigit()) >= (1, 26):
+            return candidate
+        versions.append(f"{candidate} is Go {version or '?'}")
+    raise Unavailable(f"{'; '.join(versions)}: the server-judged tests need {NEEDS}")
 
 
 def build(name: str) -> Path:

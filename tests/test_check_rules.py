@@ -389,3 +389,17 @@ def test_output_is_sorted_and_deduplicated() -> None:
         )
     ]
     assert bad == sorted(bad, key=Diagnostic.sort_key)
+
+
+def test_mg303_hint_offers_a_free_value_as_the_alternative_in_plain_words() -> None:
+    # A value no member claims that is not a case variant: the primary edit adds the
+    # member's value to the enum, the alternative gives the member the free value.
+    values = enum("Union2Type", "ALPHA", "GAMMA")
+    d = disc(TYPE2, values.value_set, values.key)
+    u = union(d, member(ALPHA, "ALPHA"), member(BETA, "BETA"))
+    diags = run_rules(model(struct((TYPE2, ALPHA, BETA), u), (values,)))
+    assert codes(diags) == [("MG303", 13)]
+    hint = diags[0].hint
+    assert hint is not None
+    assert hint.endswith(" (or write `+unionMember=GAMMA` instead of `+unionMember=BETA`)")
+    assert "instead `" not in hint

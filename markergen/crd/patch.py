@@ -134,20 +134,34 @@ class RunMemo:
         return found
 
     def shapes(
-        self, kind: tuple[str, str, str], objects: Sequence[SampleObject], below: PathKey
+        self,
+        kind: tuple[str, str, str],
+        objects: Sequence[SampleObject],
+        below: PathKey,
+        defaults: Mapping[str, Any] | None = None,
     ) -> list[tuple[Shape, SampleObject]]:
         """The distinct shapes of the objects' parts at `below`, each with the first object
         that has it. A shape keeps a part's keys and scalar values; nested values become
-        `()` (`{}` to CEL), since union rules test only presence and the discriminator's value."""
+        `()` (`{}` to CEL), since union rules test only presence and the discriminator's value.
+        `defaults` are the node's property defaults, which the API server sets on the part
+        before its rules run (an absent property with a default is present to a rule)."""
+        defaults = defaults or {}
         # the objects are those the CRD version accepts, which may differ between two
         # schemas of one kind (feature-set variants): they are part of the key
-        key = (*kind, *below, tuple(id(o) for o in objects))
+        key = (
+            *kind,
+            *below,
+            *sorted((k, repr(v)) for k, v in defaults.items()),
+            tuple(id(o) for o in objects),
+        )
         found = self._shapes.get(key)
         if found is None:
             seen: dict[Shape, SampleObject] = {}
             for o in objects:
                 for part in values_at(o.value, below):
                     if isinstance(part, dict):
+                        if defaults:
+                            part = {**defaults, **{k: v for k, v in part.items() if v is not None}}
                         shape: Shape = tuple(
                             sorted(
                                 (
@@ -690,7 +704,13 @@ class _Patcher:
         if not objects or not rules:
             return rules
         below = site.path[5:]  # under spec.versions[i].schema.openAPIV3Schema
-        shapes = self.memo.shapes(self.kind, objects, below)
+        props = site.node.get("properties")
+        defaults = {
+            str(k): v["default"]
+            for k, v in (props.items() if isinstance(props, dict) else ())
+            if isinstance(v, dict) and "default" in v
+        }
+        shapes = self.memo.shapes(self.kind, objects, below, defaults)
         keep: list[Rule] = []
         for r in rules:
             rejected = None

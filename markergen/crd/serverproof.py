@@ -17,6 +17,7 @@ patcher as a `ServerVerdicts`, which it applies on a second pass:
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from markergen.crd.samples import SampleObject
+from markergen.crd.samples import SampleObject, values_at
 from markergen.crd.yamlio import YamlError, load_documents
 from markergen.envtest.assets import Assets
 from markergen.envtest.client import Client, Installed, Refused
@@ -83,6 +84,56 @@ def _crds(text: str) -> dict[str, dict[str, Any]]:
     return out
 
 
+_CHILDREN = ("properties", "items", "additionalProperties")
+
+
+def _changed_nodes(old: Any, new: Any, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """The schema nodes (paths below openAPIV3Schema) whose own keys differ between the
+    project's CRD version and markergen's: where markergen added rules or an enum."""
+    if not isinstance(new, dict):
+        return []
+    old = old if isinstance(old, dict) else {}
+    own = {k: v for k, v in new.items() if k not in _CHILDREN}
+    before = {k: v for k, v in old.items() if k not in _CHILDREN}
+    out = [path] if own != before else []
+    props = new.get("properties")
+    if isinstance(props, dict):
+        for name, node in props.items():
+            out += _changed_nodes(
+                (old.get("properties") or {}).get(name), node, (*path, "properties", str(name))
+            )
+    for key in ("items", "additionalProperties"):
+        if isinstance(new.get(key), dict):
+            out += _changed_nodes(old.get(key), new[key], (*path, key))
+    return out
+
+
+def _reached(
+    crd: Mapping[str, Any], old: Mapping[str, Any] | None
+) -> dict[str, list[tuple[str, ...]]]:
+    """Per version name, the changed nodes (all of a version the project's CRD lacks)."""
+
+    def schemas(doc: Mapping[str, Any] | None) -> dict[str, Any]:
+        versions = ((doc or {}).get("spec") or {}).get("versions") or []
+        return {
+            str(v.get("name")): ((v.get("schema") or {}).get("openAPIV3Schema"))
+            for v in versions
+            if isinstance(v, dict)
+        }
+
+    before = schemas(old)
+    return {
+        name: [()] if name not in before else _changed_nodes(before[name], schema)
+        for name, schema in schemas(crd).items()
+    }
+
+
+def _touches(obj: Mapping[str, Any], nodes: Sequence[tuple[str, ...]]) -> bool:
+    """Whether the object has a part at one of the nodes: only there can a rule or an
+    enum markergen adds reject it, so only such an object is worth a round trip."""
+    return any(next(values_at(obj, node), None) is not None for node in nodes)
+
+
 def judge(
     client: Client,
     changed: Mapping[Path, str],
@@ -97,12 +148,20 @@ def judge(
     by_kind: dict[tuple[str, str], list[SampleObject]] = {}
     for o in samples:
         by_kind.setdefault((o.group, o.kind), []).append(o)
+    # Copies of one CRD (a chart's, openshift's payload manifests) and repeated objects
+    # (test suites) are judged once: the same pair of CRDs, the same object, the same answer.
+    seen_pairs: set[str] = set()
     for path, new_text in changed.items():
         try:
             old = _crds(path.read_text(encoding="utf-8"))
         except OSError:
             old = {}
         for name, crd in _crds(new_text).items():
+            pair = json.dumps([crd, old.get(name)], sort_keys=True, default=str)
+            if pair in seen_pairs:
+                continue
+            seen_pairs.add(pair)
+            seen_objects: set[str] = set()
             spec = crd["spec"]
             kind = str((spec.get("names") or {}).get("kind", ""))
             try:
@@ -115,8 +174,18 @@ def judge(
                 continue
             crds += 1
             theirs: Installed | None = None
+            changed_at = _reached(crd, old.get(name))
             try:
                 for obj in by_kind.get((str(spec.get("group", "")), kind), []):
+                    api_version = str(obj.value.get("apiVersion", ""))
+                    version = api_version.rsplit("/", 1)[-1]
+                    nodes = changed_at.get(version, [()])
+                    if not _touches(obj.value, nodes):
+                        continue
+                    shape = json.dumps(obj.value, sort_keys=True, default=str)
+                    if shape in seen_objects:
+                        continue
+                    seen_objects.add(shape)
                     objects += 1
                     verdict = ours.dry_run(obj.value)
                     if verdict.accepted:

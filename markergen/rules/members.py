@@ -411,7 +411,7 @@ def _value_hint(
             )
     other = _revalue(union, field, member, free) if free is not None else None
     if added is not None:
-        return hints.edits(added, otherwise=other.replace("write", "instead") if other else None)
+        return hints.edits(added, otherwise=other)
     return other
 
 
