@@ -100,13 +100,14 @@ SCHEMA: dict[str, Any] = {
     "properties": {
         "spec": {
             "type": "object",
-            "required": ["mode"],
             "properties": {
                 "mode": {"type": "string", "enum": ["A", "B"]},
                 "n": {"type": "integer", "maximum": 3},
                 "tags": {"type": "array", "maxItems": 1, "items": {"type": "string"}},
                 "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+                "level": {"type": "string", "default": "low", "enum": ["low", "high"]},
             },
+            "required": ["mode", "level"],
             "x-kubernetes-validations": [
                 {"rule": "self.mode != 'B' || has(self.n)", "message": "B needs n"},
                 {"rule": "self.mode == oldSelf.mode", "message": "immutable"},
@@ -130,6 +131,9 @@ SCHEMA: dict[str, Any] = {
         ({"mode": "A", "other": 1}, "spec.other: unknown field"),
         ({"mode": "B"}, "spec: B needs n"),
         ({"mode": "A", "n": None}, None),  # a null is pruned
+        ({"mode": "A", "level": "mid"}, "spec.level: 'mid' is not one of ['low', 'high']"),
+        # `level` is required, and the server defaults it before it validates
+        ({"mode": "A", "level": None}, None),
     ],
 )
 def test_what_the_crd_accepts_today(spec: dict[str, Any], why: str | None) -> None:

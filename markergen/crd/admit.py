@@ -55,6 +55,8 @@ def _node(
     if value is None:
         # the server prunes a null of a field that is not nullable, before it validates
         return None
+    if isinstance(value, dict):
+        value = _defaulted(value, schema)
     if schema.get("x-kubernetes-int-or-string"):
         if isinstance(value, bool) or not isinstance(value, (int, str)):
             return f"{where}: must be an integer or a string"
@@ -186,3 +188,17 @@ def _cel_value(value: Any, schema: Mapping[str, Any]) -> Any:
 def _sub(props: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     found = props.get(key)
     return found if isinstance(found, dict) else {}
+
+
+def _defaulted(value: dict[str, Any], schema: Mapping[str, Any]) -> dict[str, Any]:
+    """`value` with the defaults of its absent (or null) properties, as the API server
+    sets them before it validates."""
+    props = schema.get("properties")
+    if not isinstance(props, dict):
+        return value
+    missing = {
+        str(k): p["default"]
+        for k, p in props.items()
+        if isinstance(p, dict) and "default" in p and value.get(k) is None
+    }
+    return {**value, **missing} if missing else value
