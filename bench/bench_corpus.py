@@ -571,8 +571,11 @@ def worker(
                     today.setdefault(key, []).append(crd_version_schema(d, str(v.get("name"))))
     accepted: list[Any] = []
     for obj in kept:
-        variants = [s for s in today.get((obj.group, obj.version, obj.kind), []) if s is not None]
-        if variants and all(rejection(obj.value, s, evaluator) is not None for s in variants):
+        # a version the CRD does not serve (None) rejects every object of it
+        variants = today.get((obj.group, obj.version, obj.kind), [])
+        if variants and all(
+            s is None or rejection(obj.value, s, evaluator) is not None for s in variants
+        ):
             continue
         accepted.append(obj)
     not_proof = len(kept) - len(accepted)

@@ -139,3 +139,15 @@ SCHEMA: dict[str, Any] = {
 def test_what_the_crd_accepts_today(spec: dict[str, Any], why: str | None) -> None:
     obj = {"apiVersion": "x/v1", "kind": "K", "metadata": {"name": "a"}, "spec": spec}
     assert rejection(obj, SCHEMA, CelEvaluator()) == why
+
+
+def test_objects_of_a_version_the_crd_does_not_serve_are_no_proof(tmp_path: Path) -> None:
+    root = tmp_path / "keptdocs"
+    shutil.copytree(PROJECT, root)
+    crd = root / CRD
+    crd.write_text(crd.read_text(encoding="utf-8").replace("served: true", "served: false"))
+    run = run_cli(["crd"], root)
+    assert run.code == 0, run.stderr
+    assert "MG510" not in run.stderr  # the Plain tunnel of docs/guide.md proves nothing now
+    (mg514,) = [line for line in run.stderr.splitlines() if "MG514" in line]
+    assert "4 kept object(s) of Tunnel" in mg514 and "version v1 is not served" in mg514

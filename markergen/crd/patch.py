@@ -396,7 +396,10 @@ class _Patcher:
             self.steps = []
             try:
                 objects = self._accepted(
-                    self.context.by_kind.get((group, name, kind), []), schema, key[-1]
+                    self.context.by_kind.get((group, name, kind), []),
+                    schema,
+                    key[-1],
+                    served=version.get("served", True) is not False,
                 )
                 lookup = self.memo.lookup(self.model)
                 for site in union_sites(self.model, root, schema, base, lookup):
@@ -408,7 +411,11 @@ class _Patcher:
             change(self, *args)
 
     def _accepted(
-        self, objects: Sequence[SampleObject], schema: dict[str, Any], digest: bytes
+        self,
+        objects: Sequence[SampleObject],
+        schema: dict[str, Any],
+        digest: bytes,
+        served: bool = True,
     ) -> list[SampleObject]:
         """The kept objects this CRD version accepts today (schema and its own rules):
         only they prove what users apply. The others (a design proposal in the docs, an
@@ -416,7 +423,12 @@ class _Patcher:
         kept: list[SampleObject] = []
         dropped: list[tuple[SampleObject, str]] = []
         for o in objects:
-            why = self.memo.rejection(o, schema, digest, self.evaluator)
+            # the server refuses every object of a version it does not serve
+            why = (
+                self.memo.rejection(o, schema, digest, self.evaluator)
+                if served
+                else f"version {o.version} is not served"
+            )
             if why is None:
                 kept.append(o)
             else:
