@@ -465,9 +465,14 @@ _IMPORT_LINE = re.compile(rb'^import\s+(?:[A-Za-z_.][\w]*\s+)?"([^"]+)"', re.MUL
 _QUOTED = re.compile(rb'"([^"]+)"')
 
 
+_TYPE_DECL = re.compile(rb"^type\s|^type\s*\(", re.MULTILINE)
+
+
 def _imports(directory: Path) -> set[str]:
-    """The import paths of a package directory's Go files (tests and generated files
-    included: generated root types import what they use too)."""
+    """The import paths of the Go files of a package directory that declare types: what
+    its types can reach. Files of functions only (validation, defaulting, helpers) and
+    generated files (conversions, clients) import code, not API types; tests are left
+    out too."""
     out: set[str] = set()
     for go in sorted(directory.glob("*.go")):
         if go.name.endswith("_test.go"):
@@ -475,6 +480,11 @@ def _imports(directory: Path) -> set[str]:
         try:
             data = go.read_bytes()
         except OSError:
+            continue
+        header = scan_header(data[:_HEAD].replace(b"\r\n", b"\n"))
+        if header is not None and header.generated:
+            continue
+        if _TYPE_DECL.search(data) is None:
             continue
         for block in _IMPORT_BLOCK.findall(data):
             out.update(m.decode() for m in _QUOTED.findall(block))
@@ -511,7 +521,8 @@ def api_reach_patterns(root: Path) -> tuple[str, ...] | None:
             target = _local_dir(imported, by_path)
             if target is not None and target not in seen and target.is_dir():
                 stack.append(target)
-    rels = sorted(os.path.relpath(d, root).replace(os.sep, "/") for d in seen)
+    # a package of generated files only (a client's informers) is never read as input
+    rels = sorted(os.path.relpath(d, root).replace(os.sep, "/") for d in seen if _has_source(d))
     return tuple("." if r == "." else f"./{r}" for r in rels)
 
 
@@ -529,3 +540,20 @@ def _local_dir(import_path: str, modules: dict[str, Path]) -> Path | None:
     if any(part in _SKIP_DIRS for part in Path(rest).parts):
         return None
     return target
+
+
+def _has_source(directory: Path) -> bool:
+    """Whether a package directory has a Go file a load reads as input: not a test, not
+    generated, not excluded by `//go:build ignore`."""
+    for go in sorted(directory.glob("*.go")):
+        if go.name.endswith("_test.go"):
+            continue
+        try:
+            with open(go, "rb") as f:
+                head = f.read(_HEAD).replace(b"\r\n", b"\n").removeprefix(b"\xef\xbb\xbf")
+        except OSError:
+            continue
+        header = scan_header(head)
+        if header is None or not (header.generated or ignored(header.build_constraint)):
+            return True
+    return False
