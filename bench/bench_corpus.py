@@ -480,6 +480,7 @@ def worker(
     `markergen validate` (the table `generate` wrote) and the rules `markergen crd` added
     reject."""
     from markergen.config import load_config
+    from markergen.crd.admit import crd_version_schema, rejection
     from markergen.crd.celeval import CelEvaluator
     from markergen.crd.helm import mask_templates
     from markergen.crd.locate import root_type
@@ -550,6 +551,37 @@ def worker(
                     ((ov.get("schema") or {}).get("openAPIV3Schema")),
                 )
     evaluator = CelEvaluator()
+    # Only what the project's CRD accepts today is a kept object (markergen.crd.admit, as
+    # `markergen crd` keeps them): a Markdown block with `...` placeholders, a design
+    # proposal or an example of a field the CRD lost proves nothing. With several CRDs
+    # of one kind (feature-set variants, chart copies), one that accepts it is enough.
+    today: dict[tuple[str, str, str], list[Any]] = {}
+    for path in crd_files_under(src):
+        try:
+            docs = list(yaml.safe_load_all(mask_templates(path.read_text(encoding="utf-8")).text))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            continue
+        for d in docs:
+            if not isinstance(d, dict) or d.get("kind") != "CustomResourceDefinition":
+                continue
+            spec = d.get("spec") or {}
+            for v in spec.get("versions") or []:
+                if isinstance(v, dict):
+                    key = (spec.get("group"), v.get("name"), (spec.get("names") or {}).get("kind"))
+                    today.setdefault(key, []).append(crd_version_schema(d, str(v.get("name"))))
+    accepted: list[Any] = []
+    for obj in kept:
+        # a version the CRD does not serve (None) rejects every object of it
+        variants = today.get((obj.group, obj.version, obj.kind), [])
+        if variants and all(
+            s is None or rejection(obj.value, s, evaluator) is not None for s in variants
+        ):
+            continue
+        accepted.append(obj)
+    not_proof = len(kept) - len(accepted)
+    if not_proof:
+        notes.append(f"{not_proof} kept object(s) rejected by the project's CRD today: not proof")
+    kept = accepted
     for obj in kept:
         where = f"{os.path.normpath(os.path.join(os.path.relpath(cfg.root, copy), obj.file))}:{obj.line}"
         errors: list[str] = []

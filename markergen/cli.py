@@ -326,8 +326,8 @@ def _run_crd(args: Args) -> int:
     if run.server and not args.quiet:
         sys.stderr.write(f"markergen: {run.server}\n")
     if not args.types and cfg.inputs_picked and not args.quiet:
-        # the Go packages it picked (the union and enum counts are check's and generate's)
-        sys.stderr.write(f"markergen: read {' and '.join(run.types)}\n")
+        # the Go packages it picked, their modules and the unions and enums of each
+        sys.stderr.write(f"markergen: {run.summary or 'read ' + ' and '.join(run.types[:4])}\n")
     if not args.paths and not cfg.crd_dir and not args.quiet:
         for out in run.targets.outputs:
             where = os.path.relpath(cfg.root / out.directory, Path.cwd())
@@ -357,16 +357,21 @@ def _run_crd(args: Args) -> int:
 
 def _runtime_inputs(args: Args, obj: str | None) -> tuple[Any, str, Any, Any]:
     """(table, definition name, the object as loaded (None when `obj` is None), the old
-    object's value or None)."""
+    object's value or None). The name is `--type`'s, or the object's own apiVersion and
+    kind's (for validate, which reads its documents itself, resolved per document)."""
     from markergen.config import load_config
-    from markergen.objects import load_object, resolve_type
+    from markergen.objects import load_object, object_type, resolve_type
     from markergen.runtime import Table
 
     path = args.table or str(load_config(Path.cwd()).output_path("table-json"))
     loaded = Table.load(path, semantics=args.semantics)
-    name = resolve_type(sorted(loaded.types), args.type)
+    names = sorted(loaded.types)
+    if args.type and not any(n == args.type or n.endswith("." + args.type) for n in names):
+        resolve_type(names, args.type)  # an unknown type is the first thing to say
+    new = load_object(obj) if obj is not None else None
+    name = "" if new is None else object_type(names, new.value, args.type, obj or "-")
     old = load_object(args.old).value if args.old else None
-    return loaded, name, load_object(obj) if obj is not None else None, old
+    return loaded, name, new, old
 
 
 def _kind_note(value: Any, name: str, table: Any, shown: str) -> None:
@@ -395,14 +400,17 @@ def _run_normalize(args: Args) -> int:
 
 
 def _run_validate(args: Args) -> int:
-    from markergen.objects import load_objects
+    from markergen.objects import load_objects, object_type
     from markergen.runtime import validate as run_validate
 
-    table, name, _, old = _runtime_inputs(args, None)
+    table, _, _, old = _runtime_inputs(args, None)
     docs = load_objects(args.object)
     invalid = False
     records: list[dict[str, object]] = []
+    names = sorted(table.types)
     for doc in docs:
+        where = f"{args.object}:{doc.line}" if len(docs) > 1 else args.object
+        name = object_type(names, doc.value, args.type, where)
         errors = run_validate(table, name, doc.value, old=old, options=frozenset(args.option))
         invalid = invalid or bool(errors)
         _kind_note(doc.value, name, table, f"{args.object}:{doc.line}")
@@ -410,8 +418,8 @@ def _run_validate(args: Args) -> int:
             records.extend({"document": doc.line, **e.to_record()} for e in errors)
             continue
         # Several documents (a YAML stream, as kubectl applies it): each error says which.
-        where = f"{args.object}:{doc.line}: " if len(docs) > 1 else ""
-        sys.stdout.write("".join(f"{where}{err}\n" for err in errors))
+        prefix = f"{where}: " if len(docs) > 1 else ""
+        sys.stdout.write("".join(f"{prefix}{err}\n" for err in errors))
     if args.format == "json":
         import json
 
@@ -471,10 +479,9 @@ _VERIFY = Arg(
 _TYPE = Arg(
     ("--type",),
     "The object's type: a definition name of the table, or a unique suffix such as "
-    "Deployment.",
+    "Deployment (default: the type the object's apiVersion and kind name).",
     "type",
     metavar="TYPE",
-    required=True,
 )
 _OLD = Arg(
     ("--old",), "The stored object, for an update.", "old", metavar="FILE", complete="file"

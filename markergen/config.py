@@ -105,9 +105,10 @@ class Config:
     root: Path  # the module root (directory of go.mod), else the working directory
     inputs: tuple[str, ...] = setting(
         (),
-        help="Go package patterns read when the command line gives none (default: ./... "
-        "of the module and the API packages of modules nested below it, or ./api/... in a "
-        "kubebuilder project).",
+        help="Go package patterns read when the command line gives none (default: the "
+        "packages the API types reach, those declaring +groupName and the project's "
+        "packages they import, in the module and the modules below it; ./api/... in a "
+        "kubebuilder project; else ./...).",
     )
     out_dir: str = setting(
         "openapi",
@@ -359,9 +360,17 @@ def _kubebuilder_defaults(root: Path) -> dict[str, Any]:
             if (root / candidate).is_dir():
                 out["inputs"] = (f"./{candidate}/...",)
                 return out
+    # The packages the API types reach (those declaring `+groupName=` and the packages
+    # of the project's modules they import): the same set from a repository's top and
+    # from its module's directory, shared API types included, internal code not.
+    from markergen.golang.packages import api_reach_patterns, nested_api_patterns
+
+    reach = api_reach_patterns(root)
+    if reach:
+        out["inputs"] = reach
+        return out
     # API packages in modules of their own below the root (`api/go.mod`): `./...` stops
     # at a nested go.mod, as the go command does, so they are named as well.
-    from markergen.golang.packages import nested_api_patterns
 
     nested = nested_api_patterns(root)
     if nested:

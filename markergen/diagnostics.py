@@ -111,7 +111,9 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo("MG010", W, "markergen:ignore comment silences nothing"),
         RuleInfo("MG011", W, "malformed markergen:ignore comment"),
         RuleInfo("MG020", E, "an enum constant's value comes from a package that cannot be found"),
-        RuleInfo("MG021", INFO, "+enum on a bool, integer or float type, which only markergen reads"),
+        RuleInfo(
+            "MG021", INFO, "+enum on a bool, integer or float type, which only markergen reads"
+        ),
         RuleInfo(
             "MG025",
             W,
@@ -130,10 +132,14 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo("MG106", W, "field's Enum list names values its type's enum rejects"),
         RuleInfo("MG107", W, "union member selected by a value the enforced enum rejects"),
         # k8s mode unions and stage prefixes (validation-gen's own rejections, MG110-MG114)
-        RuleInfo("MG110", W, "earlier spelling of a k8s mode tag (+k8s:discriminator, +k8s:member)"),
+        RuleInfo(
+            "MG110", W, "earlier spelling of a k8s mode tag (+k8s:discriminator, +k8s:member)"
+        ),
         RuleInfo("MG111", E, "+k8s:ifMode without a +k8s:modeDiscriminator for its modality"),
         RuleInfo("MG112", E, "+k8s:ifMode without a mode value or without a payload"),
-        RuleInfo("MG113", E, "+k8s:modeDiscriminator on a pointer or a type other than string or bool"),
+        RuleInfo(
+            "MG113", E, "+k8s:modeDiscriminator on a pointer or a type other than string or bool"
+        ),
         RuleInfo("MG114", E, "mode discriminator group name (modality) is invalid or reserved"),
         RuleInfo("MG115", E, "+k8s:item on something that is not a list of structs"),
         RuleInfo("MG116", E, "+k8s:item does not select by the list's map keys"),
@@ -184,7 +190,11 @@ CATALOG: dict[str, RuleInfo] = {
         RuleInfo("MG340", W, "union member's implicit value is not a discriminator value"),
         RuleInfo("MG341", E, "controller-gen union marker names no field of the struct"),
         RuleInfo("MG342", W, "k8s union member is not optional as the API conventions ask"),
-        RuleInfo("MG343", W, "controller-gen union names a field of an embedded struct markergen cannot read"),
+        RuleInfo(
+            "MG343",
+            W,
+            "controller-gen union names a field of an embedded struct markergen cannot read",
+        ),
         RuleInfo("MG360", W, "+union struct whose fields mostly match no discriminator value"),
         RuleInfo("MG401", E, "+union struct has an embedded (inlined) field"),
         RuleInfo("MG402", E, "+union struct has +unionDeprecated members"),
@@ -287,6 +297,12 @@ CATALOG: dict[str, RuleInfo] = {
             hint="read the server's message: a rule it cannot compile or afford comes from "
             "the marker named; run `markergen crd --server off` to compare with markergen's "
             "own proof, and report the difference",
+        ),
+        RuleInfo(
+            "MG516",
+            Severity.INFO,
+            "an object the project keeps is rejected by its own CRD today; not used as proof",
+            hint="correct the object, or mark it as a negative case (a file or folder named `invalid`), or leave it out with the `samples` exclude globs",
         ),
         RuleInfo(
             "MG520",

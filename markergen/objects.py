@@ -68,6 +68,57 @@ def dump_object(value: Any, as_json: bool) -> str:
     return str(yaml.safe_dump(value, sort_keys=False, allow_unicode=True, default_flow_style=False))
 
 
+def object_type(names: list[str], value: Any, wanted: str | None, shown: str) -> str:
+    """The definition name an object is validated as: the one its own `apiVersion` and
+    `kind` name (and `wanted`, the `--type` given, when there is one), else `wanted` by
+    `resolve_type`. `--type Build` in a table with two kinds named Build is ambiguous by
+    itself, but not for an object of `apiVersion: build.openshift.io/v1`."""
+    from markergen.runtime.errors import TableError
+
+    kind = value.get("kind") if isinstance(value, dict) else None
+    api_version = value.get("apiVersion") if isinstance(value, dict) else None
+    if isinstance(kind, str) and isinstance(api_version, str) and kind:
+        found = _by_kind(names, api_version, kind)
+        if wanted is not None:
+            found = [n for n in found if n == wanted or n.endswith("." + wanted)]
+        if len(found) == 1:
+            return found[0]
+    if wanted is not None:
+        return resolve_type(names, wanted)
+    if isinstance(kind, str) and isinstance(api_version, str) and kind:
+        matches = sorted(n for n in names if n.endswith("." + kind))
+        if not matches:
+            raise TableError(
+                f"{shown}: the table has no type for kind {kind!r} ({api_version}); give --type",
+                "types",
+            )
+        raise TableError(
+            f"{shown}: kind {kind!r} ({api_version}) may be {', '.join(matches)}; give --type",
+            "types",
+        )
+    raise TableError(f"{shown}: the object has no apiVersion and kind; give --type", "types")
+
+
+def _by_kind(names: list[str], api_version: str, kind: str) -> list[str]:
+    """The definitions of kind `kind` that `apiVersion` selects: of its version (the
+    package segment before the type's name, `...v1.Build`), then those whose package path
+    shares the most labels with its group (`build.openshift.io` and
+    `com.github.openshift.api.build.v1.Build`: build, openshift)."""
+    group, _, version = api_version.rpartition("/")
+    found = sorted(n for n in names if n.endswith("." + kind))
+    same_version = [n for n in found if n.split(".")[-2:-1] == [version]]
+    found = same_version or found
+    if len(found) <= 1 or not group:
+        return found
+    labels = set(group.split("."))
+
+    def shared(name: str) -> int:
+        return len(labels & set(name.split(".")[:-2]))
+
+    best = max(shared(n) for n in found)
+    return [n for n in found if shared(n) == best]
+
+
 def resolve_type(names: list[str], wanted: str) -> str:
     """A definition name of the table: exact, or the one ending in `.wanted`; the
     runtime's own rule (`markergen.runtime.table.resolve_name`), so the library and the

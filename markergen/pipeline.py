@@ -107,27 +107,45 @@ def _module_of(import_path: str, package_dir: str, module_root: str | None) -> s
 
 
 def inputs_summary(model: Model, patterns: Sequence[str]) -> str:
-    """One line saying what a run read and found: the patterns, the packages of each
-    module, and the unions and enums declared there (not those of imported packages).
+    """One line saying what a run read and found: the patterns, then each module with its
+    packages and the unions and enums declared there (not those of imported packages).
     A run that picked its own inputs prints it, so that one which read nothing useful
-    (the wrong module, packages without markers) shows it at once."""
-    modules: dict[str, int] = {}
+    (the wrong module, packages without markers, the API in another module than the
+    one expected) shows it at once."""
+    module_of: dict[str, str] = {}
+    packages: dict[str, int] = {}
     for pkg in model.packages:
         module = _module_of(pkg.import_path, pkg.dir, pkg.module_root)
-        modules[module] = modules.get(module, 0) + 1
-    # "3 packages of example.com/x, 1 of example.com/x/api"
-    read = [
-        f"{n} package{_s(n)} of {m}" if i == 0 else f"{n} of {m}"
-        for i, (m, n) in enumerate(sorted(modules.items()))
-    ]
-    inputs = {pkg.import_path for pkg in model.packages}
-    unions = sum(len(s.unions) for s in model.structs.values() if s.package in inputs)
-    enums = sum(1 for e in model.enums.values() if not e.imported and e.package in inputs)
-    text = (
-        f"read {' and '.join(patterns)}: {', '.join(read) or 'no package'}; found "
-        f"{unions} union{_s(unions)} and {enums} enum{_s(enums)}"
-    )
-    if unions == 0 and enums == 0:
+        module_of[pkg.import_path] = module
+        packages[module] = packages.get(module, 0) + 1
+    unions: dict[str, int] = {}
+    enums: dict[str, int] = {}
+    for s in model.structs.values():
+        if s.unions and s.package in module_of:
+            module = module_of[s.package]
+            unions[module] = unions.get(module, 0) + len(s.unions)
+    for enum in model.enums.values():
+        if not enum.imported and enum.package in module_of:
+            enums[module_of[enum.package]] = enums.get(module_of[enum.package], 0) + 1
+    # "3 packages of example.com/x (2 unions, 1 enum), 1 of example.com/x/api (0 unions, ...)"
+    read = []
+    for i, (m, n) in enumerate(sorted(packages.items())):
+        u, k = unions.get(m, 0), enums.get(m, 0)
+        found = f"{u} union{_s(u)}, {k} enum{_s(k)}"
+        read.append(f"{n} package{_s(n)} of {m} ({found})" if i == 0 else f"{n} of {m} ({found})")
+    total_unions, total_enums = sum(unions.values()), sum(enums.values())
+    # zero-config names each package the API types reach: a long list is cut short
+    if len(patterns) > 4:
+        shown = f"{', '.join(patterns[:3])} and {len(patterns) - 3} more"
+    else:
+        shown = " and ".join([", ".join(patterns[:-1]), patterns[-1]] if patterns[1:] else patterns)
+    text = f"read {shown}: {', '.join(read) or 'no package'}"
+    if len(packages) != 1:
+        text += (
+            f"; found {total_unions} union{_s(total_unions)} and "
+            f"{total_enums} enum{_s(total_enums)}"
+        )
+    if total_unions == 0 and total_enums == 0:
         text += (
             "; no union or enum marker there: pass the API packages' patterns "
             "(`./pkg/apis/...`) or set `inputs` in markergen.yaml"

@@ -373,7 +373,7 @@ def test_quiet_makes_a_no_op_generate_silent(module: Path) -> None:
     again = run_cli(["generate"], module)
     # zero-config: what it read and found, then what it wrote
     assert again.stderr == (
-        "markergen: read ./...: 1 package of example.com/fast; found 1 union and 1 enum\n"
+        "markergen: read ./...: 1 package of example.com/fast (1 union, 1 enum)\n"
         "markergen: wrote nothing (4 unchanged)\n"
     )
     for args in (["generate", "--quiet"], ["--quiet", "generate"], ["generate", "-q", "--verify"]):

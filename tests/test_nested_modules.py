@@ -62,19 +62,22 @@ def test_a_group_name_past_the_package_comment_or_in_a_test_file_does_not_count(
     assert nested_api_patterns(tmp_path) == ()
 
 
-def test_zero_config_inputs_name_the_nested_api_modules(tmp_path: Path) -> None:
+def test_zero_config_inputs_are_the_api_packages_of_the_nested_modules(tmp_path: Path) -> None:
+    """The packages the API types reach (issue 39): the root module's own packages
+    declare no group and are imported by none of them, so they are not read."""
     root = _tree(
         tmp_path / "repo",
         {
             "go.mod": "module example.com/root\n",
+            "main.go": "package main\n",
             "api/go.mod": "module example.com/root/api\n",
             "api/v1/doc.go": GROUP,
         },
     )
-    assert load_config(root).inputs == ("./...", "./api/...")
-    # a repository whose only module sits below it: `./...` would match no Go file
+    assert load_config(root).inputs == ("./api/v1",)
+    # a repository whose only module sits below it: the same
     (root / "go.mod").unlink()
-    assert load_config(root).inputs == ("./api/...",)
+    assert load_config(root).inputs == ("./api/v1",)
     # markergen.yaml's inputs replace the default
     (root / "markergen.yaml").write_text("inputs: [./api/v1]\n", encoding="utf-8")
     assert load_config(root).inputs == ("./api/v1",)
@@ -117,7 +120,8 @@ def test_in_a_workspace_dot_dot_dot_reaches_the_modules_go_work_uses(tmp_path: P
     within = {p.import_path for p in load_packages(["./..."], root).packages}
     assert within == {"example.com/root", "example.com/root/api/v1"}
     assert nested_api_patterns(root) == ()
-    assert load_config(root).inputs == ()
+    # zero-config reads the API package alone, workspace or not
+    assert load_config(root).inputs == ("./api/v1",)
 
 
 UNION_GO = """package v1
@@ -152,13 +156,19 @@ def _nested_repo(root: Path) -> Path:
             "api/v1/doc.go": GROUP,
             "api/v1/types.go": UNION_GO,
             "api/v2/doc.go": GROUP,
+            # an API package of the root module too, with an enum
+            "apis/legacy/v1/doc.go": GROUP + "\n// +enum\ntype Level string\n\n"
+            'const (\n\tLow Level = "Low"\n\tHigh Level = "High"\n)\n',
         },
     )
 
 
+# each module read, with the unions and enums declared there (issue 39); cmd/ is not
+# read: no API type reaches it
 READ = (
-    "markergen: read ./... and ./api/...: 1 package of example.com/root, 2 of "
-    "example.com/root/api; found 1 union and 0 enums\n"
+    "markergen: read ./api/v1, ./api/v2 and ./apis/legacy/v1: 1 package of example.com/root "
+    "(0 unions, 1 enum), 2 of example.com/root/api (1 union, 0 enums); found 1 union and "
+    "1 enum\n"
 )
 
 
@@ -192,11 +202,13 @@ def test_a_run_that_found_nothing_says_how_to_name_the_api(tmp_path: Path) -> No
         tmp_path / "repo",
         {
             "go.mod": "module example.com/tool\n\ngo 1.24\n",
-            "main.go": "package main\n\ntype Options struct {\n\tName string `json:\"name\"`\n}\n",
+            "main.go": 'package main\n\ntype Options struct {\n\tName string `json:"name"`\n}\n',
         },
     )
     run = run_cli(["generate", "--no-cache"], root)
     assert run.code == 0
     (line,) = [s for s in run.stderr.splitlines() if s.startswith("markergen: read")]
-    assert line.startswith("markergen: read ./...: 1 package of example.com/tool; found 0 unions")
+    assert line.startswith(
+        "markergen: read ./...: 1 package of example.com/tool (0 unions, 0 enums); "
+    )
     assert "no union or enum marker there" in line and "`inputs`" in line

@@ -174,9 +174,7 @@ def _estimate_at(
         return Estimate(per_call, card, per_call * card, fallback=str(e))
 
 
-def estimate(
-    rule: str, schema: Any, below: PathKey, optional_old_self: bool = False
-) -> Estimate:
+def estimate(rule: str, schema: Any, below: PathKey, optional_old_self: bool = False) -> Estimate:
     """The API server's estimate for `rule` at `below` (a path under openAPIV3Schema)."""
     return CostMemo().estimate(rule, schema, below, optional_old_self)
 

@@ -328,7 +328,14 @@ class Comparison:
         for doc in docs:
             self.nodes.extend(
                 compare_document(
-                    self.model, self.builder, self.by_ref, doc, shown, path, self.schemas, self.lookup
+                    self.model,
+                    self.builder,
+                    self.by_ref,
+                    doc,
+                    shown,
+                    path,
+                    self.schemas,
+                    self.lookup,
                 )
             )
 

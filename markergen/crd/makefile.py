@@ -24,13 +24,22 @@ directory it runs in and the line it comes from:
   the same way, with their simple assignments (`X=...`, `export X=...`) and the usual
   ways of naming their own directory (`$(dirname "${BASH_SOURCE[0]}")`, `$(cd ... && pwd)`).
 
+Of a make run, only the targets the generation runs are taken: those whose recipe runs
+a generator (the caller says which commands are one), the targets that depend on them
+(a `helm` target copying the CRDs after `manifests`), and what they depend on, in the
+order make runs them; a `clean` target's `rm -rf $(OUT_DIR)` is not part of the
+generation. A sub-make started with goals (`$(MAKE) -C charts sync-crds`) runs those
+goals. A make run with no generating target keeps every recipe.
+
 Conditionals (`ifeq`, `ifneq`, `ifdef`, `ifndef`, `else`, `else ifeq ...`, `endif`)
 are evaluated where they stand, with the variables known at that point, as make does:
 the lines of a branch not taken are not read (assignments, includes, rules, recipes).
 A variable no file sets is undefined (the environment is not known). When a condition
 depends on what markergen cannot know (a `$(shell ...)` it does not run), every branch
 of that conditional counts, which errs towards finding an output rather than missing
-one. Only files inside the project root are read, each make run once.
+one. Only files inside the
+git repository holding the project are read (a script of `../hack/`), each make run
+once.
 """
 
 from __future__ import annotations
@@ -38,7 +47,7 @@ from __future__ import annotations
 import glob
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -57,7 +66,9 @@ _CONDITIONAL = re.compile(r"^(ifeq|ifneq|ifdef|ifndef|else|endif)\b\s*(.*)$")
 _SH_ASSIGN = re.compile(
     r"^(?:(?:export|readonly|local|declare(?:\s+-\w+)?)\s+)?([A-Za-z_][A-Za-z0-9_]*)(\+?=)(.*)$"
 )
-_SH_VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:\[[@*0]\])?(?::?-([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))")
+_SH_VAR = re.compile(
+    r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:\[[@*0]\])?(?::?-([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))"
+)
 _SH_SEPARATORS = frozenset({";", "&&", "||", "|", "&", ";;", "|&"})
 # A shell line is split into commands only when it may hold one that matters here:
 # a generator run, a copy/move/removal, a directory change, a sub-make or a script.
@@ -85,10 +96,22 @@ class MakeRead:
     notes: tuple[str, ...]
 
 
-def read_commands(root: Path) -> MakeRead:
+def repository_top(root: Path) -> Path:
+    """The top of the git work tree holding `root` (a `.git` directory or file), else
+    `root`: where copies of the CRDs may go (`../helm/<chart>/crds/` of a module in a
+    sub-directory)."""
+    here = Path(os.path.abspath(root))
+    for d in (here, *here.parents):
+        if (d / ".git").exists():
+            return d
+    return here
+
+
+def read_commands(root: Path, generates: Callable[[Command], bool] | None = None) -> MakeRead:
     """Every recipe command of the make run started in `root` (and of the sub-makes and
-    scripts it starts). Never raises for unreadable or odd files."""
-    reader = _Reader(Path(os.path.abspath(root)))
+    scripts it starts); with `generates`, only those of the targets the generation runs
+    (the module's docstring). Never raises for unreadable or odd files."""
+    reader = _Reader(Path(os.path.abspath(root)), generates)
     first = next((root / m for m in MAKEFILES if (root / m).is_file()), None)
     if first is not None:
         reader.make(Path(os.path.abspath(first)), reader.root, {})
@@ -178,6 +201,7 @@ class _Make:
         }
         self.makefile_list: list[str] = []
         self.target = ""
+        self.prerequisites: dict[str, list[str]] = {}  # target -> its prerequisites
 
     def assign(self, name: str, op: str, value: str) -> None:
         if name in self.overrides:
@@ -369,15 +393,33 @@ _FUNCTIONS: dict[str, _Function] = {
     **{
         op: _each(op)
         for op in (
-            "abspath", "realpath", "dir", "notdir", "lastword", "firstword", "strip",
-            "sort", "wildcard",
+            "abspath",
+            "realpath",
+            "dir",
+            "notdir",
+            "lastword",
+            "firstword",
+            "strip",
+            "sort",
+            "wildcard",
         )
     },
     **{
         op: _args(op)
         for op in (
-            "if", "or", "subst", "patsubst", "addprefix", "addsuffix", "filter",
-            "filter-out", "word", "info", "warning", "error", "eval",
+            "if",
+            "or",
+            "subst",
+            "patsubst",
+            "addprefix",
+            "addsuffix",
+            "filter",
+            "filter-out",
+            "word",
+            "info",
+            "warning",
+            "error",
+            "eval",
         )
     },
 }
@@ -475,9 +517,12 @@ class _Recipe:
 
 
 class _Reader:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, generates: Callable[[Command], bool] | None = None) -> None:
         self.root = root
-        self.prefix = str(root).rstrip("/") + "/"
+        self.generates = generates
+        # files are read anywhere in the repository: a module in a sub-directory runs
+        # `../hack/gen.sh`
+        self.prefix = str(repository_top(root)).rstrip("/") + "/"
         self.commands: list[Command] = []
         self.unique: set[Command] = set()
         self.files: list[Path] = []
@@ -486,10 +531,9 @@ class _Reader:
         self.runs = 0
 
     def shown(self, path: Path) -> str:
-        try:
-            return path.relative_to(self.root).as_posix()
-        except ValueError:
-            return path.as_posix()
+        if self.inside(path):  # `../hack/gen.sh` for a script of the repository
+            return Path(os.path.relpath(path, self.root)).as_posix()
+        return path.as_posix()
 
     def inside(self, path: Path) -> bool:
         text = str(path)
@@ -513,7 +557,9 @@ class _Reader:
 
     # -- make ---------------------------------------------------------------
 
-    def make(self, makefile: Path, cwd: Path, overrides: dict[str, str]) -> None:
+    def make(
+        self, makefile: Path, cwd: Path, overrides: dict[str, str], goals: Sequence[str] = ()
+    ) -> None:
         # A make file is read once per directory: `$(MAKE) target VAR=x` re-running the
         # same Makefile with other variables would list the same recipes again.
         if not self.inside(makefile) or not self._enter(("make", str(makefile), str(cwd))):
@@ -521,9 +567,25 @@ class _Reader:
         run = _Make(self, cwd, overrides)
         recipes: list[_Recipe] = []
         self._make_file(run, makefile, recipes, set())
+        start = len(self.commands)
+        by_target: dict[str, list[Command]] = {}
         for recipe in recipes:
             run.target = recipe.target
+            before = len(self.commands)
             self._shell_line(run.expand(recipe.text), cwd, recipe.where, {})
+            for name in recipe.target.split():
+                by_target.setdefault(name, []).extend(self.commands[before:])
+        if self.generates is None:
+            return
+        order = _run_order(by_target, run.prerequisites, goals, self.generates)
+        if order is None:
+            return  # nothing generates here and no goal was named: every recipe counts
+        kept: list[Command] = []
+        for target in order:
+            kept.extend(c for c in by_target.get(target, ()) if c not in kept)
+        for dropped in set(self.commands[start:]) - set(kept):
+            self.unique.discard(dropped)
+        self.commands[start:] = kept
 
     def _make_file(
         self, run: _Make, path: Path, recipes: list[_Recipe], reading: set[Path]
@@ -582,9 +644,16 @@ class _Reader:
                 targets = run.expand(rule).strip() or "?"
                 after = after.lstrip(":")
                 # `target: VAR = value` is a target-specific variable, not a recipe
-                _, semi, inline = after.partition(";")
+                needs, semi, inline = after.partition(";")
                 if semi and inline.strip():
                     recipes.append(_Recipe(inline.strip(), targets, f"{shown}:{n}"))
+                if not _ASSIGN.match(needs.strip()):
+                    # `a: b c | order-only`: both kinds run before a's recipe; every rule
+                    # is recorded, in the order of the files
+                    words = run.expand(needs).replace("|", " ").split()
+                    for name in targets.split():
+                        if not name.startswith("."):  # .PHONY, .DEFAULT_GOAL: not run
+                            run.prerequisites.setdefault(name, []).extend(words)
                 continue
             targets = ""
 
@@ -595,6 +664,12 @@ class _Reader:
         text = text.lstrip("@-+ \t")
         if not _RELEVANT.search(text):
             return  # echo, go build, docker, ...: nothing that writes or moves CRDs
+        loop = _FOR.match(text)
+        if loop and loop.group(3):  # a recipe's `for f in dir/*.yaml; do cp $$f dest/; done`
+            items = _loop_items(loop.group(2))
+            if len(items) == 1:
+                known = {loop.group(1): items[0]}
+                text = _sh_expand(_loop_body(loop.group(3)), known, Path(), cwd, self.root)
         stack: list[Path] = []
         current: list[str] = []
         for token in _shell_tokens(text):
@@ -651,11 +726,15 @@ class _Reader:
         files: list[str] = []
         directory = cwd
         overrides: dict[str, str] = {}
+        goals: list[str] = []
         i = 0
         while i < len(args):
             a = args[i]
             value: str | None = None
-            for short, long_names in (("-f", ("--file=", "--makefile=")), ("-C", ("--directory=",))):
+            for short, long_names in (
+                ("-f", ("--file=", "--makefile=")),
+                ("-C", ("--directory=",)),
+            ):
                 if a == short or a in (n[:-1] for n in long_names):
                     value = args[i + 1] if i + 1 < len(args) else ""
                     i += 1
@@ -675,6 +754,8 @@ class _Reader:
                     overrides[name] = val
             elif value is None and a in ("-I", "-o", "-W", "--include-dir", "--old-file"):
                 i += 1
+            elif value is None and not a.startswith("-") and "$" not in a:
+                goals.append(a)
             i += 1
         if not self.inside(directory):
             return
@@ -683,7 +764,7 @@ class _Reader:
             makefiles = [directory / m for m in MAKEFILES if (directory / m).is_file()][:1]
         for f in makefiles:
             if f.is_file():
-                self.make(f, directory, overrides)
+                self.make(f, directory, overrides, goals)
             elif self.inside(f):
                 self.notes.append(f"{where}: sub-make file {self.shown(f)} does not exist")
 
@@ -726,7 +807,7 @@ class _Reader:
             if not stripped or stripped.startswith("#"):
                 continue
             assignment = _SH_ASSIGN.match(stripped) is not None
-            if not assignment and not _RELEVANT.search(stripped):
+            if not assignment and not _RELEVANT.search(stripped) and not _FOR.match(stripped):
                 continue  # cheap test first: most script lines matter to nobody here
             expanded = _sh_expand(stripped, variables, path, cwd, self.root)
             m = _SH_ASSIGN.match(expanded) if assignment else None
@@ -734,6 +815,22 @@ class _Reader:
                 value = _unquote(m.group(3))
                 name = m.group(1)
                 variables[name] = (variables.get(name, "") + value) if m.group(2) == "+=" else value
+                continue
+            loop = _FOR.match(expanded)
+            if loop:
+                # `for f in "$OUT"/*.yaml; do`: `$f` in the body stands for the list (a
+                # glob, as the copy of each file reads it)
+                items = _loop_items(loop.group(2))
+                if len(items) == 1:
+                    variables[loop.group(1)] = items[0]
+                body = _loop_body(loop.group(3) or "")
+                if body:
+                    self._shell_line(
+                        _sh_expand(body, variables, path, cwd, self.root),
+                        cwd,
+                        f"{shown}:{n}",
+                        variables,
+                    )
                 continue
             words = _shell_tokens(expanded)
             if words[:1] in (["source"], ["."]) and len(words) > 1:
@@ -747,6 +844,68 @@ class _Reader:
                     self._script_lines(sourced, cwd, variables)
                 continue
             self._shell_line(expanded, cwd, f"{shown}:{n}", variables)
+
+
+_FOR = re.compile(r"^for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(.*?)\s*(?:;\s*do\b\s*(.*))?$")
+
+
+def _loop_items(text: str) -> list[str]:
+    """The words a `for` loop runs over, split as the shell splits an unquoted list."""
+    return [w for t in _shell_tokens(text) for w in t.split()]
+
+
+def _loop_body(text: str) -> str:
+    """The commands of a one-line loop body: `cp "$f" dest/; done` less its `done`."""
+    return re.sub(r"(?:^|[;\s])done\s*;?\s*$", "", text.strip()).strip().rstrip(";")
+
+
+def _run_order(
+    by_target: dict[str, list[Command]],
+    prerequisites: dict[str, list[str]],
+    goals: Sequence[str],
+    generates: Callable[[Command], bool],
+) -> list[str] | None:
+    """The targets of one make run whose recipes count, in the order make runs them:
+    the goals named, else the targets that generate and those that depend on them, each
+    after its prerequisites. None when no goal is named and no target generates."""
+    if goals:
+        chosen = list(goals)
+    else:
+        generating = {t for t, cmds in by_target.items() if any(generates(c) for c in cmds)}
+        if not generating:
+            return None
+        names = list(dict.fromkeys([*prerequisites, *by_target]))
+        related = [t for t in names if _closure(t, prerequisites) & generating]
+        # run as make would run the outermost of them (`all: clean manifests` runs clean
+        # before manifests), not each on its own
+        below = {d for t in related for d in _closure(t, prerequisites) - {t}}
+        chosen = [t for t in related if t not in below]
+    order: list[str] = []
+    seen: set[str] = set()
+
+    def visit(target: str, depth: int) -> None:
+        if target in seen or depth > _MAX_RUNS:
+            return
+        seen.add(target)
+        for needed in prerequisites.get(target, ()):
+            visit(needed, depth + 1)
+        order.append(target)
+
+    for target in chosen:
+        visit(target, 0)
+    return order
+
+
+def _closure(target: str, prerequisites: dict[str, list[str]]) -> set[str]:
+    """`target` and every target it depends on, directly or not."""
+    out: set[str] = set()
+    stack = [target]
+    while stack:
+        t = stack.pop()
+        if t not in out:
+            out.add(t)
+            stack.extend(prerequisites.get(t, ()))
+    return out
 
 
 def _go_dirs(base: Path, recursive: bool) -> list[tuple[Path, list[str]]]:
@@ -799,7 +958,10 @@ def _unquote(text: str) -> str:
 
 _SH_SUBST = (
     (re.compile(r"\$\(\s*dirname\s+\"?([^\s\")]+)\"?\s*\)"), "dirname"),
-    (re.compile(r"\$\(\s*cd\s+((?:\"[^\"$]*\"|[^\s\"&;)])+)\s*(?:&&|;)\s*pwd(?:\s+-P)?\s*\)"), "cd"),
+    (
+        re.compile(r"\$\(\s*cd\s+((?:\"[^\"$]*\"|[^\s\"&;)])+)\s*(?:&&|;)\s*pwd(?:\s+-P)?\s*\)"),
+        "cd",
+    ),
     (re.compile(r"\$\(\s*(?:realpath|readlink\s+-f)\s+\"?([^\s\")]+)\"?\s*\)"), "cd"),
     (re.compile(r"\$\(\s*pwd(?:\s+-P)?\s*\)"), "pwd"),
     (re.compile(r"\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)"), "git"),

@@ -18,7 +18,8 @@ The commands are taken in the order make reads them:
   directory (or of a directory above it) take that one away. A copy whose source
   markergen cannot expand (`cp "$f" payload/crds/`) counts when the destination holds
   files named as CRD files already found;
-- without any of these, kubebuilder's layout applies: `config/crd/bases`.
+- without any of these, kubebuilder's layout applies: `config/crd/bases`; without that,
+  gateway-api's: `config/crd/standard` and `config/crd/experimental`.
 
 Directories under `vendor/` are never used: they hold other projects' CRDs.
 """
@@ -31,16 +32,18 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from markergen.crd.makefile import MAKEFILES, Command, read_commands
+from markergen.crd.makefile import MAKEFILES, Command, read_commands, repository_top
 
 __all__ = ["MAKEFILES", "CrdOutput", "CrdTargets", "find_crd_outputs"]
 
 DEFAULT_DIR = Path("config/crd/bases")
+CHANNEL_DIRS = (Path("config/crd/standard"), Path("config/crd/experimental"))
 OPENSHIFT_DIR = "zz_generated.crd-manifests"
 _CRD_GEN = re.compile(r"^\+?crd(?::|$)")  # controller-gen takes `+crd:...` too
 _OUTPUT_OPTIONS = ("output:crd:artifacts:config=", "output:crd:dir=", "output:dir=")
 _NO_OUTPUT = ("output:none", "output:crd:none", "output:crd:stdout", "output:stdout")
 _COPIERS = frozenset({"cp", "rsync", "mv"})
+_BASENAME_TAIL = re.compile(r"/\$\(\s*basename\s[^)]*\)$")
 _WALK_SKIP = frozenset({"vendor", "node_modules", "testdata", "_output"})
 
 
@@ -74,6 +77,15 @@ def _is_controller_gen(words: tuple[str, ...]) -> bool:
     )
 
 
+def generates(cmd: Command) -> bool:
+    """Whether a command writes CRDs: a controller-gen run with the crd generator, or
+    openshift's crd-manifest-merge."""
+    words = cmd.words
+    while len(words) > 1 and re.match(r"^[A-Za-z_]\w*=", words[0]):
+        words = words[1:]
+    return _is_controller_gen(words) or any("crd-manifest-merge" in w for w in cmd.words)
+
+
 def _in_vendor(rel: Path) -> bool:
     return "vendor" in rel.parts
 
@@ -81,6 +93,9 @@ def _in_vendor(rel: Path) -> bool:
 class _Finder:
     def __init__(self, root: Path) -> None:
         self.root = Path(os.path.abspath(root))
+        # copies may go anywhere in the repository (`../helm/<chart>/crds/` of a module
+        # in a sub-directory)
+        self.top = repository_top(self.root)
         self.found: dict[Path, CrdOutput] = {}
         self.removed: dict[Path, str] = {}  # output -> where it was removed
         self.types: list[str] = []
@@ -90,14 +105,14 @@ class _Finder:
         self.module: str | None = None
 
     def rel(self, cwd: Path, text: str) -> Path | None:
-        """`text` as a path relative to the root; None when it is outside or unexpanded."""
+        """`text` as a path relative to the root (`../helm/x` above it); None when it is
+        outside the repository or unexpanded."""
         if "$" in text or "`" in text or not text:
             return None
         path = Path(os.path.normpath(cwd / text))
-        try:
-            return path.relative_to(self.root)
-        except ValueError:
+        if not path.is_relative_to(self.top):
             return None
+        return Path(os.path.relpath(path, self.root))
 
     def add(self, rel: Path, output: CrdOutput) -> None:
         if rel in self.removed:
@@ -212,6 +227,8 @@ class _Finder:
             if len(args) < 2:
                 return
             dest = args.pop()
+        # `cp "$f" "$DIR/$(basename "$f")"`: the file keeps its name, in DIR
+        dest = _BASENAME_TAIL.sub("/", dest)
         dest_rel = self.rel(cmd.cwd, dest)
         if dest_rel is None:
             return
@@ -223,20 +240,24 @@ class _Finder:
             contents = src.endswith(("/", "/.")) and program == "rsync"
             self.copy_one(cmd, program, src_rel, dest_rel, contents)
 
-    def copy_one(
-        self, cmd: Command, program: str, src: Path, dest: Path, contents: bool
-    ) -> None:
+    def copy_one(self, cmd: Command, program: str, src: Path, dest: Path, contents: bool) -> None:
         glob_chars = any(c in src.as_posix() for c in "*?[")
         for out in list(self.found):
             if out in self.removed:
                 continue
+            if dest == out or out in dest.parents:
+                continue  # a rename inside the output (`mv "$f.tmp" "$f"`): it stays
             verb = "moved from" if program == "mv" else "copy of"
             where = f"{verb} {out.as_posix()} ({self.found[out].source})"
             target: Path | None = None
             if glob_chars and fnmatch.fnmatch(out.as_posix(), src.as_posix()):
                 target = dest / out.name  # `cp -r hack/crd/* dest/`
-            elif glob_chars and fnmatch.fnmatch(out.as_posix() + "/x.yaml", src.as_posix()):
-                target = dest  # `cp hack/crd/bases/*.yaml dest/`
+            elif (
+                glob_chars
+                and any(c in src.name for c in "*?[")
+                and fnmatch.fnmatch(out.as_posix(), src.parent.as_posix())
+            ):
+                target = dest  # `cp hack/crd/bases/*.yaml dest/`, `.../*.crd*yaml`
             elif src == out and (self.root / out).is_file():  # an output that is one file
                 target = dest / out.name if (self.root / dest).is_dir() else dest
             elif src == out:
@@ -275,7 +296,9 @@ class _Finder:
                 continue
             if _in_vendor(p) or not _holds_crds(self.root / p):
                 continue
-            program = " ".join(words[:3]) if words[:2] == ("go", "run") else os.path.basename(words[0])
+            program = (
+                " ".join(words[:3]) if words[:2] == ("go", "run") else os.path.basename(words[0])
+            )
             how = f"written from {source.as_posix()} by {program}"
             self.add(p, CrdOutput(p, cmd.where, how))
 
@@ -359,7 +382,7 @@ def find_crd_outputs(root: Path) -> CrdTargets:
     Directories that do not exist are left out with a note; when no command names a crd
     output, `config/crd/bases` is used if it exists.
     """
-    read = read_commands(root)
+    read = read_commands(root, generates)
     finder = _Finder(root)
     for cmd in read.commands:
         finder.command(cmd)
@@ -383,6 +406,10 @@ def find_crd_outputs(root: Path) -> CrdTargets:
             outputs.append(out)
     if not outputs and (finder.root / DEFAULT_DIR).is_dir():
         outputs.append(CrdOutput(DEFAULT_DIR, "default", "kubebuilder's layout"))
-    return CrdTargets(
-        tuple(outputs), tuple(dict.fromkeys(finder.types)), tuple(notes), read.files
-    )
+    if not outputs:
+        # gateway-api's generator (`go run ./tools/generator`) writes one directory per
+        # release channel; markergen.crd.channels compares each CRD with its channel
+        for channel in CHANNEL_DIRS:
+            if _holds_crds(finder.root / channel):
+                outputs.append(CrdOutput(channel, "default", "gateway-api's channel layout"))
+    return CrdTargets(tuple(outputs), tuple(dict.fromkeys(finder.types)), tuple(notes), read.files)

@@ -12,6 +12,7 @@ alphabetical order puts them.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import re
@@ -22,6 +23,7 @@ from typing import Any
 
 import yaml
 
+from markergen.crd.admit import rejection
 from markergen.crd.cel import (
     REQUIRED,
     Rule,
@@ -34,6 +36,7 @@ from markergen.crd.cel import (
     union_rules,
 )
 from markergen.crd.celeval import CelError, CelEvaluator
+from markergen.crd.channels import channel_view, crd_channel
 from markergen.crd.cost import (
     STATIC_ESTIMATED_COST_LIMIT,
     STATIC_ESTIMATED_CRD_COST_LIMIT,
@@ -88,7 +91,7 @@ class RunMemo:
 
     def __init__(self) -> None:
         self._blocks: dict[tuple[str, int], str] = {}
-        self._shapes: dict[PathKey, list[tuple[Shape, SampleObject]]] = {}
+        self._shapes: dict[tuple[Any, ...], list[tuple[Shape, SampleObject]]] = {}
         self._list_shapes: dict[PathKey, list[tuple[ListShape, SampleObject]]] = {}
         self._verdicts: dict[tuple[str, Shape | ListShape, bool], bool] = {}
         self._proofs: dict[tuple[Any, ...], Proof] = {}
@@ -98,6 +101,17 @@ class RunMemo:
         # the changes a CRD version's unions make (_Patcher._version), by what decides them
         self.versions: dict[tuple[Any, ...], list[_Step]] = {}
         self._lookup: tuple[Model, FieldLookup] | None = None
+        self._admitted: dict[tuple[int, bytes], str | None] = {}
+
+    def rejection(
+        self, obj: SampleObject, schema: dict[str, Any], digest: bytes, evaluator: CelEvaluator
+    ) -> str | None:
+        """Why the CRD version of `schema` (`digest` names it) rejects a kept object today
+        (markergen.crd.admit); None when it accepts it."""
+        key = (id(obj), digest)
+        if key not in self._admitted:
+            self._admitted[key] = rejection(obj.value, schema, evaluator)
+        return self._admitted[key]
 
     def lookup(self, model: Model) -> FieldLookup:
         """The model's field lookup (`model_lookup`), built once: its answers are cached
@@ -127,7 +141,9 @@ class RunMemo:
         """The distinct shapes of the objects' parts at `below`, each with the first object
         that has it. A shape keeps a part's keys and scalar values; nested values become
         `()` (`{}` to CEL), since union rules test only presence and the discriminator's value."""
-        key = (*kind, *below)
+        # the objects are those the CRD version accepts, which may differ between two
+        # schemas of one kind (feature-set variants): they are part of the key
+        key = (*kind, *below, tuple(id(o) for o in objects))
         found = self._shapes.get(key)
         if found is None:
             seen: dict[Shape, SampleObject] = {}
@@ -396,7 +412,12 @@ class _Patcher:
         if steps is None:
             self.steps = []
             try:
-                objects = self.context.by_kind.get((group, name, kind), [])
+                objects = self._accepted(
+                    self.context.by_kind.get((group, name, kind), []),
+                    schema,
+                    key[-1],
+                    served=version.get("served", True) is not False,
+                )
                 lookup = self.memo.lookup(self.model)
                 missing: list[MissingSite] = []
                 for site in union_sites(self.model, root, schema, base, lookup, missing):
@@ -423,6 +444,51 @@ class _Patcher:
             f"written for {'them' if plural else 'it'}",
             once=("stale", gap.owner.key, gap.field.go_name, group, version),
         )
+
+    def _accepted(
+        self,
+        objects: Sequence[SampleObject],
+        schema: dict[str, Any],
+        digest: bytes,
+        served: bool = True,
+    ) -> list[SampleObject]:
+        """The kept objects this CRD version accepts today (schema and its own rules):
+        only they prove what users apply. The others (a design proposal in the docs, an
+        example of a field the CRD no longer has) are named once per kind, as a note."""
+        kept: list[SampleObject] = []
+        dropped: list[tuple[SampleObject, str]] = []
+        for o in objects:
+            # the server refuses every object of a version it does not serve
+            why = (
+                self.memo.rejection(o, schema, digest, self.evaluator)
+                if served
+                else f"version {o.version} is not served"
+            )
+            if why is None:
+                kept.append(o)
+            else:
+                dropped.append((o, why))
+        if dropped and self.memo.first_time("MG516", *self.kind):
+            first, why = dropped[0]
+            more = (
+                ", and "
+                + ", ".join(f"{o.file}:{o.line}" for o, _ in dropped[1:4])
+                + (f" and {len(dropped) - 4} more" if len(dropped) > 4 else "")
+                if len(dropped) > 1
+                else ""
+            )
+            group, version, kind = self.kind
+            self._record(
+                _Patcher._add_diagnostic,
+                diag(
+                    "MG516",
+                    Position(first.file, first.line, 1),
+                    f"{len(dropped)} kept object(s) of {kind}.{group}/{version} are rejected "
+                    f"by the project's CRD today ({why}{more}); they prove nothing and are "
+                    "not used as proof",
+                ),
+            )
+        return kept
 
     def _record(self, change: Callable[..., None], *args: Any) -> None:
         """A change a version's unions make (see `_version`)."""
@@ -459,7 +525,12 @@ class _Patcher:
         self.compact_forms.setdefault(version, []).append((path, split, merged, cost))
 
     def _site(self, site: UnionSite, objects: Sequence[SampleObject], schema: Any) -> None:
-        node, union = site.node, site.union
+        # gateway-api's standard channel has fewer members and values than the Go types:
+        # the union as this CRD's channel holds it (markergen.crd.channels)
+        union = channel_view(self.model, site.struct, site.union, crd_channel(self.doc.value))
+        if union is not site.union:
+            site = dataclasses.replace(site, union=union)
+        node = site.node
         label = union_label(union, site.struct.name)
         where = ".".join(str(p) for p in site.path)
         if union.gate and not union.gate_disabled:

@@ -37,6 +37,10 @@ _CRD_KIND = re.compile(r"^kind:\s*['\"]?CustomResourceDefinition\b", re.MULTILIN
 # capitalised name on its line
 _NAMES_KIND = re.compile(r"kind:[ \t]*['\"]?([A-Z][A-Za-z0-9]*)['\"]?[ \t]*$", re.MULTILINE)
 
+if TYPE_CHECKING:
+    from markergen.diagnostics import Diagnostic
+    from markergen.model import Model
+
 DEFAULT_TYPES = ("./api/...", "./apis/...")
 
 
@@ -47,6 +51,8 @@ class ProjectRun:
     types: tuple[str, ...]  # the Go package patterns read
     # what the project's own API server did (`server` setting), for a line on stderr
     server: str = ""
+    # "read ./api/...: 2 packages of example.com/x (1 union, 2 enums)" (pipeline.inputs_summary)
+    summary: str = ""
 
 
 def server_assets(root: Path, server: str) -> Assets | None:
@@ -112,39 +118,41 @@ def run_project(
         hit = runcache.load(root, key)
         if hit is not None:
             said = f"{assets.describe()}: unchanged inputs, as judged before" if assets else ""
-            return ProjectRun(finish(files, *hit, verify), targets, patterns, said)
+            texts, found, summary = hit
+            return ProjectRun(finish(files, texts, found, verify), targets, patterns, said, summary)
     # Imported here: a run served from the cache needs neither the Go front end nor the
     # patcher (YAML composer, CEL, proofs), a third of its time to import.
     from markergen.crd.patch import patch_files
     from markergen.crd.serverproof import ProjectServer, ServerUnavailable
-    from markergen.pipeline import with_model
+    from markergen.pipeline import inputs_summary, with_model
 
     judge = ProjectServer(assets) if assets is not None else None
+
+    def patch(model: Model) -> tuple[dict[Path, str], list[Diagnostic], str]:
+        texts, found = patch_files(
+            files,
+            model,
+            root=root,
+            samples_include=samples_include,
+            samples_exclude=samples_exclude,
+            strict=strict,
+            server=judge.step if judge is not None else None,
+        )
+        return texts, found, inputs_summary(model, patterns)
+
     try:
         # patched with the collector still paused, as generate's rules run (with_model)
-        outputs, diagnostics = with_model(
-            list(patterns),
-            root,
-            include_generated,
-            lambda model: patch_files(
-                files,
-                model,
-                root=root,
-                samples_include=samples_include,
-                samples_exclude=samples_exclude,
-                strict=strict,
-                server=judge.step if judge is not None else None,
-            ),
-        )
+        outputs, diagnostics, summary = with_model(list(patterns), root, include_generated, patch)
     except ServerUnavailable as e:
         raise CrdError(f"{e}; `--server off` proves the rules without it") from e
     finally:
         if judge is not None:
             judge.close()
     if use_cache:
-        runcache.store(root, key, outputs, diagnostics)
+        runcache.store(root, key, outputs, diagnostics, summary)
     result = finish(files, outputs, diagnostics, verify)
-    return ProjectRun(result, targets, patterns, judge.summary() if judge is not None else "")
+    said = judge.summary() if judge is not None else ""
+    return ProjectRun(result, targets, patterns, said, summary)
 
 
 def _plan(

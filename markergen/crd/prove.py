@@ -476,9 +476,7 @@ def prove_union(
         and not reads_values(t, names - {d_name}, objects)
     ]
     allowed = [
-        a
-        for p in probes
-        if p.allowed and (a := space.admit(_typed(p.obj, types))) is not None
+        a for p in probes if p.allowed and (a := space.admit(_typed(p.obj, types))) is not None
     ]
     rejected = list(
         dict.fromkeys(

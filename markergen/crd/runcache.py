@@ -53,22 +53,29 @@ def _entry(root: Path, key: str) -> Path:
     return cache_dir(root) / SUBDIR / f"{key}.json"
 
 
-def load(root: Path, key: str) -> tuple[dict[Path, str], list[Diagnostic]] | None:
+def load(root: Path, key: str) -> tuple[dict[Path, str], list[Diagnostic], str] | None:
+    """(patched texts, diagnostics, the run's inputs summary) of an earlier run."""
     try:
         raw = json.loads(_entry(root, key).read_text(encoding="utf-8"))
         outputs = {Path(p): str(t) for p, t in raw["outputs"].items()}
         diagnostics = [Diagnostic.from_record(d) for d in raw["diagnostics"]]
+        summary = str(raw["summary"])
     except (OSError, ValueError, KeyError, TypeError):
         return None  # absent or damaged: recompute
-    return outputs, diagnostics
+    return outputs, diagnostics, summary
 
 
 def store(
-    root: Path, key: str, outputs: dict[Path, str], diagnostics: Sequence[Diagnostic]
+    root: Path,
+    key: str,
+    outputs: dict[Path, str],
+    diagnostics: Sequence[Diagnostic],
+    summary: str = "",
 ) -> None:
     data = {
         "outputs": {str(p): t for p, t in outputs.items()},
         "diagnostics": [d.to_record() for d in diagnostics],
+        "summary": summary,
     }
     # A read-only cache directory only costs speed.
     write_atomically(_entry(root, key), json.dumps(data, ensure_ascii=False).encode("utf-8"))

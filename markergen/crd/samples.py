@@ -49,12 +49,45 @@ class SampleObject:
     value: dict[str, Any]
 
 
-def _yaml_files(root: Path, top: Path) -> Iterator[Path]:
+# A path a project marks as a negative case: a file or folder named `invalid...`,
+# `...-invalid-...`, `invalid-examples/` (gateway-api's hack/invalid-examples).
+_NEGATIVE = re.compile(r"(?:^|[-_.])invalid(?:$|[-_.])", re.IGNORECASE)
+# a fenced YAML block of a Markdown page: ```yaml ... ``` (or ~~~)
+_FENCE = re.compile(r"^[ \t]{0,3}(```+|~~~+)[ \t]*(?:yaml|yml)\b[^\n]*$", re.IGNORECASE)
+
+
+def _yaml_files(root: Path, top: Path, markdown: bool = False) -> Iterator[Path]:
+    suffixes = (".yaml", ".yml", ".md") if markdown else (".yaml", ".yml")
     for dirpath, dirnames, filenames in os.walk(top):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS)
         for name in sorted(filenames):
-            if name.endswith((".yaml", ".yml")) and not name.startswith("."):
+            if name.endswith(suffixes) and not name.startswith("."):
                 yield Path(dirpath) / name
+
+
+def is_negative(rel: str) -> bool:
+    """Whether a project marks the file at `rel` (relative to its root) as objects its
+    API server must reject: a file or folder named as invalid."""
+    return any(_NEGATIVE.search(part) for part in rel.split("/"))
+
+
+def markdown_blocks(text: str) -> Iterator[tuple[int, str]]:
+    """(0-based line of the block's first line, its text) of each fenced YAML block."""
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        m = _FENCE.match(lines[i])
+        if m is None:
+            i += 1
+            continue
+        fence, start = m.group(1), i + 1
+        end = start
+        while end < len(lines) and not lines[end].lstrip().startswith(fence):
+            end += 1
+        indent = len(lines[i]) - len(lines[i].lstrip())
+        body = [line[indent:] if line[:indent].isspace() else line for line in lines[start:end]]
+        yield start, "\n".join(body) + "\n"
+        i = end + 1
 
 
 def _matches(rel: str, patterns: Sequence[str]) -> bool:
@@ -100,7 +133,8 @@ def sample_files(
     found: dict[Path, None] = {}
     for top in CONVENTIONAL:
         if (root / top).is_dir():
-            found.update(dict.fromkeys(_yaml_files(root, root / top)))
+            # the pages of docs/ and examples/ keep most examples in ```yaml blocks
+            found.update(dict.fromkeys(_yaml_files(root, root / top, markdown=True)))
     for suites in suite_dirs(root, crd_files):
         found.update(dict.fromkeys(_yaml_files(root, suites)))
     if include:
@@ -122,37 +156,88 @@ def load_samples(
     suites beside `crd_files`). A file Kubernetes would refuse for its aliases is given
     to `refused` (its shown path and the error); other files that are not YAML are
     skipped quietly, as templates."""
-    out: list[SampleObject] = []
-    wanted = set(groups)
-    for path in sample_files(root, include, exclude, crd_files):
+    files = [
+        p
+        for p in sample_files(root, include, exclude, crd_files)
+        if not is_negative(_shown(p, root))
+    ]
+    return list(_read_objects(root, files, set(groups), negative=False, refused=refused))
+
+
+def load_negatives(
+    root: Path, groups: Sequence[str], crd_files: Sequence[Path] = ()
+) -> list[SampleObject]:
+    """The objects a project marks as ones its API server must reject: the files of its
+    sample places and of the folders up to three levels down named as invalid
+    (gateway-api's `hack/invalid-examples/`), and the test-suite cases that expect an
+    error (openshift/api's `expectedError`). Never kept as proof."""
+    found: dict[Path, None] = {}
+    for p in sample_files(root, crd_files=crd_files):
+        if is_negative(_shown(p, root)):
+            found[p] = None
+    for pattern in ("*invalid*", "*/*invalid*", "*/*/*invalid*"):
+        for hit in sorted(root.glob(pattern)):
+            rel = _shown(hit, root)
+            if any(part in SKIP_DIRS or part.startswith(".") for part in rel.split("/")):
+                continue
+            if not is_negative(rel):
+                continue
+            if hit.is_dir():
+                found.update(dict.fromkeys(_yaml_files(root, hit)))
+            elif hit.suffix in (".yaml", ".yml"):
+                found[hit] = None
+    for suites in suite_dirs(root, crd_files):
+        found.update(dict.fromkeys(_yaml_files(root, suites)))
+    return list(_read_objects(root, sorted(found, key=str), set(groups), negative=True))
+
+
+def _read_objects(
+    root: Path,
+    files: Sequence[Path],
+    wanted: set[str],
+    negative: bool,
+    refused: Callable[[str, YamlError], None] | None = None,
+) -> Iterator[SampleObject]:
+    """The objects of `groups` in `files`: kept objects, or with `negative` the negative
+    cases (every object of a negative file; a test suite's cases that expect an error)."""
+    for path in files:
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
         if not any(g in text for g in wanted):
             continue  # cheaper than parsing: most YAML in docs/ is not ours
-        if ENVSUBST.search(text):
-            # a clusterctl / envsubst template (`${POD_CIDR:=...}` where a list goes):
-            # applied only after substitution, so not an object as written
-            continue
         rel = _shown(path, root)
-        try:
-            docs = load_documents(text)
-        except YamlError as e:
-            if e.aliasing and refused is not None:
-                refused(rel, e)
-            continue  # templated or broken: not an object the project applies as is
-        for doc in docs:
-            found = _suite_objects(doc.value, doc.node) or _objects(doc.value, doc.node)
-            for value, line in found:
-                api = value.get("apiVersion")
-                kind = value.get("kind")
-                if not isinstance(api, str) or "/" not in api or not isinstance(kind, str):
+        whole = negative and is_negative(rel)
+        blocks = markdown_blocks(text) if path.suffix == ".md" else [(0, text)]
+        for offset, block in blocks:
+            if ENVSUBST.search(block):
+                # a clusterctl / envsubst template (`${POD_CIDR:=...}` where a list goes):
+                # applied only after substitution, so not an object as written
+                continue
+            try:
+                docs = load_documents(block)
+            except YamlError as e:
+                if e.aliasing and refused is not None:
+                    refused(rel, e)
+                continue  # templated or broken: not an object the project applies as is
+            for doc in docs:
+                suite = _suite_objects(doc.value, doc.node, failing=negative and not whole)
+                if negative and not whole and not suite:
                     continue
-                group, version = api.split("/", 1)
-                if group in wanted:
-                    out.append(SampleObject(rel, line, group, version, kind, value))
-    return out
+                found = suite or ([] if _is_suite(doc.value) else _objects(doc.value, doc.node))
+                for value, line in found:
+                    api = value.get("apiVersion")
+                    kind = value.get("kind")
+                    if not isinstance(api, str) or "/" not in api or not isinstance(kind, str):
+                        continue
+                    group, version = api.split("/", 1)
+                    if group in wanted:
+                        yield SampleObject(rel, line + offset, group, version, kind, value)
+
+
+def _is_suite(value: Any) -> bool:
+    return isinstance(value, dict) and "crdName" in value
 
 
 def _child(node: yaml.Node, key: str) -> yaml.Node | None:
@@ -160,10 +245,14 @@ def _child(node: yaml.Node, key: str) -> yaml.Node | None:
     return None if item is None else item[1]
 
 
-def _suite_objects(value: Any, node: yaml.Node) -> list[tuple[dict[str, Any], int]]:
+def _suite_objects(
+    value: Any, node: yaml.Node, failing: bool = False
+) -> list[tuple[dict[str, Any], int]]:
     """The objects of an openshift/api test suite that the API server accepts: each
     case's `initial` (and `updated`, and the `expected` stored object) when it expects no
-    error. Empty for any other document."""
+    error; with `failing`, the `initial` object of each `onCreate` case that expects one
+    (an update's error may come from a transition rule: its object alone is no negative
+    case). Empty for any other document."""
     if not isinstance(value, dict) or "crdName" not in value:
         return []
     tests, tests_node = value.get("tests"), _child(node, "tests")
@@ -177,9 +266,10 @@ def _suite_objects(value: Any, node: yaml.Node) -> list[tuple[dict[str, Any], in
         for case, case_node in zip(cases, cases_node.value, strict=False):
             if not isinstance(case, dict):
                 continue
-            if case.get("expectedError") or case.get("expectedStatusError"):
-                continue  # the server rejects it: no proof that a rule may not
-            for key in ("initial", "updated", "expected"):
+            expects = bool(case.get("expectedError") or case.get("expectedStatusError"))
+            if expects != failing or (failing and phase != "onCreate"):
+                continue  # a rejection proves nothing for a rule; an acceptance is no negative
+            for key in ("initial",) if failing else ("initial", "updated", "expected"):
                 text, text_node = case.get(key), _child(case_node, key)
                 if not isinstance(text, str) or text_node is None:
                     continue

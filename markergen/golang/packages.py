@@ -219,8 +219,12 @@ def _workspace_modules(root: Path) -> frozenset[str]:
     if os.environ.get("GOWORK") == "off":
         return frozenset()
     given = os.environ.get("GOWORK", "")
-    found = Path(given) if given else next(
-        (d / "go.work" for d in (root, *root.parents) if os.path.isfile(d / "go.work")), None
+    found = (
+        Path(given)
+        if given
+        else next(
+            (d / "go.work" for d in (root, *root.parents) if os.path.isfile(d / "go.work")), None
+        )
     )
     if found is None:
         return frozenset()
@@ -352,10 +356,8 @@ class _Loader:
         """True when the raw header alone says the file is skipped (no parse needed)."""
         header = scan_header(data)
         return header is not None and (
-            ignored(header.build_constraint)
-            or (header.generated and not self.include_generated)
+            ignored(header.build_constraint) or (header.generated and not self.include_generated)
         )
-
 
 
 class _Modules:
@@ -461,3 +463,102 @@ def _api_dirs(module: Path) -> list[Path]:
                 out.append(here)
                 break
     return out
+
+
+_IMPORT_BLOCK = re.compile(rb"^import\s*\(([^)]*)\)", re.MULTILINE)
+_IMPORT_LINE = re.compile(rb'^import\s+(?:[A-Za-z_.][\w]*\s+)?"([^"]+)"', re.MULTILINE)
+_QUOTED = re.compile(rb'"([^"]+)"')
+
+
+_TYPE_DECL = re.compile(rb"^type\s|^type\s*\(", re.MULTILINE)
+
+
+def _imports(directory: Path) -> set[str]:
+    """The import paths of the Go files of a package directory that declare types: what
+    its types can reach. Files of functions only (validation, defaulting, helpers) and
+    generated files (conversions, clients) import code, not API types; tests are left
+    out too."""
+    out: set[str] = set()
+    for go in sorted(directory.glob("*.go")):
+        if go.name.endswith("_test.go"):
+            continue
+        try:
+            data = go.read_bytes()
+        except OSError:
+            continue
+        header = scan_header(data[:_HEAD].replace(b"\r\n", b"\n"))
+        if header is not None and header.generated:
+            continue
+        if _TYPE_DECL.search(data) is None:
+            continue
+        for block in _IMPORT_BLOCK.findall(data):
+            out.update(m.decode() for m in _QUOTED.findall(block))
+        out.update(m.decode() for m in _IMPORT_LINE.findall(data))
+    return out
+
+
+def api_reach_patterns(root: Path) -> tuple[str, ...] | None:
+    """The packages the API types reach, as patterns naming each package directory
+    (`./operator/api/v1`, `./operator/pkg/apis/shared`): the packages declaring
+    `+groupName=` in the module of `root` (or in the modules below it, when `root` is a
+    directory above them) and, transitively, the packages of those modules they import.
+    Run from a repository's top or from its module's directory, the same packages: a
+    package of shared API types that two CRDs use is read, the module's internal code is
+    not. None when no package declares a group (then markergen reads `./...`)."""
+    root = Path(os.path.abspath(root))
+    modules = ([root] if (root / "go.mod").is_file() else []) + _nested_modules(root)
+    by_path: dict[str, Path] = {}
+    for module in modules:
+        path = _gomod(module / "go.mod").module
+        if path:
+            by_path[path] = module
+    starts = [d for module in by_path.values() for d in _api_dirs(module)]
+    if not starts:
+        return None
+    seen: dict[Path, None] = {}
+    stack = list(reversed(starts))
+    while stack:
+        here = stack.pop()
+        if here in seen:
+            continue
+        seen[here] = None
+        for imported in sorted(_imports(here)):
+            target = _local_dir(imported, by_path)
+            if target is not None and target not in seen and target.is_dir():
+                stack.append(target)
+    # a package of generated files only (a client's informers) is never read as input
+    rels = sorted(os.path.relpath(d, root).replace(os.sep, "/") for d in seen if _has_source(d))
+    return tuple("." if r == "." else f"./{r}" for r in rels)
+
+
+def _local_dir(import_path: str, modules: dict[str, Path]) -> Path | None:
+    """The directory of a package of one of `modules` (module path → directory), by the
+    longest module path that prefixes the import path; None for other modules'."""
+    best = ""
+    for path in modules:
+        if (import_path == path or import_path.startswith(path + "/")) and len(path) > len(best):
+            best = path
+    if not best:
+        return None
+    rest = import_path[len(best) :].lstrip("/")
+    target = modules[best] / rest if rest else modules[best]
+    if any(part in _SKIP_DIRS for part in Path(rest).parts):
+        return None
+    return target
+
+
+def _has_source(directory: Path) -> bool:
+    """Whether a package directory has a Go file a load reads as input: not a test, not
+    generated, not excluded by `//go:build ignore`."""
+    for go in sorted(directory.glob("*.go")):
+        if go.name.endswith("_test.go"):
+            continue
+        try:
+            with open(go, "rb") as f:
+                head = f.read(_HEAD).replace(b"\r\n", b"\n").removeprefix(b"\xef\xbb\xbf")
+        except OSError:
+            continue
+        header = scan_header(head)
+        if header is None or not (header.generated or ignored(header.build_constraint)):
+            return True
+    return False

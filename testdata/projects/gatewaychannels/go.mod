@@ -1,0 +1,3 @@
+module example.com/gatewaychannels
+
+go 1.24

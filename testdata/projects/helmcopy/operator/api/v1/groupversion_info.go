@@ -1,0 +1,1 @@
+../../../../_layout/api/v1/groupversion_info.go

@@ -1,0 +1,1 @@
+../../../../_layout/api/v1/guestbook_types.go

@@ -1,0 +1,3 @@
+module example.com/helmcopy/operator
+
+go 1.24

@@ -1,0 +1,3 @@
+module example.com/keptdocs
+
+go 1.24

@@ -1,0 +1,5 @@
+package main
+
+import _ "example.com/sharedapi/operator/internal/controller"
+
+func main() {}

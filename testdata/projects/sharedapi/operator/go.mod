@@ -1,0 +1,3 @@
+module example.com/sharedapi/operator
+
+go 1.24

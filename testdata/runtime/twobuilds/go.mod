@@ -1,0 +1,3 @@
+module example.com/twobuilds
+
+go 1.24
