@@ -254,6 +254,13 @@ CASES: dict[str, Case] = {
     # a 2019 union member with a default: the rule withheld for the kept sample
     "defaulted": Case(PROJECTS / "defaulted", withholds=True),
     "fleetnet": Case(PROJECTS / "fleetnet", withholds=True),
+    # kept objects in Markdown blocks; one keeps mode=Plain beside tls (rule withheld);
+    # two are a design proposal and a stale example the project's CRD rejects (MG516)
+    "keptdocs": Case(
+        PROJECTS / "keptdocs",
+        withholds=True,
+        own_rejects=("docs/guide.md:35", "docs/guide.md:47"),
+    ),
     "fleetnet-tls-optional": Case(PROJECTS / "fleetnet", replace=(TLS_OPTIONAL,)),
     "fleetnet-collect-optional": Case(
         PROJECTS / "fleetnet", replace=(COLLECT_OPTIONAL,), withholds=True
