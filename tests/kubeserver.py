@@ -3,12 +3,12 @@
 - `build(name)` builds one program of harness/ (`apiserver`, `controller-gen`, ...) into
   the ignored `.tools/bin/` with `go build` (Go's own cache makes a rebuild cheap).
 - `Server` starts `markergen-apiserver` (the CRD API server of k8s.io/apiextensions-apiserver
-  on an embedded etcd, loopback, random ports) and talks to it over HTTPS with the
-  privileged token it writes into its kubeconfig: plain `urllib`, no client library.
-- `Server.install(crd)` creates a CRD for real, under a group of its own (so tests that
-  install different versions of one CRD never meet), waits for `Established`, and returns
-  an `Installed` whose `dry_run(obj)` asks the server's verdict on an object with
-  `dryRun=All` (the whole admission chain, nothing stored).
+  on an embedded etcd, loopback, random ports) and talks to it with the privileged token
+  it writes into its kubeconfig, through markergen's own client
+  (`markergen.envtest.client`, the one `markergen crd --server` uses): `install(crd)`
+  creates a CRD under a group of its own (so tests that install different versions of one
+  CRD never meet) and waits for `Established`; the `Installed` it returns dry-runs objects
+  (`dryRun=All`: the whole admission chain, nothing stored).
 
 The versions are pinned in harness/go.mod and docs/testing.md says how they are built.
 """
@@ -16,26 +16,22 @@ The versions are pinned in harness/go.mod and docs/testing.md says how they are 
 from __future__ import annotations
 
 import base64
-import copy
-import http.client
-import itertools
 import json
 import os
 import shutil
-import socket
 import ssl
 import subprocess
 import tempfile
 import threading
-import time
-import urllib.parse
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import yaml
+
+from markergen.envtest.client import Cause, Client, Installed, Refused, Verdict
+
+# The names the tests use: a refused CRD carries the server's message.
+CRDRefused = Refused
+__all__ = ["CRDRefused", "Cause", "Installed", "Server", "Verdict", "build", "go"]
 
 REPO = Path(__file__).resolve().parent.parent
 HARNESS = REPO / "harness"
@@ -60,15 +56,6 @@ _build_lock = threading.Lock()
 
 class Unavailable(Exception):
     """A component cannot be had on this machine (no Go); the message says what to install."""
-
-
-class CRDRefused(Exception):
-    """The API server refused to create a CRD, or it never became Established."""
-
-    def __init__(self, name: str, message: str) -> None:
-        super().__init__(f"{name}: {message}")
-        self.name = name
-        self.message = message
 
 
 def go() -> str:
@@ -112,31 +99,7 @@ def build(name: str) -> Path:
     return out
 
 
-@dataclass(frozen=True)
-class Cause:
-    """One cause of a rejection, as the API server's Status reports it."""
-
-    field: str
-    reason: str
-    message: str
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The server's answer to a dry-run create."""
-
-    accepted: bool
-    status: int
-    message: str
-    causes: tuple[Cause, ...]
-    # The object as the server would store it (defaulted, pruned), when accepted.
-    stored: Mapping[str, Any] | None = None
-
-    def fields(self) -> set[str]:
-        return {c.field for c in self.causes}
-
-
-class Server:
+class Server(Client):
     """A running `markergen-apiserver`; `stop()` (or the process's stdin closing) ends it."""
 
     def __init__(self, binary: Path, workdir: Path) -> None:
@@ -153,18 +116,19 @@ class Server:
             err = self._proc.stderr.read() if self._proc.stderr else ""
             raise RuntimeError(f"markergen-apiserver did not start:\n{err}")
         info = json.loads(line)
-        self.host: str = info["host"]
         self.kubeconfig = Path(info["kubeconfig"])
         config = yaml.safe_load(self.kubeconfig.read_text())
         cluster = config["clusters"][0]["cluster"]
-        self._token: str = config["users"][0]["user"]["token"]
-        self._ssl = ssl.create_default_context(
-            cadata=base64.b64decode(cluster["certificate-authority-data"]).decode()
+        # The loopback client's CA signs the certificate the server presents for its
+        # loopback name only (SNI), so the handshake names it.
+        super().__init__(
+            str(info["host"]),
+            str(config["users"][0]["user"]["token"]),
+            ssl.create_default_context(
+                cadata=base64.b64decode(cluster["certificate-authority-data"]).decode()
+            ),
+            cluster.get("tls-server-name") or "localhost",
         )
-        self._server_name: str = cluster.get("tls-server-name") or "localhost"
-        # One connection per thread: a bench may dry-run from several threads at once.
-        self._local = threading.local()
-        self._counter = itertools.count(1)
 
     @classmethod
     def start(cls) -> Server:
@@ -175,6 +139,7 @@ class Server:
         return server
 
     def stop(self) -> None:
+        self.close()
         if self._proc.poll() is None:
             assert self._proc.stdin is not None
             self._proc.stdin.close()
@@ -186,198 +151,3 @@ class Server:
         workdir = getattr(self, "_workdir", None)
         if workdir is not None:
             shutil.rmtree(workdir, ignore_errors=True)
-
-    # --- HTTP -----------------------------------------------------------------------
-    def _connect(self) -> http.client.HTTPSConnection:
-        url = urllib.parse.urlsplit(self.host)
-        conn = http.client.HTTPSConnection(url.hostname or "127.0.0.1", url.port, timeout=60)
-        server_name = self._server_name
-
-        def connect() -> None:
-            # The loopback client's CA signs the certificate the server presents for its
-            # loopback name only (SNI), so the handshake names it.
-            sock = socket.create_connection((conn.host, conn.port), timeout=60)
-            conn.sock = self._ssl.wrap_socket(sock, server_hostname=server_name)
-
-        conn.connect = connect  # type: ignore[method-assign]
-        return conn
-
-    def request(
-        self, method: str, path: str, body: Mapping[str, Any] | None = None
-    ) -> tuple[int, dict[str, Any]]:
-        data = json.dumps(body).encode() if body is not None else None
-        return self.request_raw(method, path, data, "application/json")
-
-    def request_raw(
-        self, method: str, path: str, data: bytes | None, content_type: str
-    ) -> tuple[int, dict[str, Any]]:
-        """`request` with a body as it is sent: `application/yaml` text is decoded by the
-        server's own YAML reader (sigs.k8s.io/yaml)."""
-        headers = {"Authorization": f"Bearer {self._token}", "Accept": "application/json"}
-        if data is not None:
-            headers["Content-Type"] = content_type
-        for attempt in (1, 2):
-            conn: http.client.HTTPSConnection | None = getattr(self._local, "conn", None)
-            if conn is None:
-                conn = self._local.conn = self._connect()
-            try:
-                conn.request(method, path, body=data, headers=headers)
-                resp = conn.getresponse()
-                raw = resp.read()
-                break
-            except (http.client.HTTPException, OSError):
-                # A kept-alive connection the server closed: once more on a new one.
-                conn.close()
-                self._local.conn = None
-                if attempt == 2:
-                    raise
-        try:
-            payload = json.loads(raw) if raw else {}
-        except ValueError:
-            payload = {"message": raw.decode(errors="replace")}
-        return resp.status, payload
-
-    # --- CRDs -----------------------------------------------------------------------
-    def install(self, crd: Mapping[str, Any], *, timeout: float = 60.0) -> Installed:
-        """Create `crd` under a group of its own and wait until it is Established."""
-        found = self.install_all([crd], timeout=timeout)[0]
-        if isinstance(found, CRDRefused):
-            raise found
-        return found
-
-    def install_all(
-        self, crds: list[Mapping[str, Any]], *, timeout: float = 60.0
-    ) -> list[Installed | CRDRefused]:
-        """`install` for many CRDs: all are created first, then awaited together (a CRD
-        takes the server's controllers a moment to establish; one at a time, a corpus of
-        hundreds waits minutes). Each result is the installation or the refusal."""
-        posted: list[tuple[str, str, str, dict[str, Any]] | CRDRefused] = []
-        for crd in crds:
-            posted.append(self._post_crd(crd))
-        deadline = time.monotonic() + timeout
-        out: list[Installed | CRDRefused | None] = [
-            p if isinstance(p, CRDRefused) else None for p in posted
-        ]
-        while any(o is None for o in out):
-            for i, p in enumerate(posted):
-                if out[i] is not None or isinstance(p, CRDRefused):
-                    continue
-                name, original_group, group, own = p
-                _, body = self.request(
-                    "GET", f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{name}"
-                )
-                status = body.get("status") or {}
-                conditions = {c["type"]: c for c in status.get("conditions") or []}
-                if conditions.get("Established", {}).get("status") == "True":
-                    out[i] = Installed(self, name, original_group, group, own)
-                elif conditions.get("NamesAccepted", {}).get("status") == "False":
-                    out[i] = CRDRefused(name, conditions["NamesAccepted"].get("message", ""))
-                elif time.monotonic() > deadline:
-                    out[i] = CRDRefused(name, f"not Established after {timeout}s: {conditions}")
-            if any(o is None for o in out):
-                time.sleep(0.05)
-        return [o for o in out if o is not None]
-
-    def _post_crd(
-        self, crd: Mapping[str, Any]
-    ) -> tuple[str, str, str, dict[str, Any]] | CRDRefused:
-        own = copy.deepcopy(dict(crd))
-        spec = own["spec"]
-        original_group = spec["group"]
-        group = f"t{next(self._counter)}.{original_group}"
-        spec["group"] = group
-        plural = spec["names"]["plural"]
-        name = f"{plural}.{group}"
-        own["metadata"] = {
-            k: v
-            for k, v in dict(own.get("metadata") or {}).items()
-            if k in ("annotations", "labels")
-        }
-        own["metadata"]["name"] = name
-        own.pop("status", None)
-        code, body = self.request(
-            "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", own
-        )
-        if code not in (200, 201):
-            return CRDRefused(f"{plural}.{original_group}", body.get("message", str(body)))
-        return name, original_group, group, own
-
-    @contextmanager
-    def installed(self, crd: Mapping[str, Any]) -> Iterator[Installed]:
-        handle = self.install(crd)
-        try:
-            yield handle
-        finally:
-            handle.delete()
-
-
-class Installed:
-    """A CRD created on the server; objects are dry-run against it."""
-
-    def __init__(
-        self, server: Server, name: str, original_group: str, group: str, crd: dict[str, Any]
-    ) -> None:
-        self.server = server
-        self.name = name
-        self.original_group = original_group
-        self.group = group
-        self.crd = crd
-        spec = crd["spec"]
-        self.plural: str = spec["names"]["plural"]
-        self.kind: str = spec["names"]["kind"]
-        self.namespaced = spec.get("scope", "Namespaced") == "Namespaced"
-        self.served = [v["name"] for v in spec["versions"] if v.get("served", True)]
-        self.storage = next(v["name"] for v in spec["versions"] if v.get("storage"))
-        self._names = itertools.count(1)
-
-    def path(self, version: str) -> str:
-        base = f"/apis/{self.group}/{version}"
-        if self.namespaced:
-            base += "/namespaces/default"
-        return f"{base}/{self.plural}"
-
-    def dry_run(
-        self,
-        obj: Mapping[str, Any],
-        *,
-        version: str | None = None,
-        field_validation: str = "Strict",
-    ) -> Verdict:
-        """The server's verdict on creating `obj` (its apiVersion's group is rewritten
-        to this installation's; `version` defaults to the object's own, else storage)."""
-        body = copy.deepcopy(dict(obj))
-        api_version = str(body.get("apiVersion", ""))
-        own_version = api_version.rsplit("/", 1)[-1] if "/" in api_version else None
-        version = version or (own_version if own_version in self.served else self.storage)
-        body["apiVersion"] = f"{self.group}/{version}"
-        body["kind"] = self.kind
-        meta = dict(body.get("metadata") or {})
-        meta["name"] = f"o{next(self._names)}"
-        meta.pop("namespace", None)
-        for key in ("resourceVersion", "uid", "creationTimestamp", "generation", "managedFields"):
-            meta.pop(key, None)
-        body["metadata"] = meta
-        body.pop("status", None)
-        query = f"?dryRun=All&fieldValidation={field_validation}"
-        deadline = time.monotonic() + 30
-        while True:
-            code, reply = self.server.request("POST", self.path(version) + query, body)
-            # Established can be seen a moment before the handler serves the new group
-            # (a version the CRD does not serve stays 404: the server's answer).
-            if code == 404 and version in self.served and time.monotonic() < deadline:
-                time.sleep(0.05)
-                continue
-            break
-        if code in (200, 201):
-            return Verdict(True, code, "", (), reply)
-        details = reply.get("details") or {}
-        causes = tuple(
-            Cause(c.get("field", ""), c.get("reason", ""), c.get("message", ""))
-            for c in details.get("causes") or ()
-        )
-        return Verdict(False, code, str(reply.get("message", reply)), causes)
-
-    def delete(self) -> None:
-        self.server.request(
-            "DELETE", f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{self.name}"
-        )

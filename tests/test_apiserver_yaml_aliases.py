@@ -70,7 +70,7 @@ def blobs(kube: kubeserver.Server) -> Iterator[kubeserver.Installed]:
 
 
 def _server_accepts(handle: kubeserver.Installed, text: str) -> bool:
-    code, reply = handle.server.request_raw(
+    code, reply = handle.client.request_raw(
         "POST", handle.path("v1") + "?dryRun=All", text.encode(), "application/yaml"
     )
     if code in (200, 201):

@@ -15,9 +15,11 @@ import itertools
 import json
 import socket
 import ssl
+import threading
 import time
 import urllib.parse
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,20 +58,22 @@ class Verdict:
 
 
 class Client:
-    """HTTPS to one API server, one kept-alive connection (not for several threads)."""
+    """HTTPS to one API server: a kept-alive connection per thread (a bench may dry-run
+    from several threads at once)."""
 
     def __init__(self, host: str, token: str, context: ssl.SSLContext, server_name: str) -> None:
         self.host = host
         self._token = token
         self._ssl = context
         self._server_name = server_name
-        self._conn: http.client.HTTPSConnection | None = None
+        self._local = threading.local()
         self._groups = itertools.count(1)
 
     def close(self) -> None:
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
+        conn: http.client.HTTPSConnection | None = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
 
     def _connect(self) -> http.client.HTTPSConnection:
         url = urllib.parse.urlsplit(self.host)
@@ -87,17 +91,25 @@ class Client:
         self, method: str, path: str, body: Mapping[str, Any] | None = None
     ) -> tuple[int, dict[str, Any]]:
         data = json.dumps(body).encode() if body is not None else None
+        return self.request_raw(method, path, data, "application/json")
+
+    def request_raw(
+        self, method: str, path: str, data: bytes | None, content_type: str
+    ) -> tuple[int, dict[str, Any]]:
+        """`request` with a body as it is sent: `application/yaml` text is decoded by the
+        server's own YAML reader (sigs.k8s.io/yaml)."""
         headers = {"Authorization": f"Bearer {self._token}", "Accept": "application/json"}
         if data is not None:
-            headers["Content-Type"] = "application/json"
+            headers["Content-Type"] = content_type
         raw = b""
         status = 0
         for attempt in (1, 2):
-            if self._conn is None:
-                self._conn = self._connect()
+            conn: http.client.HTTPSConnection | None = getattr(self._local, "conn", None)
+            if conn is None:
+                conn = self._local.conn = self._connect()
             try:
-                self._conn.request(method, path, body=data, headers=headers)
-                resp = self._conn.getresponse()
+                conn.request(method, path, body=data, headers=headers)
+                resp = conn.getresponse()
                 raw, status = resp.read(), resp.status
                 break
             except (http.client.HTTPException, OSError):
@@ -113,6 +125,40 @@ class Client:
 
     def install(self, crd: Mapping[str, Any], *, timeout: float = 60.0) -> Installed:
         """Create `crd` under a group of its own and wait until it is Established."""
+        found = self.install_all([crd], timeout=timeout)[0]
+        if isinstance(found, Refused):
+            raise found
+        return found
+
+    @contextmanager
+    def installed(self, crd: Mapping[str, Any]) -> Iterator[Installed]:
+        """`install`, deleted when the block ends."""
+        handle = self.install(crd)
+        try:
+            yield handle
+        finally:
+            handle.delete()
+
+    def install_all(
+        self, crds: Sequence[Mapping[str, Any]], *, timeout: float = 60.0
+    ) -> list[Installed | Refused]:
+        """`install` for many CRDs: all are created first, then awaited together (the
+        server's controllers take a moment to establish each; one at a time, hundreds
+        wait minutes). Each result is the installation or the refusal."""
+        posted = [self._post(crd) for crd in crds]
+        out: list[Installed | Refused | None] = [
+            p if isinstance(p, Refused) else None for p in posted
+        ]
+        deadline = time.monotonic() + timeout
+        while True:
+            for i, p in enumerate(posted):
+                if out[i] is None and not isinstance(p, Refused):
+                    out[i] = self._established(p, time.monotonic() > deadline, timeout)
+            if all(o is not None for o in out):
+                return [o for o in out if o is not None]
+            time.sleep(0.05)
+
+    def _post(self, crd: Mapping[str, Any]) -> Installed | Refused:
         own = copy.deepcopy(dict(crd))
         spec = own["spec"]
         original_group = str(spec["group"])
@@ -128,22 +174,25 @@ class Client:
             "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", own
         )
         if code not in (200, 201):
-            raise Refused(f"{plural}.{original_group}", str(body.get("message", body)))
-        deadline = time.monotonic() + timeout
-        while True:
-            code, body = self.request(
-                "GET", f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{name}"
-            )
-            status = body.get("status") or {}
-            conditions = {c.get("type"): c for c in status.get("conditions") or []}
-            if conditions.get("Established", {}).get("status") == "True":
-                break
-            if conditions.get("NamesAccepted", {}).get("status") == "False":
-                raise Refused(name, str(conditions["NamesAccepted"].get("message", "")))
-            if time.monotonic() > deadline:
-                raise Refused(name, f"not Established after {timeout:.0f}s")
-            time.sleep(0.05)
+            return Refused(f"{plural}.{original_group}", str(body.get("message", body)))
         return Installed(self, name, original_group, group, own)
+
+    def _established(
+        self, handle: Installed, late: bool, timeout: float
+    ) -> Installed | Refused | None:
+        """The CRD once Established, its refusal, or None while the server works on it."""
+        _, body = self.request(
+            "GET", f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{handle.name}"
+        )
+        status = body.get("status") or {}
+        conditions = {c.get("type"): c for c in status.get("conditions") or []}
+        if conditions.get("Established", {}).get("status") == "True":
+            return handle
+        if conditions.get("NamesAccepted", {}).get("status") == "False":
+            return Refused(handle.name, str(conditions["NamesAccepted"].get("message", "")))
+        if late:
+            return Refused(handle.name, f"not Established after {timeout:.0f}s: {conditions}")
+        return None
 
 
 class Installed:
@@ -200,8 +249,9 @@ class Installed:
         deadline = time.monotonic() + 30
         while True:
             code, reply = self.client.request("POST", self.path(version) + query, body)
-            # Established can be seen a moment before the handler serves the new group.
-            if code == 404 and time.monotonic() < deadline:
+            # Established can be seen a moment before the handler serves the new group
+            # (a version the CRD does not serve stays 404: the server's answer).
+            if code == 404 and version in self.served and time.monotonic() < deadline:
                 time.sleep(0.05)
                 continue
             break
