@@ -221,9 +221,9 @@ def test_a_crd_the_server_refuses_is_not_written(project: Path, plane: ControlPl
     uncompilable on their way to the server (as a markergen bug would make them), so
     the server's real refusal is what the patcher acts on."""
 
-    def broken(changed: Any, display: Any, samples: Any) -> Any:
+    def broken(changed: Any, originals: Any, display: Any, samples: Any) -> Any:
         bad = {p: t.replace("has(self.email)", "has(self.nosuchfield)") for p, t in changed.items()}
-        return judge(plane.client, bad, display, samples)
+        return judge(plane.client, bad, originals, display, samples)
 
     step = ServerStep("the API server of the test", broken)
     outputs, diagnostics = _patch_with(project, step)
@@ -247,8 +247,8 @@ def test_an_object_the_server_rejects_withholds_the_rule(
         "config/samples/extra.yaml", 1, "webapp.example.com", "v1", "Guestbook", value
     )
 
-    def with_extra(changed: Any, display: Any, samples: Any) -> Any:
-        return judge(plane.client, changed, display, [*samples, extra])
+    def with_extra(changed: Any, originals: Any, display: Any, samples: Any) -> Any:
+        return judge(plane.client, changed, originals, display, [*samples, extra])
 
     step = ServerStep("the API server of the test", with_extra)
     outputs, diagnostics = _patch_with(project, step)

@@ -1348,7 +1348,7 @@ def patch_files(
     if server is not None:
         verdicts = ServerVerdicts(server=server.name)
         for _ in range(3):
-            said = server.judge(outputs, _display, context.samples)
+            said = server.judge(outputs, texts, _display, context.samples)
             new = [k for k in said.refused if k not in verdicts.refused] + [
                 k for k in said.rejects if k not in verdicts.rejects
             ]

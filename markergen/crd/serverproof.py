@@ -137,11 +137,13 @@ def _touches(obj: Mapping[str, Any], nodes: Sequence[tuple[str, ...]]) -> bool:
 def judge(
     client: Client,
     changed: Mapping[Path, str],
+    originals: Mapping[Path, str],
     display: Callable[[Path], str],
     samples: Sequence[SampleObject],
 ) -> ServerVerdicts:
-    """Create each changed CRD as it is on disk and as markergen would write it, and
-    dry-run the project's objects of its kind against both."""
+    """Create each changed CRD as the project has it (`originals`, the texts the patcher
+    read) and as markergen would write it, and dry-run the project's objects of its kind
+    against both."""
     refused: dict[str, str] = {}
     rejects: dict[str, tuple[str, str]] = {}
     objects = own = crds = own_refused = 0
@@ -152,10 +154,7 @@ def judge(
     # (test suites) are judged once: the same pair of CRDs, the same object, the same answer.
     seen_pairs: set[str] = set()
     for path, new_text in changed.items():
-        try:
-            old = _crds(path.read_text(encoding="utf-8"))
-        except OSError:
-            old = {}
+        old = _crds(originals.get(path, ""))
         for name, crd in _crds(new_text).items():
             pair = json.dumps([crd, old.get(name)], sort_keys=True, default=str)
             if pair in seen_pairs:
@@ -230,8 +229,15 @@ class ServerStep:
     and, after the run, everything it said."""
 
     name: str
+    # (the new texts, the texts as read, how a file is shown, the kept objects)
     judge: Callable[
-        [Mapping[Path, str], Callable[[Path], str], Sequence[SampleObject]], ServerVerdicts
+        [
+            Mapping[Path, str],
+            Mapping[Path, str],
+            Callable[[Path], str],
+            Sequence[SampleObject],
+        ],
+        ServerVerdicts,
     ]
     verdicts: ServerVerdicts | None = None
 
@@ -249,6 +255,7 @@ class ProjectServer:
     def _judge(
         self,
         changed: Mapping[Path, str],
+        originals: Mapping[Path, str],
         display: Callable[[Path], str],
         samples: Sequence[SampleObject],
     ) -> ServerVerdicts:
@@ -261,7 +268,7 @@ class ProjectServer:
                     self._plane = ControlPlane(self.assets)
                 except StartError as e:
                     raise ServerUnavailable(f"{self.assets.describe()} did not start: {e}") from e
-            return judge(self._plane.client, changed, display, samples)
+            return judge(self._plane.client, changed, originals, display, samples)
         finally:
             self.seconds += time.monotonic() - start
 
