@@ -237,7 +237,10 @@ class Installed:
         body["apiVersion"] = f"{self.group}/{version}"
         body["kind"] = self.kind
         meta = dict(body.get("metadata") or {})
-        meta["name"] = f"o{next(self._names)}"
+        # The object's own name: a CRD may constrain it (openshift's cluster singletons
+        # allow only their names), and a dry run stores nothing for a second one to meet.
+        if not isinstance(meta.get("name"), str) or not meta["name"]:
+            meta["name"] = f"o{next(self._names)}"
         for key in (
             "namespace", "generateName", "resourceVersion", "uid",
             "creationTimestamp", "generation", "managedFields",
