@@ -10,12 +10,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from markergen.crd.locate import root_type
 from markergen.emit.naming import key_definition_name
 from markergen.emit.options import EmitOptions
 from markergen.emit.table import build_table
 from markergen.model import Model
 from markergen.pipeline import load_model
+from markergen.project.locate import root_type
 from markergen.runtime import Table, validate
 
 

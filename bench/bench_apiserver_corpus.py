@@ -307,10 +307,10 @@ def _run(
         by_kind.setdefault(_key(v.patched), []).append(v)
 
     from markergen.config import load_config
-    from markergen.crd.locate import root_type
-    from markergen.crd.samples import load_samples
     from markergen.emit.naming import key_definition_name
     from markergen.pipeline import load_model
+    from markergen.project.locate import root_type
+    from markergen.project.samples import load_samples
     from markergen.runtime import Table, validate
 
     table_path = tmp / "generated" / "unions_table.json"

@@ -142,8 +142,8 @@ def rule_cases(checkout: Path) -> list[tuple[str, list[Any]]]:
     sys.path.insert(0, str(checkout))
     from markergen.crd.cel import escape_property
     from markergen.crd.patch import patch_text
-    from markergen.crd.yamlio import load_documents
     from markergen.pipeline import load_model
+    from markergen.yamlio import load_documents
 
     cases: list[tuple[str, list[Any]]] = []
     projects = [checkout / "testdata" / "example", *sorted((checkout / "testdata" / "crd").iterdir())]

@@ -483,10 +483,10 @@ def worker(
     from markergen.crd.admit import crd_version_schema, rejection
     from markergen.crd.celeval import CelEvaluator
     from markergen.crd.helm import mask_templates
-    from markergen.crd.locate import root_type
-    from markergen.crd.samples import load_samples
     from markergen.emit.naming import key_definition_name
     from markergen.pipeline import load_model
+    from markergen.project.locate import root_type
+    from markergen.project.samples import load_samples
     from markergen.runtime import Table, validate
 
     os.chdir(cwd)

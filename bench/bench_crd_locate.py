@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from markergen.crd.outputs import find_crd_outputs
+from markergen.project.outputs import find_crd_outputs
 
 _CRD = re.compile(r"^kind:\s*CustomResourceDefinition\b", re.MULTILINE)
 

@@ -9,7 +9,7 @@ vendor/, hidden directories and testdata/. Types: `./...` of the checkout.
 
 "kept objects rejected" evaluates every rule markergen added (its message ends with
 ` (union ...)`) on every object of that CRD's kind the checkout keeps (the sources of
-`markergen.crd.samples`, test suites beside the CRDs included), at the rule's schema
+`markergen.project.samples`, test suites beside the CRDs included), at the rule's schema
 node, with a real CEL engine: it must be 0. `--show MG509,MG508` prints those findings.
 
 `--recheck` re-checks every union proof by brute force, outside the search it uses:
@@ -43,8 +43,8 @@ from markergen.crd.cel import escape_property  # noqa: E402
 from markergen.crd.celeval import CelEvaluator  # noqa: E402
 from markergen.crd.helm import mask_templates  # noqa: E402
 from markergen.crd.patch import OURS, VALIDATIONS, patch_files  # noqa: E402
-from markergen.crd.samples import load_samples, values_at  # noqa: E402
 from markergen.pipeline import load_model  # noqa: E402
+from markergen.project.samples import load_samples, values_at  # noqa: E402
 
 
 def _rule_nodes(node: object, path: tuple[object, ...]) -> list[tuple[tuple[object, ...], list[str]]]:

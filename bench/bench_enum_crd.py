@@ -28,9 +28,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from markergen.crd.enumcheck import EnumNode, compare_files, findings, summary  # noqa: E402
-from markergen.crd.outputs import find_crd_outputs  # noqa: E402
 from markergen.crd.patch import crd_files  # noqa: E402
 from markergen.pipeline import InputError, load_model  # noqa: E402
+from markergen.project.outputs import find_crd_outputs  # noqa: E402
 
 # openshift's zz_generated.featuregated-crd-manifests/ hold controller-gen's output per
 # feature gate before openshift's generator applies FeatureGateAwareEnum and merges them

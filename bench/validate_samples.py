@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 from _verdicts import Rejections, Validator
 
-from markergen.crd.samples import ENVSUBST
+from markergen.project.samples import ENVSUBST
 
 DEFAULT_DIRS = ("config/samples", "examples", "samples", "docs", "test", "site")
 SKIP_DIRS = {"vendor", "node_modules", "testdata-output"}

@@ -241,7 +241,7 @@ def _run_check(args: Args) -> int:
 
 def _crd_dirs(cfg: Config) -> list[Path]:
     """The existing CRD directories of the project (the Makefile's controller-gen runs)."""
-    from markergen.crd.outputs import find_crd_outputs
+    from markergen.project.outputs import find_crd_outputs
 
     dirs = [cfg.root / d for d in find_crd_outputs(cfg.root).dirs]
     return [d for d in dirs if d.is_dir()]

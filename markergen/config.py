@@ -379,7 +379,7 @@ def _kubebuilder_defaults(root: Path) -> dict[str, Any]:
         own = ("./...",) if (root / "go.mod").is_file() else ()
         out["inputs"] = (*own, *nested)
     # No crd-dir default: `markergen crd` finds the CRDs where the Makefile's
-    # controller-gen runs write them, else in config/crd/bases (markergen.crd.outputs).
+    # controller-gen runs write them, else in config/crd/bases (markergen.project.outputs).
     return out
 
 

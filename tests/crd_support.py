@@ -10,13 +10,13 @@ from typing import Any
 from helpers import TESTDATA
 
 from markergen.crd.patch import patch_text
-from markergen.crd.yamlio import load_documents
 from markergen.diagnostics import Diagnostic
 from markergen.emit.options import EmitOptions
 from markergen.emit.table import build_table
 from markergen.model import Model
 from markergen.pipeline import load_model
 from markergen.runtime import Table
+from markergen.yamlio import load_documents
 
 EXAMPLE = TESTDATA / "example"
 CRD_NAME = "webapp.example.com_guestbooks.yaml"

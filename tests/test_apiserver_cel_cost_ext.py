@@ -1,4 +1,4 @@
-"""markergen's port of the CEL cost estimate (markergen.crd.celcost) against the real API
+"""markergen's port of the CEL cost estimate (markergen.celcost) against the real API
 server, for what issue 39 added: two-variable comprehensions, the ext.Lists functions,
 and the authorization library (which a CRD rule cannot reach).
 
@@ -18,7 +18,7 @@ from typing import Any
 import kubeserver
 import pytest
 
-from markergen.crd.celcost import STATIC_ESTIMATED_COST_LIMIT, CannotEstimate, rule_cost
+from markergen.celcost import STATIC_ESTIMATED_COST_LIMIT, CannotEstimate, rule_cost
 
 ITEM: dict[str, Any] = {
     "type": "object",

@@ -1,4 +1,4 @@
-"""markergen's port of the API server's CEL cost estimate (markergen.crd.celcost,
+"""markergen's port of the API server's CEL cost estimate (markergen.celcost,
 docs/cel-cost.md) against the real CRD API server (tests/kubeserver.py).
 
 For each case the CRD is built so that markergen's estimate sits right at a limit: one

@@ -17,7 +17,7 @@ from helpers import TESTDATA, run_cli
 
 from markergen.crd.admit import crd_version_schema, rejection
 from markergen.crd.celeval import CelEvaluator
-from markergen.crd.samples import SampleObject, load_negatives, load_samples
+from markergen.project.samples import SampleObject, load_negatives, load_samples
 
 CRD = Path("config/crd/bases/net.example.com_tunnels-handwritten.yaml")
 GROUPS = ["net.example.com"]

@@ -39,10 +39,10 @@ from test_crd_samples import FINE, SAMPLE
 
 from markergen.crd.files import CrdError
 from markergen.crd.project import ProjectProofs, project_proofs, run_project
-from markergen.crd.samples import SampleObject
 from markergen.emit.options import EmitOptions
 from markergen.emit.table import build_table
 from markergen.pipeline import load_model
+from markergen.project.samples import SampleObject
 from markergen.runtime import Table, validate
 
 PROJECTS = TESTDATA / "projects"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import celpy
 import pytest
 
-from markergen.crd.cel import cel_string, escape_property
+from markergen.celcost.escape import escape_property
+from markergen.crd.cel import cel_string
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The API server's static CEL cost estimate (markergen.crd.celcost, docs/cel-cost.md).
+"""The API server's static CEL cost estimate (markergen.celcost, docs/cel-cost.md).
 
 Each expected figure is worked out by hand from the rules the docs quote (cel-go's
 checker/cost.go as the API server configures it; sizes from the schema); the ones marked
@@ -14,22 +14,22 @@ from typing import Any
 import pytest
 from helpers import TESTDATA, run_cli
 
-from markergen.crd.cel import FORBIDDEN, INVALID, REQUIRED, Rule, compact
-from markergen.crd.celcost import (
+from markergen.celcost import (
     CannotEstimate,
     call_cost,
     cardinality,
     context_cardinality,
     rule_cost,
 )
-from markergen.crd.celcost.decl import schema_decl
+from markergen.celcost.decl import schema_decl
+from markergen.crd.cel import FORBIDDEN, INVALID, REQUIRED, Rule, compact
 from markergen.crd.cost import (
     STATIC_ESTIMATED_COST_LIMIT,
     STATIC_ESTIMATED_CRD_COST_LIMIT,
     estimate,
     upper_bound_call_cost,
 )
-from markergen.crd.yamlio import load_documents
+from markergen.yamlio import load_documents
 
 MIB3 = 3 * 1024 * 1024
 FIXTURE = TESTDATA / "crd" / "cost"

@@ -20,11 +20,11 @@ import yaml
 from helpers import TESTDATA, run_cli
 
 from markergen.crd.patch import patch_files
-from markergen.crd.samples import SampleObject
 from markergen.crd.serverproof import ServerStep, judge
 from markergen.envtest import assets
 from markergen.envtest.controlplane import ControlPlane
 from markergen.pipeline import with_model
+from markergen.project.samples import SampleObject
 
 VERSION = "1.37.2"
 GOOD = """\

@@ -15,16 +15,16 @@ import celpy
 import pytest
 from crd_support import EXAMPLE_CRD, example_model
 
-from markergen.crd.cel import escape_property
-from markergen.crd.locate import root_type
+from markergen.celcost.escape import escape_property
 from markergen.crd.patch import patch_text
 from markergen.crd.walk import UnionSite, union_sites
-from markergen.crd.yamlio import load_documents
 from markergen.emit.naming import key_definition_name
 from markergen.emit.options import EmitOptions
 from markergen.emit.table import build_table
 from markergen.model import Model, Union
+from markergen.project.locate import root_type
 from markergen.runtime import Table, validate
+from markergen.yamlio import load_documents
 
 UNKNOWN = "NoSuchValue"
 

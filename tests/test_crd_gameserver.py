@@ -14,7 +14,7 @@ from helpers import TESTDATA
 
 from markergen.crd.celeval import CelEvaluator
 from markergen.crd.project import run_project
-from markergen.crd.samples import load_samples, values_at
+from markergen.project.samples import load_samples, values_at
 
 GAMESERVER = TESTDATA / "projects" / "gameserver"
 BASES = Path("config/crd/bases")

@@ -14,7 +14,7 @@ from helpers import TESTDATA, run_cli
 
 from markergen.crd.admit import rejection
 from markergen.crd.celeval import CelEvaluator
-from markergen.crd.samples import is_negative, load_negatives, load_samples, markdown_blocks
+from markergen.project.samples import is_negative, load_negatives, load_samples, markdown_blocks
 
 PROJECT = TESTDATA / "projects" / "keptdocs"
 CRD = Path("config/crd/bases/net.example.com_tunnels-handwritten.yaml")

@@ -1,4 +1,4 @@
-"""The make reader (`markergen.crd.makefile`) and what `find_crd_outputs` makes of its
+"""The make reader (`markergen.project.makefile`) and what `find_crd_outputs` makes of its
 commands: make's variable flavours and functions, includes, sub-makes, `cd`, scripts,
 and the copies, moves and removals that decide where the CRDs end up."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from markergen.crd.makefile import read_commands
-from markergen.crd.outputs import find_crd_outputs
+from markergen.project.makefile import read_commands
+from markergen.project.outputs import find_crd_outputs
 
 
 def _tree(root: Path, files: dict[str, str], dirs: tuple[str, ...] = ()) -> Path:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from markergen.crd.makefile import read_commands
-from markergen.crd.outputs import find_crd_outputs
+from markergen.project.makefile import read_commands
+from markergen.project.outputs import find_crd_outputs
 
 
 def _echoed(root: Path) -> list[str]:

@@ -17,8 +17,8 @@ import markergen.crd.patch as patch
 from markergen.crd.cost import CostMemo, estimate, hand_cost, hand_rules
 from markergen.crd.helm import mask_templates
 from markergen.crd.patch import is_ours
-from markergen.crd.yamlio import YamlError, load_documents
 from markergen.pipeline import load_model
+from markergen.yamlio import YamlError, load_documents
 
 PROJECTS = [
     TESTDATA / "example",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from markergen.crd.outputs import CrdOutput, find_crd_outputs
+from markergen.project.outputs import CrdOutput, find_crd_outputs
 
 MAKEFILE = """\
 include tools/make/*.mk

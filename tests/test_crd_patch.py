@@ -12,8 +12,8 @@ import pytest
 from crd_support import CRD_NAME, EXAMPLE_CRD, copy_example, example_model
 
 from markergen.crd import CrdError, run_crd
-from markergen.crd.yamlio import dump_documents, load_documents
 from markergen.diagnostics import Severity
+from markergen.yamlio import dump_documents, load_documents
 
 HAND_RULE = {"message": "hand-written", "rule": 'self.method != "Fax"'}
 

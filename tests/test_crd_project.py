@@ -80,7 +80,7 @@ def test_indented_values_find_what_the_line_anchored_patterns_find() -> None:
     import re
 
     from markergen.crd import patch, project
-    from markergen.crd.yamlio import indented_values
+    from markergen.yamlio import indented_values
 
     texts = [_EDGES, _EDGES.replace("\n", "\r\n")]
     texts += [p.read_text(encoding="utf-8") for p in TESTDATA.rglob("*.yaml")]

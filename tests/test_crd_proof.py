@@ -22,7 +22,6 @@ from helpers import TESTDATA, run_cli
 from markergen.crd.cel import union_rules
 from markergen.crd.celeval import CelEvaluator
 from markergen.crd.prove import NodeFacts, prove_union
-from markergen.crd.samples import suite_dirs
 from markergen.crd.search import (
     ABSENT,
     Check,
@@ -37,6 +36,7 @@ from markergen.emit.options import EmitOptions
 from markergen.emit.table import build_table
 from markergen.model import Model, Union
 from markergen.pipeline import load_model
+from markergen.project.samples import suite_dirs
 from markergen.runtime import Table, validate
 
 FLEETNET = TESTDATA / "projects" / "fleetnet"

@@ -12,9 +12,9 @@ from helpers import TESTDATA
 
 from markergen.crd import run_crd
 from markergen.crd.patch import sample_findings
-from markergen.crd.samples import load_samples, sample_files
 from markergen.diagnostics import Severity
 from markergen.pipeline import load_model
+from markergen.project.samples import load_samples, sample_files
 
 OPENSHIFT = TESTDATA / "crd" / "openshift"
 TECH = Path(

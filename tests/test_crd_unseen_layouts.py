@@ -12,7 +12,7 @@ from pathlib import Path
 
 from helpers import TESTDATA, run_cli
 
-from markergen.crd.outputs import find_crd_outputs
+from markergen.project.outputs import find_crd_outputs
 
 GUESTBOOKS = "webapp.example.com_guestbooks.yaml"
 RULE = "x-kubernetes-validations"

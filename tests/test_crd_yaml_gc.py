@@ -1,4 +1,4 @@
-"""Reading CRD YAML pauses Python's cyclic collector (crd/yamlio.py) and must leave it
+"""Reading CRD YAML pauses Python's cyclic collector (markergen/yamlio.py) and must leave it
 exactly as it found it: on, off, and after a text that is not YAML."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from markergen.crd.yamlio import YamlError, load_documents, load_value
+from markergen.yamlio import YamlError, load_documents, load_value
 
 TEXT = "a: 1\nb: [x, 'y', true]\n---\nc: {d: null}\n"
 

@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 
 from markergen.config import load_config
 from markergen.crd.cel import union_rules
-from markergen.crd.yamlio import dump_documents, load_documents
 from markergen.generate import generate
 from markergen.pipeline import load_model
+from markergen.yamlio import dump_documents, load_documents
 
 HOSTILE = (
     'q"uote \'single\' back\\slash new\nline nul\x00 {{ jinja }} {% block %} \'\'\' """ '

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from helpers import TESTDATA
 
-from markergen.crd.yamlio import load_documents
+from markergen.yamlio import load_documents
 from markergen.yamlread import YamlError, compose_documents, load_value
 
 # What a normal `check` of the example project peaks at is about a tenth of this; the

@@ -1,7 +1,7 @@
 """CRD patching: union CEL rules for controller-gen CRDs.
 
 The names below are loaded on first use: `markergen check` asks only
-`markergen.crd.outputs` whether a project has CRDs, and importing the patcher (YAML, CEL)
+`markergen.project.outputs` whether a project has CRDs, and importing the patcher (YAML, CEL)
 for that was half of a warm check's time.
 """
 
@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from markergen.crd.files import CrdError, CrdResult
-    from markergen.crd.outputs import CrdTargets, find_crd_outputs
     from markergen.crd.patch import patch_text, run_crd, sample_findings
     from markergen.crd.project import ProjectRun, run_project
+    from markergen.project.outputs import CrdTargets, find_crd_outputs
 
 _WHERE = {
     "CrdTargets": "outputs",

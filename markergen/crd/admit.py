@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from markergen.crd.cel import escape_property
+from markergen.celcost.escape import escape_property
 from markergen.crd.celeval import CelEvaluator
 
 _ROOT_KEYS = frozenset({"apiVersion", "kind", "metadata"})

@@ -18,31 +18,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from markergen.celcost.escape import escape_property
 from markergen.model import Union, json_scalar
-
-# CEL's reserved words that Kubernetes escapes as `__<word>__` (k8s.io/apiserver cel).
-RESERVED = frozenset(
-    {
-        "true", "false", "null", "in", "as", "break", "const", "continue", "else",
-        "for", "function", "if", "import", "let", "loop", "package", "namespace",
-        "return", "var", "void", "while",
-    }
-)  # fmt: skip
-_ESCAPABLE = re.compile(r"^[a-zA-Z_.\-/][a-zA-Z0-9_.\-/]*$")
 
 REQUIRED = "FieldValueRequired"
 FORBIDDEN = "FieldValueForbidden"
 INVALID = "FieldValueInvalid"
-
-
-def escape_property(name: str) -> str | None:
-    """The CEL identifier Kubernetes gives property `name`, or None if CEL cannot reach it."""
-    if name in RESERVED:
-        return f"__{name}__"
-    if not _ESCAPABLE.match(name):
-        return None
-    out = name.replace("__", "__underscores__")
-    return out.replace(".", "__dot__").replace("-", "__dash__").replace("/", "__slash__")
 
 
 def cel_string(value: str) -> str:

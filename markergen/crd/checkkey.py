@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from markergen.cache import file_digests
-from markergen.crd.outputs import MAKEFILES
-from markergen.crd.samples import sample_files
+from markergen.project.outputs import MAKEFILES
+from markergen.project.samples import sample_files
 
 
 def _yaml_files(dirs: Sequence[Path]) -> list[str]:

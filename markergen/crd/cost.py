@@ -5,7 +5,7 @@ CRD version when one rule's estimated cost exceeds `StaticEstimatedCostLimit`
 (10,000,000) or the rules of its whole schema together exceed
 `StaticEstimatedCRDCostLimit` (100,000,000). A rule's estimated cost is cel-go's estimated
 max cost of one evaluation times the cardinality of its node (`getExpressionCost`);
-markergen.crd.celcost ports both (docs/cel-cost.md).
+markergen.celcost ports both (docs/cel-cost.md).
 
 When the port cannot estimate a rule (CEL it does not read, a function it has not
 ported), `estimate` falls back to `upper_bound_call_cost`, the token count markergen used
@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from markergen.crd.celcost import (
+from markergen.celcost import (
     NOT_VISIBLE,
     PER_CALL_LIMIT,
     STATIC_ESTIMATED_COST_LIMIT,
@@ -33,9 +33,9 @@ from markergen.crd.celcost import (
     is_resource_root,
     node_context,
 )
-from markergen.crd.celcost.decl import MAX_REQUEST_SIZE_BYTES, Decl, max_cardinality, schema_decl
-from markergen.crd.celcost.syntax import CelSyntaxError, Expr, parse
-from markergen.crd.yamlio import PathKey
+from markergen.celcost.decl import MAX_REQUEST_SIZE_BYTES, Decl, max_cardinality, schema_decl
+from markergen.celcost.syntax import CelSyntaxError, Expr, parse
+from markergen.yamlio import PathKey
 
 __all__ = [
     "MAX_REQUEST_SIZE_BYTES",

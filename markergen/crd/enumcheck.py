@@ -27,9 +27,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from markergen.crd.helm import mask_templates
-from markergen.crd.locate import root_type
 from markergen.crd.walk import flat_fields, resolve, unions_at
-from markergen.crd.yamlio import Document, PathKey, YamlError, load_documents
 from markergen.diagnostics import Diagnostic, diag
 from markergen.emit.naming import ref_v3
 from markergen.emit.openapi import SchemaBuilder
@@ -38,6 +36,8 @@ from markergen.golang.syntax import Position
 from markergen.model import Enum, Field, Model, Struct, TypeRef
 from markergen.model.enums import enum_floor, field_enum, list_marker, type_enum_of
 from markergen.model.lookup import FieldLookup, model_lookup
+from markergen.project.locate import root_type
+from markergen.yamlio import Document, PathKey, YamlError, load_documents
 
 Verdict = Literal["agree", "wider", "narrower", "both"]
 _MAX_DEPTH = 64  # nested lists of lists; recursive types stop at the first repeat

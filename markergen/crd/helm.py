@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from markergen.crd.yamlio import split_lines
+from markergen.yamlio import split_lines
 
 _WHOLE_LINE = re.compile(r"^\s*\{\{.*\}\}\s*$")
 _INLINE = re.compile(r"\{\{-?\s*(?:[.$]|[a-zA-Z_]+\b)")

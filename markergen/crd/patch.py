@@ -1,7 +1,7 @@
 """`markergen crd`: patch union CEL rules and discriminator enums into controller-gen CRDs.
 
 The file is never re-emitted: markergen inserts whole lines at the marks libyaml gives
-(`markergen.crd.yamlio`), so a patched file differs from the input only by added lines.
+(`markergen.yamlio`), so a patched file differs from the input only by added lines.
 Nothing is stored in the object to recognise what markergen wrote: its rules are known by
 their message, which always ends with ` (union <Struct>.<field>)`. On the next run such a
 rule that is no longer wanted is removed (its lines only), a wanted one already present is
@@ -23,12 +23,12 @@ from typing import Any
 
 import yaml
 
+from markergen.celcost.escape import escape_property
 from markergen.crd.admit import rejection
 from markergen.crd.cel import (
     REQUIRED,
     Rule,
     compact,
-    escape_property,
     item_rules,
     json_value,
     text_of,
@@ -46,12 +46,18 @@ from markergen.crd.cost import (
 from markergen.crd.edit import LineEdits
 from markergen.crd.files import CrdResult, crd_files, finish
 from markergen.crd.helm import mask_templates, templated
-from markergen.crd.locate import describe_missing, root_type
 from markergen.crd.prove import Allowance, NodeFacts, Proof, prove_items, prove_union
-from markergen.crd.samples import SampleObject, load_samples, values_at
 from markergen.crd.serverproof import ServerStep, ServerVerdicts
 from markergen.crd.walk import MissingSite, UnionSite, union_sites
-from markergen.crd.yamlio import (
+from markergen.diagnostics import Diagnostic, Severity, diag
+from markergen.golang.syntax import Position
+from markergen.markers import UNION_MEMBER
+from markergen.model import Model, Union
+from markergen.model.lookup import FieldLookup, model_lookup
+from markergen.project.locate import describe_missing, root_type
+from markergen.project.samples import SampleObject, load_samples, values_at
+from markergen.rules import all_diagnostics
+from markergen.yamlio import (
     Document,
     PathKey,
     YamlError,
@@ -63,12 +69,6 @@ from markergen.crd.yamlio import (
     split_lines,
     to_value,
 )
-from markergen.diagnostics import Diagnostic, Severity, diag
-from markergen.golang.syntax import Position
-from markergen.markers import UNION_MEMBER
-from markergen.model import Model, Union
-from markergen.model.lookup import FieldLookup, model_lookup
-from markergen.rules import all_diagnostics
 
 CRD_API_VERSION = "apiextensions.k8s.io/v1"
 VALIDATIONS = "x-kubernetes-validations"
@@ -1296,7 +1296,7 @@ def run_crd(
     written.
 
     With `root` (the project root), each union's rules are first evaluated on the objects
-    the project keeps (`markergen.crd.samples`, plus `samples_include` globs, minus
+    the project keeps (`markergen.project.samples`, plus `samples_include` globs, minus
     `samples_exclude`); a rule that rejects one is not written (MG510, an error with
     `strict`). A union with a `markergen check` error gets no rules (MG506)."""
     files = crd_files(paths)

@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING
 
 from markergen.crd import runcache
 from markergen.crd.files import CrdError, CrdResult, crd_files, finish
-from markergen.crd.outputs import CrdTargets, find_crd_outputs
-from markergen.crd.samples import SampleObject, sample_files
-from markergen.crd.yamlio import indented_values
 from markergen.envtest.assets import Assets
 from markergen.golang.header import generated_struct_names
 from markergen.golang.packages import input_files
+from markergen.project.outputs import CrdTargets, find_crd_outputs
+from markergen.project.samples import SampleObject, sample_files
+from markergen.yamlio import indented_values
 
 if TYPE_CHECKING:
     from markergen.crd.patch import Withheld

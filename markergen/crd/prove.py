@@ -26,12 +26,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from markergen.celcost.escape import escape_property
 from markergen.crd.cel import (
     FORBIDDEN,
     INVALID,
     REQUIRED,
     Rule,
-    escape_property,
     json_value,
     text_of,
 )

@@ -25,11 +25,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from markergen.crd.samples import SampleObject, values_at
-from markergen.crd.yamlio import YamlError, load_documents
 from markergen.envtest.assets import Assets
 from markergen.envtest.client import Client, Installed, Refused
 from markergen.envtest.controlplane import ControlPlane, StartError
+from markergen.project.samples import SampleObject, values_at
+from markergen.yamlio import YamlError, load_documents
 
 # markergen's rule messages end with the union's label; the server quotes the message
 _RULE_MESSAGE = re.compile(r"[^:\n]*? \(union [^()]*\)")

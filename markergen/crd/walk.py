@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from markergen.crd.yamlio import PathKey
 from markergen.model import Field, Model, Struct, TypeKey, TypeRef, Union
 from markergen.model.lookup import FieldLookup, JSONField, model_lookup
+from markergen.yamlio import PathKey
 
 _MAX_HOPS = 64  # type aliases / named types chained this deep are a cycle
 

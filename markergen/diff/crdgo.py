@@ -15,7 +15,6 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from markergen.crd.locate import root_type
 from markergen.crd.walk import flat_fields, resolve
 from markergen.diff.classify import Change
 from markergen.diff.crdsource import CrdSet
@@ -23,6 +22,7 @@ from markergen.diff.surface import enum_values, type_name
 from markergen.emit.naming import Naming
 from markergen.model import Field, Model, Struct
 from markergen.model.lookup import FieldLookup, JSONField, model_lookup
+from markergen.project.locate import root_type
 
 _MAX_DEPTH = 64
 _XVALIDATION = "kubebuilder:validation:XValidation"

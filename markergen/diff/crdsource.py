@@ -20,8 +20,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from markergen.crd.helm import mask_templates
-from markergen.crd.yamlio import Document, PathKey, YamlError, load_documents
 from markergen.diff.errors import DiffInputError
+from markergen.yamlio import Document, PathKey, YamlError, load_documents
 
 CRD_KIND = "CustomResourceDefinition"
 YAML_SUFFIXES = (".yaml", ".yml")

@@ -30,9 +30,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from markergen.crd.cel import escape_property
+from markergen.celcost.escape import escape_property
 from markergen.crd.celeval import CelError, CelEvaluator
-from markergen.crd.yamlio import PathKey
+from markergen.yamlio import PathKey
 
 # Above this many objects a union is listed as not compared rather than enumerated.
 MAX_OBJECTS = 4096

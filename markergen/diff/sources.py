@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from markergen.crd.outputs import MAKEFILES, find_crd_outputs
 from markergen.diff.crdsource import (
     CrdSet,
     archive,
@@ -31,6 +30,7 @@ from markergen.diff.errors import DiffInputError
 from markergen.diff.surface import ALL_FACTS, Surface, surface_from_model
 from markergen.emit.naming import Naming
 from markergen.model import Model
+from markergen.project.outputs import MAKEFILES, find_crd_outputs
 
 
 def _git(cwd: Path, args: Sequence[str]) -> subprocess.CompletedProcess[bytes]:

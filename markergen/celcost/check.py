@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from markergen.crd.cel import RESERVED
-from markergen.crd.celcost.decl import Decl
-from markergen.crd.celcost.syntax import (
+from markergen.celcost.decl import Decl
+from markergen.celcost.escape import RESERVED
+from markergen.celcost.syntax import (
     Call,
     Comprehension,
     Expr,

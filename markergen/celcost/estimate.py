@@ -6,7 +6,7 @@ server configures it (k8s.io/apiserver pkg/cel/environment/base.go):
 `library.CostEstimator` of k8s.io/apiserver pkg/cel/library/cost.go for Kubernetes'
 and the extension libraries' functions, and apiextensions-apiserver's `sizeEstimator`
 (pkg/apiserver/schema/cel/compilation.go), which sizes a value reached from `self` by
-the `MaxElements` of its schema node (see markergen.crd.celcost.decl).
+the `MaxElements` of its schema node (see markergen.celcost.decl).
 
 Costs and sizes are [min, max] ranges of unsigned 64-bit integers that saturate at
 2^64 - 1 instead of overflowing, as in Go. The API server keeps the max.
@@ -17,9 +17,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from markergen.crd.celcost.check import SCALARS, Checked, Type
-from markergen.crd.celcost.decl import Decl
-from markergen.crd.celcost.syntax import (
+from markergen.celcost.check import SCALARS, Checked, Type
+from markergen.celcost.decl import Decl
+from markergen.celcost.syntax import (
     ACCUMULATOR,
     Call,
     Comprehension,

@@ -12,10 +12,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from markergen.crd.celcost.check import Checker, CheckError, decl_type, optional_of
-from markergen.crd.celcost.decl import Decl, max_cardinality, schema_decl
-from markergen.crd.celcost.estimate import MAX_U64, Coster, SizeEstimator
-from markergen.crd.celcost.syntax import CelSyntaxError, Expr, parse
+from markergen.celcost.check import Checker, CheckError, decl_type, optional_of
+from markergen.celcost.decl import Decl, max_cardinality, schema_decl
+from markergen.celcost.estimate import MAX_U64, Coster, SizeEstimator
+from markergen.celcost.syntax import CelSyntaxError, Expr, parse
 
 # k8s.io/apiextensions-apiserver pkg/apis/apiextensions/validation/validation.go
 STATIC_ESTIMATED_COST_LIMIT = 10_000_000

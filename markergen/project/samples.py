@@ -26,7 +26,7 @@ from typing import Any
 
 import yaml
 
-from markergen.crd.yamlio import (
+from markergen.yamlio import (
     PathKey,
     YamlError,
     load_documents,

@@ -1,5 +1,5 @@
 """Where a project's CRDs end up, found from the commands `make` would run
-(`markergen.crd.makefile`), so that `markergen crd` with no path patches what
+(`markergen.project.makefile`), so that `markergen crd` with no path patches what
 `make manifests` wrote.
 
 The commands are taken in the order make reads them:
@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from markergen.crd.makefile import MAKEFILES, Command, read_commands, repository_top
+from markergen.project.makefile import MAKEFILES, Command, read_commands, repository_top
 
 __all__ = ["MAKEFILES", "CrdOutput", "CrdTargets", "find_crd_outputs"]
 

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from markergen.crd.cel import escape_property
+from markergen.celcost.escape import escape_property
 
 MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024  # k8s.io/apiserver pkg/apis/cel/config.go
 MIN_STRING_SIZE = 2
