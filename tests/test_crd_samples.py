@@ -11,7 +11,7 @@ import yaml
 from helpers import TESTDATA
 
 from markergen.crd import run_crd
-from markergen.crd.patch import sample_findings
+from markergen.crd.checkfind import sample_findings
 from markergen.diagnostics import Severity
 from markergen.pipeline import load_model
 from markergen.project.samples import load_samples, sample_files
