@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -100,3 +101,23 @@ def test_a_warning_turned_into_an_error_blocks_its_union(example: Path) -> None:
         f"`markergen check` reports MG201 at {error['file']}:{error['line']}:{error['column']}: "
         f"{error['message']}; no rules written"
     ) in err
+
+
+@pytest.mark.parametrize("command", [["check", "--no-cache"], ["crd", "--no-cache"]])
+def test_the_rules_run_once_per_run(
+    example: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    import markergen.rules as rules
+
+    runs: list[int] = []
+    real = rules.run_rules
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        runs.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(rules, "run_rules", counted)
+    _member(example, SAME_VALUE)
+    r = run_main(command, cwd=example)
+    assert "MG304" in r.stdout + r.stderr  # the rules did run, and their error is reported
+    assert len(runs) == 1
