@@ -22,9 +22,15 @@ from typing import Any
 
 from markergen.celcost.escape import escape_property
 from markergen.crd.admit import rejection
+from markergen.crd.advice import (
+    allowance_hint,
+    as_documentation,
+    member_marker,
+    rejection_hint,
+    rule_marker,
+)
 from markergen.crd.apply import VALIDATIONS, apply_plan, is_ours
 from markergen.crd.cel import (
-    REQUIRED,
     Rule,
     compact,
     item_rules,
@@ -44,13 +50,12 @@ from markergen.crd.cost import (
 from markergen.crd.edit import LineEdits
 from markergen.crd.files import CrdResult, crd_files, finish
 from markergen.crd.helm import mask_templates, templated
-from markergen.crd.prove import Allowance, NodeFacts, Proof, prove_items, prove_union
+from markergen.crd.prove import NodeFacts, Proof, prove_items, prove_union
 from markergen.crd.reasons import Finding, Placed, Reason
 from markergen.crd.serverproof import ServerStep, ServerVerdicts
 from markergen.crd.walk import MissingSite, UnionSite, union_sites
 from markergen.diagnostics import Diagnostic, Severity
 from markergen.golang.syntax import Position
-from markergen.markers import UNION_MEMBER
 from markergen.model import Model, Struct, Union
 from markergen.model.lookup import FieldLookup, model_lookup
 from markergen.project.locate import describe_missing, root_type
@@ -514,7 +519,7 @@ class _VersionPlanner:
             types,
             _facts(props, union),
         )
-        documentation = _as_documentation(union, proof.problems)
+        documentation = as_documentation(union, proof.problems)
         for p in proof.problems:
             self.say(
                 Reason.UNPROVEN,
@@ -531,12 +536,12 @@ class _VersionPlanner:
                 Reason.HAND_CONTRADICTS, site.path, f"union {label} at {where}: {c}", once=once
             )
         for a in proof.allowances:
-            marker = _member_marker(self.model, union, a.member)
+            marker = member_marker(self.model, union, a.member)
             self.say(
                 Reason.HAND_ALLOWS,
                 site.path,
                 f"union {label} at {where}: {a.text} (member {a.member} at {marker})",
-                hint=_allowance_hint(self.model, union, a),
+                hint=allowance_hint(self.model, union, a),
                 once=(union.struct, union.name, a.member, a.text),
             )
         if proof.allowances:
@@ -686,11 +691,11 @@ class _VersionPlanner:
             self.withheld.append((site.path, r.as_dict(), rejected, ()))
             self.say(
                 Reason.REJECTS_KEPT,
-                _rule_marker(self.model, site.union, r),
+                rule_marker(self.model, site.union, r),
                 f"union {label}: the rule `{r.message}` would reject "
                 f"{rejected.kind} at {rejected.file}:{rejected.line}",
                 severity=Severity.ERROR if self.context.strict else None,
-                hint=_rejection_hint(self.model, site.union, r),
+                hint=rejection_hint(self.model, site.union, r),
             )
         return keep
 
@@ -707,11 +712,11 @@ class _VersionPlanner:
             obj, words = found
             self.say(
                 Reason.REJECTS_KEPT,
-                _rule_marker(self.model, site.union, r),
+                rule_marker(self.model, site.union, r),
                 f"union {label}: {server.server} rejects {obj} with the rule "
                 f"`{r.message}` (it says: {words})",
                 severity=Severity.ERROR if self.context.strict else None,
-                hint=_rejection_hint(self.model, site.union, r),
+                hint=rejection_hint(self.model, site.union, r),
             )
         return keep
 
@@ -995,105 +1000,10 @@ def _facts(props: Mapping[str, Any], union: Union) -> NodeFacts:
     return NodeFacts(tuple(defaults), tuple(rules))
 
 
-def _member_marker(model: Model, union: Union, member: str) -> Position:
-    """Where the member is marked in Go: its member marker, else its field."""
-    for m in union.members:
-        if m.json_name != member:
-            continue
-        struct = model.structs.get(union.struct)
-        field = struct.field(m.go_name) if struct is not None else None
-        name = union.traits.member_name_marker
-        found = field.marker(name) if field is not None and name else None
-        return found.pos if found is not None else m.pos
-    return union.pos
-
-
-def _rule_marker(model: Model, union: Union, rule: Rule) -> Position:
-    """Where a rule comes from in Go: the marker of the member (or discriminator) its
-    `fieldPath` names, else the marker that founded the union."""
-    name = rule.field_path[1:] if rule.field_path.startswith(".") else ""
-    disc = union.discriminator
-    if disc is not None and name == disc.json_name:
-        return disc.pos
-    if any(m.json_name == name for m in union.members):
-        return _member_marker(model, union, name)
-    return union.pos
-
-
-def _optional_marker(model: Model, union: Union, member: str) -> str:
-    """The member's `+unionMember` marker as written, with `,optional` added."""
-    for m in union.members:
-        if m.json_name != member:
-            continue
-        struct = model.structs.get(union.struct)
-        field = struct.field(m.go_name) if struct is not None else None
-        found = field.marker(UNION_MEMBER) if field is not None else None
-        if found is not None:
-            value = f"={found.value}" if found.value else ""
-            flags = "".join(f",{f}" for f in dict.fromkeys([*found.flags, "optional"]))
-            return f"+{UNION_MEMBER}{value}{flags}"
-    return f"+{UNION_MEMBER},optional"
-
-
-def _rejection_hint(model: Model, union: Union, rule: Rule) -> str:
-    """What to change when a rule would reject a kept object, in the union's own markers."""
-    if union.origin == "struct" and union.semantics != "kep1027":
-        return (
-            "mark the real members with `+unionMember`, or drop `+union` when its fields "
-            "are shared settings; or correct the object"
-        )
-    if rule.reason == REQUIRED and union.traits.member_name_marker == UNION_MEMBER:
-        marker = _optional_marker(model, union, rule.field_path[1:])
-        return (
-            "if the member may be left out when its value is selected, make the marker "
-            f"`{marker}`; or correct the object"
-        )
-    if (
-        rule.reason == REQUIRED
-        and union.discriminator is not None
-        and rule.field_path == ("." + union.discriminator.json_name)
-    ):
-        return "make the discriminator optional (`+optional`), or correct the object"
-    if union.traits.member_name_marker == UNION_MEMBER:
-        return (
-            "give the member the value that selects it in the object "
-            "(`+unionMember=<value>`), or correct the object"
-        )
-    return "correct the object, or the union's markers so they allow it"
-
-
-def _allowance_hint(model: Model, union: Union, allowance: Allowance) -> str:
-    """The edit that makes the markers say what the hand-written rules allow."""
-    if allowance.reason == REQUIRED and union.traits.member_name_marker == UNION_MEMBER:
-        marker = _optional_marker(model, union, allowance.member)
-        return (
-            "if the member may be left out when its value is selected, make the marker "
-            f"`{marker}`; otherwise make the hand-written rule require it"
-        )
-    return "change the hand-written rule or the markers so they agree on which objects are valid"
-
-
 def _is_boolean(node: Any, name: str) -> bool:
     props = node.get("properties") if isinstance(node, dict) else None
     prop = props.get(name) if isinstance(props, dict) else None
     return isinstance(prop, dict) and prop.get("type") == "boolean"
-
-
-def _as_documentation(union: Union, problems: Sequence[str]) -> str:
-    """A hint for a 2019 `+union` struct most of whose optional fields select no value:
-    openapi-gen makes every one of them a member, though they are shared settings."""
-    if union.origin != "struct" or not union.members:
-        return ""
-    off = sum(
-        1 for m in union.members if any(f"member {m.json_name} selects" in p for p in problems)
-    )
-    if off * 2 <= len(union.members):
-        return ""
-    return (
-        f" ({off} of {len(union.members)} members select no discriminator value: if they are "
-        "settings shared by every variant, `+union` is documentation here; mark the real "
-        "members with `+unionMember` or drop `+union`)"
-    )
 
 
 def _variant_enum(
