@@ -121,3 +121,13 @@ def test_the_rules_run_once_per_run(
     r = run_main(command, cwd=example)
     assert "MG304" in r.stdout + r.stderr  # the rules did run, and their error is reported
     assert len(runs) == 1
+
+
+def test_a_crd_run_is_not_served_stale_after_a_severity_change(example: Path) -> None:
+    _member(example, SAME_VALUE)
+    first = run_main(["crd", "--verify"], cwd=example)
+    assert "`markergen check` reports MG304" in first.stderr
+    (example / "markergen.yaml").write_text("severity:\n  MG304: warning\n", encoding="utf-8")
+    second = run_main(["crd", "--verify"], cwd=example)
+    assert "`markergen check` reports" not in second.stderr
+    assert "(union Delivery.method)" in second.stdout  # the rules it would now write

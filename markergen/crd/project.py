@@ -119,9 +119,6 @@ def run_project(
             "cwd": str(Path.cwd()),
             "server": [str(assets.directory), assets.version] if assets else None,
         }
-        if policy is not None and (policy.severity or policy.warnings_as_errors):
-            # which of check's findings are errors, and so which unions get no rules
-            options["severity"] = [list(policy.severity), policy.warnings_as_errors]
         key = runcache.run_key(root, files, others, options)
         hit = runcache.load(root, key)
         if hit is not None:
