@@ -48,7 +48,9 @@ from markergen.pipeline import load_model  # noqa: E402
 from markergen.project.samples import load_samples, values_at  # noqa: E402
 
 
-def _rule_nodes(node: object, path: tuple[object, ...]) -> list[tuple[tuple[object, ...], list[str]]]:
+def _rule_nodes(
+    node: object, path: tuple[object, ...]
+) -> list[tuple[tuple[object, ...], list[str]]]:
     """(schema path below openAPIV3Schema, markergen's rules there) for every node."""
     out: list[tuple[tuple[object, ...], list[str]]] = []
     if isinstance(node, dict):
@@ -104,8 +106,10 @@ class Recheck:
             disc = union.discriminator
             values: list[Any] = []
             if disc is not None:
-                values = list(enum) if enum is not None else sorted(
-                    {m.value for m in union.members} | {"", "other"}
+                values = (
+                    list(enum)
+                    if enum is not None
+                    else sorted({m.value for m in union.members} | {"", "other"})
                 )
                 values = [
                     v

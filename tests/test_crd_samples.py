@@ -118,7 +118,9 @@ def test_sources_skip_vendor_hidden_templated_and_other_groups(tmp_path: Path) -
     _write(root, "docs/.hidden/widget.yaml", SAMPLE)
     _write(root, "docs/chart/widget.yaml", SAMPLE.replace("name: sample", "name: {{ .Name }}"))
     # a clusterctl / envsubst template: applied only after substitution (cluster-api)
-    _write(root, "test/e2e/data/widget.yaml", SAMPLE.replace("name: sample", "name: ${CLUSTER_NAME}"))
+    _write(
+        root, "test/e2e/data/widget.yaml", SAMPLE.replace("name: sample", "name: ${CLUSTER_NAME}")
+    )
     _write(root, "docs/other.yaml", SAMPLE.replace(GROUP, "other.example.com"))
     _write(root, "hack/widget.yaml", SAMPLE)
     _write(root, "hack/excluded/widget.yaml", SAMPLE)
