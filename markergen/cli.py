@@ -124,9 +124,10 @@ def _run_cache(
     use: bool,
     inputs: Sequence[tuple[str, str]] = (),
 ) -> tuple[OutputCache | None, CachedRun | None]:
-    """(the cache slot of this run or None, the cached run or None). check and dump
-    take the generate fast path: a run whose inputs and settings did not change prints
-    the stored result without parsing anything (docs/performance.md, "Cache")."""
+    """(the cache slot of this run or None, the cached run or None). dump takes the
+    generate fast path (as check does, markergen.check): a run whose inputs and settings
+    did not change prints the stored result without parsing anything
+    (docs/performance.md, "Cache")."""
     if not use:
         return None, None
     from markergen.cache import OutputCache, cache_dir
