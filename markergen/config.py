@@ -37,6 +37,11 @@ from markergen.semantics import Semantics
 CONFIG_NAME = "markergen.yaml"
 _SPEC = "markergen.setting"
 
+# The level of a CRD check of `diff` and the values of its options (markergen/diff/
+# crdchecks.py declares the checks and options; a test holds these equal to its own).
+CheckLevel = Literal["error", "warning", "off"]
+CheckOption = Literal["allow", "breaking", "compatible", "disallow"]
+
 Kind = Literal["bool", "str", "optional-str", "choice", "list", "mapping", "globs"]
 
 # `samples:` in markergen.yaml: {include: [glob, ...], exclude: [glob, ...]}.
@@ -216,6 +221,25 @@ class Config:
         "an OpenAPI document from openapi-gen or controller-gen (docs/openapi.md).",
         commands=("generate",),
         affects_outputs=True,
+    )
+    crd_checks: Mapping[str, CheckLevel] = setting(
+        {},
+        help="The level of each CRD check of `diff` (crdify's checks: scope, "
+        "existingFieldRemoval, storedVersionRemoval, enum, default, maximum, maxLength, "
+        "maxItems, maxProperties, minimum, minLength, minItems, minProperties, nullable, "
+        "pattern, required, type, description): error (a flagged change is breaking and "
+        "counts for --fail-on), warning (reported, never fails the run) or off; `*` names "
+        "every check. Default: error, description off (docs/diff.md). The flag sets every "
+        "check.",
+        commands=("diff",),
+        metavar="LEVEL",
+    )
+    crd_check_options: Mapping[str, CheckOption] = setting(
+        {},
+        help="Options of the CRD checks of `diff`: enum-addition (allow|disallow), "
+        "required-with-default (compatible|breaking), pattern-removal (allow|disallow), "
+        "nullable-addition (allow|disallow), nullable-removal (allow|disallow) "
+        "(docs/diff.md).",
     )
     source: Path | None = None  # the markergen.yaml read, if any
     # True when neither markergen.yaml nor a flag names the inputs: markergen picked them
