@@ -383,6 +383,11 @@ def _bound_witness(pair: Pair, key: str, h: float, upper: bool) -> object:
     if isinstance(additional, dict):
         value = {f"k{i}": sample_value(additional) for i in range(n)}
         return _first(pair.base, pair.head, [value])
+    props = pair.base.get("properties")
+    if isinstance(props, dict) and len(props) >= n:
+        required = [p for p in pair.base.get("required") or [] if p in props]
+        names = (required + sorted(p for p in props if p not in required))[:n]
+        return _first(pair.base, pair.head, [{p: sample_value(props[p]) for p in names}])
     return None
 
 
@@ -457,12 +462,14 @@ def _required(pair: Pair, cfg: CrdChecks) -> Iterator[Finding]:
     for name in new:
         sub = props.get(name)
         has_default = isinstance(sub, dict) and "default" in sub
-        if has_default and defaulted_ok:
+        if has_default:
+            # The server fills the default in before it validates: nothing is rejected.
             yield Finding(
                 "required",
                 "required-added",
-                False,
-                f"{name!r} is required now and has a default: the server fills it in",
+                not defaulted_ok,
+                f"{name!r} is required now and has a default: the server fills it in"
+                + ("" if defaulted_ok else " (required-with-default: breaking)"),
                 field=name,
             )
             continue
@@ -792,10 +799,9 @@ class _Run:
                     old=b.schema,
                 )
         for pair in _pairs(b.schema, h.schema):
-            for c in CHECKS:
-                if c.prop is not None:
-                    for f in c.prop(pair, self.cfg):
-                        self.add(f, h, pair.path, f.message, old=b.schema)
+            found = [f for c in CHECKS if c.prop is not None for f in c.prop(pair, self.cfg)]
+            for f in _exactly_one(pair, found):
+                self.add(f, h, pair.path, f.message, old=b.schema)
 
     def served(self, bvs: Sequence[CrdVersion], hvs: Sequence[CrdVersion]) -> None:
         """Findings between served versions of the head that the base did not have
@@ -833,6 +839,29 @@ class _Run:
                             for f in c.prop(pair, self.cfg):
                                 if f.flagged:
                                     yield older, newer, pair.path, f
+
+
+def _exactly_one(pair: Pair, found: list[Finding]) -> list[Finding]:
+    """minProperties 1 and maxProperties 1 set together over existing properties: an
+    exactly-one union added, one entry (the union reading's kind), its witness an object
+    that sets two of them."""
+    kinds = {f.kind: f for f in found}
+    if pair.head.get("minProperties") != 1 or pair.head.get("maxProperties") != 1:
+        return found
+    most = next((f for k, f in kinds.items() if k.startswith("maxProperties-")), None)
+    least = next((f for k, f in kinds.items() if k.startswith("minProperties-")), None)
+    if most is None or least is None or not most.flagged:
+        return found
+    props = sorted((pair.head.get("properties") or {}).keys())
+    union = Finding(
+        "maxProperties",
+        "union-added",
+        True,
+        f"minProperties 1 and maxProperties 1: exactly one of {', '.join(props)} must be "
+        "set now (an exactly-one union over existing fields)",
+        most.witness,
+    )
+    return [union if f is most else f for f in found if f is not least]
 
 
 def _node(schema: Any, path: PathKey) -> Any:
