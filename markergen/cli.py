@@ -13,6 +13,7 @@ Exit codes: 0 success; 1 error diagnostics, stale outputs, an invalid object or 
 matched `--fail-on`; 2 usage, configuration or I/O error; 130 interrupted (Ctrl-C).
 A user error never prints a traceback; `--debug` shows one for bugs.
 """
+
 from __future__ import annotations
 
 import os
@@ -440,9 +441,8 @@ def _is_pattern(arg: str) -> bool:
 
 
 def _run_diff(args: Args) -> int:
-    from markergen.diff import run_diff
-
     from markergen.config import ConfigError
+    from markergen.diff import run_diff
     from markergen.diff.crdchecks import CrdChecksError, crd_checks
 
     rest = list(args.rest)
@@ -495,9 +495,7 @@ _TYPE = Arg(
     "type",
     metavar="TYPE",
 )
-_OLD = Arg(
-    ("--old",), "The stored object, for an update.", "old", metavar="FILE", complete="file"
-)
+_OLD = Arg(("--old",), "The stored object, for an update.", "old", metavar="FILE", complete="file")
 _TABLE = Arg(
     ("--table",),
     "The runtime table, unions_table.json (default: the configured table-json path).",

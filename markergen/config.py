@@ -359,10 +359,15 @@ def output_settings(cfg: Config) -> dict[str, object]:
 
 def settings_markdown() -> str:
     """The reference table of every setting, for docs/configuration.md."""
-    rows = ["| key (markergen.yaml) | flag | default | commands | what it does |", "|---|---|---|---|---|"]
+    rows = [
+        "| key (markergen.yaml) | flag | default | commands | what it does |",
+        "|---|---|---|---|---|",
+    ]
     for s in settings():
         flag = f"`{s.flag}`" if s.commands else "(file only)"
-        default = "" if s.default in (None, (), {}) else f"`{s.default}`".replace("`False`", "`false`")
+        default = (
+            "" if s.default in (None, (), {}) else f"`{s.default}`".replace("`False`", "`false`")
+        )
         commands = ", ".join(s.commands) if s.commands else ""
         values = f" One of: {', '.join(s.choices)}." if s.choices and s.kind != "globs" else ""
         rows.append(f"| `{s.key}` | {flag} | {default} | {commands} | {s.help}{values} |")
@@ -439,8 +444,7 @@ def coerce(s: Setting, value: Any, where: str) -> Any:
             raise ConfigError(f"{where}{s.key} must be a name or a mapping")
         # YAML 1.1 reads a bare `off` as false; `MG205: off` means the level "off".
         mapping = {
-            str(k): "off" if v is False and "off" in s.choices else str(v)
-            for k, v in value.items()
+            str(k): "off" if v is False and "off" in s.choices else str(v) for k, v in value.items()
         }
         for k, v in mapping.items():
             if s.choices and v not in s.choices:
@@ -485,7 +489,9 @@ def _from_file(path: Path) -> dict[Setting, Any]:
     for key, value in data.items():
         s = known.get(str(key))
         if s is None:
-            raise ConfigError(f"{path}: unknown key {key!r}; known keys: {', '.join(sorted(known))}")
+            raise ConfigError(
+                f"{path}: unknown key {key!r}; known keys: {', '.join(sorted(known))}"
+            )
         out[s] = coerce(s, value, f"{path}: ")
     return out
 

@@ -161,7 +161,9 @@ def _judge(
     kind, witness = c["kind"], c["crd"]["witness"]
     version, below = c["crd"]["version"], schema_path(c["crd"]["path"])
     if kind == "scope-changed":
-        code, _ = after.client.request("GET", before.path(version).replace(before.group, after.group))
+        code, _ = after.client.request(
+            "GET", before.path(version).replace(before.group, after.group)
+        )
         assert code == 404, "the namespaced path of the base is gone from the head"
         return
     if kind in ("default-changed", "default-removed"):
@@ -197,7 +199,9 @@ def _default_matters(
 ) -> None:
     """An object that leaves `field` out is stored with another value of it."""
     root = _root(BASE, version)
-    obj = placed(root, below, {k: v for k, v in minimal(node_at(root, below)).items() if k != field})
+    obj = placed(
+        root, below, {k: v for k, v in minimal(node_at(root, below)).items() if k != field}
+    )
     was, now = before.dry_run(obj, version=version), after.dry_run(obj, version=version)
     assert was.accepted and now.accepted, (was.message, now.message)
     inside = [p for p in below if p != "properties"]

@@ -138,7 +138,7 @@ def crd_checks(levels: Mapping[str, str], options: Mapping[str, str]) -> CrdChec
                 f"not {value!r}"
             )
     return CrdChecks(
-        {k: v for k, v in levels.items() if v in LEVELS},  # type: ignore[misc]
+        {k: v for k, v in levels.items() if v in LEVELS},
         dict(options),
     )
 
@@ -228,7 +228,7 @@ def _accepts(node: Mapping[str, Any], value: object) -> bool:
     for kind, suffix in sized.items():
         if isinstance(value, kind):
             lo, hi = node.get(f"min{suffix}"), node.get(f"max{suffix}")
-            n = len(value)  # type: ignore[arg-type]
+            n = len(value)
             if (isinstance(lo, int) and n < lo) or (isinstance(hi, int) and n > hi):
                 return False
     pattern = node.get("pattern")
@@ -241,7 +241,9 @@ def _accepts(node: Mapping[str, Any], value: object) -> bool:
     return True
 
 
-def _first(base: Mapping[str, Any], head: Mapping[str, Any], candidates: Iterable[object]) -> object:
+def _first(
+    base: Mapping[str, Any], head: Mapping[str, Any], candidates: Iterable[object]
+) -> object:
     """The first candidate the base accepts and the head rejects (None: none)."""
     for c in candidates:
         if _accepts(base, c) and not _accepts(head, c):
@@ -343,7 +345,7 @@ def _bound(key: str, upper: bool) -> PropertyCheck:
 
     def check(pair: Pair, cfg: CrdChecks) -> Iterator[Finding]:
         b, h = pair.base.get(key), pair.head.get(key)
-        if b == h or h is None and b is None:
+        if b == h or (h is None and b is None):
             return
         if h is None:
             yield Finding(key, f"{key}-removed", False, f"{key} {b} removed")
@@ -474,9 +476,7 @@ def _required(pair: Pair, cfg: CrdChecks) -> Iterator[Finding]:
             )
             continue
         witness = {
-            f: sample_value(base_props.get(f))
-            for f in sorted(b)
-            if f in base_props and f != name
+            f: sample_value(base_props.get(f)) for f in sorted(b) if f in base_props and f != name
         }
         yield Finding(
             "required",
@@ -638,10 +638,10 @@ def _removed(base: Any, head: Any) -> Iterator[tuple[PathKey, str]]:
     hpaths = {p for p, _ in flatten(head)}
     gone: list[PathKey] = []
     for path, _ in flatten(base):
-        if len(path) >= 2 and path[-2] == "properties" and path not in hpaths:
-            if not any(path[: len(g)] == g for g in gone):
-                gone.append(path)
-                yield path[:-2], str(path[-1])
+        removed = len(path) >= 2 and path[-2] == "properties" and path not in hpaths
+        if removed and not any(path[: len(g)] == g for g in gone):
+            gone.append(path)
+            yield path[:-2], str(path[-1])
 
 
 def _served(crd: Iterable[CrdVersion]) -> list[CrdVersion]:
@@ -740,6 +740,7 @@ class _Run:
         level = self.cfg.level(f.check)
         if level == "off":
             return
+        field: str | None
         if f.field is not None:
             node, field = shown_path(path), f.field
             parent = None
@@ -867,7 +868,12 @@ def _exactly_one(pair: Pair, found: list[Finding]) -> list[Finding]:
 def _node(schema: Any, path: PathKey) -> Any:
     node = schema
     for step in path:
-        node = node[step] if isinstance(node, (dict, list)) else None
+        if isinstance(node, dict):
+            node = node.get(step)
+        elif isinstance(node, list) and isinstance(step, int) and step < len(node):
+            node = node[step]
+        else:
+            return None
     return node
 
 
@@ -892,6 +898,8 @@ _UNION_KINDS = (
     "union-stricter",
     "union-looser",
 )
+
+
 def merge(
     union: Sequence[Change], checks: Sequence[Change], cfg: CrdChecks = DEFAULTS
 ) -> list[Change]:
@@ -900,10 +908,10 @@ def merge(
     (the class is the stricter of the two, the level the check's), and a finding at a
     node where the union reading reports a change over the same field is left out."""
     out = list(union)
-    by_place = {_property(c) + (c.kind,): i for i, c in enumerate(out)}
+    by_place = {(*_property(c), c.kind): i for i, c in enumerate(out)}
     unions = [c for c in union if c.kind in _UNION_KINDS]
     for f in checks:
-        i = by_place.get(_property(f) + (f.kind,))
+        i = by_place.get((*_property(f), f.kind))
         if i is not None and f.crd_check in _SAME:
             out[i] = _fold(out[i], f, cfg)
         elif not _union_covers(unions, f):
@@ -958,8 +966,9 @@ def _union_covers(unions: Sequence[Change], f: Change) -> bool:
             if u.crd_path == _join(f.crd_path, f.field):
                 return True
             continue
-        if f.crd_check not in ("enum", "required", "existingFieldRemoval") and not (
-            f.kind in _MEMBER_ENUM
+        if (
+            f.crd_check not in ("enum", "required", "existingFieldRemoval")
+            and f.kind not in _MEMBER_ENUM
         ):
             continue
         if f.kind in _MEMBER_ENUM and not u.kind.startswith("member-"):
