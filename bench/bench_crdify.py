@@ -141,8 +141,8 @@ def crdify_path(prop: str) -> str:
 
 def markergen_path(c: dict[str, Any]) -> str:
     node, field = c["crd"]["path"] or "(root)", c["field"]
-    if field is None:
-        return node
+    if field is None or str(c["kind"]).removeprefix("served-").startswith("required-"):
+        return node  # a node's `required` list, as crdify names it
     return field if node == "(root)" else f"{node}.{field}"
 
 
@@ -156,6 +156,14 @@ def markergen_check(c: dict[str, Any]) -> str:
     return kind
 
 
+def _listed(path: str, check: str) -> str:
+    """An enum of a list's items or a map's values counts as the list's (markergen
+    reports it at the list property)."""
+    if check == "enum" and path.endswith(("[*]", "{*}")):
+        return path[:-3]
+    return path
+
+
 def _served(c: dict[str, Any]) -> str:
     m = re.match(r"between served versions (\S+) and (\S+):", c["message"])
     return f"{m.group(1)} -> {m.group(2)}" if m else c["crd"]["version"]
@@ -165,12 +173,19 @@ _RULE_FIELDS = {"Rule", "Message", "MessageExpression", "Reason", "FieldPath", "
 _DIFF_FIELD = re.compile(r"^\s*[-+]\s*([A-Z][A-Za-z]+):", re.M)
 
 
-def why_crdify_only(f: crdify_peer.PeerFinding, crd: str, mg: list[dict[str, Any]],
-                    removed: set[tuple[str, str, str]]) -> str:  # fmt: skip
-    path = crdify_path(f.property)
-    version = f.version.split(" -> ")[-1]
-    if any(path == r or path.startswith(r + ".") or path.startswith(r + "[") for c, v, r in
-           removed if (c, v) == (crd, version)):  # fmt: skip
+def why_crdify_only(key: tuple[str, str, str, str], f: crdify_peer.PeerFinding,
+                    mg: list[dict[str, Any]], removed: set[tuple[str, str, str]],
+                    absent: set[tuple[str, str, str]]) -> str:  # fmt: skip
+    crd, version, path, _ = key
+    if (crd, version, path) in absent and f.check != "existingFieldRemoval":
+        if f.across:
+            return ("crdify false positive: a property the newer served version does not have "
+                    "(renamed or dropped there, converted), compared with an empty schema")  # fmt: skip
+        return ("crdify false positive: a removed property compared with an empty schema "
+                "(markergen: its one field-removed entry)")  # fmt: skip
+    version = version.split(" -> ")[-1]
+    if any(path.startswith((r + ".", r + "[", r + "{")) for c, v, r in removed
+           if (c, v) == (crd, version)):  # fmt: skip
         return ("crdify false positive: a property gone with a removed field (markergen: one "
                 "field-removed entry at the topmost one)")  # fmt: skip
     if f.check == "description":
@@ -186,11 +201,15 @@ def why_crdify_only(f: crdify_peer.PeerFinding, crd: str, mg: list[dict[str, Any
         if fields == ["XValidations"]:
             return ("CEL rules: a message or an equivalent rewrite (markergen compares what "
                     "the rules accept)")  # fmt: skip
-        if fields and set(fields) <= {"Nullable", "Pattern"}:
-            return "crdify v0.5.0 has no check for it (unhandled); markergen has one"
-        return f"unhandled by crdify and not classed by markergen: {', '.join(fields) or '?'}"
+        return f"unhandled by crdify, not a check of either tool: {', '.join(fields) or '?'}"
     if f.across:
         return "served versions: the base already differed there (markergen keys by kind)"
+    parent = path.rpartition(".")[0] or "(root)"
+    if f.check in ("enum", "required") and any(
+        c["crd"]["name"] == crd and c["crd"]["version"] == version
+        and c["kind"].startswith(UNION) and markergen_path(c) in (path, parent) for c in mg
+    ):  # fmt: skip
+        return "one cause: the union's entry (a member with its discriminator value)"
     return f"markergen miss: {f.check}"
 
 
@@ -208,7 +227,7 @@ def why_markergen_only(c: dict[str, Any]) -> str:
 
 
 def run_markergen(base: Path, head: Path, work: Path) -> tuple[list[dict[str, Any]], float]:
-    env = dict(os.environ, XDG_CACHE_HOME=str(work / "cache"))
+    env = dict(os.environ, MARKERGEN_CACHE_DIR=str(work / "cache"))
     args = [sys.executable, "-m", "markergen", "diff", str(base), str(head),
             "--format", "json"]  # fmt: skip
     start = time.perf_counter()
@@ -242,7 +261,8 @@ def compare(
     mkey: dict[tuple[str, str, str, str], dict[str, Any]] = {}
     for c in mg:
         version = _served(c) if c["kind"].startswith("served-") else c["crd"]["version"]
-        mkey.setdefault((c["crd"]["name"], version, markergen_path(c), markergen_check(c)), c)
+        check = markergen_check(c)
+        mkey.setdefault((c["crd"]["name"], version, _listed(markergen_path(c), check), check), c)
     pkey: dict[tuple[str, str, str, str], crdify_peer.PeerFinding] = {}
     for crd, f in peer:
         check = f.check
@@ -252,6 +272,12 @@ def compare(
             version, path = (m.group(1), crdify_path(m.group(2))) if m else ("", path)
         else:
             version = f.version
+        if check == "unhandled":
+            # crdify v0.5.0 has no pattern or nullable check: the change is "unhandled"
+            fields = set(_DIFF_FIELD.findall(f.message))
+            if len(fields) == 1 and fields <= {"Pattern", "Nullable"}:
+                check = fields.pop().lower()
+        path = _listed(path, check)
         if check in ("scope", "storedVersionRemoval"):
             version, path = "*", "(root)"
         pkey.setdefault((crd, version, path, check), f)
@@ -261,7 +287,10 @@ def compare(
             mkey[(k[0], "*", "(root)", k[3])] = mkey.pop(k)
     matched = set(mkey) & set(pkey)
     same = sum(1 for k in matched if (mkey[k]["class"] == "breaking") == (pkey[k].level == "error"))
-    only_p = Counter(why_crdify_only(pkey[k], k[0], mg, removed) for k in set(pkey) - matched)
+    # crdify compares a property missing on the newer side with an empty schema: its
+    # type "changes" to "" there
+    absent = {k[:3] for k, f in pkey.items() if f.check == "type" and f.message.endswith('-> ""')}
+    only_p = Counter(why_crdify_only(k, pkey[k], mg, removed, absent) for k in set(pkey) - matched)
     only_m = Counter(why_markergen_only(mkey[k]) for k in set(mkey) - matched)
     if details:
         for k in sorted(set(pkey) - matched):
