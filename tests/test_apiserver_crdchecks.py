@@ -44,6 +44,7 @@ SPEC = ("spec", "versions", 0, "schema", "openAPIV3Schema", "properties", "spec"
 NO_OBJECT = {
     "enum-value-added": "enum-addition: disallow",
     "description-changed": "crd-checks description: error",
+    # the server refuses the CRD update itself (test_a_stored_version_removed_is_refused...)
     "stored-version-removed": "the server refuses the CRD update itself",
     # without a witness: "required-with-default: breaking" (the server fills it in)
 }
@@ -292,3 +293,23 @@ def test_settings_declare_the_checks_levels_and_options() -> None:
         "nullable-addition",
         "nullable-removal",
     }
+
+
+def test_a_stored_version_removed_is_refused_by_the_server(kube: kubeserver.Server) -> None:
+    """storedVersionRemoval has no witness object: the server itself refuses the head
+    CRD as an update of a CRD whose objects are stored in the removed version."""
+    case = CASES["stored-version-removed"]
+    first = copy.deepcopy(BASE)
+    # objects stored in v1beta1: it is the storage version when the CRD is created
+    v1, beta = first["spec"]["versions"]
+    v1["storage"], beta["served"], beta["storage"] = False, True, True
+    with kube.installed(first) as installed:
+        path = f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{installed.name}"
+        code, live = kube.request("GET", path)
+        assert code == 200 and live["status"]["storedVersions"] == ["v1beta1"]
+        update = head_of(case)
+        update["metadata"] = live["metadata"]
+        update["spec"]["group"] = live["spec"]["group"]
+        code, reply = kube.request("PUT", path, update)
+        assert code == 422, reply
+        assert "storedVersions" in str(reply.get("message")), reply

@@ -27,9 +27,7 @@ def _pair(tmp_path: Path, config: str | None = None) -> Path:
 
 
 def _kinds(stdout: str) -> dict[str, tuple[str, str | None]]:
-    return {
-        c["kind"]: (c["class"], c["crd"].get("level")) for c in json.loads(stdout)["changes"]
-    }
+    return {c["kind"]: (c["class"], c["crd"].get("level")) for c in json.loads(stdout)["changes"]}
 
 
 def test_defaults_fail_on_a_lowered_maximum(tmp_path: Path) -> None:
