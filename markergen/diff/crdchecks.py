@@ -985,3 +985,18 @@ def _join(node: str, field: str | None) -> str:
     if field is None:
         return node
     return field if node in ("", "(root)") else f"{node}.{field}"
+
+
+def served_differences(side: CrdSet, cfg: CrdChecks = DEFAULTS) -> set[tuple[str, str, str, str]]:
+    """What the checks flag between the served versions of each CRD of one side, as
+    (CRD, "older -> newer", shown property path, check): what a head's served-version
+    finding is measured against (bench/bench_crdify.py explains crdify's with it)."""
+    run = _Run(cfg)
+    out: set[tuple[str, str, str, str]] = set()
+    for name in sorted({v.name for v in side.versions.values()}):
+        versions = [v for v in side.versions.values() if v.name == name]
+        for older, newer, path, f in run._across_full(versions):
+            node, field = _where(path)
+            shown = node if field is None else _join(node, field)
+            out.add((name, f"{older.version} -> {newer.version}", shown, f.check))
+    return out
