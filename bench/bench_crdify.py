@@ -47,8 +47,9 @@ sys.path.insert(0, str(REPO / "tests"))
 import crdify_peer  # noqa: E402
 import kubeserver  # noqa: E402
 
-from markergen.diff.crdchecks import served_differences  # noqa: E402
+from markergen.diff.crdchecks import flatten, served_differences  # noqa: E402
 from markergen.diff.crdsource import read_paths  # noqa: E402
+from markergen.diff.crdsurface import shown_path  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -159,6 +160,23 @@ def markergen_check(c: dict[str, Any]) -> str:
     return kind
 
 
+def unchanged(base: Any, head: Any) -> dict[tuple[str, str, str], int]:
+    """(CRD, version, shown path) -> 1 where the node (with its children) is the same on
+    both sides, 0 where it differs (absent on both sides counts as the same)."""
+
+    def nodes(side: Any) -> dict[tuple[str, str, str], Any]:
+        out = {}
+        for v in side.versions.values():
+            for path, node in flatten(v.schema):
+                shown = shown_path(path)
+                out[(v.name, v.version, shown)] = node
+        return out
+
+    b, h = nodes(base), nodes(head)
+    keys = set(b) | set(h)
+    return {k: int(b.get(k) == h.get(k)) for k in keys}
+
+
 def _listed(path: str, check: str) -> str:
     """An enum of a list's items or a map's values counts as the list's (markergen
     reports it at the list property)."""
@@ -187,7 +205,8 @@ def _diff_fields(message: str) -> set[str]:
 def why_crdify_only(key: tuple[str, str, str, str], f: crdify_peer.PeerFinding,
                     mg: list[dict[str, Any]], removed: set[tuple[str, str, str]],
                     absent: set[tuple[str, str, str]],
-                    before: set[tuple[str, str, str, str]]) -> str:  # fmt: skip
+                    before: set[tuple[str, str, str, str]],
+                    kept: dict[tuple[str, str, str], int]) -> str:  # fmt: skip
     crd, version, path, _ = key
     if (crd, version, path) in absent and f.check != "existingFieldRemoval":
         if f.across:
@@ -217,6 +236,14 @@ def why_crdify_only(key: tuple[str, str, str, str], f: crdify_peer.PeerFinding,
     if f.across and (crd, key[1], path, f.check) in before:
         return ("served versions: the base's versions already differed so (crdify compares "
                 "message texts, and lists fields in random order)")  # fmt: skip
+    older = key[1].split(" -> ")[0]
+    if f.across and all(
+        kept.get((crd, v, path), 1) == 1 for v in (older, version)
+    ):  # fmt: skip
+        return ("served versions: the node is unchanged since the base in both versions "
+                "(crdify re-reports it: its message lists fields in random order)")  # fmt: skip
+    if f.check == "enum" and "values added" in f.message:
+        return "an enum value added: compatible under markergen's default enum-addition allow"
     parent = path.rpartition(".")[0] or "(root)"
     if f.check in ("enum", "required") and any(
         c["crd"]["name"] == crd and c["crd"]["version"] == version
@@ -269,7 +296,9 @@ def compare(
             crdify_s += run.seconds
             peer += [(crd, f) for f in run.findings]
         # what the base's served versions already differed in (crdify subtracts it)
-        before = served_differences(read_paths([t / "base" / "one"], t, "base"))
+        base_set = read_paths([t / "base" / "one"], t, "base")
+        before = served_differences(base_set)
+        kept = unchanged(base_set, read_paths([t / "head" / "one"], t, "head"))
         (t / "mg").mkdir()
         mg, mg_s = run_markergen(joined(base, t / "base.yaml"), joined(head, t / "head.yaml"),
                                  t / "mg")  # fmt: skip
@@ -309,12 +338,14 @@ def compare(
     # type "changes" to "" there
     absent = {k[:3] for k, f in pkey.items() if f.check == "type" and f.message.endswith('-> ""')}
     only_p = Counter(
-        why_crdify_only(k, pkey[k], mg, removed, absent, before) for k in set(pkey) - matched
+        why_crdify_only(k, pkey[k], mg, removed, absent, before, kept) for k in set(pkey) - matched
     )
     only_m = Counter(why_markergen_only(mkey[k]) for k in set(mkey) - matched)
     if details:
         for k in sorted(set(pkey) - matched):
-            print(f"  crdify only {k}: {pkey[k].message[:160]!r}")
+            print(
+                f"  crdify only {k}: {why_crdify_only(k, pkey[k], mg, removed, absent, before, kept)}: {pkey[k].message[:160]!r}"
+            )
         for k in sorted(set(mkey) - matched):
             print(f"  markergen only {k}: {mkey[k]['class']} {mkey[k]['kind']}")
         for k in sorted(matched):
