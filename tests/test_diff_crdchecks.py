@@ -72,3 +72,24 @@ def test_an_unknown_check_or_option_value_is_a_usage_error(tmp_path: Path) -> No
     res = run_cli(["diff", "base.yaml", "head.yaml"], repo)
     assert res.code == 2
     assert "crd-check-options" in res.stderr and "sometimes" in res.stderr
+
+
+def test_a_member_added_with_its_discriminator_value_is_one_entry(tmp_path: Path) -> None:
+    """The discriminator's new value is the member's change: the union's entry, not an
+    enum entry beside it (crdify reports the enum value and the rules as unhandled)."""
+    from markergen.diff import run_diff
+
+    widgets = TESTDATA / "diff" / "crd" / "example.com_widgets.yaml"
+    doc: dict[str, Any] = yaml.safe_load(widgets.read_text(encoding="utf-8"))
+    (tmp_path / "base.yaml").write_text(yaml.safe_dump(doc, sort_keys=False))
+    spec = doc["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]
+    provider = spec["properties"]["provider"]
+    provider["properties"]["azure"] = {"type": "object", "properties": {}}
+    provider["properties"]["type"]["enum"].append("Azure")
+    provider["x-kubernetes-validations"].append(
+        {"rule": "has(self.azure) ? self.type == 'Azure' : true", "message": "azure"}
+    )
+    (tmp_path / "head.yaml").write_text(yaml.safe_dump(doc, sort_keys=False))
+    result = run_diff("base.yaml", "head.yaml", tmp_path, "json")
+    kinds = sorted((c["crd"]["version"], c["kind"]) for c in json.loads(result.text)["changes"])
+    assert kinds == [("v1", "member-added")], kinds
