@@ -242,14 +242,14 @@ def why_crdify_only(key: tuple[str, str, str, str], f: crdify_peer.PeerFinding,
     ):  # fmt: skip
         return ("served versions: the node is unchanged since the base in both versions "
                 "(crdify re-reports it: its message lists fields in random order)")  # fmt: skip
-    if f.check == "enum" and "values added" in f.message:
-        return "an enum value added: compatible under markergen's default enum-addition allow"
     parent = path.rpartition(".")[0] or "(root)"
     if f.check in ("enum", "required") and any(
         c["crd"]["name"] == crd and c["crd"]["version"] == version
         and c["kind"].startswith(UNION) and markergen_path(c) in (path, parent) for c in mg
     ):  # fmt: skip
         return "one cause: the union's entry (a member with its discriminator value)"
+    if f.check == "enum" and "values added" in f.message:
+        return "an enum value added: compatible under markergen's default enum-addition allow"
     return f"markergen miss: {f.check}"
 
 
