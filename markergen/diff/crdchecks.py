@@ -808,12 +808,13 @@ class _Run:
         """Findings between served versions of the head that the base did not have
         between the same versions: an object written in the older version that the
         newer one rejects fails its conversion round trip."""
-        # By kind, not by text (crdify compares its messages): the base already had this
-        # difference between the two versions, and a change of its values within a
-        # version is reported by the within-version comparison.
+        # By kind and property, not by text (crdify compares its messages, which list
+        # fields in random order): the base already had this difference between the two
+        # versions, and a change of its values within a version is reported by the
+        # within-version comparison.
         known = set(self._across(bvs))
         for older, newer, path, f in self._across_full(hvs):
-            if (older.version, newer.version, path, f.kind) in known:
+            if (older.version, newer.version, path, f.kind, f.field) in known:
                 continue
             finding = replace(f, kind=f"served-{f.kind}")
             self.add(
@@ -824,9 +825,11 @@ class _Run:
                 old=older.schema,
             )
 
-    def _across(self, vs: Sequence[CrdVersion]) -> Iterator[tuple[str, str, PathKey, str]]:
+    def _across(
+        self, vs: Sequence[CrdVersion]
+    ) -> Iterator[tuple[str, str, PathKey, str, str | None]]:
         for older, newer, path, f in self._across_full(vs):
-            yield (older.version, newer.version, path, f.kind)
+            yield (older.version, newer.version, path, f.kind, f.field)
 
     def _across_full(
         self, vs: Sequence[CrdVersion]
