@@ -595,7 +595,6 @@ _BY_NAME = {c.name: c for c in CHECKS}
 
 # -- walking the schemas ---------------------------------------------------------------
 
-_CHILD_MAPS = ("properties",)
 _CHILD_ONE = ("items", "additionalProperties", "not")
 _CHILD_LISTS = ("allOf", "anyOf", "oneOf")
 
