@@ -210,8 +210,23 @@ JOBS: tuple[Job, ...] = (
 
 # The fixtures of tests/test_crd_want.py (testdata/crdwant/<name>/), each a small project
 # whose Makefile-less layout controller-gen writes to config/crd/bases/: name -> the files.
+_RELAYS = ("relay.example.com_relays.yaml",)
 CRDWANT: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("mg510-bad", ("relay.example.com_relays.yaml",)),
+    ("mg503-good", _RELAYS),
+    ("mg506-bad", _RELAYS),
+    ("mg506-good", _RELAYS),
+    ("mg508-bad", _RELAYS),
+    ("mg508-good", _RELAYS),
+    ("mg509-bad", _RELAYS),
+    ("mg510-bad", _RELAYS),
+    ("mg510-bad-enum", _RELAYS),
+    ("mg510-good", _RELAYS),
+    ("mg512-bad", _RELAYS),
+    ("mg512-good", _RELAYS),
+    ("mg513-bad", _RELAYS),
+    ("mg513-good", _RELAYS),
+    ("mg516-bad", _RELAYS),
+    ("mg516-good", _RELAYS),
 )
 
 JOBS += tuple(

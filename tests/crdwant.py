@@ -11,8 +11,9 @@ in the file's own syntax:
 Every quoted string that is a code (`MG510`) expects one finding with that code on that
 line; a quoted string after a code is a substring its message must contain. A comment line
 holding only a want applies to the next line that is not one (in Go, text after a marker
-would become part of the marker). The word after `want` may name the one command that reports it:
-`want crd "MG510"`, `want check "MG511"`; a bare `want` is expected from both.
+would become part of the marker). A command's name before a code says that only that command reports
+it, until the next name: `want crd "MG510" "not written" check "MG511"`; codes before
+any name are expected from both `check` and `crd`.
 
 The test copies the fixture, runs the real command line on the copy (`markergen check
 --format json` first, then `markergen crd --server off`, each in a subprocess with its own
@@ -40,9 +41,9 @@ ROOT = TESTDATA / "crdwant"
 COMMANDS = ("check", "crd")
 SOURCES = (".go", ".yaml", ".yml")
 
-_WANT = re.compile(r"(?://|#)\s*want(?:\s+(check|crd))?\s+(\".*)$")
+_WANT = re.compile(r"(?://|#)\s*want\s+((?:check\s+|crd\s+)?\".*)$")
+_TOKEN = re.compile(r'\s*(?:(check|crd)\b|"((?:[^"\\]|\\.)*)")')
 _TRAILING_WANT = re.compile(r"[ \t]+#\s*want\b.*$")
-_QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _CODE = re.compile(r"^MG\d{3}$")
 # `crd`'s diagnostics on stderr, as report.render writes them in text form
 _TEXT_DIAG = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<sev>\w+) (?P<code>MG\d{3}): (?P<msg>.*)$")
@@ -129,10 +130,18 @@ def parse_wants(path: Path, rel: str) -> list[Want]:
                 (n for n in range(number + 1, len(lines) + 1) if not _alone(lines[n - 1])),
                 len(lines) + 1,
             )
-        command = match.group(1)
+        command: str | None = None
         current: Want | None = None
-        for item in _QUOTED.findall(match.group(2)):
-            value = _unquote(item)
+        rest = match.group(1)
+        while rest.strip():
+            token = _TOKEN.match(rest)
+            if token is None:
+                raise AssertionError(f"{rel}:{number}: cannot read the want at {rest!r}")
+            rest = rest[token.end() :]
+            if token.group(1) is not None:
+                command, current = token.group(1), None
+                continue
+            value = _unquote(token.group(2))
             if _CODE.match(value):
                 current = Want(rel, target, value, command)
                 out.append(current)
