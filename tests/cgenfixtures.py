@@ -212,7 +212,11 @@ JOBS: tuple[Job, ...] = (
 # whose Makefile-less layout controller-gen writes to config/crd/bases/: name -> the files.
 _RELAYS = ("relay.example.com_relays.yaml",)
 CRDWANT: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("mg501-good", _RELAYS),
+    ("mg502-bad", _RELAYS),
+    ("mg502-good", _RELAYS),
     ("mg503-good", _RELAYS),
+    ("mg505-good", _RELAYS),
     ("mg506-bad", _RELAYS),
     ("mg506-good", _RELAYS),
     ("mg508-bad", _RELAYS),
@@ -227,6 +231,8 @@ CRDWANT: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("mg513-good", _RELAYS),
     ("mg516-bad", _RELAYS),
     ("mg516-good", _RELAYS),
+    ("mg520-good", _RELAYS),
+    ("mg521-good", _RELAYS),
 )
 
 JOBS += tuple(

@@ -19,7 +19,8 @@ The test copies the fixture, runs the real command line on the copy (`markergen 
 --format json` first, then `markergen crd --server off`, each in a subprocess with its own
 cache), and compares the findings of each command with the wants: a missing finding and
 an unexpected one both fail, all listed. A finding must also point into its line: its
-column at a non-blank character before any want comment.
+column at a character of the text before any want comment that is not a space, or 1 (the
+whole line).
 
 A generated CRD cannot take a want comment on a line of its own (its lines are
 controller-gen's); a want at the end of one of its lines is allowed, and
@@ -219,18 +220,20 @@ def run_crd(project: Path, cache: Path) -> Run:
     return run
 
 
-def _points_into_line(f: Finding, project: Path) -> bool:
-    path = project / f.file
+def _points_into_line(f: Finding, source: Path) -> bool:
+    """Whether `f` is at a character of its line's text in the fixture as written (the
+    commands' copy may be patched since): column 1 stands for the whole line."""
+    path = source / f.file
     if not path.is_file():
         return False
     lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
     if not 1 <= f.line <= len(lines):
         return False
     text = _TRAILING_WANT.sub("", lines[f.line - 1])
-    return 1 <= f.column <= len(text) and not text[f.column - 1].isspace()
+    return f.column == 1 or (f.column <= len(text) and text[f.column - 1] != " ")
 
 
-def compare(findings: list[Finding], wants: list[Want], command: str, project: Path) -> list[str]:
+def compare(findings: list[Finding], wants: list[Want], command: str, source: Path) -> list[str]:
     problems: list[str] = []
     left = [w for w in wants if w.command in (None, command)]
     for f in findings:
@@ -239,7 +242,7 @@ def compare(findings: list[Finding], wants: list[Want], command: str, project: P
             problems.append(f"{command}: unexpected: {f}")
             continue
         left.remove(found)
-        if not _points_into_line(f, project):
+        if not _points_into_line(f, source):
             problems.append(f"{command}: column points at no text of its line: {f}")
     problems.extend(f"{command}: missing: {w}" for w in left)
     return problems
@@ -255,6 +258,6 @@ def check_fixture(directory: Path, work: Path) -> list[str]:
         run = runner(project, work / f"cache-{command}")
         problems.extend(run.problems)
         if not run.problems:
-            problems.extend(compare(run.findings, wants, command, project))
+            problems.extend(compare(run.findings, wants, command, directory))
     return problems
 

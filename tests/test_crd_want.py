@@ -44,9 +44,15 @@ def _codes(names: list[str]) -> set[str]:
     return {w.code for n in names for w in wants_of(ROOT / n)}
 
 
+# MG515 is the project's API server refusing a CRD that markergen's own proof let through:
+# through the command line that takes a bug of the proof (tests/test_crd_envtest.py
+# provokes it by patching the proof, with the real kube-apiserver).
+NEEDS_A_DISAGREEING_SERVER = {"MG515"}
+
+
 def test_every_crd_code_has_a_bad_fixture() -> None:
     bad = [n for n in fixtures() if "-good" not in n]
-    crd_codes = {c for c in CATALOG if c.startswith("MG5")}
+    crd_codes = {c for c in CATALOG if c.startswith("MG5")} - NEEDS_A_DISAGREEING_SERVER
     assert sorted(crd_codes - _codes(bad)) == []
 
 
@@ -133,7 +139,7 @@ def test_compare_needs_a_column_on_the_text(tmp_path: Path) -> None:
     (tmp_path / "a.yaml").write_text("a: 1\n  b: 2 # want \"MG503\"\n", encoding="utf-8")
     wants = parse_wants(tmp_path / "a.yaml", "a.yaml")
     assert compare([Finding("crd", "a.yaml", 2, 3, "MG503", "")], wants, "crd", tmp_path) == []
-    for column in (1, 9, 12):  # a blank, past the text, inside the want comment
+    for column in (2, 9, 12):  # a blank, past the text, inside the want comment
         (problem,) = compare([Finding("crd", "a.yaml", 2, column, "MG503", "")], wants, "crd", tmp_path)
         assert problem.startswith("crd: column points at no text"), column
 
