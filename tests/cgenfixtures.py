@@ -219,6 +219,8 @@ CRDWANT: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("mg505-good", _RELAYS),
     ("mg506-bad", _RELAYS),
     ("mg506-good", _RELAYS),
+    ("mg506-good-ignored", _RELAYS),
+    ("mg506-good-severity-off", _RELAYS),
     ("mg508-bad", _RELAYS),
     ("mg508-good", _RELAYS),
     ("mg509-bad", _RELAYS),
