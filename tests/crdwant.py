@@ -47,7 +47,10 @@ _TOKEN = re.compile(r'\s*(?:(check|crd)\b|"((?:[^"\\]|\\.)*)")')
 _TRAILING_WANT = re.compile(r"[ \t]+#\s*want\b.*$")
 _CODE = re.compile(r"^MG\d{3}$")
 # `crd`'s diagnostics on stderr, as report.render writes them in text form
-_TEXT_DIAG = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<sev>\w+) (?P<code>MG\d{3}): (?P<msg>.*)$")
+_TEXT_DIAG = re.compile(
+    r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): "
+    r"(?P<severity>\w+) (?P<code>MG\d{3}): (?P<message>.*)$"
+)
 
 
 def strip_wants(text: str) -> str:
@@ -212,7 +215,7 @@ def run_crd(project: Path, cache: Path) -> Run:
                     int(m["line"]),
                     int(m["col"]),
                     m["code"],
-                    m["msg"],
+                    m["message"],
                 )
             )
         elif not (line.startswith(("markergen: ", "    ")) or not line.strip()):
@@ -260,4 +263,3 @@ def check_fixture(directory: Path, work: Path) -> list[str]:
         if not run.problems:
             problems.extend(compare(run.findings, wants, command, directory))
     return problems
-
