@@ -20,7 +20,7 @@ The test copies the fixture, runs the real command line on the copy (`markergen 
 cache), and compares the findings of each command with the wants: a missing finding and
 an unexpected one both fail, all listed. A finding must also point into its line: its
 column at a character of the text before any want comment that is not a space, or 1 (the
-whole line).
+whole line). Each command must exit with 1 when it found an error, else 0.
 
 A generated CRD cannot take a want comment on a line of its own (its lines are
 controller-gen's); a want at the end of one of its lines is allowed, and
@@ -107,6 +107,7 @@ class Finding:
     column: int
     code: str
     message: str
+    severity: str = "warning"
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}: {self.code}: {self.message}"
@@ -194,8 +195,11 @@ def run_check(project: Path, cache: Path) -> Run:
         return run
     for d in json.loads(res.stdout or "[]"):
         run.findings.append(
-            Finding("check", d["file"], d["line"], d["column"], d["code"], d["message"])
+            Finding(
+                "check", d["file"], d["line"], d["column"], d["code"], d["message"], d["severity"]
+            )
         )
+    _exit_code(run, res.code)
     return run
 
 
@@ -216,11 +220,20 @@ def run_crd(project: Path, cache: Path) -> Run:
                     int(m["col"]),
                     m["code"],
                     m["message"],
+                    m["severity"],
                 )
             )
         elif not (line.startswith(("markergen: ", "    ")) or not line.strip()):
             run.problems.append(f"crd: a line of stderr that is no finding: {line!r}")
+    _exit_code(run, res.code)
     return run
+
+
+def _exit_code(run: Run, code: int) -> None:
+    # 1 when an error is found, else 0 (warnings and notes do not fail a run)
+    errors = [f for f in run.findings if f.severity == "error"]
+    if code != (1 if errors else 0):
+        run.problems.append(f"exit code {code} with {len(errors)} error(s) found")
 
 
 def _points_into_line(f: Finding, source: Path) -> bool:
