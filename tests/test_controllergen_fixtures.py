@@ -77,3 +77,13 @@ def test_a_changed_byte_is_a_difference(generated: dict[str, bytes]) -> None:
     path = sorted(generated)[0]
     assert cgenfixtures.differing({path: generated[path]}) == []
     assert cgenfixtures.differing({path: generated[path] + b"\n"}) == [path]
+
+
+def test_a_crdwant_fixtures_trailing_wants_are_no_difference(generated: dict[str, bytes]) -> None:
+    # tests/crdwant.py: a want at the end of a generated line is the test's, not the CRD's
+    path = "crdwant/mg508-bad/config/crd/bases/relay.example.com_relays.yaml"
+    assert '# want "MG508"' in (TESTDATA / path).read_text(encoding="utf-8")
+    assert cgenfixtures.differing({path: generated[path]}) == []
+    changed = generated[path].replace(b"where the relay connects.", b"where the relay goes.")
+    assert changed != generated[path]
+    assert cgenfixtures.differing({path: changed}) == [path]
