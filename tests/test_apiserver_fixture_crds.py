@@ -58,7 +58,7 @@ def test_the_server_establishes_every_fixture_crd(kube: kubeserver.Server, path:
 
 
 def test_the_crd_that_is_not_yaml_is_not_yaml() -> None:
-    with pytest.raises(yaml.YAMLError, match="found character .* that cannot start any token"):
+    with pytest.raises(yaml.YAMLError, match=r"found character .* that cannot start any token"):
         _documents(Path(NOT_YAML))
 
 
