@@ -5,15 +5,15 @@ controller-gen writes for them under config/crd/bases/, optionally kept objects 
 config/samples/ and a Makefile). Its files say where findings must appear, with comments
 in the file's own syntax:
 
-    // want "MG510" "would reject Relay"            (Go)
-    mode: # want "MG503" "differs from the Go enum"  (YAML)
+    // want crd "MG510" "would reject Relay" check "MG511"              (Go)
+    description: endpoint is where ... # want "MG508" "hand-written rules"  (YAML)
 
 Every quoted string that is a code (`MG510`) expects one finding with that code on that
 line; a quoted string after a code is a substring its message must contain. A comment line
 holding only a want applies to the next line that is not one (in Go, text after a marker
-would become part of the marker). A command's name before a code says that only that command reports
-it, until the next name: `want crd "MG510" "not written" check "MG511"`; codes before
-any name are expected from both `check` and `crd`.
+would become part of the marker). A command's name before a code says that only that
+command reports it, until the next name; codes before any name are expected from both
+`check` and `crd`.
 
 The test copies the fixture, runs the real command line on the copy (`markergen check
 --format json` first, then `markergen crd --server off`, each in a subprocess with its own
