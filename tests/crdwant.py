@@ -20,7 +20,9 @@ The test copies the fixture, runs the real command line on the copy (`markergen 
 cache), and compares the findings of each command with the wants: a missing finding and
 an unexpected one both fail, all listed. A finding must also point into its line: its
 column at a character of the text before any want comment that is not a space, or 1 (the
-whole line). Each command must exit with 1 when it found an error, else 0.
+whole line). Each command must exit with 1 when it found an error, else 0, and every YAML
+file `crd` writes must give each mapping key once (Kubernetes' strict YAML reading,
+sigs.k8s.io/yaml's YAMLToJSONStrict, refuses a key given twice).
 
 A generated CRD cannot take a want comment on a line of its own (its lines are
 controller-gen's); a want at the end of one of its lines is allowed, and
@@ -36,6 +38,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import yaml
 from helpers import TESTDATA, run_cli
 
 ROOT = TESTDATA / "crdwant"
@@ -228,6 +231,46 @@ def run_crd(project: Path, cache: Path) -> Run:
     return run
 
 
+class _OneKeyOnce(yaml.SafeLoader):
+    """YAML as Kubernetes reads it strictly, in one respect: a mapping key given twice is an
+    error (sigs.k8s.io/yaml's YAMLToJSONStrict: `key "enum" already set in map`)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[object, object]:
+        keys: set[object] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)  # type: ignore[no-untyped-call]
+            if key in keys:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"mapping key {key!r} given twice", key_node.start_mark
+                )
+            keys.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def written_twice(project: Path, source: Path) -> list[str]:
+    """The YAML files `crd` changed in `project` (a copy of `source`) that give a mapping key
+    twice: what the command writes must stay YAML that Kubernetes' own tools read."""
+    problems = []
+    for path in fixture_files(project):
+        if path.suffix == ".go":
+            continue
+        before = source / _rel(path, project)
+        if before.is_file() and before.read_bytes() == path.read_bytes():
+            continue
+        try:
+            # a Helm chart's copy: whole template lines around the documents are not YAML
+            text = "".join(
+                "\n" if line.lstrip().startswith("{{") else line
+                for line in path.read_text(encoding="utf-8").splitlines(keepends=True)
+            )
+            list(yaml.load_all(text, Loader=_OneKeyOnce))
+        except yaml.YAMLError as e:
+            problems.append(
+                f"crd: wrote {_rel(path, project)}, which gives a mapping key twice: {e}"
+            )
+    return problems
+
+
 def _exit_code(run: Run, code: int) -> None:
     # 1 when an error is found, else 0 (warnings and notes do not fail a run)
     errors = [f for f in run.findings if f.severity == "error"]
@@ -273,4 +316,5 @@ def check_fixture(directory: Path, work: Path) -> list[str]:
         run = runner(project, work / f"cache-{command}")
         problems.extend(run.problems)
         problems.extend(compare(run.findings, wants, command, directory))
+    problems.extend(written_twice(project, directory))
     return problems

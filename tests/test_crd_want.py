@@ -17,6 +17,7 @@ from crdwant import (
     reattach_wants,
     strip_wants,
     wants_of,
+    written_twice,
 )
 
 from markergen.diagnostics import CATALOG
@@ -31,6 +32,12 @@ _IGNORE_BUG = (
 KNOWN_BUGS: dict[str, str] = {
     "mg506-good-ignored": _IGNORE_BUG % "`markergen:ignore` comments",
     "mg506-good-severity-off": _IGNORE_BUG % "`severity:` settings",
+    "mg504-good-aliased-schema": (
+        "crd patches a schema that two versions reach through a YAML alias once per version: "
+        "`enum` and `x-kubernetes-validations` are written twice into the anchored node, a "
+        "file that Kubernetes' strict YAML reading refuses (sigs.k8s.io/yaml YAMLToJSONStrict: "
+        "key already set in map)"
+    ),
 }
 
 
@@ -180,3 +187,16 @@ def test_trailing_wants_come_off_and_go_back() -> None:
     assert lost == []
     text, lost = reattach_wants(fixture, "a:\n  c: 2\n")
     assert text == "a:\n  c: 2\n" and len(lost) == 2
+
+
+def test_a_key_written_twice_is_reported_in_what_crd_changed(tmp_path: Path) -> None:
+    source, project = tmp_path / "source", tmp_path / "project"
+    for base in (source, project):
+        base.mkdir()
+        _write(base, "kept.yaml", "a: 1\na: 1\n")
+        _write(base, "crd.yaml", "a:\n  b: 1\n")
+    assert written_twice(project, source) == []  # a file crd left alone is not its output
+    _write(project, "crd.yaml", "a:\n  b: 1\n  b: 1\n")
+    (problem,) = written_twice(project, source)
+    assert problem.startswith("crd: wrote crd.yaml, which gives a mapping key twice:")
+    assert "'b' given twice" in problem
