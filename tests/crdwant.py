@@ -21,7 +21,8 @@ cache), and compares the findings of each command with the wants: a missing find
 an unexpected one both fail, all listed. A finding must also point into its line: its
 column at a character of the text before any want comment that is not a space, or 1 (the
 whole line). Each command must exit with 1 when it found an error, else 0, and every YAML
-file `crd` writes must give each mapping key once (Kubernetes' strict YAML reading,
+file `crd` writes must keep every line it was given, byte for byte, and give each mapping
+key once (Kubernetes' strict YAML reading,
 sigs.k8s.io/yaml's YAMLToJSONStrict, refuses a key given twice).
 
 A generated CRD cannot take a want comment on a line of its own (its lines are
@@ -271,6 +272,27 @@ def written_twice(project: Path, source: Path) -> list[str]:
     return problems
 
 
+def lines_kept(project: Path, source: Path) -> list[str]:
+    """The files `crd` changed in `project` (a copy of `source`) where a line it was given is
+    not kept byte for byte, line end included: the command adds lines to a CRD's text and
+    changes none (docs/kubebuilder.md, "Byte fidelity")."""
+    problems = []
+    for path in fixture_files(project):
+        before = source / _rel(path, project)
+        if path.suffix == ".go" or not before.is_file():
+            continue
+        old = before.read_bytes().splitlines(keepends=True)
+        new = iter(path.read_bytes().splitlines(keepends=True))
+        for number, line in enumerate(old, start=1):
+            if not any(line == added for added in new):
+                problems.append(
+                    f"crd: changed line {number} of {_rel(path, project)}, {line!r}, "
+                    "which it was to keep"
+                )
+                break
+    return problems
+
+
 def _exit_code(run: Run, code: int) -> None:
     # 1 when an error is found, else 0 (warnings and notes do not fail a run)
     errors = [f for f in run.findings if f.severity == "error"]
@@ -317,4 +339,5 @@ def check_fixture(directory: Path, work: Path) -> list[str]:
         problems.extend(run.problems)
         problems.extend(compare(run.findings, wants, command, directory))
     problems.extend(written_twice(project, directory))
+    problems.extend(lines_kept(project, directory))
     return problems

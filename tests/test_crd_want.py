@@ -13,6 +13,7 @@ from crdwant import (
     check_fixture,
     compare,
     fixtures,
+    lines_kept,
     parse_wants,
     reattach_wants,
     strip_wants,
@@ -32,6 +33,11 @@ _IGNORE_BUG = (
 KNOWN_BUGS: dict[str, str] = {
     "mg506-good-ignored": _IGNORE_BUG % "`markergen:ignore` comments",
     "mg506-good-severity-off": _IGNORE_BUG % "`severity:` settings",
+    "mg509-bad-crlf": (
+        "crd reads a CRD as text with Python's universal newlines and writes LF: every line of "
+        "a CRLF file changes, where docs/kubebuilder.md (Byte fidelity) says a patched file "
+        "differs from the input only by added lines"
+    ),
     "mg504-good-aliased-schema": (
         "crd patches a schema that two versions reach through a YAML alias once per version: "
         "`enum` and `x-kubernetes-validations` are written twice into the anchored node, a "
@@ -200,3 +206,17 @@ def test_a_key_written_twice_is_reported_in_what_crd_changed(tmp_path: Path) -> 
     (problem,) = written_twice(project, source)
     assert problem.startswith("crd: wrote crd.yaml, which gives a mapping key twice:")
     assert "'b' given twice" in problem
+
+
+def test_a_line_crd_was_given_and_changed_is_reported(tmp_path: Path) -> None:
+    source, project = tmp_path / "source", tmp_path / "project"
+    for base in (source, project):
+        base.mkdir()
+        (base / "crd.yaml").write_bytes(b"a:\r\n  b: 1\r\n")
+    assert lines_kept(project, source) == []
+    (project / "crd.yaml").write_bytes(b"a:\r\n  c: 2\r\n  b: 1\r\n")  # a line added
+    assert lines_kept(project, source) == []
+    (project / "crd.yaml").write_bytes(b"a:\n  b: 1\n")  # the same text, other line ends
+    assert lines_kept(project, source) == [
+        "crd: changed line 1 of crd.yaml, b'a:\\r\\n', which it was to keep"
+    ]
