@@ -25,14 +25,7 @@ from markergen.diagnostics import CATALOG
 
 # Fixtures whose wants hold a bug of markergen: the test passes when the bug is fixed
 # (strict xfail), and then the entry goes.
-_IGNORE_BUG = (
-    "issue 36's ignore bug: `check` reports nothing, `crd` says \"`markergen check` reports "
-    'MG304" (MG506) and writes no rules: the patcher runs the rules again without the %s '
-    "(issue 36 item 2, helper plan)"
-)
 KNOWN_BUGS: dict[str, str] = {
-    "mg506-good-ignored": _IGNORE_BUG % "`markergen:ignore` comments",
-    "mg506-good-severity-off": _IGNORE_BUG % "`severity:` settings",
     "mg509-bad-crlf": (
         "crd reads a CRD as text with Python's universal newlines and writes LF: every line of "
         "a CRLF file changes, where docs/kubebuilder.md (Byte fidelity) says a patched file "
