@@ -1,25 +1,34 @@
-"""The output cache of `markergen generate`: a run whose inputs did not change since the
-last run reuses that run's rendered outputs and diagnostics instead of recomputing them.
+"""markergen's one run cache: a run whose inputs did not change since the last run
+reuses that run's results (rendered outputs, printed text, patched CRDs, diagnostics)
+instead of recomputing them. `generate`, `check`, `dump` and `crd` all use it.
 
-Design (docs/performance.md, "Cache"):
-- Key: a SHA-256 over everything the outputs and diagnostics depend on: the bytes of
-  every Go file the patterns select (generated files included, so a header edit counts),
-  each file's path and module, the working directory (reported paths are relative to
-  it), the options that reach the renderers, and a fingerprint of markergen itself
-  (its version, the size and mtime of its modules and of the libraries that shape the
-  output).
-  File *contents* are hashed, never trusted by mtime: a cached result is never stale.
-- Storage: one file per invocation shape (patterns, cwd, options) in the cache
-  directory (`.markergen-cache/` at the module root, or `$MARKERGEN_CACHE_DIR`): a
-  one-line JSON header (key, diagnostics, output names with byte lengths, SHA-256 of the
-  body) followed by the output texts, so a hit decodes a small header, not megabytes of
-  JSON. No pickle: loading a cache file can never run code, whoever wrote it.
-- Safety: the directory is safe to delete at any time. A file that cannot be read or
-  decoded, or whose shape is wrong, is a miss and gets rewritten. Writes go to a
-  temporary file renamed into place, so readers never see half a file; failing to write
-  (read-only checkout) only costs the speed-up.
-Only successful runs are stored: a run with error diagnostics writes no output and is
-recomputed next time.
+The one key (docs/performance.md, "Cache"), a SHA-256 over:
+- the command (`generate`, `check`, `dump`, `crd`);
+- its inputs: the Go package patterns, the working directory (reported paths are
+  relative to it), and the path, module and bytes of every Go file the patterns
+  select (generated files included, so a header edit counts);
+- its options: the settings its results depend on (each command names its own);
+- the digests of the extra files it reads: those named before the run (the CRD
+  files, the kept objects and Makefiles of `check` and `crd`, a project's templates),
+  and those found while it runs (imported packages, go.mod and go.work files found
+  while resolving imports), which are stored with the entry and checked on lookup;
+- a fingerprint of markergen itself (its version, the size and mtime of its modules
+  and of the libraries that shape the output).
+File *contents* are hashed, never trusted by mtime: a cached result is never stale.
+
+Storage: one file per invocation shape (command, patterns, cwd, options) in the cache
+directory (`.markergen-cache/` at the module root, or `$MARKERGEN_CACHE_DIR`), so an
+edit replaces the entry: a one-line JSON header (key, diagnostics, output names with
+byte lengths, SHA-256 of the body) followed by the output texts, so a hit decodes a
+small header, not megabytes of JSON. No pickle: loading a cache file can never run
+code, whoever wrote it. Beside the entries, `SyntaxStore` keeps the syntax records of
+each Go file read, by the digest of its bytes, so that a run after an edit parses only
+the files that changed (markergen.golang.records).
+
+Safety: the directory is safe to delete at any time. A file that cannot be read or
+decoded, or whose shape is wrong, is a miss and gets rewritten. Writes go to a
+temporary file renamed into place, so readers never see half a file; failing to write
+(read-only checkout) only costs the speed-up. `--no-cache` reads and writes nothing.
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ import functools
 import hashlib
 import json
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -43,6 +53,7 @@ CACHE_DIR_NAME = ".markergen-cache"
 ENV_CACHE_DIR = "MARKERGEN_CACHE_DIR"
 # Bumped whenever the layout of a cache file changes; old files then read as misses.
 _FORMAT = 2
+COMMANDS = ("generate", "check", "dump", "crd")
 # Libraries whose version changes the bytes of the output (the parser).
 _LIBRARIES = ("tree_sitter", "tree_sitter_go")
 
@@ -108,19 +119,23 @@ class OutputCache:
         cwd: Path,
         options: Mapping[str, Any],
         command: str = "generate",
-        inputs: Sequence[tuple[str, str]] = (),
+        extra_files: Sequence[str | Path] = (),
     ) -> OutputCache | None:
-        """The cache slot of this invocation, or None when the inputs cannot be listed
-        (a pattern names nothing, a file cannot be read): the run then reports that.
-        `command` names what is cached (`generate`, `check`, `dump`): each has its own
-        slots, and `options` are the settings its results depend on. `inputs` are
-        (path, SHA-256) of other files the results depend on (check's CRDs and samples):
-        part of the key, not of the slot, so an edit replaces the entry."""
+        """The cache slot of this invocation, under the one key (module docstring), or
+        None when the inputs cannot be listed (a pattern names nothing, a file cannot
+        be read): the run then reports that. `command` names what is cached (one of
+        `COMMANDS`): each has its own slots, and `options` are the settings its results
+        depend on. `extra_files` are the other files the results depend on, known before
+        the run (CRDs, kept objects, Makefiles, templates): their digests are part of
+        the key, not of the slot, so an edit replaces the entry; a missing one counts."""
         from markergen.golang.packages import input_files
 
+        if command not in COMMANDS:
+            raise ValueError(f"no cache for command {command!r}")
         files = input_files(patterns, cwd)
         if files is None:
             return None
+        extra = file_digests([os.path.abspath(p) for p in extra_files])
         shape = {
             "command": command,
             "cwd": os.path.abspath(cwd),
@@ -132,7 +147,7 @@ class OutputCache:
         digest = hashlib.sha256()
         digest.update(f"markergen-cache {_FORMAT}\n{shape_text}\n".encode())
         digest.update(code_fingerprint().encode())
-        digest.update(json.dumps(list(map(list, inputs))).encode())
+        digest.update(json.dumps(list(map(list, extra))).encode())
         try:
             for f in files:
                 digest.update(f"{f.path}\0{f.explicit}\0{f.module}\0".encode())
@@ -205,6 +220,85 @@ class OutputCache:
             return False
         _ignore_in_git(self.directory)
         return True
+
+
+def open_run(
+    root: Path,
+    command: str,
+    patterns: Sequence[str],
+    cwd: Path,
+    options: Mapping[str, Any],
+    use: bool = True,
+    extra_files: Sequence[str | Path] = (),
+    directory: Path | None = None,
+) -> tuple[OutputCache | None, CachedRun | None]:
+    """(this run's slot or None, the stored run or None): what every command asks first.
+    Without `use` (`--no-cache`), neither: nothing is read or written. `directory`:
+    the cache directory (default `cache_dir(root)`)."""
+    if not use:
+        return None, None
+    where = directory if directory is not None else cache_dir(root)
+    cache = OutputCache.open(where, patterns, cwd, options, command, extra_files)
+    return cache, (cache.lookup() if cache is not None else None)
+
+
+def store_run(
+    cache: OutputCache,
+    diagnostics: Sequence[Diagnostic],
+    outputs: Mapping[str, str],
+    files_read: Sequence[str],
+    summary: str,
+) -> bool:
+    """Store a computed run: its diagnostics, its outputs (name → text), what it read
+    and found (`INPUTS_SUMMARY`), and the digests of the files its model read beyond
+    the selected ones (`files_read`: `Model.files_read`)."""
+    texts = {**outputs, INPUTS_SUMMARY: summary}
+    return cache.store(CachedRun(tuple(diagnostics), texts, read_beyond(files_read)))
+
+
+def syntax_store(root: Path, use: bool = True, directory: Path | None = None) -> SyntaxStore | None:
+    """The per-file syntax records of the project at `root` (None with `use` off:
+    `--no-cache` writes none)."""
+    if not use:
+        return None
+    return SyntaxStore(directory if directory is not None else cache_dir(root))
+
+
+class SyntaxStore:
+    """The syntax records of the Go files read before, one file each, named by the
+    digest of the file's bytes (markergen.golang.records.RecordStore). They live under
+    `syntax/<code>/` of the cache directory, `<code>` naming the code that made them
+    (`code_fingerprint`): records of another markergen are never read, and are removed
+    when this one first writes."""
+
+    def __init__(self, directory: Path) -> None:
+        code = hashlib.sha256(code_fingerprint().encode()).hexdigest()[:16]
+        self.top = directory / "syntax"
+        self.directory = self.top / code
+        self._ready = False
+        self.hits = 0  # records served, for the benches
+        self.misses = 0
+
+    def get(self, key: str) -> bytes | None:
+        try:
+            with open(self.directory / key, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            self.misses += 1
+            return None
+        self.hits += 1
+        return data
+
+    def put(self, key: str, data: bytes) -> None:
+        if not self._ready:
+            self._ready = True
+            try:
+                stale = [d for d in self.top.iterdir() if d != self.directory]
+            except OSError:
+                stale = []
+            for old in stale:
+                shutil.rmtree(old, ignore_errors=True)
+        write_atomically(self.directory / key, data)
 
 
 def write_atomically(target: Path, data: bytes) -> bool:
@@ -371,4 +465,3 @@ def _ignore_in_git(directory: Path) -> None:
     if not marker.exists():
         with contextlib.suppress(OSError):
             marker.write_text("# Created by markergen: this cache is safe to delete.\n*\n")
-
