@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
+from markergen.golang.source import Source
 from markergen.golang.syntax import (
     BlockCommentLine,
     CommentGroup,
@@ -42,8 +43,11 @@ from markergen.golang.syntax import (
     type_expr,
 )
 
+if TYPE_CHECKING:
+    from markergen.golang.comments import Span
+
 # Bumped whenever the layout below changes: a text of another layout is a miss.
-FORMAT = 1
+FORMAT = 2
 
 
 class RecordStore(Protocol):
@@ -77,11 +81,11 @@ def read_records(
     key = record_key(data, struct_fields)
     kept = store.get(key)
     if kept is not None:
-        found = decode(kept, path)
+        found = decode(kept, path, data)
         if found is not None:
             return found
     gofile = parse(path, data, struct_fields)
-    text = encode(gofile)
+    text = encode(gofile, data)
     if text:
         store.put(key, text)
     return gofile
@@ -91,10 +95,12 @@ class _Foreign(Exception):
     """A record holds a position in another file: such a file is not cached."""
 
 
-def encode(gofile: GoFile) -> bytes:
+def encode(gofile: GoFile, source: bytes | None = None) -> bytes:
     """The bytes of `gofile`'s records; b"" when they cannot be kept (then the file is
-    parsed every time)."""
-    enc = _Encoder(gofile.path)
+    parsed every time). A comment group the parser left deferred is kept as where its
+    bytes are in the file, and comes back deferred over the same bytes; with `source`
+    (the file's prepared bytes), long texts are kept so too."""
+    enc = _Encoder(gofile.path, source)
     try:
         body = [
             FORMAT,
@@ -112,51 +118,67 @@ def encode(gofile: GoFile) -> bytes:
         ]
     except _Foreign:
         return b""
-    return orjson.dumps(body)
+    text = orjson.dumps([enc.source_length, enc.table, body])
+    return _checksum(text) + b"\n" + text
 
 
-def decode(data: bytes, path: str) -> GoFile | None:
-    """The records `encode` wrote, with every position in `path`; None when `data` is
-    not such a text (damaged, another layout)."""
+def _checksum(text: bytes) -> bytes:
+    return hashlib.blake2b(text, digest_size=16).hexdigest().encode("ascii")
+
+
+def decode(data: bytes, path: str, source: bytes) -> GoFile | None:
+    """The records `encode` wrote, with every position in `path`; `source` is the
+    file's prepared bytes (what its comment groups are read from). None when `data` is
+    not such a text (damaged, another layout, other bytes)."""
+    head, _, text = data.partition(b"\n")
+    if head != _checksum(text):
+        return None  # damaged: what passes was written by `encode`, so is not checked again
     try:
-        body = orjson.loads(data)
-        if not isinstance(body, list) or len(body) != 12 or body[0] != FORMAT:
+        length, table, body = orjson.loads(text)
+        if body[0] != FORMAT or (length >= 0 and length > len(source)):
             return None
-        dec = _Decoder(path)
+        src = Source(path, source[:length] if length >= 0 else source)
+        dec = _Decoder(path, src, table, source)
         group = dec.group
+        pos = dec.pos
         return GoFile(
             path=path,
-            package=_str(body[1]),
+            package=body[1],
             package_doc=group(body[2]),
-            imports=tuple(ImportSpec(_str(n), _str(p), bool(a)) for n, p, a in body[3]),
+            imports=tuple([ImportSpec(n, p, a) for n, p, a in body[3]]),
             types=tuple([dec.type_decl(t) for t in body[4]]),
             consts=tuple([dec.const(c) for c in body[5]]),
-            errors=tuple(SyntaxError_(dec.pos(p), dec.pos(e), _str(m)) for p, e, m in body[6]),
-            build_constraint=_str(body[7]),
-            generated=bool(body[8]),
-            marshalers=tuple(_str(m) for m in body[9]),
-            marked=tuple(MarkedDecl(_str(k), _str(n), _group(group(d))) for k, n, d in body[10]),
-            package_comments=tuple(_group(group(g)) for g in body[11]),
+            errors=tuple([SyntaxError_(pos(p), pos(e), m) for p, e, m in body[6]]),
+            build_constraint=body[7],
+            generated=body[8],
+            marshalers=tuple(body[9]),
+            marked=tuple([MarkedDecl(k, n, _some(group(d))) for k, n, d in body[10]]),
+            package_comments=tuple([_some(group(g)) for g in body[11]]),
         )
     except (orjson.JSONDecodeError, TypeError, ValueError, IndexError, KeyError):
         return None
 
 
-def _str(value: Any) -> str:
-    if not isinstance(value, str):
-        raise TypeError("expected a string")
-    return value
-
-
-def _group(value: CommentGroup | None) -> CommentGroup:
-    if value is None:
+def _some(group: CommentGroup | None) -> CommentGroup:
+    if group is None:
         raise TypeError("expected a comment group")
-    return value
+    return group
 
 
 class _Encoder:
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, source: bytes | None) -> None:
+        self.source = source
+        # (imported here: a run served whole from the run cache imports no tree-sitter,
+        # which the comment readers need)
+        from markergen.golang.comments import _LineRun, _Lines
+
+        self.line_run, self.lines = _LineRun, _Lines
         self.path = path
+        self.source_length = -1  # the length of the bytes the groups are read from
+        # Type expressions, each once (the parser shares equal ones), children first.
+        self.table: list[list[Any]] = []
+        self.index: dict[int, int] = {}
+        self.kept: list[TypeExpr] = []  # keeps the ids above unique while encoding
 
     def pos(self, p: Position) -> list[int]:
         if p.file != self.path:
@@ -166,7 +188,20 @@ class _Encoder:
     def group(self, g: CommentGroup | None) -> list[Any] | None:
         if g is None:
             return None
-        out: list[Any] = []
+        make = g._make
+        src = getattr(make, "_src", None)
+        if (
+            isinstance(src, Source)
+            and src.path == self.path
+            and self.source_length in (-1, len(src.data))
+        ):
+            if isinstance(make, self.line_run):
+                self.source_length = len(src.data)
+                return [0, make._row, make._start, make._end]
+            if isinstance(make, self.lines):
+                self.source_length = len(src.data)
+                return [1, make.slashes, [list(span) for span in make._spans]]
+        out: list[Any] = [2]
         for line in g.lines:
             p = line.pos
             if p.file != self.path:
@@ -178,12 +213,15 @@ class _Encoder:
                 out.append([line.text, p.line, p.column])
         return out
 
-    def type_expr(self, t: TypeExpr | None) -> list[Any] | None:
+    def type_expr(self, t: TypeExpr | None) -> int:
         if t is None:
-            return None
-        return [
+            return -1
+        found = self.index.get(id(t))
+        if found is not None:
+            return found
+        entry = [
             t.kind,
-            t.text,
+            self.text(t.text),
             t.name,
             t.package,
             self.type_expr(t.elem),
@@ -191,6 +229,19 @@ class _Encoder:
             t.length,
             [self.field(f) for f in t.fields],
         ]
+        self.table.append(entry)
+        self.kept.append(t)
+        self.index[id(t)] = found = len(self.table) - 1
+        return found
+
+    def text(self, text: str) -> str | list[int]:
+        """A long text (a struct type's, its whole source) as where its bytes are in the
+        file, when they are there; else itself."""
+        if len(text) < 64 or self.source is None:
+            return text
+        raw = text.encode("utf-8")
+        start = self.source.find(raw)
+        return text if start < 0 else [start, start + len(raw)]
 
     def field(self, f: FieldDecl) -> list[Any]:
         j = f.json
@@ -234,8 +285,8 @@ class _Encoder:
 
 
 class _StoredLines:
-    """The lines of a comment group read back from the cache (`syntax.LineSource`):
-    their records are made when first asked for, as the parser's are."""
+    """The lines of a comment group kept as records (one the parser had made already):
+    made again when first asked for (`syntax.LineSource`)."""
 
     __slots__ = ("_path", "_raw")
 
@@ -247,45 +298,57 @@ class _StoredLines:
         return tuple([self.line(i) for i in range(len(self._raw))])
 
     def texts(self) -> tuple[str, ...]:
-        return tuple([_str(line[0]) for line in self._raw])
+        return tuple([line[0] for line in self._raw])
 
     def line(self, index: int) -> CommentLine:
         raw = self._raw[index]
         if len(raw) == 4:
-            return BlockCommentLine(_str(raw[0]), position(self._path, raw[1], raw[2]))
-        return comment_line(_str(raw[0]), self._path, raw[1], raw[2])
+            return BlockCommentLine(raw[0], position(self._path, raw[1], raw[2]))
+        return comment_line(raw[0], self._path, raw[1], raw[2])
 
 
 class _Decoder:
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, src: Source, table: list[list[Any]], source: bytes) -> None:
+        self.source = source
+        from markergen.golang.comments import _LineRun, _Lines
+
+        self.line_run, self.lines = _LineRun, _Lines
         self.path = path
+        self.src = src
         self.tags: dict[tuple[Any, ...], JSONTag] = {}
+        self.types: list[TypeExpr] = []
+        for entry in table:  # children come first
+            self.types.append(self._type_expr(entry))
 
     def pos(self, p: list[int]) -> Position:
-        line, column = p
-        if not isinstance(line, int) or not isinstance(column, int):
-            raise TypeError("expected a position")
-        return position(self.path, line, column)
+        return position(self.path, p[0], p[1])
 
-    def group(self, raw: list[list[Any]] | None) -> CommentGroup | None:
+    def group(self, raw: list[Any] | None) -> CommentGroup | None:
         if raw is None:
             return None
-        if not isinstance(raw, list):
-            raise TypeError("expected comment lines")
-        return deferred_group(_StoredLines(self.path, raw))
+        kind = raw[0]
+        if kind == 0:
+            return deferred_group(self.line_run(self.src, raw[1], raw[2], raw[3]))
+        if kind == 1:
+            spans: list[Span] = [(a, b, c) for a, b, c in raw[2]]
+            return deferred_group(self.lines(self.src, spans, raw[1]))
+        return deferred_group(_StoredLines(self.path, raw[1:]))
 
-    def type_expr(self, raw: list[Any] | None) -> TypeExpr | None:
-        if raw is None:
-            return None
+    def type_expr(self, index: int) -> TypeExpr | None:
+        return None if index < 0 else self.types[index]
+
+    def _type_expr(self, raw: list[Any]) -> TypeExpr:
         kind, text, name, package, elem, key, length, fields = raw
+        if not isinstance(text, str):
+            text = self.source[text[0] : text[1]].decode("utf-8")
         return type_expr(
             kind,
-            _str(text),
-            _str(name),
-            _str(package),
+            text,
+            name,
+            package,
             self.type_expr(elem),
             self.type_expr(key),
-            _str(length),
+            length,
             tuple([self.field(f) for f in fields]),
         )
 
@@ -294,64 +357,47 @@ class _Decoder:
         tag = self.tags.get(frozen)
         if tag is None:
             present, name, omitempty, inline, skip, string, options = raw
-            tag = JSONTag(
-                bool(present),
-                _str(name),
-                bool(omitempty),
-                bool(inline),
-                bool(skip),
-                bool(string),
-                tuple(_str(o) for o in options),
-            )
+            tag = JSONTag(present, name, omitempty, inline, skip, string, tuple(options))
             self.tags[frozen] = tag
         return tag
 
     def field(self, raw: list[Any]) -> FieldDecl:
         name, typ, embedded, tag_raw, tags, json, doc, trailing, pos, doc_extra = raw
-        t = self.type_expr(typ)
-        if t is None:
-            raise TypeError("a field without a type")
+        group = self.group
         return field_decl(
-            _str(name),
-            t,
-            bool(embedded),
-            _str(tag_raw),
-            tuple([(_str(k), _str(v)) for k, v in tags]),
+            name,
+            self.types[typ],
+            embedded,
+            tag_raw,
+            tuple([(k, v) for k, v in tags]),
             self.json_tag(json),
-            self.group(doc),
-            self.group(trailing),
-            self.pos(pos),
-            self.group(doc_extra),
+            group(doc),
+            group(trailing),
+            position(self.path, pos[0], pos[1]),
+            group(doc_extra),
         )
 
     def type_decl(self, raw: list[Any]) -> TypeDecl:
         name, typ, alias, doc, doc_extra, pos, type_params = raw
-        t = self.type_expr(typ)
-        if t is None:
-            raise TypeError("a type declaration without a type")
         return TypeDecl(
-            _str(name),
-            t,
-            bool(alias),
+            name,
+            self.types[typ],
+            alias,
             self.group(doc),
             self.group(doc_extra),
             self.pos(pos),
-            _str(type_params),
+            type_params,
         )
 
     def const(self, raw: list[Any]) -> ConstSpec:
         name, typ, value_text, value, iota, implicit, doc, trailing, pos, block_pos = raw
-        if value is not None:
-            value = _str(value)
-        if not isinstance(iota, int):
-            raise TypeError("expected an integer")
         return const_spec(
-            _str(name),
+            name,
             self.type_expr(typ),
-            _str(value_text),
+            value_text,
             value,
             iota,
-            bool(implicit),
+            implicit,
             self.group(doc),
             self.group(trailing),
             self.pos(pos),
