@@ -276,6 +276,7 @@ class SyntaxStore:
         self.top = directory / "syntax"
         self.directory = self.top / code
         self._ready = False
+        self._writable = False
         self.hits = 0  # records served, for the benches
         self.misses = 0
 
@@ -298,7 +299,29 @@ class SyntaxStore:
                 stale = []
             for old in stale:
                 shutil.rmtree(old, ignore_errors=True)
-        write_atomically(self.directory / key, data)
+            self._writable = _make_cache_dirs_ok(self.directory)
+        if not self._writable:
+            return
+        # One record a file: written beside it under a name of this process and renamed
+        # into place (`write_atomically` without its per-file checks of the directories,
+        # made once above; a run writes one per file it parsed).
+        target = self.directory / key
+        tmp = self.directory / f".tmp-{os.getpid()}-{key}"
+        try:
+            with open(tmp, "wb") as out:
+                out.write(data)
+            os.replace(tmp, target)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+def _make_cache_dirs_ok(directory: Path) -> bool:
+    try:
+        _make_cache_dirs(directory)
+    except OSError:
+        return False
+    return True
 
 
 def write_atomically(target: Path, data: bytes) -> bool:
