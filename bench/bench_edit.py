@@ -15,8 +15,8 @@ Every edit writes text never seen before, so the run cache misses and only the p
 syntax cache can help. Figures are medians over --repeat rounds, of wall time and of CPU
 time (user + system of the child: steadier on a shared machine); the ratios are to the
 warm run of the same command. With --base (a checkout of another markergen, e.g. the
-commit before the per-file cache), cold-nocache generate also runs with that code,
-alternating, for the floor. At the end, one in-process run per edit counts the files the
+commit before the per-file cache), the cold runs also run with that code, alternating:
+cold-nocache is the floor, cold what writing the per-file records costs a first run. At the end, one in-process run per edit counts the files the
 parser read (the rest came from the per-file cache).
 """
 
@@ -159,8 +159,12 @@ def main(argv: list[str] | None = None) -> int:
                 cold_dir = Path(tmp) / f"cold-{name}-{i}"
                 note(f"{name} cold", run(argv_, root, {"MARKERGEN_CACHE_DIR": str(cold_dir)}))
                 shutil.rmtree(cold_dir, ignore_errors=True)
+                if base_env:
+                    env = {**base_env, "MARKERGEN_CACHE_DIR": str(cold_dir)}
+                    note(f"{name} cold base", run(argv_, root, env))
+                    shutil.rmtree(cold_dir, ignore_errors=True)
                 note(f"{name} cold-nocache", run([*argv_, "--no-cache"], root))
-                if base_env and name == "generate":
+                if base_env:
                     note(f"{name} cold-nocache base", run([*argv_, "--no-cache"], root, base_env))
                 run(argv_, root, warm)  # the state before: this command's own last run
                 note(f"{name} warm", run(argv_, root, warm))
@@ -183,8 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in cmds:
         w = results[f"{name} warm"]
         w_wall, w_cpu = median(r.seconds for r in w), median(r.cpu_seconds for r in w)
-        for kind in ("cold", "cold-nocache", "cold-nocache base", "warm", "doc-edit",
-                     "marker-edit"):  # fmt: skip
+        for kind in ("cold", "cold base", "cold-nocache", "cold-nocache base", "warm",
+                     "doc-edit", "marker-edit"):  # fmt: skip
             runs = results.get(f"{name} {kind}")
             if not runs:
                 continue
