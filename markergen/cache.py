@@ -38,7 +38,6 @@ import functools
 import hashlib
 import json
 import os
-import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -265,63 +264,86 @@ def syntax_store(root: Path, use: bool = True, directory: Path | None = None) ->
 
 
 class SyntaxStore:
-    """The syntax records of the Go files read before, one file each, named by the
-    digest of the file's bytes (markergen.golang.records.RecordStore). They live under
-    `syntax/<code>/` of the cache directory, `<code>` naming the code that made them
-    (`code_fingerprint`): records of another markergen are never read, and are removed
-    when this one first writes."""
+    """The syntax records of the Go files read before, by the digest of each file's
+    bytes (markergen.golang.records.RecordStore), in one pack file: `syntax/<code>.pack`
+    of the cache directory, `<code>` naming the code that made them (`code_fingerprint`),
+    so records of another markergen are never read (and its pack is removed when this
+    one writes). One read per run, and one write when a run parsed something: a file a
+    record would cost an open each, the larger part of a record's price.
+
+    The pack: a line of JSON (`[[key, length], ...]`), then the records one after the
+    other. A pack that cannot be read or decoded holds nothing; a damaged record fails
+    its own checksum (markergen.golang.records.decode) and its file is parsed again.
+    A run that put records rewrites the pack with every record it used, and the others
+    while they are no more than twice as many (records of other patterns, or of a
+    file's earlier bytes): it never grows without bound."""
 
     def __init__(self, directory: Path) -> None:
         code = hashlib.sha256(code_fingerprint().encode()).hexdigest()[:16]
         self.top = directory / "syntax"
-        self.directory = self.top / code
-        self._ready = False
-        self._writable = False
-        self.hits = 0  # records served, for the benches
+        self.path = self.top / f"{code}.pack"
+        self._kept: dict[str, bytes] | None = None
+        self._used: set[str] = set()
+        self._new: dict[str, bytes] = {}
+        self.hits = 0  # records served, for the benches and tests
         self.misses = 0
 
-    def get(self, key: str) -> bytes | None:
+    def _load(self) -> dict[str, bytes]:
         try:
-            with open(self.directory / key, "rb") as handle:
-                data = handle.read()
+            raw = self.path.read_bytes()
         except OSError:
+            return {}
+        try:
+            head, _, body = raw.partition(b"\n")
+            kept: dict[str, bytes] = {}
+            offset = 0
+            for key, length in json.loads(head):
+                end = offset + _int(length)
+                kept[_str(key)] = body[offset:end]
+                offset = end
+        except (ValueError, TypeError):
+            return {}
+        return kept if offset == len(body) else {}
+
+    def get(self, key: str) -> bytes | None:
+        if self._kept is None:
+            self._kept = self._load()
+        data = self._kept.get(key)
+        if data is None:
             self.misses += 1
             return None
         self.hits += 1
+        self._used.add(key)
         return data
 
     def put(self, key: str, data: bytes) -> None:
-        if not self._ready:
-            self._ready = True
-            try:
-                stale = [d for d in self.top.iterdir() if d != self.directory]
-            except OSError:
-                stale = []
-            for old in stale:
-                shutil.rmtree(old, ignore_errors=True)
-            self._writable = _make_cache_dirs_ok(self.directory)
-        if not self._writable:
-            return
-        # One record a file: written beside it under a name of this process and renamed
-        # into place (`write_atomically` without its per-file checks of the directories,
-        # made once above; a run writes one per file it parsed).
-        target = self.directory / key
-        tmp = self.directory / f".tmp-{os.getpid()}-{key}"
+        self._new[key] = data
+        self._used.add(key)
+
+    def save(self) -> bool:
+        """Write the pack when this run put records; False when it did not or could not."""
+        if not self._new:
+            return False
+        kept = self._kept if self._kept is not None else self._load()
+        records = {k: v for k, v in kept.items() if k in self._used}
+        records.update(self._new)
+        others = {k: v for k, v in kept.items() if k not in records}
+        if len(others) <= 2 * len(records):
+            records.update(others)
+        keys = sorted(records)
+        head = json.dumps([[k, len(records[k])] for k in keys], separators=(",", ":"))
+        data = b"".join([head.encode("ascii"), b"\n", *(records[k] for k in keys)])
+        if not write_atomically(self.path, data):
+            return False
         try:
-            with open(tmp, "wb") as out:
-                out.write(data)
-            os.replace(tmp, target)
+            stale = [p for p in self.top.iterdir() if p.suffix == ".pack" and p != self.path]
         except OSError:
+            stale = []
+        for old in stale:
             with contextlib.suppress(OSError):
-                os.unlink(tmp)
-
-
-def _make_cache_dirs_ok(directory: Path) -> bool:
-    try:
-        _make_cache_dirs(directory)
-    except OSError:
-        return False
-    return True
+                old.unlink()
+        self._kept, self._new = records, {}
+        return True
 
 
 def write_atomically(target: Path, data: bytes) -> bool:

@@ -58,7 +58,10 @@ def load_model(
         )
         if result.errors:
             raise InputError("\n".join(f"{e.pattern}: {e.message}" for e in result.errors))
-        return builder.finish()
+        model = builder.finish()
+        if records is not None:
+            records.save()  # after finish: imported packages are read while it resolves
+        return model
 
 
 def with_model(

@@ -5,6 +5,7 @@ disk (testdata/projects/fileedits, edited in a seeded random order)."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import shutil
@@ -100,17 +101,51 @@ def test_no_cache_writes_no_records_and_a_damaged_record_is_parsed_again(
     assert run_main(["generate", "--no-cache", "-q", "./api/..."], root).code == 0
     assert not cache.exists()
     cold = run_main(["dump", "./api/..."], root)
-    records = sorted((cache / "syntax").rglob("*"))
-    records = [r for r in records if r.is_file() and not r.name.startswith(".")]
-    assert len(records) == 16
-    for r in records:
-        r.write_bytes(b"x" + r.read_bytes())  # not JSON any more
+    (pack,) = (cache / "syntax").glob("*.pack")
+    head, body = pack.read_bytes().split(b"\n", 1)
+    assert len(json.loads(head)) == 16
+    # every record damaged, the index intact: each fails its checksum
+    pack.write_bytes(head + b"\n" + body.replace(b"[", b"("))
+    damaged = pack.read_bytes()
     assert run_main(["dump", "--no-cache", "./api/..."], root).stdout == cold.stdout
-    assert all(r.read_bytes().startswith(b"x") for r in records)  # --no-cache: untouched
+    assert pack.read_bytes() == damaged  # --no-cache: untouched
     parses.clear()
     assert run_main(["check", "./api/..."], root).code == 0
     assert len(parses) == 16  # every damaged record was parsed again...
-    assert not any(r.read_bytes().startswith(b"x") for r in records)  # ...and rewritten
+    parses.clear()
+    assert run_main(["dump", "./api/..."], root).stdout == cold.stdout
+    assert parses == []  # ...and kept again
+    pack.write_bytes(b"not a pack")  # a damaged index: the pack holds nothing
+    assert run_main(["dump", "--no-cache", "./api/..."], root).stdout == cold.stdout
+    parses.clear()
+    assert run_main(["check", "--strict", "./api/..."], root).code == 0
+    assert len(parses) == 16
+
+
+def test_the_pack_keeps_what_runs_use_and_does_not_grow_without_bound(tmp_path: Path) -> None:
+    from markergen.cache import SyntaxStore
+
+    store = SyntaxStore(tmp_path)
+    for i in range(10):
+        store.put(f"k{i}", b"x" * i)
+    assert store.save()
+    # a run using two records and putting one new keeps those three; the 8 others are
+    # more than twice as many, so they go
+    run = SyntaxStore(tmp_path)
+    assert run.get("k1") == b"x" and run.get("k2") == b"xx" and run.get("nope") is None
+    run.put("new", b"n")
+    assert run.save()
+    after = SyntaxStore(tmp_path)
+    assert [after.get(k) for k in ("k1", "k2", "new")] == [b"x", b"xx", b"n"]
+    assert after.get("k5") is None
+    # the others stay while they are no more than twice as many as those used
+    again = SyntaxStore(tmp_path)
+    assert again.get("k1") == b"x"
+    again.put("newer", b"m")
+    assert again.save()
+    assert SyntaxStore(tmp_path).get("k2") == b"xx"
+    # a run that put nothing writes nothing
+    assert not after.save()
 
 
 # ---- a seeded random sequence of edits -------------------------------------------------

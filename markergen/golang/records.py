@@ -58,6 +58,10 @@ class RecordStore(Protocol):
 
     def put(self, key: str, data: bytes) -> None: ...
 
+    def save(self) -> bool:
+        """The load is over: keep what was put (False when nothing was kept)."""
+        ...
+
 
 def record_key(data: bytes, struct_fields: bool) -> str:
     """The key of a file's records: its prepared bytes, and whether struct fields were
