@@ -16,7 +16,9 @@ syntax cache can help. Figures are medians over --repeat rounds, of wall time an
 time (user + system of the child: steadier on a shared machine); the ratios are to the
 warm run of the same command. With --base (a checkout of another markergen, e.g. the
 commit before the per-file cache), the cold runs also run with that code, alternating:
-cold-nocache is the floor, cold what writing the per-file records costs a first run. At the end, one in-process run per edit counts the files the
+cold-nocache is the floor, cold what writing the per-file records costs a first run;
+--floor-only runs only cold-nocache generate, both codes in turn, --repeat times (the
+ratios are then to this code's run). At the end, one in-process run per edit counts the files the
 parser read (the rest came from the per-file cache).
 """
 
@@ -129,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("patterns", nargs="*", default=["./..."])
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--base", type=Path, help="another markergen checkout, for the floor")
+    ap.add_argument("--floor-only", action="store_true",
+                    help="with --base: only cold generate --no-cache, this code and the base's")  # fmt: skip
     args = ap.parse_args(argv)
     compile_package()
     mg = markergen_argv()
@@ -153,7 +157,13 @@ def main(argv: list[str] | None = None) -> int:
             "generate": [*mg, "generate", "--quiet", *args.patterns, "--out-dir", str(out)],
         }
         warm = {"MARKERGEN_CACHE_DIR": str(Path(tmp) / "warm")}
-        for i in range(args.repeat):
+        for i in range(args.repeat if args.floor_only else 0):
+            loads.append(os.getloadavg()[0])
+            argv_ = [*cmds["generate"], "--no-cache"]
+            pair = [("", None), (" base", base_env)]
+            for label, env_ in pair if i % 2 else reversed(pair):
+                note(f"generate cold-nocache{label}", run(argv_, root, env_))
+        for i in range(0 if args.floor_only else args.repeat):
             loads.append(os.getloadavg()[0])
             for name, argv_ in cmds.items():
                 cold_dir = Path(tmp) / f"cold-{name}-{i}"
@@ -173,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
                 editor.marker_edit()
                 note(f"{name} marker-edit", run(argv_, root, warm))
         counts = {}
-        for name in cmds:
+        for name in [] if args.floor_only else cmds:
             for kind, edit in (("doc-edit", editor.doc_edit), ("marker-edit", editor.marker_edit)):
                 counts[(name, kind)] = parsed_files(
                     root, Path(tmp) / "warm", [name, "--quiet", *args.patterns], args.patterns, edit
@@ -184,8 +194,8 @@ def main(argv: list[str] | None = None) -> int:
           f"load average at round starts {min(loads):.1f}-{max(loads):.1f} (now "
           f"{load_average()}), {args.repeat} rounds")
     print(f"{'run':34} {'wall s':>8} {'cpu s':>8} {'wall/warm':>10} {'cpu/warm':>9}")
-    for name in cmds:
-        w = results[f"{name} warm"]
+    for name in ["generate"] if args.floor_only else cmds:
+        w = results.get(f"{name} warm") or results[f"{name} cold-nocache"]
         w_wall, w_cpu = median(r.seconds for r in w), median(r.cpu_seconds for r in w)
         for kind in ("cold", "cold base", "cold-nocache", "cold-nocache base", "warm",
                      "doc-edit", "marker-edit"):  # fmt: skip
