@@ -1,7 +1,7 @@
 """The per-file syntax cache (markergen/golang/records.py, `markergen.cache.SyntaxStore`):
 a Go file whose bytes were read before is not parsed again, and every run gives what a
 run without the cache gives, byte for byte. Real grammar on real Go text, real files on
-disk (testdata/projects/fileedits, edited in a seeded random order)."""
+disk (testdata/syntaxcache, edited in a seeded random order)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from markergen.golang.parser import GoParser
 from markergen.golang.records import decode, encode
 from markergen.golang.source import DecodeError, prepare
 
-PROJECT = TESTDATA / "projects" / "fileedits"
+PROJECT = TESTDATA / "syntaxcache"
 
 
 def _go_files() -> list[Path]:
