@@ -188,11 +188,15 @@ def main(argv: list[str] | None = None) -> int:
                 counts[(name, kind)] = parsed_files(
                     root, Path(tmp) / "warm", [name, "--quiet", *args.patterns], args.patterns, edit
                 )
-    print(f"checkout {args.checkout} ({nfiles} Go and go.mod files copied), patterns "
-          f"{' '.join(args.patterns)}, edited {target.relative_to(root)}")
-    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPUs, "
-          f"load average at round starts {min(loads):.1f}-{max(loads):.1f} (now "
-          f"{load_average()}), {args.repeat} rounds")
+    print(
+        f"checkout {args.checkout} ({nfiles} Go and go.mod files copied), patterns "
+        f"{' '.join(args.patterns)}, edited {target.relative_to(root)}"
+    )
+    print(
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPUs, "
+        f"load average at round starts {min(loads):.1f}-{max(loads):.1f} (now "
+        f"{load_average()}), {args.repeat} rounds"
+    )
     print(f"{'run':34} {'wall s':>8} {'cpu s':>8} {'wall/warm':>10} {'cpu/warm':>9}")
     for name in ["generate"] if args.floor_only else cmds:
         w = results.get(f"{name} warm") or results[f"{name} cold-nocache"]
@@ -204,8 +208,10 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             wall, cpu = median(r.seconds for r in runs), median(r.cpu_seconds for r in runs)
             codes = sorted({r.code for r in runs})
-            print(f"{name + ' ' + kind:34} {wall:8.3f} {cpu:8.3f} {wall / w_wall:10.2f} "
-                  f"{cpu / w_cpu:9.2f}  exit {codes}")
+            print(
+                f"{name + ' ' + kind:34} {wall:8.3f} {cpu:8.3f} {wall / w_wall:10.2f} "
+                f"{cpu / w_cpu:9.2f}  exit {codes}"
+            )
     for (name, kind), (parsed, total) in counts.items():
         print(f"{name} after a {kind}: parsed {parsed} of {total} input files")
     return 0

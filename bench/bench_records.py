@@ -83,13 +83,19 @@ def main(argv: list[str] | None = None) -> int:
     size = sum(len(c) for o in OUTPUTS for c in Inputs(model, options, None).chunks(o))
     render = time.process_time() - start
     base = median(times["no records"])
-    print(f"{root} {' '.join(args.patterns)}: {written} records written, {served} served; "
-          f"{args.repeat} rounds, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print(
+        f"{root} {' '.join(args.patterns)}: {written} records written, {served} served; "
+        f"{args.repeat} rounds, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
+    )
     for name, values in times.items():
-        print(f"load_model, {name:11} {median(values):.3f} s CPU ({min(values):.3f}-"
-              f"{max(values):.3f}), {median(values) / base:.2f} of no records")
-    print(f"imports {imports:.3f} s, run-cache key {key:.3f} s, rules {rules:.3f} s, "
-          f"rendering every output ({size / 1e6:.1f} MB) {render:.3f} s CPU")
+        print(
+            f"load_model, {name:11} {median(values):.3f} s CPU ({min(values):.3f}-"
+            f"{max(values):.3f}), {median(values) / base:.2f} of no records"
+        )
+    print(
+        f"imports {imports:.3f} s, run-cache key {key:.3f} s, rules {rules:.3f} s, "
+        f"rendering every output ({size / 1e6:.1f} MB) {render:.3f} s CPU"
+    )
     return 0
 
 
