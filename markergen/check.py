@@ -58,25 +58,16 @@ def run_check(
             )
         options["server"] = [str(assets.directory), assets.version]
     # With CRDs, the findings also depend on the CRD files (MG520, MG521), the YAML
-    # objects the project keeps (MG511) and the Makefiles that locate them: their digest
-    # joins the key (not the slot, so an edit replaces the entry), and a new, edited or
-    # removed CRD or sample is never served stale.
-    inputs: list[tuple[str, str]] = []
-    if crd_dirs and use_cache:
-        from markergen.crd.checkkey import check_inputs_digest
+    # objects the project keeps (MG511) and the Makefiles that locate them: extra files
+    # of the one cache key, so a new, edited or removed CRD or sample is never served stale.
+    from markergen.cache import open_run, store_run, syntax_store
+    from markergen.project.inputs import crd_inputs
 
-        digest = check_inputs_digest(
-            cfg.root, crd_dirs, cfg.samples.get("include", ()), cfg.samples.get("exclude", ())
-        )
-        inputs = [("crd-inputs", digest)]
-    cache = None
-    if use_cache:
-        from markergen.cache import OutputCache, cache_dir
-
-        cache = OutputCache.open(cache_dir(cfg.root), patterns, cwd, options, "check", inputs)
-        cached = cache.lookup() if cache is not None else None
-        if cached is not None:
-            return CheckRun(tuple(cached.diagnostics), cached.summary)
+    include, exclude = cfg.samples.get("include", ()), cfg.samples.get("exclude", ())
+    read = crd_inputs(cfg.root, crd_dirs, include, exclude) if crd_dirs and use_cache else []
+    cache, cached = open_run(cfg.root, "check", patterns, cwd, options, use_cache, read)
+    if cached is not None:
+        return CheckRun(tuple(cached.diagnostics), cached.summary)
     from markergen.pipeline import check_model, inputs_summary, with_model
 
     def check(model: Model) -> CheckRun:
@@ -85,14 +76,12 @@ def run_check(
         found += _crd_findings(cfg, crd_dirs, model, rules, found, assets, note)
         summary = inputs_summary(model, patterns)
         if cache is not None:
-            from markergen.cache import INPUTS_SUMMARY, CachedRun, read_beyond
-
-            outputs = {INPUTS_SUMMARY: summary}
-            cache.store(CachedRun(tuple(found), outputs, read_beyond(model.files_read)))
+            store_run(cache, found, {}, model.files_read, summary)
         return CheckRun(tuple(found), summary)
 
     # the rules run with the collector still paused, as generate's do (with_model)
-    return with_model(patterns, cwd, cfg.include_generated, check)
+    records = syntax_store(cfg.root, use_cache)
+    return with_model(patterns, cwd, cfg.include_generated, check, records)
 
 
 def _crd_dirs(cfg: Config) -> list[Path]:

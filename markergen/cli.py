@@ -39,7 +39,6 @@ from markergen.interrupts import INTERRUPTED, caused_by_interrupt
 if TYPE_CHECKING:
     import click
 
-    from markergen.cache import CachedRun, OutputCache
     from markergen.config import Config
     from markergen.diagnostics import Diagnostic
     from markergen.model import Model
@@ -116,44 +115,14 @@ def use_color(stream: TextIO, environ: Mapping[str, str] | None = None) -> bool:
 # ---- command bodies ------------------------------------------------------------------
 
 
-def _run_cache(
-    cfg: Config,
-    command: str,
-    patterns: Sequence[str],
-    options: dict[str, Any],
-    use: bool,
-    inputs: Sequence[tuple[str, str]] = (),
-) -> tuple[OutputCache | None, CachedRun | None]:
-    """(the cache slot of this run or None, the cached run or None). dump takes the
-    generate fast path (as check does, markergen.check): a run whose inputs and settings
-    did not change prints the stored result without parsing anything
-    (docs/performance.md, "Cache")."""
-    if not use:
-        return None, None
-    from markergen.cache import OutputCache, cache_dir
-
-    cache = OutputCache.open(cache_dir(cfg.root), patterns, Path.cwd(), options, command, inputs)
-    return cache, (cache.lookup() if cache is not None else None)
-
-
-def _store(
-    cache: OutputCache,
-    diags: Sequence[Diagnostic],
-    outputs: dict[str, str],
-    model: Model,
-    summary: str,
-) -> None:
-    from markergen.cache import INPUTS_SUMMARY, CachedRun, read_beyond
-
-    outputs = {**outputs, INPUTS_SUMMARY: summary}
-    cache.store(CachedRun(tuple(diags), outputs, read_beyond(model.files_read)))
-
-
 def _run_dump(args: Args) -> int:
     cfg = _config(args, "dump")
     patterns = _patterns(args.patterns, cfg)
     options: dict[str, Any] = {"include-generated": cfg.include_generated}
-    cache, cached = _run_cache(cfg, "dump", patterns, options, not args.no_cache)
+    from markergen.cache import open_run, store_run, syntax_store
+
+    use = not args.no_cache
+    cache, cached = open_run(cfg.root, "dump", patterns, Path.cwd(), options, use)
     if cached is not None and "dump" in cached.outputs:
         _announce(args, cfg, cached.summary)
         sys.stdout.write(cached.outputs["dump"])
@@ -164,10 +133,11 @@ def _run_dump(args: Args) -> int:
     def dump(model: Model) -> tuple[str, str]:
         text, summary = model_to_json(model), inputs_summary(model, patterns)
         if cache is not None:
-            _store(cache, (), {"dump": text}, model, summary)
+            store_run(cache, (), {"dump": text}, model.files_read, summary)
         return text, summary
 
-    text, summary = with_model(patterns, Path.cwd(), cfg.include_generated, dump)
+    records = syntax_store(cfg.root, use)
+    text, summary = with_model(patterns, Path.cwd(), cfg.include_generated, dump, records)
     _announce(args, cfg, summary)
     sys.stdout.write(text)
     return 0

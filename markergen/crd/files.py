@@ -1,7 +1,7 @@
 """The CRD files of a run, and writing what it patched (all or nothing).
 
 Apart from the patcher (`markergen.crd.patch`), so that a run served from its cache
-(`markergen.crd.runcache`) does not import the YAML composer, the CEL engine and the
+(`markergen.cache`) does not import the YAML composer, the CEL engine and the
 proofs it does not use.
 """
 

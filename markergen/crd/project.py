@@ -16,14 +16,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from markergen.crd import runcache
 from markergen.crd.files import CrdError, CrdResult, crd_files, finish
 from markergen.diagnostics import Severity
 from markergen.envtest.assets import Assets
 from markergen.golang.header import generated_struct_names
 from markergen.golang.packages import input_files
+from markergen.project.inputs import crd_inputs
 from markergen.project.outputs import CrdTargets, find_crd_outputs
-from markergen.project.samples import SampleObject, sample_files
+from markergen.project.samples import SampleObject
 from markergen.yamlio import indented_values
 
 if TYPE_CHECKING:
@@ -98,33 +98,37 @@ def run_project(
     (without either, ./api/..., ./apis/..., else ./...), plus the generated files that
     declare a CRD's root type. Raises CrdError when no CRD directory is found. With
     `use_cache`, a run whose inputs are byte-identical to an earlier one reuses its
-    result (`markergen.crd.runcache`). `server` is the `server` setting (auto, off, or a
+    result (`markergen.cache`, under the key every command uses). `server` is the `server` setting (auto, off, or a
     directory of envtest binaries): with binaries, the CRDs and the project's objects are
     judged by that API server too (`markergen.crd.serverproof`). A union with an error
     `markergen check` reports, under the ignore comments and `policy`'s severities, gets
     no rules."""
+    from markergen.cache import INPUTS_SUMMARY, open_run, store_run, syntax_store
+
     assets = server_assets(root, server)
     files, targets, patterns = _plan(root, paths, types, include_generated)
-    key = ""
-    if use_cache:
-        others = [
-            *sample_files(root, samples_include, samples_exclude, files),
-            *targets.files,
-        ]
-        options = {
-            "patterns": patterns,
-            "include_generated": include_generated,
-            "samples": [list(samples_include), list(samples_exclude)],
-            "strict": strict,
-            "cwd": str(Path.cwd()),
-            "server": [str(assets.directory), assets.version] if assets else None,
-        }
-        key = runcache.run_key(root, files, others, options)
-        hit = runcache.load(root, key)
-        if hit is not None:
-            said = f"{assets.describe()}: unchanged inputs, as judged before" if assets else ""
-            texts, found, summary = hit
-            return ProjectRun(finish(files, texts, found, verify), targets, patterns, said, summary)
+    options = {
+        "include_generated": include_generated,
+        "samples": [list(samples_include), list(samples_exclude)],
+        "strict": strict,
+        "server": [str(assets.directory), assets.version] if assets else None,
+        # the severities decide which unions a check error blocks (the ignore comments
+        # are in the Go files, already in the key)
+        "policy": [list(policy.severity), policy.warnings_as_errors] if policy else None,
+    }
+    # the CRDs, the objects the proofs read (test suites beside the CRDs too), and the
+    # make files and scripts that located them
+    read = (
+        crd_inputs(root, files, samples_include, samples_exclude, targets.files)
+        if use_cache
+        else []
+    )
+    cache, hit = open_run(root, "crd", patterns, root, options, use_cache, read)
+    if hit is not None:
+        said = f"{assets.describe()}: unchanged inputs, as judged before" if assets else ""
+        texts = {Path(name): text for name, text in hit.outputs.items() if name != INPUTS_SUMMARY}
+        run = finish(files, texts, hit.diagnostics, verify)
+        return ProjectRun(run, targets, patterns, said, hit.summary)
     # Imported here: a run served from the cache needs neither the Go front end nor the
     # patcher (YAML composer, CEL, proofs), a third of its time to import.
     from markergen.crd.patch import patch_files
@@ -145,18 +149,24 @@ def run_project(
             check_errors=errors,
             server=judge.step if judge is not None else None,
         )
-        return texts, found, inputs_summary(model, patterns)
+        summary = inputs_summary(model, patterns)
+        if cache is not None:
+            store_run(
+                cache, found, {str(p): t for p, t in texts.items()}, model.files_read, summary
+            )
+        return texts, found, summary
 
     try:
         # patched with the collector still paused, as generate's rules run (with_model)
-        outputs, diagnostics, summary = with_model(list(patterns), root, include_generated, patch)
+        records = syntax_store(root, use_cache)
+        outputs, diagnostics, summary = with_model(
+            list(patterns), root, include_generated, patch, records
+        )
     except ServerUnavailable as e:
         raise CrdError(f"{e}; `--server off` proves the rules without it") from e
     finally:
         if judge is not None:
             judge.close()
-    if use_cache:
-        runcache.store(root, key, outputs, diagnostics, summary)
     result = finish(files, outputs, diagnostics, verify)
     said = judge.summary() if judge is not None else ""
     return ProjectRun(result, targets, patterns, said, summary)
