@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     import click
 
     from markergen.config import Config
-    from markergen.diagnostics import Diagnostic
     from markergen.model import Model
 
 PROG = "markergen"
