@@ -61,9 +61,9 @@ from markergen.yamlio import (
     Document,
     PathKey,
     YamlError,
+    YamlReader,
     indented_values,
     last_line,
-    load_documents,
     mapping_item,
     render_block,
     split_lines,
@@ -262,6 +262,8 @@ class PatchContext:
     by_kind: dict[tuple[str, str, str], list[SampleObject]] = field(
         init=False, repr=False, compare=False
     )
+    # the run's one reading of the CRD and object files (markergen.yamlio.YamlReader)
+    reader: YamlReader = field(default_factory=YamlReader, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         by_kind: dict[tuple[str, str, str], list[SampleObject]] = {}
@@ -1236,7 +1238,7 @@ def patch_text(
             )
         ]
     try:
-        docs = load_documents(masked.text)
+        docs = (context.reader if context else YamlReader()).documents(masked.text)
     except YamlError as e:
         if not templated(text):
             raise
@@ -1322,6 +1324,7 @@ def patch_files(
     each: Callable[[Path, list[Document]], None] | None = None,
     withheld: Callable[[Withheld], None] | None = None,
     server: ServerStep | None = None,
+    reader: YamlReader | None = None,
 ) -> tuple[dict[Path, str], list[Diagnostic]]:
     """The new text of every file that changes, and the diagnostics; writes nothing.
     `each` is given every file's documents as they are read (`patch_text`), in order;
@@ -1330,7 +1333,8 @@ def patch_files(
     server (markergen.crd.serverproof), and the files are patched again with what it
     said, until it has nothing more to say (three passes at most)."""
     diagnostics: list[Diagnostic] = []
-    texts = _read(files, diagnostics)
+    reader = reader if reader is not None else YamlReader()
+    texts = _read(files, diagnostics, reader)
     evaluator = CelEvaluator()
 
     def refused(shown: str, e: YamlError) -> None:
@@ -1338,11 +1342,12 @@ def patch_files(
 
     context = PatchContext(
         samples=tuple(
-            _samples(_groups(texts), root, samples_include, samples_exclude, files, refused)
+            _samples(_groups(texts), root, samples_include, samples_exclude, files, refused, reader)
         ),
         check_errors=tuple(d for d in all_diagnostics(model) if d.severity is Severity.ERROR),
         strict=strict,
         withheld=withheld,
+        reader=reader,
     )
     outputs, found = _patch_texts(model, texts, evaluator, context, each)
     if server is not None:
@@ -1387,12 +1392,14 @@ def _patch_texts(
     return outputs, diagnostics
 
 
-def _read(files: Sequence[Path], diagnostics: list[Diagnostic]) -> dict[Path, str]:
+def _read(
+    files: Sequence[Path], diagnostics: list[Diagnostic], reader: YamlReader
+) -> dict[Path, str]:
     """The files' texts; one that cannot be read is an MG504 in `diagnostics`."""
     texts: dict[Path, str] = {}
     for path in files:
         try:
-            texts[path] = path.read_text(encoding="utf-8")
+            texts[path] = reader.text(path)
         except (OSError, UnicodeDecodeError) as e:
             diagnostics.append(diag("MG504", Position(_display(path), 1, 1), f"cannot read: {e}"))
     return texts
@@ -1408,11 +1415,13 @@ def kept_objects(
     *,
     samples_include: Sequence[str] = (),
     samples_exclude: Sequence[str] = (),
+    reader: YamlReader | None = None,
 ) -> list[SampleObject]:
     """The objects the proof of a `patch_files` run over `files` evaluates the union
     rules on: the project's kept objects of the CRDs' groups."""
-    texts = _read(files, [])
-    return _samples(_groups(texts), root, samples_include, samples_exclude, files)
+    reader = reader if reader is not None else YamlReader()
+    texts = _read(files, [], reader)
+    return _samples(_groups(texts), root, samples_include, samples_exclude, files, reader=reader)
 
 
 def _samples(
@@ -1422,10 +1431,11 @@ def _samples(
     exclude: Sequence[str],
     crd_files: Sequence[Path] = (),
     refused: Callable[[str, YamlError], None] | None = None,
+    reader: YamlReader | None = None,
 ) -> list[SampleObject]:
     if root is None or not groups:
         return []
-    return load_samples(root, groups, include, exclude, crd_files, refused)
+    return load_samples(root, groups, include, exclude, crd_files, refused, reader)
 
 
 def sample_findings(
@@ -1437,6 +1447,7 @@ def sample_findings(
     samples_exclude: Sequence[str] = (),
     each: Callable[[Path, list[Document]], None] | None = None,
     server: ServerStep | None = None,
+    reader: YamlReader | None = None,
 ) -> list[Diagnostic]:
     """For `markergen check`: the union rules `markergen crd` would not write because they
     reject an object the project keeps, as MG511 warnings, the hand-written CRD rules
@@ -1451,6 +1462,7 @@ def sample_findings(
         samples_exclude=samples_exclude,
         each=each,
         server=server,
+        reader=reader,
     )
     return [
         diag(
