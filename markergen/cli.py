@@ -13,6 +13,7 @@ Exit codes: 0 success; 1 error diagnostics, stale outputs, an invalid object or 
 matched `--fail-on`; 2 usage, configuration or I/O error; 130 interrupted (Ctrl-C).
 A user error never prints a traceback; `--debug` shows one for bugs.
 """
+
 from __future__ import annotations
 
 import os
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
     from markergen.config import Config
     from markergen.diagnostics import Diagnostic
     from markergen.model import Model
+    from markergen.yamlio import YamlReader
 
 PROG = "markergen"
 DESCRIPTION = (
@@ -204,11 +206,21 @@ def _run_check(args: Args) -> int:
     # joins the key (not the slot, so an edit replaces the entry), and a new, edited or
     # removed CRD or sample is never served stale.
     inputs: list[tuple[str, str]] = []
-    if crd_dirs and not args.no_cache:
+    reader = None
+    if crd_dirs:
+        from markergen.yamlio import YamlReader
+
+        # one reading of the CRD and sample files for the key and the findings
+        reader = YamlReader()
+    if reader is not None and not args.no_cache:
         from markergen.crd.checkkey import check_inputs_digest
 
         digest = check_inputs_digest(
-            cfg.root, crd_dirs, cfg.samples.get("include", ()), cfg.samples.get("exclude", ())
+            cfg.root,
+            crd_dirs,
+            cfg.samples.get("include", ()),
+            cfg.samples.get("exclude", ()),
+            reader.data,
         )
         inputs = [("crd-inputs", digest)]
     cache, cached = _run_cache(cfg, "check", patterns, options, not args.no_cache, inputs)
@@ -222,7 +234,7 @@ def _run_check(args: Args) -> int:
         def check(model: Model) -> tuple[list[Diagnostic], str]:
             rules = policy(cfg)
             found = check_model(model, rules) + apply_policy(
-                _sample_findings(cfg, crd_dirs, model, assets, args.quiet), rules
+                _sample_findings(cfg, crd_dirs, model, reader, assets, args.quiet), rules
             )
             summary = inputs_summary(model, patterns)
             if cache is not None:
@@ -248,7 +260,12 @@ def _crd_dirs(cfg: Config) -> list[Path]:
 
 
 def _sample_findings(
-    cfg: Config, dirs: list[Path], model: Any, assets: Any = None, quiet: bool = False
+    cfg: Config,
+    dirs: list[Path],
+    model: Any,
+    reader: YamlReader | None,
+    assets: Any = None,
+    quiet: bool = False,
 ) -> list[Any]:
     """In a project whose CRDs markergen patches: the union rules `markergen crd` would
     not write because they reject an object the project keeps (MG511), the hand-written
@@ -275,6 +292,7 @@ def _sample_findings(
             samples_include=cfg.samples.get("include", ()),
             samples_exclude=cfg.samples.get("exclude", ()),
             server=judge.step if judge is not None else None,
+            reader=reader,
         )
     except ServerUnavailable as e:
         raise CrdError(str(e)) from e
@@ -483,9 +501,7 @@ _TYPE = Arg(
     "type",
     metavar="TYPE",
 )
-_OLD = Arg(
-    ("--old",), "The stored object, for an update.", "old", metavar="FILE", complete="file"
-)
+_OLD = Arg(("--old",), "The stored object, for an update.", "old", metavar="FILE", complete="file")
 _TABLE = Arg(
     ("--table",),
     "The runtime table, unions_table.json (default: the configured table-json path).",

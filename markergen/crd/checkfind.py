@@ -18,6 +18,7 @@ from markergen.crd.patch import sample_findings
 from markergen.crd.serverproof import ServerStep
 from markergen.diagnostics import Diagnostic
 from markergen.model import Model
+from markergen.yamlio import YamlReader
 
 
 def crd_findings(
@@ -28,9 +29,11 @@ def crd_findings(
     samples_include: Sequence[str] = (),
     samples_exclude: Sequence[str] = (),
     server: ServerStep | None = None,
+    reader: YamlReader | None = None,
 ) -> list[Diagnostic]:
     """MG511, then MG520 / MG521, over the CRD files of `dirs` (with `server`, the
-    project's API server judges the rules too)."""
+    project's API server judges the rules too; `reader`: the run's reading of the YAML
+    files, markergen.yamlio.YamlReader)."""
     comparison = Comparison(model, root)
     return sample_findings(
         dirs,
@@ -40,4 +43,5 @@ def crd_findings(
         samples_exclude=samples_exclude,
         each=comparison.add,
         server=server,
+        reader=reader,
     ) + findings(comparison.nodes)

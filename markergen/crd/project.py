@@ -23,7 +23,7 @@ from markergen.golang.header import generated_struct_names
 from markergen.golang.packages import input_files
 from markergen.project.outputs import CrdTargets, find_crd_outputs
 from markergen.project.samples import SampleObject, sample_files
-from markergen.yamlio import indented_values
+from markergen.yamlio import YamlReader, indented_values
 
 if TYPE_CHECKING:
     from markergen.crd.patch import Withheld
@@ -99,7 +99,10 @@ def run_project(
     directory of envtest binaries): with binaries, the CRDs and the project's objects are
     judged by that API server too (`markergen.crd.serverproof`)."""
     assets = server_assets(root, server)
-    files, targets, patterns = _plan(root, paths, types, include_generated)
+    # one reading of every CRD and object file for the whole run: locating, the cache
+    # key, the patcher and its proofs
+    reader = YamlReader()
+    files, targets, patterns = _plan(root, paths, types, include_generated, reader)
     key = ""
     if use_cache:
         others = [
@@ -114,7 +117,7 @@ def run_project(
             "cwd": str(Path.cwd()),
             "server": [str(assets.directory), assets.version] if assets else None,
         }
-        key = runcache.run_key(root, files, others, options)
+        key = runcache.run_key(root, files, others, options, reader.data)
         hit = runcache.load(root, key)
         if hit is not None:
             said = f"{assets.describe()}: unchanged inputs, as judged before" if assets else ""
@@ -137,6 +140,7 @@ def run_project(
             samples_exclude=samples_exclude,
             strict=strict,
             server=judge.step if judge is not None else None,
+            reader=reader,
         )
         return texts, found, inputs_summary(model, patterns)
 
@@ -156,7 +160,11 @@ def run_project(
 
 
 def _plan(
-    root: Path, paths: Sequence[Path], types: Sequence[str], include_generated: bool
+    root: Path,
+    paths: Sequence[Path],
+    types: Sequence[str],
+    include_generated: bool,
+    reader: YamlReader,
 ) -> tuple[list[Path], CrdTargets, tuple[str, ...]]:
     """The CRD files a run patches, where they were found, and the Go patterns it reads."""
     targets = find_crd_outputs(root)
@@ -169,9 +177,9 @@ def _plan(
     patterns, notes = _type_patterns(root, types, targets.types)
     files = crd_files(dirs)
     if not paths:
-        files, own_notes = _own_files(root, files, patterns)
+        files, own_notes = _own_files(root, files, patterns, reader)
         notes += own_notes
-    generated = () if include_generated else _generated_roots(root, files, patterns)
+    generated = () if include_generated else _generated_roots(root, files, patterns, reader)
     if generated:
         shown = ", ".join(g.removeprefix("./") for g in generated[:3])
         more = ", ..." if len(generated) > 3 else ""
@@ -206,7 +214,8 @@ def project_proofs(
     from markergen.crd.patch import kept_objects, patch_files
     from markergen.pipeline import with_model
 
-    files, _, patterns = _plan(root, paths, types, include_generated)
+    reader = YamlReader()
+    files, _, patterns = _plan(root, paths, types, include_generated, reader)
     withheld: list[Withheld] = []
     with_model(
         list(patterns),
@@ -219,10 +228,15 @@ def project_proofs(
             samples_include=samples_include,
             samples_exclude=samples_exclude,
             withheld=withheld.append,
+            reader=reader,
         ),
     )
     kept = kept_objects(
-        files, root, samples_include=samples_include, samples_exclude=samples_exclude
+        files,
+        root,
+        samples_include=samples_include,
+        samples_exclude=samples_exclude,
+        reader=reader,
     )
     return ProjectProofs(tuple(files), tuple(kept), tuple(withheld))
 
@@ -252,7 +266,9 @@ def _type_patterns(
     return (tuple(out) or _default_types(root)), tuple(notes)
 
 
-def _generated_roots(root: Path, files: Sequence[Path], patterns: Sequence[str]) -> tuple[str, ...]:
+def _generated_roots(
+    root: Path, files: Sequence[Path], patterns: Sequence[str], reader: YamlReader
+) -> tuple[str, ...]:
     """The generated files among the inputs that declare a struct named as a CRD's kind
     in a package declaring that CRD's group (`+groupName=` in any of its files), as
     patterns naming each file (a file named is read even when generated). A load skips
@@ -263,7 +279,7 @@ def _generated_roots(root: Path, files: Sequence[Path], patterns: Sequence[str])
     groups_of: dict[str, set[str]] = {}  # kind -> the groups of the CRDs of that kind
     for crd in files:
         try:
-            text = crd.read_text(encoding="utf-8", errors="replace")
+            text = reader.loose_text(crd)
         except OSError:
             continue
         if _CRD_KIND.search(text):
@@ -335,10 +351,10 @@ def _declared(root: Path, patterns: Sequence[str]) -> tuple[set[str], set[Path]]
     return groups, dirs
 
 
-def _crd_groups(path: Path) -> set[str] | None:
+def _crd_groups(path: Path, reader: YamlReader) -> set[str] | None:
     """The groups of the CRDs in a file; None when it holds no CRD (or cannot be read)."""
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = reader.loose_text(path)
     except OSError:
         return None
     if not _CRD_KIND.search(text):
@@ -346,13 +362,13 @@ def _crd_groups(path: Path) -> set[str] | None:
     return set(indented_values(_CRD_GROUP, text))
 
 
-def _declares_kind(crd: Path) -> bool:
+def _declares_kind(crd: Path, reader: YamlReader) -> bool:
     """Whether a Go file beside the CRD file, or in the directory above (openshift's
     `<group>/<version>/zz_generated.crd-manifests/`), declares one of its kinds. A
     package that only embeds another project's CRDs (`//go:embed *.yaml` in an assets
     directory) declares none: its CRDs are not the project's."""
     try:
-        text = crd.read_text(encoding="utf-8", errors="replace")
+        text = reader.loose_text(crd)
         kinds = set(indented_values(_NAMES_KIND, text))
     except OSError:
         return False
@@ -375,7 +391,7 @@ def _declares_kind(crd: Path) -> bool:
 
 
 def _own_files(
-    root: Path, files: Sequence[Path], patterns: Sequence[str]
+    root: Path, files: Sequence[Path], patterns: Sequence[str], reader: YamlReader
 ) -> tuple[list[Path], tuple[str, ...]]:
     """The CRD files found without being named that belong to the project, and a note
     for the others."""
@@ -391,8 +407,8 @@ def _own_files(
         if "vendor" in rel.parts:
             vendored.append(rel)
             continue
-        found = _crd_groups(f)
-        if not found or found & groups or (f.parent in dirs and _declares_kind(f)):
+        found = _crd_groups(f, reader)
+        if not found or found & groups or (f.parent in dirs and _declares_kind(f, reader)):
             kept.append(f)
             continue
         for g in sorted(found):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,19 +31,25 @@ def _go_files(root: Path) -> Iterable[Path]:
 
 
 def run_key(
-    root: Path, crd_files: Sequence[Path], other_files: Sequence[Path], options: Any
+    root: Path,
+    crd_files: Sequence[Path],
+    other_files: Sequence[Path],
+    options: Any,
+    read: Callable[[Path], bytes] = Path.read_bytes,
 ) -> str:
     """The hash of everything a run reads: markergen's code, the options, every Go file of
-    the project (a superset of the packages read), the CRDs and the other inputs."""
+    the project (a superset of the packages read), the CRDs and the other inputs (`read`:
+    the run's reading of a CRD or object file, which the run reads again only from it)."""
     digest = hashlib.sha256()
     digest.update(code_fingerprint().encode())
     digest.update(json.dumps(options, sort_keys=True, default=str).encode())
-    for group in (list(_go_files(root)), list(crd_files), list(other_files)):
+    groups = ((_go_files(root), Path.read_bytes), (crd_files, read), (other_files, read))
+    for group, reading in groups:
         digest.update(b"\1")
-        for path in group:
+        for path in list(group):
             digest.update(str(path).encode() + b"\0")
             try:
-                digest.update(hashlib.sha256(path.read_bytes()).digest())
+                digest.update(hashlib.sha256(reading(path)).digest())
             except OSError:
                 digest.update(b"\2missing")
     return digest.hexdigest()
