@@ -280,7 +280,7 @@ def _sample_findings(
     if assets is not None:
         from markergen.crd.serverproof import ProjectServer
 
-        judge = ProjectServer(assets)
+        judge = ProjectServer(assets, reader)
     from markergen.crd.files import CrdError
     from markergen.crd.serverproof import ServerUnavailable
 

@@ -129,7 +129,7 @@ def run_project(
     from markergen.crd.serverproof import ProjectServer, ServerUnavailable
     from markergen.pipeline import inputs_summary, with_model
 
-    judge = ProjectServer(assets) if assets is not None else None
+    judge = ProjectServer(assets, reader) if assets is not None else None
 
     def patch(model: Model) -> tuple[dict[Path, str], list[Diagnostic], str]:
         texts, found = patch_files(
