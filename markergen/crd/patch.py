@@ -108,7 +108,9 @@ class RunMemo:
     ) -> str | None:
         """Why the CRD version of `schema` (`digest` names it) rejects a kept object today
         (markergen.crd.admit); None when it accepts it."""
-        key = (id(obj), digest)
+        # by the value: the run's YamlReader gives equal texts (a test suite's object in
+        # case after case) one shared value, judged once
+        key = (id(obj.value), digest)
         if key not in self._admitted:
             self._admitted[key] = rejection(obj.value, schema, evaluator)
         return self._admitted[key]
