@@ -297,6 +297,8 @@ def _sample_findings(
     except ServerUnavailable as e:
         raise CrdError(str(e)) from e
     finally:
+        if reader is not None:
+            reader.release()  # while the collector is still paused (with_model)
         if judge is not None:
             judge.close()
             if not quiet:

@@ -132,16 +132,19 @@ def run_project(
     judge = ProjectServer(assets, reader) if assets is not None else None
 
     def patch(model: Model) -> tuple[dict[Path, str], list[Diagnostic], str]:
-        texts, found = patch_files(
-            files,
-            model,
-            root=root,
-            samples_include=samples_include,
-            samples_exclude=samples_exclude,
-            strict=strict,
-            server=judge.step if judge is not None else None,
-            reader=reader,
-        )
+        try:
+            texts, found = patch_files(
+                files,
+                model,
+                root=root,
+                samples_include=samples_include,
+                samples_exclude=samples_exclude,
+                strict=strict,
+                server=judge.step if judge is not None else None,
+                reader=reader,
+            )
+        finally:
+            reader.release()  # while the collector is still paused (with_model)
         return texts, found, inputs_summary(model, patterns)
 
     try:
