@@ -84,13 +84,21 @@ class CachedRun:
         return self.outputs.get(INPUTS_SUMMARY, "")
 
 
-def file_digests(paths: Sequence[str]) -> tuple[tuple[str, str], ...]:
-    """(path, SHA-256) of each file; a file that cannot be read has the digest ""."""
+def file_digests(
+    paths: Sequence[str], read: Callable[[Path], bytes] | None = None
+) -> tuple[tuple[str, str], ...]:
+    """(path, SHA-256) of each file; a file that cannot be read has the digest "".
+    `read`: the run's own reading of the files (markergen.yamlio.YamlReader.data), so
+    that a cold run reads each CRD and object file once."""
     out = []
     for p in sorted(set(paths)):
         try:
-            with open(p, "rb") as handle:
-                out.append((p, hashlib.sha256(handle.read()).hexdigest()))
+            if read is not None:
+                data = read(Path(p))
+            else:
+                with open(p, "rb") as handle:
+                    data = handle.read()
+            out.append((p, hashlib.sha256(data).hexdigest()))
         except OSError:
             out.append((p, ""))
     return tuple(out)
@@ -119,6 +127,7 @@ class OutputCache:
         options: Mapping[str, Any],
         command: str = "generate",
         extra_files: Sequence[str | Path] = (),
+        read: Callable[[Path], bytes] | None = None,
     ) -> OutputCache | None:
         """The cache slot of this invocation, under the one key (module docstring), or
         None when the inputs cannot be listed (a pattern names nothing, a file cannot
@@ -126,7 +135,8 @@ class OutputCache:
         `COMMANDS`): each has its own slots, and `options` are the settings its results
         depend on. `extra_files` are the other files the results depend on, known before
         the run (CRDs, kept objects, Makefiles, templates): their digests are part of
-        the key, not of the slot, so an edit replaces the entry; a missing one counts."""
+        the key, not of the slot, so an edit replaces the entry; a missing one counts.
+        `read` reads them (default: from disk)."""
         from markergen.golang.packages import input_files
 
         if command not in COMMANDS:
@@ -134,7 +144,7 @@ class OutputCache:
         files = input_files(patterns, cwd)
         if files is None:
             return None
-        extra = file_digests([os.path.abspath(p) for p in extra_files])
+        extra = file_digests([os.path.abspath(p) for p in extra_files], read)
         shape = {
             "command": command,
             "cwd": os.path.abspath(cwd),
@@ -230,14 +240,15 @@ def open_run(
     use: bool = True,
     extra_files: Sequence[str | Path] = (),
     directory: Path | None = None,
+    read: Callable[[Path], bytes] | None = None,
 ) -> tuple[OutputCache | None, CachedRun | None]:
     """(this run's slot or None, the stored run or None): what every command asks first.
     Without `use` (`--no-cache`), neither: nothing is read or written. `directory`:
-    the cache directory (default `cache_dir(root)`)."""
+    the cache directory (default `cache_dir(root)`); `read` reads the extra files."""
     if not use:
         return None, None
     where = directory if directory is not None else cache_dir(root)
-    cache = OutputCache.open(where, patterns, cwd, options, command, extra_files)
+    cache = OutputCache.open(where, patterns, cwd, options, command, extra_files, read)
     return cache, (cache.lookup() if cache is not None else None)
 
 

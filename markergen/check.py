@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from markergen.envtest.assets import Assets
     from markergen.model import Model  # a run served from the cache builds none
     from markergen.policy import Policy
+    from markergen.yamlio import YamlReader
 
 
 @dataclass(frozen=True)
@@ -62,10 +63,16 @@ def run_check(
     # of the one cache key, so a new, edited or removed CRD or sample is never served stale.
     from markergen.cache import open_run, store_run, syntax_store
     from markergen.project.inputs import crd_inputs
+    from markergen.yamlio import YamlReader
 
+    # one reading of the CRD and sample files for the key and the findings
+    reader = YamlReader() if crd_dirs else None
     include, exclude = cfg.samples.get("include", ()), cfg.samples.get("exclude", ())
     read = crd_inputs(cfg.root, crd_dirs, include, exclude) if crd_dirs and use_cache else []
-    cache, cached = open_run(cfg.root, "check", patterns, cwd, options, use_cache, read)
+    cache, cached = open_run(
+        cfg.root, "check", patterns, cwd, options, use_cache, read,
+        read=reader.data if reader is not None else None,
+    )
     if cached is not None:
         return CheckRun(tuple(cached.diagnostics), cached.summary)
     from markergen.pipeline import check_model, inputs_summary, with_model
@@ -73,7 +80,7 @@ def run_check(
     def check(model: Model) -> CheckRun:
         rules = policy(cfg)
         found = check_model(model, rules)
-        found += _crd_findings(cfg, crd_dirs, model, rules, found, assets, note)
+        found += _crd_findings(cfg, crd_dirs, model, rules, found, assets, note, reader)
         summary = inputs_summary(model, patterns)
         if cache is not None:
             store_run(cache, found, {}, model.files_read, summary)
@@ -100,6 +107,7 @@ def _crd_findings(
     found: Sequence[Diagnostic],
     assets: Assets | None,
     note: Callable[[str], None],
+    reader: YamlReader | None,
 ) -> list[Diagnostic]:
     """In a project whose CRDs markergen patches: what check reports of `crd`'s plan
     (markergen.crd.checkfind) given check's own findings `found`, under `rules`. With
@@ -112,7 +120,7 @@ def _crd_findings(
     from markergen.crd.serverproof import ProjectServer, ServerUnavailable
     from markergen.policy import apply_policy
 
-    judge = ProjectServer(assets) if assets is not None else None
+    judge = ProjectServer(assets, reader) if assets is not None else None
     try:
         return apply_policy(
             crd_findings(
@@ -123,12 +131,15 @@ def _crd_findings(
                 samples_exclude=cfg.samples.get("exclude", ()),
                 check_errors=[d for d in found if d.severity is Severity.ERROR],
                 server=judge.step if judge is not None else None,
+                reader=reader,
             ),
             rules,
         )
     except ServerUnavailable as e:
         raise CrdError(str(e)) from e
     finally:
+        if reader is not None:
+            reader.release()  # while the collector is still paused (with_model)
         if judge is not None:
             judge.close()
             note(judge.summary())
