@@ -435,7 +435,9 @@ def _is_pattern(arg: str) -> bool:
     if path.is_file() or ":" in arg:
         return False
     if path.is_dir():
-        return not ((path / "go.mod").is_file() or (path / "markergen.yaml").is_file())
+        from markergen.diff.sources import is_side_directory
+
+        return not is_side_directory(path)
     return arg.startswith(("./", "../"))
 
 

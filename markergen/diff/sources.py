@@ -79,6 +79,15 @@ class Side:
     naming: Naming = "openapi-gen"
 
 
+def is_side_directory(path: Path) -> bool:
+    """Whether a directory given after the base is the head side rather than a package
+    pattern: a module or configured project (go.mod, markergen.yaml) or a folder of CRDs
+    (`diff DIR DIR`, the obvious invocation with two folders of CRDs)."""
+    if (path / "go.mod").is_file() or (path / "markergen.yaml").is_file():
+        return True
+    return is_crd_directory(path)
+
+
 def _crd_side(spec: str, crds: CrdSet) -> Side:
     return Side(Surface(types={}, carries=ALL_FACTS, origin=spec), "crd", crds)
 
