@@ -18,6 +18,7 @@ from dataclasses import replace
 from markergen.crd.walk import flat_fields, resolve
 from markergen.diff.classify import Change
 from markergen.diff.crdsource import CrdSet
+from markergen.diff.modulemove import moved_key
 from markergen.diff.surface import enum_values, type_name
 from markergen.emit.naming import Naming
 from markergen.model import Field, Model, Struct
@@ -94,9 +95,14 @@ def _walk(
 class GoMap:
     """The Go struct of each CRD schema node of one side."""
 
-    def __init__(self, model: Model, crds: CrdSet, naming: Naming) -> None:
+    def __init__(
+        self, model: Model, crds: CrdSet, naming: Naming, moved: tuple[str, str] | None = None
+    ) -> None:
         self.model = model
         self.naming = naming
+        # the base side of a module renamed (old path, new path): its types are named as
+        # the head's, as the Go comparison names them
+        self.moved = moved
         self.structs: dict[tuple[str, str, str], Struct] = {}
         self.fields: dict[tuple[str, str, str], Field] = {}
         self.lookup = model_lookup(model)
@@ -125,7 +131,12 @@ class GoMap:
 
     def definition(self, c: Change) -> str | None:
         s = self.struct_of(c)
-        return type_name(s.key, self.naming) if s is not None else None
+        return self._name(s.key) if s is not None else None
+
+    def _name(self, key: str) -> str:
+        if self.moved is not None:
+            key = moved_key(key, *self.moved)
+        return type_name(key, self.naming)
 
     def owner(self, c: Change) -> str | None:
         """The definition of the struct that declares the change's field (a field
@@ -134,7 +145,7 @@ class GoMap:
         if s is None or c.field is None:
             return None
         jf = next((j for j in flat_fields(self.model, s, self.lookup) if j.name == c.field), None)
-        return type_name(jf.owner, self.naming) if jf is not None else None
+        return self._name(jf.owner) if jf is not None else None
 
     def declares_default(self, c: Change, value: object) -> bool:
         """Whether the Go field of the change writes this default (`+kubebuilder:default=`

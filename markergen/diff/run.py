@@ -10,6 +10,7 @@ from pathlib import Path
 from markergen.diff.choices import FAIL_ON, FORMATS
 from markergen.diff.classify import Change, compare
 from markergen.diff.errors import DiffInputError
+from markergen.diff.modulemove import move_surface
 from markergen.diff.render import render
 from markergen.diff.sources import Side, git_prefix, read_side
 
@@ -55,6 +56,13 @@ def _changes(before: Side, after: Side) -> list[Change]:
     """Go changes when both sides have Go types (or documents), CRD changes when both
     have CRDs, merged into one list when both kinds are there."""
     go_sides = before.origin_kind != "crd" and after.origin_kind != "crd"
+    moved = (before.module, after.module) if before.module and after.module else None
+    if moved is not None and moved[0] != moved[1]:
+        before = replace(
+            before, surface=move_surface(before.surface, moved[0], moved[1], before.naming)
+        )
+    else:
+        moved = None
     go = compare(before.surface, after.surface) if go_sides else []
     if before.crds is None or after.crds is None:
         if not go_sides:
@@ -74,7 +82,7 @@ def _changes(before: Side, after: Side) -> list[Change]:
     if not go_sides or after.model is None:
         return crd
     head_map = GoMap(after.model, after.crds, after.naming)
-    base_map = GoMap(before.model, before.crds, before.naming) if before.model else None
+    base_map = GoMap(before.model, before.crds, before.naming, moved) if before.model else None
     return merge(go, crd, head_map, base_map)
 
 

@@ -27,6 +27,7 @@ from markergen.diff.crdsource import (
 )
 from markergen.diff.documents import DocumentError, surface_from_document
 from markergen.diff.errors import DiffInputError
+from markergen.diff.modulemove import module_path
 from markergen.diff.surface import ALL_FACTS, Surface, surface_from_model
 from markergen.emit.naming import Naming
 from markergen.model import Model
@@ -77,6 +78,7 @@ class Side:
     crds: CrdSet | None = None
     model: Model | None = None  # the Go model of a Go side, to map CRD nodes to Go types
     naming: Naming = "openapi-gen"
+    module: str = ""  # the Go module path of a Go side ("" when unknown)
 
 
 def is_side_directory(path: Path) -> bool:
@@ -162,7 +164,14 @@ def _from_directory(
         dirs = crd_dirs(project) if project is not None else ()
         if project is not None and dirs:
             crds = read_paths([project / d for d in dirs], shown_from, spec)
-    return Side(surface_from_model(model, naming, spec, shown), "go", crds, model, naming)
+    return Side(
+        surface_from_model(model, naming, spec, shown),
+        "go",
+        crds,
+        model,
+        naming,
+        module_path(model.packages),
+    )
 
 
 def _module_dir(cwd: Path, commit: str, prefix: str) -> str:
