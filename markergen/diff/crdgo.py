@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from markergen.crd.walk import flat_fields, resolve
-from markergen.diff.classify import Change
+from markergen.diff.classify import Change, ChangeClass
 from markergen.diff.crdsource import CrdSet
 from markergen.diff.modulemove import moved_key
 from markergen.diff.surface import enum_values, type_name
@@ -96,10 +96,17 @@ class GoMap:
     """The Go struct of each CRD schema node of one side."""
 
     def __init__(
-        self, model: Model, crds: CrdSet, naming: Naming, moved: tuple[str, str] | None = None
+        self,
+        model: Model,
+        crds: CrdSet,
+        naming: Naming,
+        moved: tuple[str, str] | None = None,
+        shown: str = "",
     ) -> None:
         self.model = model
         self.naming = naming
+        # put before the model's file names, as the side's Go changes show them
+        self.shown = shown
         # the base side of a module renamed (old path, new path): its types are named as
         # the head's, as the Go comparison names them
         self.moved = moved
@@ -128,6 +135,35 @@ class GoMap:
                 path = path.rsplit(".", 1)[0] if "." in path else "(root)"
             found = self.structs.get((c.crd, c.crd_version, path))
         return found
+
+    def package(self, c: Change) -> str:
+        """The Go import path of the change's struct, as the Go comparison names it."""
+        s = self.struct_of(c)
+        if s is None:
+            return ""
+        key = moved_key(s.key, *self.moved) if self.moved is not None else s.key
+        return key.rpartition(".")[0]
+
+    def position(self, c: Change) -> tuple[str, int]:
+        """Where the Go side writes the change: the field of a change about one field
+        (its enum marker for an enum change), else the struct; ("", 0) when unmapped."""
+        s = self.struct_of(c)
+        if s is None:
+            return "", 0
+        jf = self._json_field(c)
+        pos: object = s.pos
+        if jf is not None:
+            pos = jf.field.pos
+            if c.kind in _ENUM_KINDS:
+                marker = jf.field.marker("kubebuilder:validation:Enum")
+                pos = getattr(marker, "pos", None) or pos
+        file = str(getattr(pos, "file", ""))
+        line = int(getattr(pos, "line", 0))
+        return (self.shown + file if file else ""), line
+
+    def go_field(self, c: Change) -> str:
+        jf = self._json_field(c)
+        return jf.field.go_name if jf is not None else ""
 
     def definition(self, c: Change) -> str | None:
         s = self.struct_of(c)
@@ -235,6 +271,41 @@ def _go_family(kind: str) -> str:
 _RANK = {"breaking": 0, "compatible": 1, "not-compared": 2}
 
 
+def _stricter(crd: ChangeClass, go: ChangeClass) -> ChangeClass:
+    """The merged class never lowers what either side says: a break seen in the Go (a
+    field removed, which clients that still send it get pruned or refused under strict
+    field validation) stays a break though the CRD reading calls the change compatible,
+    and the other way round. A CRD change markergen could not read takes the Go class."""
+    if "breaking" in (crd, go):
+        return "breaking"
+    return go if crd == "not-compared" else crd
+
+
+def _go_facts(c: Change, mapping: GoMap, head_map: GoMap | None) -> Change:
+    """A CRD change with nothing behind it in the Go still names the Go it maps to:
+    import path, type, field and position (annotations land on the Go, and on the head's
+    lines: a node gone from the head is anchored at the head's struct when it has one)."""
+    s = mapping.struct_of(c)
+    if s is None:
+        return c
+    file, line = mapping.position(c)
+    base = mapping is not head_map
+    anchor_file, anchor_line = "", 0
+    if base and head_map is not None and head_map.struct_of(c) is not None:
+        anchor_file, anchor_line = head_map.position(c)
+    return replace(
+        c,
+        package=mapping.package(c),
+        go_type=s.name,
+        go_field=mapping.go_field(c),
+        file=file,
+        line=line,
+        base=base and bool(file),
+        anchor_file=anchor_file,
+        anchor_line=anchor_line,
+    )
+
+
 def merge(
     go: Sequence[Change],
     crd: Sequence[Change],
@@ -242,7 +313,8 @@ def merge(
     base_map: GoMap | None,
 ) -> list[Change]:
     """One list: a CRD change with the Go change behind it becomes one entry with both
-    positions (the stricter class of the two); one with none is flagged."""
+    positions and the Go facts (import path, field, base side), of the stricter class of
+    the two; one with none is flagged."""
     go_left = list(go)
     out: list[Change] = []
     for c in crd:
@@ -264,19 +336,20 @@ def merge(
             for g in matches:
                 go_left.remove(g)
             first = min(matches, key=lambda g: _RANK[g.classification])
-            # The CRD is what the API server enforces for a CRD: its class stands, unless
-            # markergen could not read the CRD change (then the Go change's class).
-            cls = first.classification if c.classification == "not-compared" else c.classification
             out.append(
                 replace(
                     c,
-                    classification=cls,
+                    classification=_stricter(c.classification, first.classification),
                     type=definition or c.type,
+                    field=c.field if c.field is not None else first.field,
+                    package=first.package or c.package,
                     go_type=first.go_type,
                     go_field=first.go_field,
                     file=first.file,
                     line=first.line,
                     base=first.base,
+                    anchor_file=first.anchor_file,
+                    anchor_line=first.anchor_line,
                     gate=first.gate,
                     message=c.message
                     + "; in Go: "
@@ -299,18 +372,17 @@ def merge(
                 behind = not any(now.declares_rules(c, (r,)) for r in c.crd_rules)
             else:
                 behind = now.declares_rules(c, c.crd_rules)
-        s = mapping.struct_of(c)
         note = (
             ""
             if behind
             else " (no Go change behind it: a hand edit of the CRD, or a CRD not regenerated "
             "after a Go change)"
         )
+        placed = _go_facts(c, mapping, head_map)
         out.append(
             replace(
-                c,
+                placed,
                 type=definition or c.type,
-                go_type=s.name if s is not None else "",
                 message=c.message + note,
                 go_behind=behind,
             )

@@ -81,8 +81,12 @@ def _changes(before: Side, after: Side) -> list[Change]:
     crd = compare_crds(before.crds, after.crds)
     if not go_sides or after.model is None:
         return crd
-    head_map = GoMap(after.model, after.crds, after.naming)
-    base_map = GoMap(before.model, before.crds, before.naming, moved) if before.model else None
+    head_map = GoMap(after.model, after.crds, after.naming, shown=after.shown)
+    base_map = (
+        GoMap(before.model, before.crds, before.naming, moved, before.shown)
+        if before.model
+        else None
+    )
     return merge(go, crd, head_map, base_map)
 
 

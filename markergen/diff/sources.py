@@ -79,6 +79,7 @@ class Side:
     model: Model | None = None  # the Go model of a Go side, to map CRD nodes to Go types
     naming: Naming = "openapi-gen"
     module: str = ""  # the Go module path of a Go side ("" when unknown)
+    shown: str = ""  # put before the model's file names to show them from the user's cwd
 
 
 def is_side_directory(path: Path) -> bool:
@@ -171,6 +172,7 @@ def _from_directory(
         model,
         naming,
         module_path(model.packages),
+        shown,
     )
 
 
