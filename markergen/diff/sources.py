@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Literal
 
 from markergen.diff.crdsource import (
+    YAML_SUFFIXES,
     CrdSet,
-    archive,
+    collect,
     is_crd_directory,
     is_crd_file,
     read_paths,
@@ -28,6 +29,7 @@ from markergen.diff.crdsource import (
 from markergen.diff.documents import DocumentError, surface_from_document
 from markergen.diff.errors import DiffInputError
 from markergen.diff.modulemove import module_path
+from markergen.diff.revtree import RevisionTree
 from markergen.diff.surface import ALL_FACTS, Surface, surface_from_model
 from markergen.emit.naming import Naming
 from markergen.model import Model
@@ -206,50 +208,139 @@ def _from_revision(
         )
     prefix = _git_out(cwd, ["rev-parse", "--show-prefix"]) or ""
     top = Path(_git_out(cwd, ["rev-parse", "--show-toplevel"]) or cwd)
-    # Paths given to ls-tree and archive are relative to git's cwd: use the top.
+    # Paths given to ls-tree are relative to git's cwd: use the top.
     module = _module_dir(top, commit, prefix)
-    crds = _revision_crds(side, spec, cwd, top, commit, prefix)
+    tree = RevisionTree(top, commit, side, spec)
+    crds = _revision_crds(side, spec, cwd, top, prefix, tree)
     with tempfile.TemporaryDirectory(prefix="markergen-diff-") as tmp:
         root = Path(tmp)
-        archive(top, side, spec, commit, [module] if module else [], root)
+        tree.skeleton(module, root)
         directory = root / prefix
         if not directory.is_dir():
             if patterns:
                 # The whole directory is new on this side: everything there is added.
                 return Side(Surface(types={}, carries=ALL_FACTS, origin=spec), "go", crds)
             raise DiffInputError(side, spec, f"directory {prefix or '.'} does not exist there")
+        dirs = _go_dirs(side, spec, tree, module, prefix.rstrip("/"), root, patterns)
+        tree.write(tree.read([f for d in dirs for f in tree.go_files(d)]), root)
         return _from_directory(
             side, spec, directory, directory, patterns, found, with_crds=False, crd_from=crds
         )
 
 
+def _go_dirs(
+    side: str,
+    spec: str,
+    tree: RevisionTree,
+    module: str,
+    here: str,
+    root: Path,
+    patterns: Sequence[str],
+) -> list[str]:
+    """The package directories of a revision whose Go files are read: those the
+    patterns name, else the configured inputs (markergen.yaml, kubebuilder's `api/`),
+    else the API packages (`+groupName=` and what their types import), else every
+    package of the module; with the packages of the module their types import, whose
+    constants and types they use. Never the rest of the tree."""
+    from markergen.config import ConfigError, load_config
+
+    wanted = list(patterns)
+    base = here
+    if not wanted:
+        try:
+            # the skeleton: config files, PROJECT, directories
+            cfg = load_config(root / here if here else root)
+        except ConfigError as e:
+            raise DiffInputError(side, spec, f"bad configuration: {e}") from None
+        if cfg.inputs:
+            wanted = list(cfg.inputs)
+            # the configuration's root (the module, or where markergen.yaml sits) from
+            # the top of the revision
+            rel = os.path.relpath(cfg.root, root).replace(os.sep, "/")
+            base = "" if rel == "." else rel
+        else:
+            found = tree.api_packages(module)
+            if found is not None:
+                return found
+            return tree.package_dirs(module)
+    starts = _pattern_dirs(tree, module, base, wanted)
+    return tree.reach(module, starts) if starts else []
+
+
+def _pattern_dirs(tree: RevisionTree, module: str, base: str, patterns: Sequence[str]) -> list[str]:
+    """The package directories `patterns` (`./x/...`, `./x`, relative to `base`) name in
+    the revision; a pattern of another form reads the whole module."""
+    all_dirs = tree.package_dirs(module)
+    out: dict[str, None] = {}
+    for pattern in patterns:
+        if not pattern.startswith((".", "/")) and "/" in pattern and "." in pattern.split("/")[0]:
+            return all_dirs  # an import path: resolved by the loader, from every package
+        rest = pattern.removesuffix("...").rstrip("/")
+        recursive = pattern.endswith("...")
+        at = posixpath.normpath(posixpath.join(base, rest)) if rest else (base or ".")
+        at = "" if at == "." else at
+        for d in all_dirs:
+            if d == at or (recursive and (not at or d.startswith(at + "/"))):
+                out.setdefault(d, None)
+    return list(out)
+
+
 def _revision_crds(
-    side: str, spec: str, cwd: Path, top: Path, commit: str, prefix: str
+    side: str, spec: str, cwd: Path, top: Path, prefix: str, tree: RevisionTree
 ) -> CrdSet | None:
     """The CRDs of the revision where the working tree's project keeps them (its CRD
-    directories, found as `markergen crd` finds them), or None outside such a project."""
+    directories, found as `markergen crd` finds them), or None outside such a project.
+    Only the YAML files of those directories are read."""
     project = project_root(cwd)
     if project is None:
         return None
     at = Path(os.path.relpath(project.resolve(), top.resolve())).as_posix()
     dirs = crd_dirs(project)
     rel = [Path(os.path.relpath((project / d).resolve(), top.resolve())).as_posix() for d in dirs]
-    found = read_tree(top, side, spec, commit, rel, prefix) if rel else None
+    found = _tree_crds(tree, rel, prefix, spec) if rel else None
     if found is not None and found.versions:
         return found
     # The project kept its CRDs elsewhere in that revision (a release before the chart
-    # moved them): find them as `markergen crd` would in that revision's own tree.
+    # moved them): find them as `markergen crd` would in that revision's own tree (its
+    # directories and Makefiles; no other file is read).
     with tempfile.TemporaryDirectory(prefix="markergen-diff-tree-") as tmp:
         root = Path(tmp)
-        archive(top, side, spec, commit, [at if at != "." else ".", ":(exclude)vendor"], root)
+        tree.skeleton("" if at == "." else at, root)
         there = root / at
         if not there.is_dir():
             return found
         old = crd_dirs(there)
         if not old:
             return found
-        crds = read_paths([there / d for d in old], root / prefix if prefix else root, spec)
-        return crds
+        inside = [posixpath.normpath(posixpath.join(at, d.as_posix())) for d in old]
+        return _tree_crds(tree, inside, prefix, spec)
+
+
+def _tree_crds(tree: RevisionTree, paths: Sequence[str], prefix: str, spec: str) -> CrdSet:
+    """The CRDs in the YAML files at or below repository paths of a revision, shown
+    from `prefix` (the current directory's path in the repository)."""
+    files: list[str] = []
+    for p in paths:
+        p = "" if p in (".", "") else p.rstrip("/")
+        if p in tree.files:
+            files.append(p)
+            continue
+        files += [f for f in tree.below(p) if f.endswith(YAML_SUFFIXES) and not _hidden_below(f, p)]
+    texts = tree.read(files)
+    here = prefix.rstrip("/")
+    pairs = [
+        (posixpath.relpath(f, here) if here else f, texts[f].decode("utf-8", errors="replace"))
+        for f in files
+        if f in texts
+    ]
+    return collect(pairs, spec)
+
+
+def _hidden_below(path: str, under: str) -> bool:
+    """A file in a hidden or vendored directory below `under` (yaml_files' rule)."""
+    rest = path[len(under) + 1 :] if under else path
+    parts = rest.split("/")[:-1]
+    return any(x.startswith(".") or x in ("vendor", "node_modules") for x in parts)
 
 
 def _blob_tree(side: str, spec: str, cwd: Path) -> Side | None:
