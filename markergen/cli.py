@@ -451,7 +451,13 @@ def _run_diff(args: Args) -> int:
         # the project's diff-report.md.j2 (the `templates` setting) replaces the built-in
         templates = _config(args, "diff").templates_dir()
     result = run_diff(
-        args.base, head, Path.cwd(), args.format, patterns=rest, templates_dir=templates
+        args.base,
+        head,
+        Path.cwd(),
+        args.format,
+        patterns=rest,
+        templates_dir=templates,
+        cache=not args.no_cache,
     )
     sys.stdout.write(result.text)
     return 1 if result.fails(args.fail_on) else 0
@@ -658,8 +664,9 @@ COMMANDS: tuple[Command, ...] = (
         "too, found as `crd` finds them. A CRD side is compared with a side that has "
         "CRDs (docs/diff.md).\n\n"
         "The second argument is HEAD when it is a git revision, a file, REV:PATH or a "
-        "directory holding go.mod or markergen.yaml; otherwise it is the first pattern "
-        "(anything with `...` always is). Patterns narrow the Go sides as `check` takes "
+        "directory holding go.mod, markergen.yaml or CRDs; otherwise it is the first pattern "
+        "(anything with `...` always is). A base that is a git revision is kept in the "
+        "cache directory, keyed by its commit (--no-cache: read it again). Patterns narrow the Go sides as `check` takes "
         "them; a pattern that names nothing on one side makes everything it names on the "
         "other side added or removed.",
         (
@@ -697,6 +704,7 @@ COMMANDS: tuple[Command, ...] = (
                 default="none",
                 complete="choice",
             ),
+            _NO_CACHE,
         ),
         _run_diff,
     ),

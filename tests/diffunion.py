@@ -56,13 +56,14 @@ DROP_GCP_VALUE: Edits = (
 )
 
 
-def git(cwd: Path, *args: str) -> None:
-    subprocess.run(
+def git(cwd: Path, *args: str) -> str:
+    return subprocess.run(
         ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
         cwd=cwd,
         check=True,
         capture_output=True,
-    )
+        text=True,
+    ).stdout
 
 
 def show(cwd: Path, spec: str) -> str:

@@ -143,18 +143,32 @@ class RevisionTree:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
 
-    def skeleton(self, under: str, dest: Path) -> None:
-        """Every directory below `under`, and its project files (go.mod, markergen.yaml,
-        PROJECT, Makefiles and the make includes and scripts they may run)."""
+    def skeleton(self, under: str, dest: Path, *, every_dir: bool = False) -> None:
+        """The project files below `under` (go.mod, markergen.yaml, PROJECT, Makefiles and
+        the make includes and scripts they may run), the directories one level below it
+        (kubebuilder's `api/` is found by its presence), and with `every_dir` every
+        directory (CRD outputs a Makefile names are checked for existence)."""
         wanted = []
+        depth = len(PurePosixPath(under).parts) if under else 0
         for path in self.below(under):
             name = PurePosixPath(path).name
             if _skipped(path):
                 continue
-            (dest / posixpath_parent(path)).mkdir(parents=True, exist_ok=True)
+            parent = posixpath_parent(path)
+            if every_dir:
+                (dest / parent).mkdir(parents=True, exist_ok=True)
+            elif parent and len(PurePosixPath(parent).parts) <= depth + 1:
+                (dest / PurePosixPath(parent)).mkdir(parents=True, exist_ok=True)
             if name in _PROJECT_FILES or name in _MAKEFILES or name.endswith(_MAKE_SUFFIXES):
                 wanted.append(path)
         self.write(self.read(wanted, required=False), dest)
+
+    def has_dir(self, directory: str) -> bool:
+        """Whether the revision has files at or below `directory` ("" the top)."""
+        if not directory:
+            return bool(self.files)
+        prefix = directory.rstrip("/") + "/"
+        return any(p.startswith(prefix) for p in self.files)
 
     # -- Go packages ---------------------------------------------------------------------
 

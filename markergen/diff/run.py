@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -52,7 +52,7 @@ class DiffResult:
         return False
 
 
-def _changes(before: Side, after: Side) -> list[Change]:
+def _changes(before: Side, after: Side, reread: Callable[[], Side]) -> list[Change]:
     """Go changes when both sides have Go types (or documents), CRD changes when both
     have CRDs, merged into one list when both kinds are there."""
     go_sides = before.origin_kind != "crd" and after.origin_kind != "crd"
@@ -81,11 +81,13 @@ def _changes(before: Side, after: Side) -> list[Change]:
     crd = compare_crds(before.crds, after.crds)
     if not go_sides or after.model is None:
         return crd
+    base_model = before.model
+    if base_model is None and before.reread and any(c.crd_base for c in crd):
+        # the base came from the cache without its model, which these changes need
+        base_model = reread().model
     head_map = GoMap(after.model, after.crds, after.naming, shown=after.shown)
     base_map = (
-        GoMap(before.model, before.crds, before.naming, moved, before.shown)
-        if before.model
-        else None
+        GoMap(base_model, before.crds, before.naming, moved, before.shown) if base_model else None
     )
     return merge(go, crd, head_map, base_map)
 
@@ -97,6 +99,7 @@ def run_diff(
     fmt: str = "text",
     patterns: Sequence[str] = (),
     templates_dir: Path | None = None,
+    cache: bool = True,
 ) -> DiffResult:
     """Compare the unions and enums of `base` and `head` (None: the working tree at cwd).
 
@@ -107,13 +110,14 @@ def run_diff(
     added or removed), and one that names nothing on either side is an error. Raises
     DiffInputError (message names the side) for a side that cannot be read and ValueError
     for an unknown format. `templates_dir` (the `templates` setting) may hold the
-    project's diff-report.md.j2 for the markdown format.
+    project's diff-report.md.j2 for the markdown format. A git revision's side is kept
+    in markergen's cache directory, keyed by its commit, unless `cache` is False.
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
     found: set[str] = set()
-    before = read_side("base", base, cwd, patterns, found)
-    after = read_side("head", head, cwd, patterns, found)
+    before = read_side("base", base, cwd, patterns, found, cache)
+    after = read_side("head", head, cwd, patterns, found, cache)
     missing = [p for p in patterns if p not in found]
     if missing and before.origin_kind == after.origin_kind == "go":
         raise DiffInputError(
@@ -121,7 +125,11 @@ def run_diff(
             " ".join(missing),
             "the pattern(s) name no Go package on either side",
         )
-    changes = tuple(sorted(_changes(before, after), key=Change.sort_key))
+
+    def reread() -> Side:
+        return read_side("base", base, cwd, patterns, set(), cache=False)
+
+    changes = tuple(sorted(_changes(before, after, reread), key=Change.sort_key))
     changes = _from_root(changes, git_prefix(cwd))
     text = render(changes, fmt, templates_dir=templates_dir)
     return DiffResult(changes=changes, text=text, format=fmt)

@@ -82,6 +82,9 @@ class Side:
     naming: Naming = "openapi-gen"
     module: str = ""  # the Go module path of a Go side ("" when unknown)
     shown: str = ""  # put before the model's file names to show them from the user's cwd
+    # read from the cache without its Go model: read the revision again when the model
+    # is needed (a CRD change at a node gone from the head)
+    reread: bool = False
 
 
 def is_side_directory(path: Path) -> bool:
@@ -197,7 +200,12 @@ def _is_revision(cwd: Path, spec: str) -> bool:
 
 
 def _from_revision(
-    side: str, spec: str, cwd: Path, patterns: Sequence[str], found: set[str]
+    side: str,
+    spec: str,
+    cwd: Path,
+    patterns: Sequence[str],
+    found: set[str],
+    cache: bool = True,
 ) -> Side:
     commit = _git_out(cwd, ["rev-parse", "--verify", "--quiet", f"{spec}^{{commit}}"])
     if not commit:
@@ -208,24 +216,82 @@ def _from_revision(
         )
     prefix = _git_out(cwd, ["rev-parse", "--show-prefix"]) or ""
     top = Path(_git_out(cwd, ["rev-parse", "--show-toplevel"]) or cwd)
+    places = _crd_places(cwd, top)
+    # Only the base is kept: it is the side that stays the same from push to push, and
+    # the head's Go model is always needed (it maps the CRD changes to the Go).
+    if not cache or side != "base":
+        return _read_revision(side, spec, top, commit, prefix, places, patterns, found)[0]
+    from markergen.cache import cache_dir, code_fingerprint
+    from markergen.diff import basecache
+
+    where = cache_dir(top)
+    key = basecache.side_key(code_fingerprint(), [commit, prefix, list(patterns), places])
+    kept = basecache.load(where, key)
+    if kept is not None:
+        found.update(kept.found)
+        return Side(
+            kept.surface,
+            "go",
+            collect(kept.crd_files, kept.crd_origin) if kept.crd_files is not None else None,
+            None,
+            "go" if kept.naming == "go" else "openapi-gen",
+            kept.module,
+            kept.shown,
+            reread=True,
+        )
+    mine: set[str] = set()
+    read, crd_files = _read_revision(side, spec, top, commit, prefix, places, patterns, mine)
+    found.update(mine)
+    basecache.store(
+        where,
+        key,
+        basecache.CachedSide(
+            read.surface,
+            tuple(crd_files) if crd_files is not None else None,
+            spec,
+            tuple(sorted(mine)),
+            read.naming,
+            read.module,
+            read.shown,
+        ),
+    )
+    return read
+
+
+def _read_revision(
+    side: str,
+    spec: str,
+    top: Path,
+    commit: str,
+    prefix: str,
+    places: tuple[str, tuple[str, ...]] | None,
+    patterns: Sequence[str],
+    found: set[str],
+) -> tuple[Side, list[tuple[str, str]] | None]:
+    """The side of a revision, read from git (only the files it needs), and its CRD
+    files."""
     # Paths given to ls-tree are relative to git's cwd: use the top.
     module = _module_dir(top, commit, prefix)
     tree = RevisionTree(top, commit, side, spec)
-    crds = _revision_crds(side, spec, cwd, top, prefix, tree)
+    crd_files = _revision_crds(places, prefix, tree)
+    crds = collect(crd_files, spec) if crd_files is not None else None
     with tempfile.TemporaryDirectory(prefix="markergen-diff-") as tmp:
         root = Path(tmp)
         tree.skeleton(module, root)
         directory = root / prefix
-        if not directory.is_dir():
+        if not tree.has_dir(prefix.rstrip("/")):
             if patterns:
                 # The whole directory is new on this side: everything there is added.
-                return Side(Surface(types={}, carries=ALL_FACTS, origin=spec), "go", crds)
+                empty = Surface(types={}, carries=ALL_FACTS, origin=spec)
+                return Side(empty, "go", crds), crd_files
             raise DiffInputError(side, spec, f"directory {prefix or '.'} does not exist there")
         dirs = _go_dirs(side, spec, tree, module, prefix.rstrip("/"), root, patterns)
         tree.write(tree.read([f for d in dirs for f in tree.go_files(d)]), root)
-        return _from_directory(
+        directory.mkdir(parents=True, exist_ok=True)
+        read = _from_directory(
             side, spec, directory, directory, patterns, found, with_crds=False, crd_from=crds
         )
+        return read, crd_files
 
 
 def _go_dirs(
@@ -285,27 +351,36 @@ def _pattern_dirs(tree: RevisionTree, module: str, base: str, patterns: Sequence
     return list(out)
 
 
-def _revision_crds(
-    side: str, spec: str, cwd: Path, top: Path, prefix: str, tree: RevisionTree
-) -> CrdSet | None:
-    """The CRDs of the revision where the working tree's project keeps them (its CRD
-    directories, found as `markergen crd` finds them), or None outside such a project.
-    Only the YAML files of those directories are read."""
+def _crd_places(cwd: Path, top: Path) -> tuple[str, tuple[str, ...]] | None:
+    """The working tree's project (from the top) and its CRD directories (from the top),
+    or None outside a project: where a revision's CRDs are looked for."""
     project = project_root(cwd)
     if project is None:
         return None
     at = Path(os.path.relpath(project.resolve(), top.resolve())).as_posix()
     dirs = crd_dirs(project)
     rel = [Path(os.path.relpath((project / d).resolve(), top.resolve())).as_posix() for d in dirs]
-    found = _tree_crds(tree, rel, prefix, spec) if rel else None
-    if found is not None and found.versions:
+    return at, tuple(rel)
+
+
+def _revision_crds(
+    places: tuple[str, tuple[str, ...]] | None, prefix: str, tree: RevisionTree
+) -> list[tuple[str, str]] | None:
+    """The CRD files of the revision where the working tree's project keeps them (its
+    CRD directories, found as `markergen crd` finds them), or None outside such a
+    project. Only the YAML files of those directories are read."""
+    if places is None:
+        return None
+    at, rel = places
+    found = _tree_crds(tree, rel, prefix) if rel else None
+    if found is not None and collect(found, "").versions:
         return found
     # The project kept its CRDs elsewhere in that revision (a release before the chart
     # moved them): find them as `markergen crd` would in that revision's own tree (its
     # directories and Makefiles; no other file is read).
     with tempfile.TemporaryDirectory(prefix="markergen-diff-tree-") as tmp:
         root = Path(tmp)
-        tree.skeleton("" if at == "." else at, root)
+        tree.skeleton("" if at == "." else at, root, every_dir=True)
         there = root / at
         if not there.is_dir():
             return found
@@ -313,12 +388,12 @@ def _revision_crds(
         if not old:
             return found
         inside = [posixpath.normpath(posixpath.join(at, d.as_posix())) for d in old]
-        return _tree_crds(tree, inside, prefix, spec)
+        return _tree_crds(tree, inside, prefix)
 
 
-def _tree_crds(tree: RevisionTree, paths: Sequence[str], prefix: str, spec: str) -> CrdSet:
-    """The CRDs in the YAML files at or below repository paths of a revision, shown
-    from `prefix` (the current directory's path in the repository)."""
+def _tree_crds(tree: RevisionTree, paths: Sequence[str], prefix: str) -> list[tuple[str, str]]:
+    """The YAML files at or below repository paths of a revision, as (shown path, text),
+    shown from `prefix` (the current directory's path in the repository)."""
     files: list[str] = []
     for p in paths:
         p = "" if p in (".", "") else p.rstrip("/")
@@ -333,7 +408,7 @@ def _tree_crds(tree: RevisionTree, paths: Sequence[str], prefix: str, spec: str)
         for f in files
         if f in texts
     ]
-    return collect(pairs, spec)
+    return pairs
 
 
 def _hidden_below(path: str, under: str) -> bool:
@@ -380,9 +455,11 @@ def read_side(
     cwd: Path,
     patterns: Sequence[str] = (),
     found: set[str] | None = None,
+    cache: bool = True,
 ) -> Side:
     """The surface of one side; `spec` None is the working tree at `cwd`. The patterns
-    that name something on this side are added to `found`."""
+    that name something on this side are added to `found`. A git revision's side is kept
+    in the cache directory and read from it next time, unless `cache` is False."""
     found = set() if found is None else found
     if spec is None:
         return _from_directory(side, "working tree", cwd, cwd, patterns, found)
@@ -413,6 +490,6 @@ def read_side(
         blob = _from_blob(side, spec, cwd)
         if blob is not None:
             return blob
-        return _from_revision(side, spec, cwd, patterns, found)
+        return _from_revision(side, spec, cwd, patterns, found, cache)
     except OSError as e:
         raise DiffInputError(side, spec, str(e)) from None
