@@ -123,6 +123,10 @@ class GoMap:
             for shown, f in fields.items():
                 self.fields[(v.name, version, shown)] = f
 
+    def has_node(self, c: Change) -> bool:
+        """Whether the change's schema node is one this side maps to a Go struct."""
+        return (c.crd, c.crd_version, c.crd_path or "(root)") in self.structs
+
     def struct_of(self, c: Change) -> Struct | None:
         """The struct of the change's node; for a rule on a scalar or list node, the
         struct that holds that field."""
@@ -306,6 +310,17 @@ def _go_facts(c: Change, mapping: GoMap, head_map: GoMap | None) -> Change:
     )
 
 
+def needs_base_model(c: Change, head_map: GoMap) -> bool:
+    """Whether `merge` maps this CRD change to the Go by the base side's model: a change
+    shown in the base at a node gone from the head (versions and storage are never
+    mapped)."""
+    return c.crd_base and not _unmapped(c) and not head_map.has_node(c)
+
+
+def _unmapped(c: Change) -> bool:
+    return c.kind.startswith("version") or c.kind.startswith("storage")
+
+
 def merge(
     go: Sequence[Change],
     crd: Sequence[Change],
@@ -318,10 +333,16 @@ def merge(
     go_left = list(go)
     out: list[Change] = []
     for c in crd:
-        mapping = head_map if not c.crd_base else (base_map or head_map)
+        # A change shown in the base (a rule gone) at a node the head still has is
+        # mapped by the head's Go; the base's only for a node gone from the head.
+        mapping = (
+            head_map
+            if not c.crd_base or (head_map is not None and head_map.has_node(c))
+            else (base_map or head_map)
+        )
         definition = mapping.definition(c) if mapping is not None else None
         owner = mapping.owner(c) if mapping is not None else None
-        if mapping is None or c.kind.startswith("version") or c.kind.startswith("storage"):
+        if mapping is None or _unmapped(c):
             out.append(c)
             continue
         matches = [

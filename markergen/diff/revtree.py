@@ -49,7 +49,8 @@ class Entry:
 
 
 def _skipped(path: str) -> bool:
-    parts = PurePosixPath(path).parts[:-1]
+    """A file in a directory `...` does not walk (vendor, testdata, `.x`, `_x`)."""
+    parts = path.split("/")[:-1]
     return any(p in _SKIP or p.startswith((".", "_")) for p in parts)
 
 
@@ -150,15 +151,14 @@ class RevisionTree:
         directory (CRD outputs a Makefile names are checked for existence)."""
         wanted = []
         depth = len(PurePosixPath(under).parts) if under else 0
+        made: set[str] = set()
         for path in self.below(under):
-            name = PurePosixPath(path).name
             if _skipped(path):
                 continue
-            parent = posixpath_parent(path)
-            if every_dir:
+            parent, _, name = path.rpartition("/")
+            if parent not in made and (every_dir or (parent and parent.count("/") <= depth)):
+                made.add(parent)
                 (dest / parent).mkdir(parents=True, exist_ok=True)
-            elif parent and len(PurePosixPath(parent).parts) <= depth + 1:
-                (dest / PurePosixPath(parent)).mkdir(parents=True, exist_ok=True)
             if name in _PROJECT_FILES or name in _MAKEFILES or name.endswith(_MAKE_SUFFIXES):
                 wanted.append(path)
         self.write(self.read(wanted, required=False), dest)
@@ -240,8 +240,9 @@ class RevisionTree:
 
 
 def posixpath_parent(path: str) -> str:
-    parent = str(PurePosixPath(path).parent)
-    return "" if parent == "." else parent
+    """The directory of a repository path ("" at the top); plain string work, as it runs
+    for every file of a large tree."""
+    return path.rpartition("/")[0]
 
 
 def _imports(files: Iterable[bytes]) -> set[str]:

@@ -12,7 +12,7 @@ from markergen.diff.classify import Change, compare
 from markergen.diff.errors import DiffInputError
 from markergen.diff.modulemove import move_surface
 from markergen.diff.render import render
-from markergen.diff.sources import Side, git_prefix, read_side
+from markergen.diff.sources import CrdPlaces, Side, git_prefix, read_side
 
 
 @dataclass(frozen=True)
@@ -76,16 +76,16 @@ def _changes(before: Side, after: Side, reread: Callable[[], Side]) -> list[Chan
             )
         return go
     from markergen.diff.crdclassify import compare_crds
-    from markergen.diff.crdgo import GoMap, merge
+    from markergen.diff.crdgo import GoMap, merge, needs_base_model
 
     crd = compare_crds(before.crds, after.crds)
     if not go_sides or after.model is None:
         return crd
+    head_map = GoMap(after.model, after.crds, after.naming, shown=after.shown)
     base_model = before.model
-    if base_model is None and before.reread and any(c.crd_base for c in crd):
+    if base_model is None and before.reread and any(needs_base_model(c, head_map) for c in crd):
         # the base came from the cache without its model, which these changes need
         base_model = reread().model
-    head_map = GoMap(after.model, after.crds, after.naming, shown=after.shown)
     base_map = (
         GoMap(base_model, before.crds, before.naming, moved, before.shown) if base_model else None
     )
@@ -116,8 +116,9 @@ def run_diff(
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
     found: set[str] = set()
-    before = read_side("base", base, cwd, patterns, found, cache)
-    after = read_side("head", head, cwd, patterns, found, cache)
+    places: dict[tuple[str, str], CrdPlaces] = {}
+    before = read_side("base", base, cwd, patterns, found, cache, places)
+    after = read_side("head", head, cwd, patterns, found, cache, places)
     missing = [p for p in patterns if p not in found]
     if missing and before.origin_kind == after.origin_kind == "go":
         raise DiffInputError(
@@ -127,7 +128,7 @@ def run_diff(
         )
 
     def reread() -> Side:
-        return read_side("base", base, cwd, patterns, set(), cache=False)
+        return read_side("base", base, cwd, patterns, set(), cache=False, places_seen=places)
 
     changes = tuple(sorted(_changes(before, after, reread), key=Change.sort_key))
     changes = _from_root(changes, git_prefix(cwd))

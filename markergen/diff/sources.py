@@ -206,6 +206,7 @@ def _from_revision(
     patterns: Sequence[str],
     found: set[str],
     cache: bool = True,
+    places_seen: dict[tuple[str, str], CrdPlaces] | None = None,
 ) -> Side:
     commit = _git_out(cwd, ["rev-parse", "--verify", "--quiet", f"{spec}^{{commit}}"])
     if not commit:
@@ -216,7 +217,13 @@ def _from_revision(
         )
     prefix = _git_out(cwd, ["rev-parse", "--show-prefix"]) or ""
     top = Path(_git_out(cwd, ["rev-parse", "--show-toplevel"]) or cwd)
-    places = _crd_places(cwd, top)
+    at = (str(cwd.resolve()), str(top.resolve()))
+    if places_seen is not None and at in places_seen:
+        places = places_seen[at]
+    else:
+        places = _crd_places(cwd, top)
+        if places_seen is not None:
+            places_seen[at] = places
     # Only the base is kept: it is the side that stays the same from push to push, and
     # the head's Go model is always needed (it maps the CRD changes to the Go).
     if not cache or side != "base":
@@ -264,7 +271,7 @@ def _read_revision(
     top: Path,
     commit: str,
     prefix: str,
-    places: tuple[str, tuple[str, ...]] | None,
+    places: CrdPlaces,
     patterns: Sequence[str],
     found: set[str],
 ) -> tuple[Side, list[tuple[str, str]] | None]:
@@ -351,7 +358,11 @@ def _pattern_dirs(tree: RevisionTree, module: str, base: str, patterns: Sequence
     return list(out)
 
 
-def _crd_places(cwd: Path, top: Path) -> tuple[str, tuple[str, ...]] | None:
+# the working tree's project (from the top) and its CRD directories (from the top)
+CrdPlaces = tuple[str, tuple[str, ...]] | None
+
+
+def _crd_places(cwd: Path, top: Path) -> CrdPlaces:
     """The working tree's project (from the top) and its CRD directories (from the top),
     or None outside a project: where a revision's CRDs are looked for."""
     project = project_root(cwd)
@@ -364,7 +375,7 @@ def _crd_places(cwd: Path, top: Path) -> tuple[str, tuple[str, ...]] | None:
 
 
 def _revision_crds(
-    places: tuple[str, tuple[str, ...]] | None, prefix: str, tree: RevisionTree
+    places: CrdPlaces, prefix: str, tree: RevisionTree
 ) -> list[tuple[str, str]] | None:
     """The CRD files of the revision where the working tree's project keeps them (its
     CRD directories, found as `markergen crd` finds them), or None outside such a
@@ -456,10 +467,13 @@ def read_side(
     patterns: Sequence[str] = (),
     found: set[str] | None = None,
     cache: bool = True,
+    places_seen: dict[tuple[str, str], CrdPlaces] | None = None,
 ) -> Side:
     """The surface of one side; `spec` None is the working tree at `cwd`. The patterns
     that name something on this side are added to `found`. A git revision's side is kept
-    in the cache directory and read from it next time, unless `cache` is False."""
+    in the cache directory and read from it next time, unless `cache` is False.
+    `places_seen` keeps, across the sides of one run, where the working tree's project
+    keeps its CRDs (its Makefiles are read once)."""
     found = set() if found is None else found
     if spec is None:
         return _from_directory(side, "working tree", cwd, cwd, patterns, found)
@@ -490,6 +504,6 @@ def read_side(
         blob = _from_blob(side, spec, cwd)
         if blob is not None:
             return blob
-        return _from_revision(side, spec, cwd, patterns, found, cache)
+        return _from_revision(side, spec, cwd, patterns, found, cache, places_seen)
     except OSError as e:
         raise DiffInputError(side, spec, str(e)) from None
