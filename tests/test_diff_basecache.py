@@ -98,4 +98,4 @@ def test_a_surface_reads_back_equal() -> None:
     side = read_side("base", str(TESTDATA / "diff" / "base"), TESTDATA / "diff")
     surface = side.surface
     assert surface.types
-    assert _decode(Surface, _encode(surface)) == surface
+    assert _decode(Surface, _encode(surface), {}) == surface

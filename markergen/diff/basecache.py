@@ -61,7 +61,7 @@ def load(directory: Path, key: str) -> CachedSide | None:
         doc = json.loads(raw)
         if doc.get("format") != _FORMAT or doc.get("key") != key:
             return None
-        return _decode(CachedSide, doc["side"])  # type: ignore[no-any-return]
+        return _decode(CachedSide, doc["side"], {})  # type: ignore[no-any-return]
     except (ValueError, KeyError, TypeError, AttributeError):
         return None
 
@@ -89,14 +89,16 @@ def _encode(value: Any) -> Any:
     return value
 
 
-def _decode(hint: Any, value: Any) -> Any:
+def _decode(hint: Any, value: Any, hints_of: dict[type, dict[str, Any]]) -> Any:
+    """`value` read back as `hint`; `hints_of` keeps each dataclass's resolved type hints
+    for the one decoding (resolving them is most of the time otherwise)."""
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
         if value is None and type(None) in args:
             return None
         inner = [a for a in args if a is not type(None)]
-        return _decode(inner[0], value)
+        return _decode(inner[0], value, hints_of)
     if origin is typing.Literal:
         if value not in args:
             raise ValueError(f"{value!r} is not one of {args}")
@@ -104,10 +106,12 @@ def _decode(hint: Any, value: Any) -> Any:
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         if not isinstance(value, dict):
             raise TypeError(f"{hint.__name__}: not an object")
-        hints = typing.get_type_hints(hint)
+        hints = hints_of.get(hint)
+        if hints is None:
+            hints = hints_of[hint] = typing.get_type_hints(hint)
         return hint(
             **{
-                f.name: _decode(hints[f.name], value[f.name])
+                f.name: _decode(hints[f.name], value[f.name], hints_of)
                 for f in dataclasses.fields(hint)
                 if f.init
             }
@@ -116,18 +120,18 @@ def _decode(hint: Any, value: Any) -> Any:
         if not isinstance(value, list):
             raise TypeError("not a list")
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_decode(args[0], v) for v in value)
+            return tuple(_decode(args[0], v, hints_of) for v in value)
         if len(args) != len(value):
             raise TypeError("wrong length")
-        return tuple(_decode(a, v) for a, v in zip(args, value, strict=True))
+        return tuple(_decode(a, v, hints_of) for a, v in zip(args, value, strict=True))
     if origin in (frozenset, set):
         if not isinstance(value, list):
             raise TypeError("not a list")
-        return frozenset(_decode(args[0], v) for v in value)
+        return frozenset(_decode(args[0], v, hints_of) for v in value)
     if origin in (dict, Mapping) or hint in (dict, Mapping):
         if not isinstance(value, dict):
             raise TypeError("not an object")
-        return {str(k): _decode(args[1], v) for k, v in value.items()} if args else value
+        return {str(k): _decode(args[1], v, hints_of) for k, v in value.items()} if args else value
     if hint in (str, int, bool, float):
         if not isinstance(value, hint) or (hint is int and isinstance(value, bool)):
             raise TypeError(f"not a {hint.__name__}")
