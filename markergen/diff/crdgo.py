@@ -21,6 +21,7 @@ from markergen.diff.crdsource import CrdSet
 from markergen.diff.modulemove import moved_key
 from markergen.diff.surface import enum_values, type_name
 from markergen.emit.naming import Naming
+from markergen.markers import KUBEBUILDER_ENUM
 from markergen.model import Field, Model, Struct
 from markergen.model.lookup import FieldLookup, JSONField, model_lookup
 from markergen.project.locate import root_type
@@ -159,7 +160,7 @@ class GoMap:
         if jf is not None:
             pos = jf.field.pos
             if c.kind in _ENUM_KINDS:
-                marker = jf.field.marker("kubebuilder:validation:Enum")
+                marker = jf.field.marker(KUBEBUILDER_ENUM)
                 pos = getattr(marker, "pos", None) or pos
         file = str(getattr(pos, "file", ""))
         line = int(getattr(pos, "line", 0))
