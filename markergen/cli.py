@@ -328,7 +328,9 @@ def _is_pattern(arg: str) -> bool:
     if path.is_file() or ":" in arg:
         return False
     if path.is_dir():
-        return not ((path / "go.mod").is_file() or (path / "markergen.yaml").is_file())
+        from markergen.diff.sources import is_side_directory
+
+        return not is_side_directory(path)
     return arg.startswith(("./", "../"))
 
 
@@ -354,6 +356,7 @@ def _run_diff(args: Args) -> int:
         patterns=rest,
         templates_dir=templates,
         checks=checks,
+        cache=not args.no_cache,
     )
     sys.stdout.write(result.text)
     return 1 if result.fails(args.fail_on) else 0
@@ -558,8 +561,9 @@ COMMANDS: tuple[Command, ...] = (
         "too, found as `crd` finds them. A CRD side is compared with a side that has "
         "CRDs (docs/diff.md).\n\n"
         "The second argument is HEAD when it is a git revision, a file, REV:PATH or a "
-        "directory holding go.mod or markergen.yaml; otherwise it is the first pattern "
-        "(anything with `...` always is). Patterns narrow the Go sides as `check` takes "
+        "directory holding go.mod, markergen.yaml or CRDs; otherwise it is the first pattern "
+        "(anything with `...` always is). A base that is a git revision is kept in the "
+        "cache directory, keyed by its commit (--no-cache: read it again). Patterns narrow the Go sides as `check` takes "
         "them; a pattern that names nothing on one side makes everything it names on the "
         "other side added or removed.",
         (
@@ -597,6 +601,7 @@ COMMANDS: tuple[Command, ...] = (
                 default="none",
                 complete="choice",
             ),
+            _NO_CACHE,
         ),
         _run_diff,
     ),

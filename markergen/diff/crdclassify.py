@@ -36,6 +36,7 @@ from markergen.diff.crdsurface import (
     states,
 )
 from markergen.diff.surface import version_stage
+from markergen.yamlio import mapping_item
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,6 +282,8 @@ class _Compare:
             path = (*hn.path, "properties", name)
             place = Place(h, hn.shown, h.line_of(path), False)
             be, he = _enum(bp), _enum(hp)
+            if he is not None:
+                place = Place(h, hn.shown, _enum_line(h, path), False)
             if be is not None and he is not None:
                 gone = [v for v in be if v not in he]
                 new = [v for v in he if v not in be]
@@ -451,6 +454,12 @@ class _Compare:
             return
         stricter: State | None = None
         looser: State | None = None
+        added = [f for f in hfields if f not in bfields]
+        removed = [f for f in bfields if f not in hfields]
+        # The witness of a member removed must be refused for that reason: it sets the
+        # removed field, and (when one exists) the head takes it once that field is
+        # dropped, so no other change (an enum value removed with it) refuses it too.
+        own = 0
         for s in all_states:
             if any(v != UNSET and f not in bn.properties for f, v in s):
                 continue  # sets a field the base does not know: no base client sends it
@@ -458,15 +467,19 @@ class _Compare:
             # A field the head no longer declares is refused under strict field
             # validation (kubectl's default) and dropped otherwise: never what the
             # client sent, so the object counts as rejected (a field removed is breaking).
-            after = not _gone(hn, s) and self.judge.accepts(hn, hrules, s)
-            if before and not after and stricter is None:
-                stricter = s
+            gone = _gone(hn, s)
+            after = not gone and self.judge.accepts(hn, hrules, s)
+            if before and not after:
+                rank = 0
+                if removed and gone:
+                    pruned = tuple((f, UNSET if f in gone else v) for f, v in s)
+                    rank = 2 if self.judge.accepts(hn, hrules, pruned) else 1
+                if stricter is None or rank > own:
+                    stricter, own = s, rank
             elif after and not before and looser is None:
                 looser = s
-            if stricter is not None and looser is not None:
+            if stricter is not None and looser is not None and (own == 2 or not removed):
                 break
-        added = [f for f in hfields if f not in bfields]
-        removed = [f for f in bfields if f not in hfields]
         what = _members_text(added, removed)
         if not brules:
             kind, text = "union-added", f"new union over {_q(hfields)}"
@@ -583,6 +596,21 @@ def _members_text(added: Sequence[str], removed: Sequence[str]) -> str:
     if removed:
         parts.append(f"{_q(removed)} left")
     return ", ".join(parts)
+
+
+def _enum_line(v: CrdVersion, path: tuple[str | int, ...]) -> int:
+    """The line of the `enum:` key of the property at `path` (or of its items / values):
+    an enum change is shown where the values are written."""
+    node = v.document.node_at((*v.schema_at, *path))
+    for via in ((), ("items",), ("additionalProperties",)):
+        at = node
+        for key in via:
+            item = mapping_item(at, key) if at is not None else None
+            at = item[1] if item is not None else None
+        found = mapping_item(at, "enum") if at is not None else None
+        if found is not None:
+            return int(found[0].start_mark.line) + 1
+    return v.line_of(path)
 
 
 def _gone(node: Node, state: State) -> list[str]:
