@@ -26,12 +26,6 @@ from markergen.diagnostics import CATALOG
 # Fixtures whose wants hold a bug of markergen: the test passes when the bug is fixed
 # (strict xfail), and then the entry goes.
 KNOWN_BUGS: dict[str, str] = {
-    "mg504-good-aliased-schema": (
-        "crd patches a schema that two versions reach through a YAML alias once per version: "
-        "`enum` and `x-kubernetes-validations` are written twice into the anchored node, a "
-        "file that Kubernetes' strict YAML reading refuses (sigs.k8s.io/yaml YAMLToJSONStrict: "
-        "key already set in map)"
-    ),
 }
 
 
