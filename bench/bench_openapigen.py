@@ -250,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, runs in (("cold", cold_runs[pname]), ("warm", warm_runs[pname])):
             mg_s = statistics.median(m.seconds for m in runs)
             mg_kb = statistics.median(m.max_rss_kb for m in runs)
-            per_round = " ".join(f"{m.seconds / o.seconds:.3f}" for m, o in zip(runs, og_runs))
+            per_round = " ".join(f"{m.seconds / o.seconds:.3f}" for m, o in zip(runs, og_runs, strict=True))
             print(f"{pname} {name}: markergen / openapi-gen wall {mg_s / og_s:.3f} "
                   f"(openapi-gen / markergen {og_s / mg_s:.1f}x), memory "
                   f"{og_kb / max(mg_kb, 1):.1f}x less; per round {per_round}")

@@ -18,6 +18,7 @@ line prints it as one line and exits 2, never with a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -200,17 +201,14 @@ def _bytecode_cache(jinja2: Any, env: Any, directory: Path) -> Any:
 
     class BytecodeCache(jinja2.FileSystemBytecodeCache):  # type: ignore[misc]
         def load_bytecode(self, bucket: Any) -> None:
-            try:
+            # no entry to read (or none can be): the template is compiled from its text
+            with contextlib.suppress(OSError):
                 super().load_bytecode(bucket)
-            except OSError:
-                pass  # no entry to read: the template is compiled from its text
 
         def dump_bytecode(self, bucket: Any) -> None:
-            try:
+            with contextlib.suppress(OSError):
                 _make_dirs(directory)
                 super().dump_bytecode(bucket)
-            except OSError:
-                pass
 
     return BytecodeCache(str(directory), f"{tag}-%s.cache")
 
