@@ -1,7 +1,7 @@
 """Time openapi-gen and `markergen generate` on the same kubernetes/api packages.
 
 Usage: python bench/bench_openapigen.py API_DIR APIMACHINERY_DIR [--runs N] [--gocode DIR]
-                                       [--keep]
+                                       [--keep] [--python [NAME=]PY]...
 
 API_DIR and APIMACHINERY_DIR are checkouts of kubernetes/api and kubernetes/apimachinery
 (for local runs only; never commit them). The packages are every directory of API_DIR
@@ -24,6 +24,11 @@ with a types.go except core/v1 (the issue "Speed": 59 packages). The script
 Steps 1-3 are run --runs times (default 5), interleaved so that a slower spell of the
 machine hits both tools alike; it prints the median (and the range) of each, the
 definitions each tool wrote, and the ratios of the medians.
+
+`--python [NAME=]PY` (repeatable) runs `PY -m markergen` instead of this interpreter's:
+with two (the code before a change and after it), each run of openapi-gen is followed by
+a cold and a warm run of each, in turn, and each gets its own lines and ratios, so that
+a before/after comparison on a shared machine comes from one run.
 """
 
 from __future__ import annotations
@@ -113,10 +118,11 @@ def run_openapi_gen(api: Path, machinery: Path, gocode: Path, packages: list[str
 
 
 def run_markergen(api: Path, packages: list[str], tmp: Path,
-                  cache: Path | None = None) -> tuple[Measure, int]:
+                  cache: Path | None = None, python: str = sys.executable) -> tuple[Measure, int]:
     """Cold with `cache` None (--no-cache: never served from the cache), else warm."""
     out = tmp / "markergen-out"
-    cmd = [sys.executable, "-m", "markergen", "generate", *[f"./{p}" for p in packages],
+    shutil.rmtree(out, ignore_errors=True)
+    cmd = [python, "-m", "markergen", "generate", *[f"./{p}" for p in packages],
            "--out-dir", str(out)]
     env = dict(os.environ)
     env.pop("PYTHONHASHSEED", None)
@@ -132,10 +138,10 @@ def run_markergen(api: Path, packages: list[str], tmp: Path,
     return measure, count
 
 
-def compile_markergen() -> None:
-    subprocess.run([sys.executable, "-m", "compileall", "-q",
-                    str(Path(__file__).resolve().parent.parent / "markergen")],
-                   check=True, stdout=subprocess.DEVNULL)
+def compile_markergen(python: str = sys.executable) -> None:
+    subprocess.run([python, "-c", "import compileall, markergen, os; "
+                    "compileall.compile_dir(os.path.dirname(markergen.__file__), quiet=1)"],
+                   check=True, stdout=subprocess.DEVNULL, cwd=tempfile.gettempdir())
 
 
 def summary(name: str, runs: list[Measure], defs: int) -> str:
@@ -179,7 +185,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="extra GOPATH entry with openapi-gen's other imports (Debian's)")
     ap.add_argument("--keep", action="store_true", help="keep the temporary directory")
     ap.add_argument("--runs", type=int, default=5, help="runs of each tool (median)")
+    ap.add_argument("--python", action="append", default=[],
+                    help="[NAME=]interpreter whose markergen runs (repeat to alternate several)")
     args = ap.parse_args(argv)
+    pythons = [(p.split("=", 1) if "=" in p else (p, p)) for p in args.python] or [
+        ("markergen", sys.executable)
+    ]
     for d in (args.api, args.apimachinery):
         if not d.is_dir():
             print(f"not a directory: {d}", file=sys.stderr)
@@ -191,24 +202,29 @@ def main(argv: list[str] | None = None) -> int:
     packages = find_packages(args.api)
     files = hand_written_files(args.api, packages)
     size = sum(len(d) for _, d in files)
-    compile_markergen()
+    for _, py in pythons:
+        compile_markergen(py)
     tmp = Path(tempfile.mkdtemp(prefix="bench-openapigen-"))
     og_runs: list[Measure] = []
-    cold_runs: list[Measure] = []
-    warm_runs: list[Measure] = []
+    cold_runs: dict[str, list[Measure]] = {name: [] for name, _ in pythons}
+    warm_runs: dict[str, list[Measure]] = {name: [] for name, _ in pythons}
+    defs: dict[str, int] = {}
+    loads: list[str] = []
     try:
-        cache = tmp / "cache"
-        run_markergen(args.api, packages, tmp, cache)  # fills the cache
+        for name, py in pythons:  # fills each cache
+            run_markergen(args.api, packages, tmp, tmp / f"cache-{name}", py)
         for i in range(args.runs):
+            loads.append(" ".join(f"{x:.1f}" for x in os.getloadavg()))
             run_tmp = tmp / f"og{i}"
             run_tmp.mkdir()
             og, og_defs = run_openapi_gen(args.api, args.apimachinery, args.gocode, packages,
                                           run_tmp)
             og_runs.append(og)
-            mg, mg_defs = run_markergen(args.api, packages, tmp)
-            cold_runs.append(mg)
-            warm, _ = run_markergen(args.api, packages, tmp, cache)
-            warm_runs.append(warm)
+            for name, py in pythons:
+                mg, defs[name] = run_markergen(args.api, packages, tmp, None, py)
+                cold_runs[name].append(mg)
+                warm, _ = run_markergen(args.api, packages, tmp, tmp / f"cache-{name}", py)
+                warm_runs[name].append(warm)
         floor = min(tree_sitter_floor(files) for _ in range(args.runs))
     finally:
         if args.keep:
@@ -218,23 +234,28 @@ def main(argv: list[str] | None = None) -> int:
     print(f"packages: {len(packages)} (every types.go package of {args.api} but "
           f"{', '.join(EXCLUDED)})")
     print(f"hand-written files: {len(files)}, {size} bytes")
+    print(f"load average (1, 5, 15 min) at each round: {'; '.join(loads)}")
     print(summary("openapi-gen", og_runs, og_defs))
-    print(summary("markergen generate (cold)", cold_runs, mg_defs))
-    print(summary("markergen generate (warm)", warm_runs, mg_defs))
-    for m in (*og_runs, *cold_runs, *warm_runs):
+    for name, _ in pythons:
+        print(summary(f"{name} generate (cold)", cold_runs[name], defs[name]))
+        print(summary(f"{name} generate (warm)", warm_runs[name], defs[name]))
+    for m in (*og_runs, *(m for r in cold_runs.values() for m in r),
+              *(m for r in warm_runs.values() for m in r)):
         if m.exit_code not in (0, 1):
             print(f"  stderr: {m.stderr_tail}")
     print(f"tree-sitter parse of the hand-written files: {floor:.3f} s (best of {args.runs})")
     og_s = statistics.median(m.seconds for m in og_runs)
     og_kb = statistics.median(m.max_rss_kb for m in og_runs)
-    for name, runs in (("cold", cold_runs), ("warm", warm_runs)):
-        mg_s = statistics.median(m.seconds for m in runs)
-        mg_kb = statistics.median(m.max_rss_kb for m in runs)
-        print(f"{name}: markergen / openapi-gen wall {mg_s / og_s:.3f} "
-              f"(openapi-gen / markergen {og_s / mg_s:.1f}x), memory "
-              f"{og_kb / max(mg_kb, 1):.1f}x less")
+    for pname, _ in pythons:
+        for name, runs in (("cold", cold_runs[pname]), ("warm", warm_runs[pname])):
+            mg_s = statistics.median(m.seconds for m in runs)
+            mg_kb = statistics.median(m.max_rss_kb for m in runs)
+            per_round = " ".join(f"{m.seconds / o.seconds:.3f}" for m, o in zip(runs, og_runs, strict=True))
+            print(f"{pname} {name}: markergen / openapi-gen wall {mg_s / og_s:.3f} "
+                  f"(openapi-gen / markergen {og_s / mg_s:.1f}x), memory "
+                  f"{og_kb / max(mg_kb, 1):.1f}x less; per round {per_round}")
     ok = all(m.exit_code == 0 for m in og_runs) and all(
-        m.exit_code in (0, 1) for m in (*cold_runs, *warm_runs))
+        m.exit_code in (0, 1) for r in (*cold_runs.values(), *warm_runs.values()) for m in r)
     return 0 if ok else 1
 
 

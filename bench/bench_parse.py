@@ -36,7 +36,7 @@ from markergen.golang.parser import DecodeError, GoParser
 from markergen.golang.source import prepare
 from markergen.golang.syntax import GoFile
 
-# the one serialization of the records, shared with the golden of tests/test_frontend_records.py
+# the one serialization of the records, shared with tests/test_frontend_gaps.py
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from frontend_records import plain
 

@@ -20,8 +20,11 @@ Storage: one file per invocation shape (command, patterns, cwd, options) in the 
 directory (`.markergen-cache/` at the module root, or `$MARKERGEN_CACHE_DIR`), so an
 edit replaces the entry: a one-line JSON header (key, diagnostics, output names with
 byte lengths, SHA-256 of the body) followed by the output texts, so a hit decodes a
-small header, not megabytes of JSON. No pickle: loading a cache file can never run
-code, whoever wrote it. Beside the entries, `SyntaxStore` keeps the syntax records of
+small header, not megabytes of JSON. No pickle: loading a cache entry can never run
+code, whoever wrote it. The one exception is `jinja/`, Jinja's own bytecode cache of the
+compiled templates (markergen.emit.templating): marshalled Python code, trusted as
+Python trusts a `__pycache__` directory, so the cache directory must be writable only
+by those who may run code in the project (it is, in a checkout). Beside the entries, `SyntaxStore` keeps the syntax records of
 each Go file read, by the digest of its bytes, so that a run after an edit parses only
 the files that changed (markergen.golang.records).
 

@@ -59,9 +59,7 @@ def run_and_report(
 
     progress = Progress(err, hidden=quiet)
     try:
-        result = generate(
-            cfg, patterns, cwd, verify=verify, use_cache=use_cache, progress=progress
-        )
+        result = generate(cfg, patterns, cwd, verify=verify, use_cache=use_cache, progress=progress)
     finally:
         progress.finish()
     if announce and result.read and not quiet:
@@ -120,9 +118,12 @@ def _generate(
     *,
     cached_only: bool = False,
 ) -> GenerateResult | None:
+    from markergen.cache import cache_dir as default_cache_dir
     from markergen.cache import open_run
 
-    templates, plan = _plan(cfg)
+    # Jinja's compiled templates, beside the cached runs (markergen.emit.templating)
+    bytecode_dir = (cache_dir or default_cache_dir(cfg.root)) / "jinja" if use_cache else None
+    templates, plan = _plan(cfg, bytecode_dir)
     user_dir = cfg.templates_dir()
     # The project's templates (partials too) shape the outputs as much as the settings do.
     read = [p for p in user_dir.rglob("*") if p.is_file()] if user_dir and user_dir.is_dir() else []
@@ -140,6 +141,10 @@ def _generate(
     # Rendering happens while the outputs are written (streamed), with the collector
     # paused as for loading (markergen.gcpause says why).
     with gc_paused():
+        if templates is None:
+            from markergen.emit.templating import Templates
+
+            templates = Templates(None, bytecode_dir)
         computed = _compute(cfg, patterns, cwd, progress, templates, cache_dir, use_cache)
         if isinstance(computed, GenerateResult):
             return computed
@@ -156,9 +161,9 @@ def _generate(
     return result
 
 
-def _plan(cfg: Config) -> tuple[Templates | None, Plan]:
+def _plan(cfg: Config, bytecode_dir: Path | None = None) -> tuple[Templates | None, Plan]:
     """The project's templates (None without a `templates` setting) and every output of
-    the run with its path. A template named like a built-in output replaces that
+    the run with its path; `bytecode_dir` keeps their compiled code. A template named like a built-in output replaces that
     output's template (the output is written when it is on); any other writes one more
     output into out-dir."""
     plan = [
@@ -178,7 +183,7 @@ def _plan(cfg: Config) -> tuple[Templates | None, Plan]:
         if output_name(template) not in builtin and template.name not in others:
             output = user_output(template)
             plan.append((output, (cfg.root / cfg.out_dir / output.filename).resolve()))
-    return Templates(user_dir), tuple(plan)
+    return Templates(user_dir, bytecode_dir), tuple(plan)
 
 
 def _write(

@@ -1,20 +1,13 @@
-"""Every Go fixture file's syntax records as plain JSON, to keep the front end's output
-fixed while its walk changes (tests/test_frontend_records.py compares against the golden).
-
-Regenerate the golden (only when a record is meant to change) with:
-
-    python tests/frontend_records.py > testdata/golang/frontend_records.json
-
-Each fixture is read twice: whole, and without struct fields (`struct_fields=False`, as
-the files of imported packages are read). The test also reads each with CRLF line ends,
-which must give the records of its LF twin.
+"""A Go file's syntax records as plain JSON values, read whole and without struct fields
+(`struct_fields=False`, as the files of imported packages are read):
+tests/test_frontend_gaps.py compares the two readings of comments on every fixture
+with it, and bench/bench_parse.py's `--save` / `--compare` compare two versions of the
+front end on real trees.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -58,24 +51,3 @@ def records(parser: GoParser, rel: str, data: bytes) -> Any:
     except DecodeError as exc:
         return {"decode_error": str(exc)}
     return {"full": plain(full), "no_fields": plain(bare)}
-
-
-def snapshot() -> dict[str, Any]:
-    parser = GoParser()
-    out: dict[str, Any] = {}
-    for path in fixture_files():
-        rel = path.relative_to(ROOT).as_posix()
-        data = path.read_bytes()
-        out[rel] = records(parser, rel, data)
-    return out
-
-
-if __name__ == "__main__":
-    # One line per fixture: small, and a changed record shows as a changed file.
-    snap = snapshot()
-    sys.stdout.write("{\n")
-    for i, key in enumerate(sorted(snap)):
-        sep = "," if i < len(snap) - 1 else ""
-        text = json.dumps(snap[key], sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-        sys.stdout.write(f"{json.dumps(key)}: {text}{sep}\n")
-    sys.stdout.write("}\n")

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from helpers import TESTDATA, run_main
 
+from markergen.gcpause import gc_paused
 from markergen.model import Model
 
 
@@ -105,3 +106,20 @@ def test_the_crd_diff_map_leaves_no_cycle_through_the_model(collector_off: None)
     assert go_map.fields, "the walk found no field: nothing was tested"
     del model, go_map
     assert _models() == before, "a reference cycle keeps the model alive after the walk"
+
+
+def test_gc_paused_restores_the_collector() -> None:
+    assert gc.isenabled()
+    with gc_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with pytest.raises(ValueError), gc_paused():
+        raise ValueError
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with gc_paused():
+            pass
+        assert not gc.isenabled()  # a caller's own choice is left alone
+    finally:
+        gc.enable()

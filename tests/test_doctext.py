@@ -9,9 +9,19 @@ from __future__ import annotations
 
 import pytest
 
-from markergen.doctext import comment_lines, description, format_description, marker_free_lines
+from markergen.doctext import (
+    _plain_description,
+    comment_lines,
+    description,
+    format_description,
+    marker_free_lines,
+)
 from markergen.golang.parser import parse_file
-from markergen.golang.syntax import CommentGroup, CommentLine, Position
+from markergen.golang.syntax import (
+    CommentGroup,
+    CommentLine,
+    Position,
+)
 
 
 def group(*texts: str) -> CommentGroup:
@@ -152,3 +162,12 @@ def test_real_go_file() -> None:
         'Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.'
         "\n\nExample:\n  type: Recreate"
     )
+
+
+def test_paragraphs_of_plain_lines_are_read_in_one_pass() -> None:
+    texts = (" First line", " goes on.", "", "", " +optional", "", " Second.", " +k8s:x", "")
+    lines = tuple(CommentLine(t, Position("a.go", i + 1, 3)) for i, t in enumerate(texts))
+    group = CommentGroup(lines)
+    assert _plain_description(texts) is not None
+    assert description(group) == format_description(comment_lines(group))
+    assert description(group) == "First line goes on.\n\n\nSecond."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import stat
@@ -11,9 +12,11 @@ from pathlib import Path
 
 import pytest
 from helpers import as_nobody
+from threepackages import write_module
 
 from markergen.emit import writer
 from markergen.emit.writer import OutputError, verify_outputs, write_outputs
+from markergen.pipeline import load_model
 
 
 def _snapshot(d: Path) -> dict[str, bytes]:
@@ -184,3 +187,44 @@ def test_interrupt_right_after_a_temporary_is_created_leaves_nothing(
     finally:
         signal.signal(signal.SIGINT, previous)
     assert _snapshot(tmp_path) == {"a.txt": b"keep\n"}
+
+
+@pytest.fixture
+def module(tmp_path: Path) -> Path:
+    return write_module(tmp_path)
+
+
+def test_streamed_outputs_are_the_rendered_texts(module: Path, tmp_path: Path) -> None:
+    from markergen.emit.options import EmitOptions
+    from markergen.emit.outputs import OUTPUTS, Inputs, render_outputs
+
+    model = load_model(["./..."], module)
+    texts = render_outputs(model, EmitOptions(), frozenset({"fragments"}))
+    inputs = Inputs(model, EmitOptions())
+    out = tmp_path / "out"
+    report = write_outputs(
+        {out / o.filename: (lambda o=o: o.chunks(inputs)) for o in OUTPUTS}, digests=True
+    )
+    assert {p.name: p.read_text() for p in out.iterdir()} == texts
+    assert len(report.written) == len(OUTPUTS)
+    assert {p.name: d for p, d in report.digests.items()} == {
+        name: (len(text.encode()), hashlib.sha256(text.encode()).hexdigest())
+        for name, text in texts.items()
+    }
+    # A second streamed write of the same text changes nothing, mtimes included.
+    before = {p: p.stat().st_mtime_ns for p in out.iterdir()}
+    again = write_outputs({out / o.filename: (lambda o=o: o.chunks(inputs)) for o in OUTPUTS})
+    assert again.written == () and len(again.unchanged) == len(OUTPUTS)
+    assert {p: p.stat().st_mtime_ns for p in out.iterdir()} == before
+    assert sorted(p.name for p in out.iterdir()) == sorted(texts)  # no temporaries left
+
+
+def test_streamed_write_replaces_a_changed_output_and_keeps_its_mode(tmp_path: Path) -> None:
+    target = tmp_path / "doc.json"
+    target.write_text("old\n")
+    target.chmod(0o640)
+    report = write_outputs({target: lambda: iter(["{", "\n}", "\n"])})
+    assert report.written == (target,)
+    assert target.read_text() == "{\n}\n"
+    assert target.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["doc.json"]

@@ -4,13 +4,18 @@ the gaps between its code nodes (`_FileReader.attached`, `comments.gap`) and kee
 declarations: here random field lists, const groups and top levels, made of the pieces
 where the two readings could part (blank lines with and without white space, trailing
 comments, `/* */` blocks alone or after code, `//` inside comments, non-ASCII text,
-`;` between declarations), are read both ways. No timing is asserted here."""
+`;` between declarations), are read both ways, and so is every Go fixture file of
+testdata/, whole, with LF and CRLF line ends. No timing is asserted here."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 from unittest import mock
 
+import pytest
+from frontend_records import ROOT, fixture_files, records
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tree_sitter import Node
@@ -116,3 +121,22 @@ def test_declarations_from_the_gaps_are_the_declarations_from_the_items(
     whole = reader.read(root)
     with mock.patch.object(reader, "declarations", return_value=None):
         assert whole == reader.read(root)
+
+
+@pytest.mark.parametrize("path", fixture_files(), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_fixture_file_reads_the_same_through_the_items(path: Path) -> None:
+    # Every list through comments.items (as if each had a syntax error): the records
+    # of the whole file, read whole and without struct fields, are those of the gaps.
+    rel = path.relative_to(ROOT).as_posix()
+    data = path.read_bytes()
+    crlf = data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    for text in (data, crlf):
+        gaps = records(GoParser(), rel, text)
+        with (
+            mock.patch.object(_FileReader, "attached", return_value=None) as attached,
+            mock.patch.object(_FileReader, "declarations", return_value=None),
+        ):
+            items: Any = records(GoParser(), rel, text)
+        assert items == gaps
+        if "decode_error" not in gaps and not gaps["full"]["errors"] and b"struct {" in text:
+            assert attached.called  # the items did the reading

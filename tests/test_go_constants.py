@@ -12,9 +12,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+from frontend_records import ROOT, fixture_files
+
 from markergen.emit.options import EmitOptions
 from markergen.emit.outputs import render_outputs
 from markergen.golang.constexpr import Const, evaluate
+from markergen.golang.parser import DecodeError, GoParser
+from markergen.golang.syntax import (
+    GoFile,
+)
 from markergen.pipeline import load_model
 from markergen.rules import all_diagnostics
 
@@ -125,8 +132,14 @@ def test_enum_values_as_go_types_computes_them(tmp_path: Path) -> None:
         "Name": ["x-a", "b"],
     }
     types = {k.rsplit(".", 1)[1]: e.type for k, e in model.enums.items()}
-    assert types == {"Bits": "integer", "Level": "integer", "Mask": "integer",
-                     "Flag": "boolean", "Ratio": "number", "Name": "string"}
+    assert types == {
+        "Bits": "integer",
+        "Level": "integer",
+        "Mask": "integer",
+        "Flag": "boolean",
+        "Ratio": "number",
+        "Name": "string",
+    }
     # Only the input package is a package of the model; `other` was read for its constants.
     assert [p.import_path for p in model.packages] == ["example.com/m/v1"]
     assert str(tmp_path / "other/c.go") in model.files_read
@@ -178,3 +191,28 @@ def test_constant_arithmetic_follows_the_go_spec() -> None:
     assert value("T(2.0)") == 2 and value("T(2.5)") is None  # not representable
     for unknown in ("f(1)", "1 / 0", "unknown", "2i", "A +"):
         assert value(unknown) is None, unknown
+
+
+def _parse(path: Path) -> GoFile | None:
+    try:
+        return GoParser().parse(path.relative_to(ROOT).as_posix(), path.read_bytes())
+    except DecodeError:
+        return None
+
+
+@pytest.mark.parametrize("path", fixture_files(), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_a_string_literal_constant_is_what_evaluating_its_text_gives(path: Path) -> None:
+    file = _parse(path)
+    if file is None:
+        return
+
+    class NoNames:
+        def constant(self, qualifier: str, name: str) -> Const | None:
+            raise AssertionError("a literal names nothing")
+
+        def type_name(self, qualifier: str, name: str) -> tuple[str, str] | None:
+            raise AssertionError("a literal names nothing")
+
+    for spec in file.consts:
+        if spec.value is not None:
+            assert evaluate(spec.value_text, NoNames(), spec.iota) == Const(spec.value)

@@ -2,16 +2,33 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from markergen.golang.literals import unquote
 from markergen.golang.parser import DecodeError, GoParser, parse_file
-from markergen.golang.syntax import CommentGroup, FieldDecl, GoFile, TypeDecl
-from markergen.golang.tags import json_tag, parse_struct_tag
+from markergen.golang.source import prepare
+from markergen.golang.syntax import (
+    CommentGroup,
+    CommentLine,
+    FieldDecl,
+    GoFile,
+    JSONTag,
+    Position,
+    TypeDecl,
+    TypeExpr,
+    comment_line,
+    field_decl,
+    position,
+    type_expr,
+)
+from markergen.golang.tags import _JSON_NAME_PUNCT, _valid_json_name, json_tag, parse_struct_tag
 
 ROOT = Path(__file__).resolve().parent.parent
 KEP = ROOT / "testdata" / "kep"
@@ -636,7 +653,6 @@ def test_new_go_syntax_outside_read_declarations_checks_clean(tmp_path: Path) ->
     """Go 1.21-1.26 syntax in function bodies and package-level vars (`new(expr)`,
     range over func and int, generic type aliases, min/max/clear) is valid Go: no
     diagnostic, exit 0, and the union beside it is read."""
-    import json
 
     from helpers import run_cli
 
@@ -653,3 +669,377 @@ def test_new_go_syntax_outside_read_declarations_checks_clean(tmp_path: Path) ->
     source = (root / "api" / "v1" / "types.go").read_bytes()
     assert Parser(Language(tree_sitter_go.language())).parse(source).root_node.has_error
     assert parse_file("types.go", source).errors == ()
+
+
+def _slow_valid_json_name(name: str) -> bool:
+    # encoding/json's isValidTag, character by character (the code the regex replaces).
+    return bool(name) and all(c.isalnum() or c in _JSON_NAME_PUNCT for c in name)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(
+        alphabet=st.one_of(
+            st.characters(max_codepoint=127), st.sampled_from(["é", "ß", "٣", "²", "\u00a0"])
+        ),
+        max_size=12,
+    )
+)
+def test_json_name_check_matches_encoding_json_rule(name: str) -> None:
+    assert _valid_json_name(name) == _slow_valid_json_name(name)
+
+
+COMMENTED = """// Package doc.
+package v1
+
+/* block
+   comment */ // and a line comment on the same line
+
+// Thing doc, line one.
+// line two
+//
+// line four after an empty comment line
+type Thing struct {
+\t// A doc.
+\tA string `json:"a"` // trailing of A
+\t// B doc.
+\t/* inline */ B int `json:"b"`
+\tC int /* c */ `json:"c"`
+
+\t// orphan
+
+\t// D doc with ünïcödé.
+\tD bool `json:"d"` /* block trailing ü */ // and line trailing
+}
+"""
+
+
+def _lines(group: object) -> list[tuple[str, int, int]]:
+    from markergen.golang.syntax import CommentGroup
+
+    assert group is None or isinstance(group, CommentGroup)
+    if group is None:
+        return []
+    return [(ln.text, ln.pos.line, ln.pos.column) for ln in group.lines]
+
+
+@pytest.mark.parametrize("suffix", ["", "// ascii only\n", "// non-ASCII: café\n"])
+def test_comment_groups_and_positions(suffix: str) -> None:
+    # go/parser's attachment, on a file with and without non-ASCII
+    # bytes (which take the byte-to-character column path).
+    text = COMMENTED
+    if "ascii" in suffix:
+        text = text.replace("ünïcödé", "unicode").replace("ü */", "u */")
+    f = parse_file("t.go", (text + suffix).encode())
+    thing = f.types[0]
+    assert _lines(thing.doc) == [
+        (" Thing doc, line one.", 7, 3),
+        (" line two", 8, 3),
+        ("", 9, 3),
+        (" line four after an empty comment line", 10, 3),
+    ]
+    fields = {fd.name: fd for fd in thing.type.fields}
+    assert _lines(fields["A"].doc) == [(" A doc.", 12, 4)]
+    assert _lines(fields["A"].trailing) == [(" trailing of A", 13, 24)]
+    # go/parser: a group ending on the line of the next token is not a lead comment.
+    assert fields["B"].doc is None
+    assert fields["C"].doc is None and fields["C"].trailing is None
+    d_doc = "ünïcödé" if "ascii" not in suffix else "unicode"
+    assert _lines(fields["D"].doc) == [(f" D doc with {d_doc}.", 20, 4)]
+    # `/* block trailing */ // and line trailing`: one trailing group of two lines; the
+    # second line's column counts characters, not bytes.
+    assert _lines(fields["D"].trailing) == [
+        (" block trailing " + ("u " if "ascii" in suffix else "ü "), 21, 22),
+        (" and line trailing", 21, 45),
+    ]
+    assert _lines(f.package_doc) == [(" Package doc.", 1, 3)]
+
+
+LICENSE = b"/*\nCopyright The Kubernetes Authors.\n\nLicensed under the Apache License.\n*/\n\n"
+
+
+def _reflect_tags(tag: str) -> tuple[tuple[str, str], ...]:
+    """The character-by-character reader the regex replaced (the oracle)."""
+    pairs: list[tuple[str, str]] = []
+    rest = tag
+    while rest:
+        rest = rest.lstrip(" \t")
+        if not rest:
+            break
+        i = 0
+        while i < len(rest) and rest[i] > " " and rest[i] not in ':"\x7f':
+            i += 1
+        if i == 0 or i + 1 >= len(rest) or rest[i] != ":" or rest[i + 1] != '"':
+            break
+        key = rest[:i]
+        rest = rest[i + 1 :]
+        j = 1
+        while j < len(rest) and rest[j] != '"':
+            if rest[j] == "\\":
+                j += 1
+            j += 1
+        if j >= len(rest):
+            break
+        quoted = rest[: j + 1]
+        rest = rest[j + 1 :]
+        try:
+            value = unquote(quoted)
+        except ValueError:
+            break
+        pairs.append((key, value))
+    return tuple(pairs)
+
+
+TAG_ALPHABET = st.sampled_from(
+    ["json", ":", '"', "\\", " ", "\t", "a", ",", "omitempty", "-", "\x7f", "\n", "é", "x"]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(TAG_ALPHABET, max_size=24).map("".join))
+def test_struct_tags_read_as_before(tag: str) -> None:
+    assert parse_struct_tag(tag) == _reflect_tags(tag)
+
+
+def test_struct_tags_examples() -> None:
+    tag = 'json:"name,omitempty" protobuf:"bytes,1,opt,name=name"\tpatchStrategy:"merge"'
+    assert parse_struct_tag(tag) == (
+        ("json", "name,omitempty"),
+        ("protobuf", "bytes,1,opt,name=name"),
+        ("patchStrategy", "merge"),
+    )
+    assert parse_struct_tag('json:"a\\"b" bad x:"y"') == (("json", 'a"b'),)
+
+
+def test_columns_count_characters_in_files_with_and_without_non_ascii_text() -> None:
+    # The ASCII fast path (byte column = character column) and the decoding path agree.
+    for comment in ("e", "é", "日本"):
+        src = f"package p\n\n// {comment}\ntype T struct {{\n\t/* {comment} */ A int\n}}\n"
+        (decl,) = parse_file("x.go", src.encode()).types
+        (field,) = decl.type.fields
+        assert (field.pos.line, field.pos.column) == (5, 9 + len(comment))
+        assert decl.doc is not None and decl.doc.lines[0].text == f" {comment}"
+
+
+IMPORTED = b"""package v1
+
+import "k8s.io/apimachinery/pkg/types"
+
+// Protocol defines network protocols.
+// +enum
+type Protocol string
+
+const (
+	// TCP is the TCP protocol.
+	ProtocolTCP Protocol = "TCP"
+	ProtocolUDP Protocol = "UDP"
+)
+
+type (
+	// UID is an alias.
+	UID = types.UID
+	// Port is a port.
+	Port struct {
+		// +optional
+		Protocol Protocol `json:"protocol,omitempty"`
+		Inner struct{ X int }
+	}
+)
+
+// Pod has fields.
+type Pod struct {
+	Name string `json:"name"`
+}
+"""
+
+
+def test_imported_files_are_read_without_struct_fields_and_otherwise_alike() -> None:
+    """Files of imported packages are read with struct_fields=False: only constants and
+    non-struct type declarations are used there, and everything else must equal the
+    full reading (the struct types keep their kind and text, with no fields)."""
+
+    from markergen.golang.parser import GoParser
+
+    parser = GoParser()
+    full = parser.parse_prepared("v1/types.go", IMPORTED)
+    shallow = parser.parse_prepared("v1/types.go", IMPORTED, struct_fields=False)
+    assert [t.name for t in full.types] == ["Protocol", "UID", "Port", "Pod"]
+    assert all(t.type.fields for t in full.types if t.type.kind == "struct")
+    assert all(not t.type.fields for t in shallow.types)
+    fieldless = tuple(
+        replace(t, type=replace(t.type, fields=())) if t.type.kind == "struct" else t
+        for t in full.types
+    )
+    assert shallow == replace(full, types=fieldless)
+
+
+SWAGGER = (
+    LICENSE
+    + b"""// Package v1 is a test.
+// +groupName=example.com
+package v1
+
+import "fmt"
+
+// This file contains a collection of methods that can be used from go-restful.
+//
+// AUTO-GENERATED FUNCTIONS START HERE. DO NOT EDIT.
+var map_Pod = map[string]string{
+	"":     "Pod is a pod. The type of \\"it\\" is \xc3\xa9t\xc3\xa9 \\u00e9.",
+	"spec": "Spec: see https://example.com/a+b",
+}
+
+func (Pod) SwaggerDoc() map[string]string {
+	return map_Pod
+}
+
+var map_PodList = map[string]string{
+	"": "PodList is a list.",
+}
+
+func (PodList) SwaggerDoc() map[string]string {
+	return map_PodList
+}
+
+// AUTO-GENERATED FUNCTIONS END HERE
+"""
+)
+
+
+def _full_reading(data: bytes) -> object:
+    import tree_sitter_go
+    from tree_sitter import Language, Parser
+
+    from markergen.golang.parser import _FileReader
+    from markergen.golang.source import Source
+
+    tree = Parser(Language(tree_sitter_go.language())).parse(data)
+    return _FileReader(Source("v1/x.go", data), {}).read(tree.root_node)
+
+
+def test_swagger_doc_declarations_are_not_parsed_and_the_record_is_the_same() -> None:
+    from markergen.golang.header import doc_tail
+
+    cut = doc_tail(SWAGGER)
+    assert cut is not None and SWAGGER[cut:].startswith(b"var map_Pod ")
+    got = parse_file("v1/x.go", SWAGGER)
+    assert got == _full_reading(SWAGGER)
+    assert got.package == "v1" and [i.path for i in got.imports] == ["fmt"]
+    assert any(
+        "+groupName=example.com" in line.text for g in (got.package_doc,) if g for line in g.lines
+    )
+
+
+# Each of these changes makes the tail hold something markergen reads (or may read):
+# the file must be parsed whole, with the record the parser gives.
+NOT_A_DOC_TAIL = [
+    (
+        b"// AUTO-GENERATED FUNCTIONS END HERE\n",
+        b"// +k8s:enum\n// AUTO-GENERATED FUNCTIONS END HERE\n",
+    ),
+    (
+        b"// AUTO-GENERATED FUNCTIONS END HERE\n",
+        b"// AUTO-GENERATED FUNCTIONS END HERE\n\ntype T string\n",
+    ),
+    (
+        b"// AUTO-GENERATED FUNCTIONS END HERE\n",
+        b"// AUTO-GENERATED FUNCTIONS END HERE\n\nconst C = 1\n",
+    ),
+    (b"var map_PodList =", b"// +optional\nvar map_PodList ="),  # MG005: a marker on a var
+    (b"func (PodList)", b"// +genclient\nfunc (PodList)"),  # MG005: a marker on a func
+    (b"func (PodList) SwaggerDoc()", b"func (PodList) MarshalJSON()"),
+    (b'"spec": "Spec', b'"spec": "\\q Spec'),  # an escape Go rejects
+    (b'"spec": "Spec', b'"spec": "Sp\nec'),  # a string cut by a newline
+    (b"\tspec", b"\tspec"),  # unchanged: control
+    (b"}\n\nfunc (Pod)", b"\nfunc (Pod)"),  # a map left open
+    (b"// AUTO-GENERATED FUNCTIONS END HERE\n", b"// AUTO-GENERATED FUNCTIONS END HERE\r\n"),
+]
+
+
+def test_a_tail_with_anything_markergen_reads_is_parsed() -> None:
+    from markergen.golang.header import doc_tail
+
+    for old, new in NOT_A_DOC_TAIL:
+        data = SWAGGER.replace(old, new)
+        if data == SWAGGER:
+            assert doc_tail(data) is not None
+            continue
+        assert old in SWAGGER
+        assert doc_tail(data) is None, new
+        assert parse_file("v1/x.go", data) == _full_reading(data)
+    with_marker = parse_file(
+        "v1/x.go", SWAGGER.replace(b"func (PodList)", b"// +genclient\nfunc (PodList)")
+    )
+    assert [m.name for m in with_marker.marked] == ["PodList.SwaggerDoc"]
+    typed = parse_file("v1/x.go", SWAGGER + b"\ntype T string\n")
+    assert [t.name for t in typed.types] == ["T"]
+
+
+def test_a_head_that_does_not_parse_alone_is_read_whole() -> None:
+    """An unterminated block comment before the doc declarations would swallow them in
+    the whole file: the head's parse has an error, so the whole file is parsed."""
+    data = SWAGGER.replace(b'import "fmt"\n', b'import "fmt"\n/* open\n').replace(
+        b"// AUTO-GENERATED FUNCTIONS END HERE\n", b"// */\n"
+    )
+    from markergen.golang.header import doc_tail
+
+    assert doc_tail(data) is not None
+    assert parse_file("v1/x.go", data) == _full_reading(data)
+
+
+def test_slot_built_records_are_the_constructed_records() -> None:
+    pos = position("a/b.go", 300, 7)
+    assert pos == Position("a/b.go", 300, 7) and hash(pos) == hash(Position("a/b.go", 300, 7))
+    assert pos < Position("a/b.go", 300, 8)
+    line = comment_line(" +optional", "a/b.go", 12, 4)
+    assert line == CommentLine(" +optional", Position("a/b.go", 12, 4))
+    elem = type_expr("ident", "string", name="string")
+    assert elem == TypeExpr("ident", "string", name="string")
+    slice_ = type_expr("slice", "[]string", elem=elem)
+    assert slice_ == TypeExpr("slice", "[]string", elem=TypeExpr("ident", "string", name="string"))
+    assert slice_.key is None and slice_.fields == () and slice_.length == ""
+    tag = JSONTag(present=True, name="x")
+    args = ("X", slice_, False, 'json:"x"', (("json", "x"),), tag, None, None, pos)
+    built = field_decl(*args)
+    assert built == FieldDecl(*args)
+    assert repr(built) == repr(FieldDecl(*args))
+    assert built.tag("json") == "x"
+    for record in (pos, line, slice_, built):
+        assert not hasattr(record, "__dict__")  # slotted
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(record, dataclasses.fields(record)[0].name, "changed")
+
+
+def test_fields_with_the_same_json_tag_each_read_it_right() -> None:
+    parser = GoParser()
+    first = parser.parse(
+        "a.go",
+        b'package p\n\ntype A struct {\n\tX int `json:"x,omitempty"`\n'
+        b'\tY int `json:"x,omitempty" protobuf:"varint,2"`\n\tZ int `json:"-"`\n}\n',
+    )
+    second = parser.parse(
+        "b.go",
+        b'package p\n\ntype B struct {\n\tX int `json:"x,omitempty"`\n\tW int `yaml:"w"`\n'
+        b'\tV int `json:"v"`\n}\n',
+    )
+    a = {f.name: f for f in first.types[0].type.fields}
+    b = {f.name: f for f in second.types[0].type.fields}
+    expected = JSONTag(present=True, name="x", omitempty=True, options=("omitempty",))
+    assert a["X"].json == a["Y"].json == b["X"].json == expected
+    assert a["Y"].tags == (("json", "x,omitempty"), ("protobuf", "varint,2"))
+    assert a["Z"].json == JSONTag(present=True, skip=True)
+    assert b["W"].json == JSONTag() and b["W"].tag("yaml") == "w"
+    assert b["V"].json == JSONTag(present=True, name="v")
+
+
+@pytest.mark.parametrize(
+    ("raw", "prepared"),
+    [
+        (b"package p\r\n// a\r\n", b"package p\n// a\n"),
+        (b"package p\r// lone\r\n", b"package p\r// lone\n"),
+        (b"package p\r", b"package p\r"),
+        (b"\xef\xbb\xbfpackage p\n", b"package p\n"),
+    ],
+)
+def test_prepare_line_ends(raw: bytes, prepared: bytes) -> None:
+    assert prepare("x.go", raw) == prepared

@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 import pytest
+from frontend_records import ROOT, fixture_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from markergen.golang.parser import parse_file
-from markergen.golang.syntax import CommentGroup, CommentLine, Position
+from markergen.golang.parser import DecodeError, GoParser, parse_file
+from markergen.golang.syntax import (
+    BlockCommentLine,
+    CommentGroup,
+    CommentLine,
+    GoFile,
+    Position,
+)
 from markergen.markers import (
     REGISTRY,
+    LineCache,
     Marker,
     MarkerDef,
     MarkerError,
@@ -21,6 +32,7 @@ from markergen.markers import (
     parse_group,
     parse_line,
 )
+from markergen.model.markerread import MarkerReader
 
 POS = Position("api/v1/types.go", 12, 4)
 
@@ -644,3 +656,194 @@ def test_parse_line_never_raises(text: str) -> None:
 def test_known_names_with_arbitrary_rest_never_raise(name: str, rest: str) -> None:
     result = parse_line(" +" + name + rest, POS)
     assert isinstance(result, Marker | MarkerError)
+
+
+# Pieces of marker lines: real names (known, prefixed, misspelt), values, arguments
+# and the characters that make a line malformed.
+_PIECES = st.sampled_from(
+    [
+        "+",
+        "optional",
+        "unionMember",
+        "unionDiscriminator",
+        "k8s:alpha",
+        "k8s:beta",
+        "k8s:ifEnabled",
+        "k8s:unionMember",
+        "listType",
+        "enum",
+        "unoinMember",
+        "=",
+        "(",
+        ")",
+        ",",
+        '"',
+        "since:",
+        ' "1.37"',
+        "Gate",
+        "A",
+        ";",
+        " ",
+        "\t",
+        "optional",
+        "=+",
+        "+k8s:optional",
+        "{",
+        "}",
+        "x=y",
+    ]
+)
+
+
+_LINES = st.lists(_PIECES, max_size=10).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(lines=st.lists(_LINES, min_size=1, max_size=6), column=st.integers(1, 40))
+def test_cached_marker_lines_equal_fresh_parses(lines: list[str], column: int) -> None:
+    # KEP-1027 "Proposal" markers, read through one cache as the builder reads a tree:
+    # every line, repeated at other positions, must give what a fresh parse gives.
+    cache = LineCache(REGISTRY)
+    for row, text in enumerate(lines + lines, start=1):
+        pos = Position("types.go", row, column + row % 3)
+        assert parse_line(text, pos, REGISTRY, cache) == parse_line(text, pos)
+
+
+def test_a_cache_hit_is_a_new_record_at_the_new_position() -> None:
+    cache = LineCache(REGISTRY)
+    first = parse_line(" +unionMember=A", Position("a.go", 3, 3), REGISTRY, cache)
+    again = parse_line("   +unionMember=A", Position("b.go", 9, 3), REGISTRY, cache)
+    assert isinstance(first, Marker) and isinstance(again, Marker)
+    assert first.pos == Position("a.go", 3, 4)
+    assert again.pos == Position("b.go", 9, 6)
+    assert replace(again, pos=first.pos) == first
+    assert again is not first
+
+
+def test_a_cached_error_points_at_the_fault_of_each_line() -> None:
+    cache = LineCache(REGISTRY)
+    text = " +k8s:alpha=optional"  # payload is not a marker: MG004 at the payload
+    fresh = parse_line(text, Position("a.go", 1, 3))
+    cached = [parse_line(text, Position("a.go", 1, c), REGISTRY, cache) for c in (3, 3, 8)]
+    assert isinstance(fresh, MarkerError)
+    assert cached[0] == cached[1] == fresh
+    assert isinstance(cached[2], MarkerError)
+    assert cached[2].pos.column == fresh.pos.column + 5
+
+
+def _parse(path: Path) -> GoFile | None:
+    try:
+        return GoParser().parse(path.relative_to(ROOT).as_posix(), path.read_bytes())
+    except DecodeError:
+        return None
+
+
+def _uncached_group(group: CommentGroup) -> tuple[list[Marker], list[MarkerError]]:
+    """parse_group as it was: every line of the group parsed alone at its record."""
+    markers: list[Marker] = []
+    errors: list[MarkerError] = []
+    for line in group.lines:
+        result = parse_line(line.text, line.pos)
+        if isinstance(result, Marker):
+            if isinstance(line, BlockCommentLine):
+                object.__setattr__(result, "in_block", True)
+            markers.append(result)
+        elif isinstance(result, MarkerError):
+            errors.append(result)
+    return markers, errors
+
+
+def _doc_groups(file: GoFile) -> list[CommentGroup]:
+    groups = [*file.package_comments]
+    for decl in file.types:
+        groups += [g for g in (decl.doc_extra, decl.doc) if g is not None]
+        for f in decl.type.fields:
+            groups += [g for g in (f.doc_extra, f.doc, f.trailing) if g is not None]
+    groups += [spec.doc for spec in file.consts if spec.doc is not None]
+    return groups
+
+
+@pytest.mark.parametrize("path", fixture_files(), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_cached_group_reading_equals_a_fresh_parse_of_every_line(path: Path) -> None:
+    file = _parse(path)
+    if file is None:
+        return
+    cache = LineCache(REGISTRY)
+    for _ in range(2):  # the second time every line text is a cache hit
+        for group in _doc_groups(file):
+            got = cache.group(group)
+            assert got == _uncached_group(group)
+            # a fresh record per use: setting `in_block` on one never shows on another
+            assert all(a is not b for a, b in zip(got[0], cache.group(group)[0], strict=True))
+
+
+_LINE = st.lists(
+    st.sampled_from(
+        [
+            "+",
+            "optional",
+            "unionMember",
+            "k8s:alpha",
+            "k8s:ifEnabled",
+            "unoinMember",
+            "=",
+            "(",
+            ")",
+            ",",
+            '"',
+            "Gate",
+            "A",
+            ";",
+            " ",
+            "\t",
+            "=+",
+            "+k8s:optional",
+            "x",
+            "1+2",
+        ]
+    ),
+    max_size=8,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts=st.lists(_LINE, min_size=1, max_size=6), column=st.integers(1, 30))
+def test_group_of_any_lines_reads_as_each_line_alone(texts: list[str], column: int) -> None:
+    lines = tuple(CommentLine(t, Position("a.go", i + 1, column)) for i, t in enumerate(texts))
+    block = tuple(BlockCommentLine(t, Position("a.go", i + 1, column)) for i, t in enumerate(texts))
+    cache = LineCache(REGISTRY)
+    for group in (CommentGroup(lines), CommentGroup(block), CommentGroup(lines)):
+        assert cache.group(group) == _uncached_group(group)
+
+
+def test_the_reader_remembers_only_what_it_accepts_without_a_word() -> None:
+    # MG003 (a misspelt union marker) and MG005 (a union marker where it has no effect)
+    # are reported at each place; a wrapped member tag on a type is kept each time, and
+    # that does not make the bare one on another type acceptable.
+    src = (
+        "package p\n\n"
+        "type S struct {\n"
+        "\t// +unoinMember\n\t// +optional\n\tA *int\n"
+        "\t// +unoinMember\n\t// +optional\n\tB *int\n"
+        "}\n\n"
+        "// +k8s:eachVal=+k8s:unionMember\ntype L1 []int\n\n"
+        "// +k8s:unionMember\ntype L2 []int\n\n"
+        "// +k8s:eachVal=+k8s:unionMember\ntype L3 []int\n\n"
+        "// +unionMember\nconst X = 1\n\n// +unionMember\nconst Y = 2\n"
+    )
+    file = parse_file("p.go", src.encode())
+    reader = MarkerReader(REGISTRY)
+    s, *lists = file.types
+    fields = [reader.read((f.doc,), Target.FIELD, f"field S.{f.name}") for f in s.type.fields]
+    types = [reader.read((t.doc,), Target.TYPE, f"type {t.name}") for t in lists]
+    consts = [reader.read((c.doc,), Target.CONST, f"constant {c.name}") for c in file.consts]
+    assert [[m.name for m in ms] for ms in fields] == [["unoinMember", "optional"]] * 2
+    assert [[m.name for m in ms] for ms in types] == [["k8s:unionMember"], [], ["k8s:unionMember"]]
+    assert consts == [(), ()]
+    assert [(d.code, d.pos.line) for d in reader.diagnostics] == [
+        ("MG003", 4),
+        ("MG003", 7),
+        ("MG005", 15),
+        ("MG005", 21),
+        ("MG005", 24),
+    ]

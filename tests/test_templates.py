@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import TESTDATA, run_cli
@@ -219,3 +220,82 @@ def test_a_run_served_from_the_cache_never_imports_jinja(project: Path) -> None:
     )  # fmt: skip
     assert proc.returncode == 0 and "wrote nothing (5 unchanged)" in proc.stderr, proc.stderr
     assert " jinja2" not in proc.stderr  # -X importtime lists every module imported
+
+
+def _compiles(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the templates Jinja compiles from their text from now on."""
+    import jinja2
+
+    names: list[str] = []
+    compile_ = jinja2.Environment.compile
+
+    def counted(self: Any, source: str, name: str | None = None, *args: Any, **kw: Any) -> Any:
+        names.append(str(name))
+        return compile_(self, source, name, *args, **kw)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counted)
+    return names
+
+
+def _render_outputs(templates: Templates) -> dict[str, str]:
+    from markergen.emit.outputs import OUTPUTS, Inputs
+
+    inputs = Inputs(load_model(["./..."], TESTDATA / "kep"), EmitOptions(), templates)
+    return {o.filename: "".join(inputs.chunks(o)) for o in OUTPUTS}
+
+
+def test_compiled_templates_are_kept_in_the_cache_directory_and_read_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    compiled = _compiles(monkeypatch)
+    without = _render_outputs(Templates())
+    every = sorted(compiled)
+    assert every  # each output's template, compiled from its text
+    compiled.clear()
+    cache = tmp_path / "cache" / "jinja"
+    first = _render_outputs(Templates(None, cache))
+    assert sorted(compiled) == every
+    assert sorted(p.suffix for p in cache.iterdir()) == [".cache"] * len(every)
+    assert (tmp_path / "cache" / ".gitignore").read_text().endswith("*\n")
+    compiled.clear()
+    second = _render_outputs(Templates(None, cache))
+    assert compiled == []  # every one read from the cache
+    assert first == second == without
+
+
+def test_a_changed_template_is_compiled_again_not_read_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    user = tmp_path / "templates"
+    user.mkdir()
+    (user / "openapi-v2.json.j2").write_text("one: {{ title }}\n")
+    cache = tmp_path / "jinja"
+    assert Templates(user, cache).render("openapi-v2.json.j2", {"title": "T"}) == "one: T\n"
+    (user / "openapi-v2.json.j2").write_text("two: {{ title }}\n")
+    compiled = _compiles(monkeypatch)
+    assert Templates(user, cache).render("openapi-v2.json.j2", {"title": "T"}) == "two: T\n"
+    assert compiled == ["openapi-v2.json.j2"]
+
+
+def test_a_cache_directory_that_cannot_be_written_only_costs_the_speed_up(
+    tmp_path: Path,
+) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("")  # a file where the directory would go: mkdir fails
+    templates = Templates(None, blocked / "jinja")
+    text = templates.render("openapi-v2.json.j2", {"schemas": [], "info": {}, "external": list})
+    assert text.startswith('{\n  "definitions": {},')
+    assert blocked.read_text() == ""
+
+
+def test_generate_keeps_compiled_templates_only_when_it_uses_the_cache(tmp_path: Path) -> None:
+    example = tmp_path / "kep"
+    shutil.copytree(TESTDATA / "kep", example)
+    cache = tmp_path / "cache"
+    res = run_cli(["generate", "./kep000/...", "--no-cache"], example,
+                  {"MARKERGEN_CACHE_DIR": str(cache)})  # fmt: skip
+    assert res.code == 0, res.stderr
+    assert not cache.exists()
+    res = run_cli(["generate", "./kep000/..."], example, {"MARKERGEN_CACHE_DIR": str(cache)})
+    assert res.code == 0, res.stderr
+    assert len(list((cache / "jinja").glob("*.cache"))) == 4  # the four outputs' templates

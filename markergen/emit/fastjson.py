@@ -1,18 +1,13 @@
-"""Indented, key-sorted JSON text, byte-identical to `json.dumps` but several times faster.
+"""Indented, key-sorted JSON text, byte-identical to `json.dumps` and written by orjson.
 
 `json.dumps(..., indent=N)` cannot use the C encoder (CPython only uses it without an
 indent) and falls back to a generator-based pure-Python encoder; rendering the OpenAPI
-documents of kubernetes/api spent most of its time there. This encoder writes the same
-text with plain recursion into one list, using the C string escaper. It handles exactly
-the plain JSON types (dict with str keys, list, tuple, str, int, float, bool, None);
-anything else — subclasses, non-str keys — is left to `json.dumps`, so the output never
-differs from it.
-
-With two-space indents, orjson (Rust) writes the same text about ten times faster still
-(`OPT_INDENT_2 | OPT_SORT_KEYS`: same separators, same escapes — `ensure_ascii=False`
-escapes only `"`, `\\` and control characters, with the same short forms — keys sorted
-by code point, floats the same shortest round-trip digits). It differs from json.dumps
-only where these checks send the value to the encoder below instead:
+documents of kubernetes/api spent most of its time there. With two-space indents,
+orjson (Rust) writes the same text (`OPT_INDENT_2 | OPT_SORT_KEYS`: same separators,
+same escapes — `ensure_ascii=False` escapes only `"`, `\\` and control characters, with
+the same short forms — keys sorted by code point, floats the same shortest round-trip
+digits). It differs from json.dumps only where these checks send the value to
+json.dumps instead, which then writes the text (or refuses the value) as it always did:
 - anything but plain dict, list, tuple, str, int, float, bool, None (subclasses,
   dataclasses, dates: passed through to `default`, which refuses them), non-str keys,
   integers beyond 64 bits, nesting deeper than orjson's limit, lone surrogates: orjson
@@ -23,51 +18,30 @@ only where these checks send the value to the encoder below instead:
   text with a `null` (a `fieldMembers` value that selects no member, a table's entry)
   is kept only once reading it back gives the value again (a NaN never equals the None
   read in its place), or else json.dumps without indent, which is C code, has refused
-  no float of the value; otherwise the slow path keeps json.dumps' ValueError.
-A false alarm (such text inside a description) only costs the slower encoder. Without
-orjson installed, every value takes the encoder below.
+  no float of the value; otherwise json.dumps raises its ValueError.
+A false alarm (such text inside a description) only costs the slower encoder for that
+value. Another indent than two (a project's template) is json.dumps' too.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-import math
-from json.encoder import encode_basestring  # the C escaper when _json is available
 from typing import Any
 
-try:
-    import orjson
-except ImportError:  # pragma: no cover - orjson is a dependency; kept working without
-    orjson = None  # type: ignore[assignment]
-
-
-class _NotPlain(Exception):
-    """A value this encoder does not handle; the caller falls back to json.dumps."""
+import orjson
 
 
 def dumps_indented(value: Any, indent: int, level: int = 0) -> str:
     """`json.dumps(value, sort_keys=True, ensure_ascii=False, indent=indent,
     separators=(",", ": "), allow_nan=False)`, shifted right by `level` indents."""
-    if indent == 2 and orjson is not None:
-        text = _orjson_indented(value)
-        if text is not None:
-            return text.replace("\n", "\n" + "  " * level) if level else text
-    return dumps_plain(value, indent, level)
-
-
-def dumps_plain(value: Any, indent: int, level: int = 0) -> str:
-    """`dumps_indented` without orjson: the same text, written by this module."""
-    out: list[str] = []
-    try:
-        _encode(value, out, "\n" + " " * (indent * level), " " * indent)
-    except (_NotPlain, RecursionError):
+    text = _orjson_indented(value) if indent == 2 else None
+    if text is None:
         text = json.dumps(
             value, sort_keys=True, ensure_ascii=False, indent=indent, separators=(",", ": "),
             allow_nan=False,
-        )
-        return text.replace("\n", "\n" + " " * (indent * level)) if level else text
-    return "".join(out)
+        )  # fmt: skip
+    return text.replace("\n", "\n" + " " * (indent * level)) if level else text
 
 
 def _refuse(value: Any) -> Any:
@@ -125,8 +99,6 @@ def member_text(key: str, value: Any, depth: int) -> str | None:
     orjson writes the member wrapped in `depth` objects, and the text is cut out of
     that: its indents are then already right, where shifting a value's text written on
     its own means a replace over all of it."""
-    if orjson is None:
-        return None
     wrapped: Any = {key: value}
     for _ in range(depth - 1):
         wrapped = {"": wrapped}
@@ -149,69 +121,9 @@ def _cuts(depth: int) -> tuple[int, int]:
 
 
 _OPTIONS = (
-    0
-    if orjson is None
-    else orjson.OPT_INDENT_2
+    orjson.OPT_INDENT_2
     | orjson.OPT_SORT_KEYS
     | orjson.OPT_PASSTHROUGH_SUBCLASS
     | orjson.OPT_PASSTHROUGH_DATACLASS
     | orjson.OPT_PASSTHROUGH_DATETIME
 )
-
-
-def _encode(value: Any, out: list[str], newline: str, step: str) -> None:
-    # Exact type tests on purpose: subclasses (str enums, IntEnum, OrderedDict...) go
-    # to json.dumps, which has its own rules for them.
-    kind = type(value)
-    if kind is str:
-        out.append(encode_basestring(value))
-    elif kind is dict:
-        if not value:
-            out.append("{}")
-            return
-        inner = newline + step
-        sep = "{" + inner
-        try:
-            keys = sorted(value)
-        except TypeError:
-            raise _NotPlain from None
-        for key in keys:
-            if type(key) is not str:
-                raise _NotPlain
-            item = value[key]
-            # Strings are most leaves: written here, without a call per value.
-            if type(item) is str:
-                out.append(f"{sep}{encode_basestring(key)}: {encode_basestring(item)}")
-            else:
-                out.append(f"{sep}{encode_basestring(key)}: ")
-                _encode(item, out, inner, step)
-            sep = "," + inner
-        out.append(newline + "}")
-    elif kind is list or kind is tuple:
-        if not value:
-            out.append("[]")
-            return
-        inner = newline + step
-        sep = "[" + inner
-        for item in value:
-            if type(item) is str:
-                out.append(sep + encode_basestring(item))
-            else:
-                out.append(sep)
-                _encode(item, out, inner, step)
-            sep = "," + inner
-        out.append(newline + "]")
-    elif value is None:
-        out.append("null")
-    elif value is True:
-        out.append("true")
-    elif value is False:
-        out.append("false")
-    elif kind is int:
-        out.append(int.__repr__(value))
-    elif kind is float:
-        if not math.isfinite(value):
-            raise _NotPlain  # json.dumps raises its own ValueError for these
-        out.append(float.__repr__(value))
-    else:
-        raise _NotPlain

@@ -9,13 +9,16 @@ and block tags that take their line with them (`trim_blocks`, `lstrip_blocks`), 
 template reads like the file it writes.
 
 A project's `templates` directory comes first on the search path: a file there with the
-name of a built-in template replaces it. Any error of a template, when it is read or
+name of a built-in template replaces it. With a cache directory (a `generate` run without
+`--no-cache`), Jinja's own bytecode cache keeps each compiled template there, so that a
+later run does not lex, parse and generate its Python again. Any error of a template, when it is read or
 while it renders, is a `TemplateError` naming the template's file and line: the command
 line prints it as one line and exits 2, never with a traceback.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -104,8 +107,9 @@ def _mdcode(text: Any) -> str:
 class Templates:
     """The templates of one run: the built-in ones, and a project's directory before them."""
 
-    def __init__(self, user_dir: Path | None = None) -> None:
+    def __init__(self, user_dir: Path | None = None, bytecode_dir: Path | None = None) -> None:
         self.user_dir = user_dir
+        self.bytecode_dir = bytecode_dir
 
     @functools.cached_property
     def _env(self) -> Any:
@@ -131,7 +135,8 @@ class Templates:
             lstrip_blocks=True,
             auto_reload=False,
         )
-        env.bytecode_cache = _precompiled_cache(jinja2)
+        if self.bytecode_dir is not None:
+            env.bytecode_cache = _bytecode_cache(jinja2, env, self.bytecode_dir)
         env.filters.update(
             tojson=tojson, json_object=json_object, pyliteral=pyliteral,
             pyliteral_dict=pyliteral_dict, pyrepr=_pyrepr, jsonstr=_jsonstr, mdcell=_mdcell,
@@ -168,8 +173,10 @@ class Templates:
             raise
         except Exception as e:  # an expression of the template failed: its fault, its line
             path, line = _template_frame(e.__traceback__)
-            message = str(e) if isinstance(e, (_TemplateFailure, jinja2.TemplateError)) else (
-                f"{type(e).__name__}: {e}"
+            message = (
+                str(e)
+                if isinstance(e, (_TemplateFailure, jinja2.TemplateError))
+                else (f"{type(e).__name__}: {e}")
             )
             raise TemplateError(_shown(path) if path else self.path(name), line, message) from None
 
@@ -177,64 +184,44 @@ class Templates:
         return "".join(self.stream(name, context))
 
 
-def _precompiled_cache(jinja2: Any) -> Any:
-    """A bytecode cache that gives the built-in templates their code from
-    markergen.emit.precompiled (Jinja's Python text of each, written by
-    `precompiled_module`), so that a run does not lex, parse and generate them (about
-    3 ms a template, 6 templates a `generate`). A template is taken from there only when
-    it is read from the built-in directory (not a project's file of the same name) and
-    its text and the Jinja version are those it was compiled from; anything else is
-    compiled as usual, and nothing is ever stored."""
+def _bytecode_cache(jinja2: Any, env: Any, directory: Path) -> Any:
+    """Jinja's `FileSystemBytecodeCache` in `directory`. Jinja checks each entry against
+    the template's text; the file names also carry Jinja's version and the environment's
+    settings that shape the compiled code, so that neither an upgrade nor a change of
+    the settings here can load code compiled for another. A directory that cannot be
+    written (a read-only checkout) only costs the speed-up."""
+    settings = (
+        jinja2.__version__, env.block_start_string, env.block_end_string,
+        env.variable_start_string, env.variable_end_string, env.comment_start_string,
+        env.comment_end_string, env.line_statement_prefix, env.line_comment_prefix,
+        env.trim_blocks, env.lstrip_blocks, env.newline_sequence, env.keep_trailing_newline,
+        env.autoescape, env.optimized, sorted(env.extensions),
+    )  # fmt: skip
+    tag = hashlib.sha256(repr(settings).encode("utf-8")).hexdigest()[:16]
 
-    class Precompiled(jinja2.BytecodeCache):  # type: ignore[misc]
-        def get_bucket(self, environment: Any, name: str, filename: str | None, source: str) -> Any:
-            bucket = jinja2.bccache.Bucket(environment, name, "")
-            if filename is not None and Path(filename).parent == BUILTIN_DIR:
-                from markergen.emit import precompiled
+    class BytecodeCache(jinja2.FileSystemBytecodeCache):  # type: ignore[misc]
+        def load_bytecode(self, bucket: Any) -> None:
+            # no entry to read (or none can be): the template is compiled from its text
+            with contextlib.suppress(OSError):
+                super().load_bytecode(bucket)
 
-                entry = precompiled.TEMPLATES.get(name)
-                if (
-                    entry is not None
-                    and jinja2.__version__ == precompiled.JINJA
-                    and entry[0] == hashlib.sha256(source.encode("utf-8")).hexdigest()
-                ):
-                    bucket.code = compile(entry[1], filename, "exec")
-            return bucket
+        def dump_bytecode(self, bucket: Any) -> None:
+            with contextlib.suppress(OSError):
+                _make_dirs(directory)
+                super().dump_bytecode(bucket)
 
-        def set_bucket(self, bucket: Any) -> None:
-            pass  # a template compiled here (a project's, or a stale entry) is not kept
-
-    return Precompiled()
+    return BytecodeCache(str(directory), f"{tag}-%s.cache")
 
 
-def precompiled_module() -> str:
-    """The text of markergen/emit/precompiled.py: every built-in template as Jinja
-    compiles it in the environment of `Templates` (tests/test_precompiled_templates.py
-    checks it is current and writes it with MARKERGEN_UPDATE_GOLDEN=1)."""
-    import jinja2
-
-    env = Templates()._env
-    lines = [
-        '"""The built-in templates (markergen/templates/) as Jinja compiles them: the Python',
-        "text of each, with the SHA-256 of the template it was compiled from. Written by",
-        "`markergen.emit.templating.precompiled_module`; do not edit. Regenerate with",
-        "`MARKERGEN_UPDATE_GOLDEN=1 pytest tests/test_precompiled_templates.py`.",
-        '"""',
-        "",
-        f"JINJA = {jinja2.__version__!r}",
-        "",
-        "TEMPLATES: dict[str, tuple[str, str]] = {",
-    ]
-    for name in builtin_names():
-        source = (BUILTIN_DIR / name).read_text(encoding="utf-8")
-        digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
-        code = env.compile(source, name, str(BUILTIN_DIR / name), raw=True)
-        lines.append(f"    {name!r}: (")
-        lines.append(f"        {digest!r},")
-        lines.append(f"        {code!r},")
-        lines.append("    ),")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+def _make_dirs(directory: Path) -> None:
+    """`directory` and its parents; the top-most one made gets a `.gitignore` of `*`,
+    as the output cache's directories do (a cache is never committed)."""
+    missing = [d for d in (directory, *directory.parents) if not d.exists()]
+    directory.mkdir(parents=True, exist_ok=True)
+    if missing:
+        (missing[-1] / ".gitignore").write_text(
+            "# Created by markergen: this cache is safe to delete.\n*\n", encoding="utf-8"
+        )
 
 
 def _shown(path: str) -> str:

@@ -7,7 +7,6 @@ Type keys are `<import path>.<TypeName>` (e.g. `k8s.io/api/apps/v1.DeploymentStr
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -15,6 +14,9 @@ from markergen.diagnostics import Diagnostic
 from markergen.golang.syntax import FLOAT_TYPES, INT_TYPES, JSONTag, Position
 from markergen.markers import Marker
 from markergen.model.ignores import Ignore
+from markergen.model.traits import TRAITS
+from markergen.model.traits import Dialect as Dialect
+from markergen.model.traits import DialectTraits as DialectTraits
 from markergen.semantics import Semantics as Semantics
 
 TypeKey = str
@@ -36,7 +38,6 @@ OPAQUE_TYPES: frozenset[TypeKey] = frozenset(
         "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1.JSON",
     }
 )
-Dialect = Literal["kep2019", "kep2022", "kep1027", "k8s", "kubebuilder"]
 Mode = Literal["exactly-one", "at-most-one", "at-least-one"]
 
 
@@ -265,38 +266,6 @@ class ModeRule:
     pos: Position
 
 
-@dataclass(frozen=True, slots=True)
-class DialectTraits:
-    """What a union's dialect means for everything that reads the model: the rules, the
-    renderers, the CRD patcher and the diff ask these, never the dialect's name. Each
-    dialect module of markergen/model/dialects/ declares its traits once."""
-
-    name: Dialect
-    # A member's discriminator value is its Go field name by definition (the 2019 KEP).
-    values_are_field_names: bool = False
-    # OpenAPI: only openapi-gen's list on the struct, never fieldMembers.
-    list_form_only: bool = False
-    # The current KEP's discriminator requiredness and omitempty rules apply (MG202).
-    discriminator_musts: bool = False
-    # A discriminator without enum values is this dialect's mark (MG201 warns of it).
-    untyped_discriminator: bool = False
-    # The marker (and its argument; "" for the marker's value) that names a member's
-    # discriminator value explicitly, if the dialect has one.
-    member_name_marker: str = ""
-    member_name_arg: str = ""
-    # openapi-gen writes the union (its list on the struct, or fieldMembers).
-    in_openapi: bool = True
-    # The tool that writes the union's CRD rule itself; `markergen crd` adds none.
-    enforced_by: str = ""
-    # A member is unset at its Go zero value (validation-gen counts `""`, 0, false, an
-    # empty list and nil as unset): it needs neither a pointer nor `+optional` nor
-    # omitempty, so MG301 and MG302 do not apply; MG342 gives the API conventions' advice.
-    zero_is_unset: bool = False
-    # A union formed from a whole struct (origin "struct") has every field but the
-    # discriminator as a member, without a marker of its own (the 2019 `+union`).
-    fields_are_members: bool = False
-
-
 @dataclass(frozen=True)
 class Union:
     struct: TypeKey
@@ -342,23 +311,13 @@ class Union:
 
     @property
     def traits(self) -> DialectTraits:
-        return _traits_of(self.dialect)
+        return TRAITS[self.dialect]
 
     @property
     def enforced_by(self) -> str:
         """The tool that already writes this union's CRD validation ("controller-gen"
         for `+kubebuilder:validation:ExactlyOneOf` and kin); `markergen crd` adds none."""
         return self.traits.enforced_by
-
-
-@functools.cache
-def _traits_of(dialect: Dialect) -> DialectTraits:
-    """`markergen.model.dialects.traits_of`, imported on the first call only (the
-    dialects import this module): `Union.traits` is read for every union by every rule
-    and renderer, and an import statement per read cost more than the lookup."""
-    from markergen.model.dialects import traits_of
-
-    return traits_of(dialect)
 
 
 @dataclass(frozen=True)

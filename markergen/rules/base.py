@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from markergen import hints
 from markergen.diagnostics import CATALOG, Diagnostic
+from markergen.golang.syntax import Position
 from markergen.markers import (
     K8S_UNION_DISCRIMINATOR,
     K8S_UNION_MEMBER,
@@ -22,7 +23,7 @@ from markergen.markers import (
     UNION_DISCRIMINATOR,
     UNION_MEMBER,
 )
-from markergen.model import Field, Model, Struct, TypeRef, Union
+from markergen.model import Field, Member, Model, Struct, TypeRef, Union
 
 Check = Callable[[Model], Iterable[Diagnostic]]
 
@@ -65,6 +66,14 @@ def union_label(struct: Struct, union: Union) -> str:
     if union.name:
         return f"{struct.name} union {union.name!r}"
     return f"{struct.name} ({union.origin} union)"
+
+
+def value_pos(union: Union, member: Member, field: Field | None) -> Position:
+    """Where a problem with a member's value is reported: the marker that gives the
+    value (`+unionMember=X`, `+k8s:unionMember(memberName: "X")`), else the field."""
+    name = union.traits.member_name_marker
+    marker = field.marker(name) if field is not None and name else None
+    return marker.pos if marker is not None else member.pos
 
 
 def underlying(model: Model, ref: TypeRef) -> TypeRef:

@@ -22,7 +22,7 @@ from markergen.markers import ENUM, K8S_ENUM, KUBEBUILDER_ENUM, Marker
 from markergen.model import Enum, Field, Model, Struct, TypeRef, Union, scalar_json_type
 from markergen.model.enums import field_enum, gate_lines, list_marker, type_enum_of
 from markergen.model.ignores import DIRECTIVE as IGNORE_DIRECTIVE
-from markergen.rules.base import Rule, quoted, underlying, union_label, unions
+from markergen.rules.base import Rule, quoted, underlying, union_label, unions, value_pos
 
 ENUM_TYPE_MARKERS = (ENUM, K8S_ENUM)
 
@@ -368,8 +368,6 @@ def check_member_value_not_enforced(model: Model) -> Iterator[Diagnostic]:
     """MG107: a union member selected by a value the Go declares but the API server's
     enum rejects (a constant left out of the type's list, a field list value outside the
     type's enum): the member can never be selected on the wire."""
-    from markergen.rules.members import value_pos  # same unit; members imports this module
-
     for struct, union in unions(model):
         d = union.discriminator
         if d is None or union.traits.values_are_field_names or union.modes:

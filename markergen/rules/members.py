@@ -14,7 +14,6 @@ from collections.abc import Iterator
 
 from markergen import hints
 from markergen.diagnostics import Diagnostic, diag
-from markergen.golang.syntax import Position
 from markergen.markers import KUBEBUILDER_ENUM, UNION_DEPRECATED, Marker
 from markergen.model import Discriminator, Field, Member, Model, Struct, Union
 from markergen.model.fields import OPTIONAL_MARKERS, REQUIRED_MARKERS
@@ -30,6 +29,7 @@ from markergen.rules.base import (
     underlying,
     union_label,
     unions,
+    value_pos,
 )
 from markergen.rules.enums import declared_outside_enum
 
@@ -371,15 +371,9 @@ def _pointer(field: Field) -> str:
 def _tag_or(field: Field, add: tuple[str, ...], otherwise: str, untagged: str) -> str:
     """The json tag edit, with a type change as the alternative; prose without a tag."""
     tag = hints.json_options(field.json, add=add)
-    return hints.edits(tag, otherwise=otherwise) if tag is not None else f"{untagged} (or {otherwise})"
-
-
-def value_pos(union: Union, member: Member, field: Field | None) -> Position:
-    """Where a problem with a member's value is reported: the marker that gives the
-    value (`+unionMember=X`, `+k8s:unionMember(memberName: "X")`), else the field."""
-    name = union.traits.member_name_marker
-    marker = field.marker(name) if field is not None and name else None
-    return marker.pos if marker is not None else member.pos
+    return (
+        hints.edits(tag, otherwise=otherwise) if tag is not None else f"{untagged} (or {otherwise})"
+    )
 
 
 def _member_marker(union: Union, field: Field | None) -> Marker | None:
@@ -477,7 +471,9 @@ def _member_name_hint(
 ) -> str | None:
     """MG305: rename the enum value after the JSON name, and the marker with it; on a
     released API, the alternative is to keep both and silence the warning."""
-    keep = f"on a released API, keep both: `// markergen:ignore MG305 <reason>` above {field.go_name}"
+    keep = (
+        f"on a released API, keep both: `// markergen:ignore MG305 <reason>` above {field.go_name}"
+    )
     d = union.discriminator
     wanted = field.json_name[:1].upper() + field.json_name[1:]
     enum = model.enums.get(d.enum) if d is not None and d.enum is not None else None

@@ -12,8 +12,8 @@ and no allocation:
   there and build their errors).
 
 `old` is the old object or None. tests/test_runtime_quick.py holds both to the reference
-on generated tables and objects. This module imports no other runtime module at run
-time, so that table.py can compile a union when it is created.
+on generated tables and objects. table.py compiles a union when it is created, so this
+module names what it reads of a union (`CompiledUnion`) instead of importing table.py.
 
 The member loops are written out in each closure on purpose: a shared helper costs a
 call and a tuple per object, 6-15% of the closures' rate (measured when tried).
@@ -21,24 +21,58 @@ call and a tuple per object, 6-15% of the closures' rate (measured when tried).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from markergen.runtime.table import Scalar, Union
+from markergen.runtime.values import Scalar
+
+
+class _Member(Protocol):
+    @property
+    def field(self) -> str: ...
+    @property
+    def value(self) -> Scalar: ...
+    @property
+    def optional(self) -> bool: ...
+
+
+class CompiledUnion(Protocol):
+    """What the closures read of a `table.Union`."""
+
+    @property
+    def semantics(self) -> str: ...
+    @property
+    def discriminator(self) -> str | None: ...
+    @property
+    def discriminator_required(self) -> bool: ...
+    @property
+    def values(self) -> Sequence[Scalar]: ...
+    @property
+    def members(self) -> Sequence[_Member]: ...
+    @property
+    def mode(self) -> str: ...
+    @property
+    def deduce_invalid_discriminator(self) -> bool: ...
+    @property
+    def at(self) -> Sequence[str]: ...
+    @property
+    def value_type(self) -> str: ...
+    @property
+    def fields(self) -> Sequence[str]: ...
+
 
 Obj = dict[str, Any]
 Valid = Callable[[Obj | None, Obj], bool]
 Normalize = Callable[[Obj | None, Obj], bool]
 
 
-def _compiled(union: Union) -> bool:
+def _compiled(union: CompiledUnion) -> bool:
     # Discriminators of another JSON type (`valueType`) and unions below the object
     # (validation-gen's path wrappers, `at`) are rare: the reference code serves them.
     return union.value_type == "string" and not union.at
 
 
-def compile_valid(union: Union) -> Valid | None:
+def compile_valid(union: CompiledUnion) -> Valid | None:
     """The union's quick validity check, or None where only the reference code checks."""
     if not _compiled(union):
         return None
@@ -49,7 +83,7 @@ def compile_valid(union: Union) -> Valid | None:
     return None
 
 
-def compile_normalize(union: Union) -> Normalize | None:
+def compile_normalize(union: CompiledUnion) -> Normalize | None:
     """The union's quick normalization, or None where only the reference code runs."""
     if union.discriminator is None or not _compiled(union):
         return None  # no discriminator: the reference code is already a count
@@ -62,7 +96,7 @@ def compile_normalize(union: Union) -> Normalize | None:
     return None
 
 
-def _field_of(union: Union) -> dict[Scalar, str]:
+def _field_of(union: CompiledUnion) -> dict[Scalar, str]:
     """value → the field of the first member with it (as Union.member_for_value)."""
     field_of: dict[Scalar, str] = {}
     for m in union.members:
@@ -70,7 +104,7 @@ def _field_of(union: Union) -> dict[Scalar, str]:
     return field_of
 
 
-def _count_valid(union: Union) -> Valid:
+def _count_valid(union: CompiledUnion) -> Valid:
     """validate._undiscriminated: how many members are set, against the mode."""
     fields = union.fields
     several_ok = union.mode == "at-least-one"
@@ -89,7 +123,7 @@ def _count_valid(union: Union) -> Valid:
     return valid
 
 
-def _at_most_one_valid(union: Union) -> Valid:
+def _at_most_one_valid(union: CompiledUnion) -> Valid:
     """validate._at_most_one_with_discriminator (kep2019 and smd)."""
     if union.discriminator is None:
         return _count_valid(union)
@@ -136,7 +170,7 @@ def _at_most_one_valid(union: Union) -> Valid:
     return valid
 
 
-def _kep1027_valid(union: Union) -> Valid:
+def _kep1027_valid(union: CompiledUnion) -> Valid:
     """validate._kep1027: the discriminator, and the one member it selects."""
     if union.discriminator is None:
         return _count_valid(union)
@@ -180,7 +214,7 @@ def _kep1027_valid(union: Union) -> Valid:
     return valid
 
 
-def _smd_normalize(union: Union) -> Normalize:
+def _smd_normalize(union: CompiledUnion) -> Normalize:
     """semantics.normalize_smd; False (nothing changed) where it fails or a discriminator
     is not a string."""
     d = union.discriminator
@@ -238,7 +272,7 @@ def _smd_normalize(union: Union) -> Normalize:
     return normalize
 
 
-def _kep2019_normalize(union: Union) -> Normalize:
+def _kep2019_normalize(union: CompiledUnion) -> Normalize:
     """semantics.normalize_kep2019, every branch (it never fails)."""
     d = union.discriminator
     assert d is not None
@@ -290,7 +324,7 @@ def _kep2019_normalize(union: Union) -> Normalize:
     return normalize
 
 
-def _kep1027_normalize(union: Union) -> Normalize:
+def _kep1027_normalize(union: CompiledUnion) -> Normalize:
     """semantics.normalize_kep1027: a changed, known discriminator clears the other members."""
     d = union.discriminator
     assert d is not None

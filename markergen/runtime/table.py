@@ -11,19 +11,17 @@ from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Literal, cast
+from typing import Literal, cast
 
 from markergen.runtime import quick
 from markergen.runtime.errors import TableError
-
-if TYPE_CHECKING:
-    from markergen.runtime.tree import JSON
+from markergen.runtime.values import JSON
+from markergen.runtime.values import Scalar as Scalar
 
 Kind = Literal["scalar", "object", "list", "map"]
 Semantics = Literal["kep1027", "kep2019", "smd", "k8s"]
 Mode = Literal["exactly-one", "at-most-one", "at-least-one"]
 
-Scalar = str | bool | int | float
 # The JSON type of a union's discriminator values: a discriminator of `type Mode int32`
 # holds numbers, and the string "1" is no value of it.
 ValueType = Literal["string", "boolean", "integer", "number"]

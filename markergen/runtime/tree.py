@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from markergen.runtime.table import FieldInfo, Table, TypeInfo
-
-JSON = Any
+from markergen.runtime.values import JSON as JSON
 
 # Values that are never copied; any other type (a subclass included) takes the full path.
 _SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))

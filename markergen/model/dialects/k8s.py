@@ -31,7 +31,6 @@ from markergen.markers import (
     edit_distance,
 )
 from markergen.model import (
-    DialectTraits,
     Discriminator,
     Enum,
     Field,
@@ -42,6 +41,7 @@ from markergen.model import (
     TypeKey,
     TypeRef,
     Union,
+    traits,
 )
 from markergen.model.dialects.base import (
     K8S_DISCRIMINATOR,
@@ -65,12 +65,7 @@ MARKERS: tuple[str, ...] = (
     *MODE_MARKERS,  # mode unions: markergen/model/dialects/k8s_modes.py
 )
 
-TRAITS = DialectTraits(
-    name="k8s",
-    member_name_marker=K8S_UNION_MEMBER,
-    member_name_arg="memberName",
-    zero_is_unset=True,
-)
+TRAITS = traits.K8S
 
 
 def _union_key(u: Union) -> tuple[str, frozenset[str]]:

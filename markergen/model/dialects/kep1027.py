@@ -26,11 +26,11 @@ from markergen.markers import (
 )
 from markergen.model import (
     Dialect,
-    DialectTraits,
     Discriminator,
     Field,
     Member,
     Union,
+    traits,
 )
 from markergen.model.dialects.base import (
     DISCRIMINATED_BY,
@@ -45,9 +45,7 @@ from markergen.model.dialects.base import (
 
 MARKERS: tuple[str, ...] = (UNION_DISCRIMINATOR, UNION_MEMBER, UNION_DISCRIMINATED_BY, ENUM)
 
-TRAITS = DialectTraits(
-    name="kep1027", discriminator_musts=True, member_name_marker=UNION_MEMBER
-)
+TRAITS = traits.KEP1027
 
 
 def _closest(value: str, values: Sequence[str]) -> str | None:

@@ -20,11 +20,11 @@ from markergen.markers import (
     Marker,
 )
 from markergen.model import (
-    DialectTraits,
     Discriminator,
     Field,
     Member,
     Union,
+    traits,
 )
 from markergen.model.dialects.base import (
     KEP2019_FIELD,
@@ -39,9 +39,7 @@ from markergen.model.dialects.base import (
 
 MARKERS: tuple[str, ...] = (UNION, UNION_DEPRECATED, UNION_DISCRIMINATOR)
 
-TRAITS = DialectTraits(
-    name="kep2019", values_are_field_names=True, list_form_only=True, fields_are_members=True
-)
+TRAITS = traits.KEP2019
 
 
 def form_kep2019(ctx: Ctx, struct_union: Marker | None, deprecated: list[Field]) -> list[Union]:
@@ -67,9 +65,7 @@ def form_kep2019(ctx: Ctx, struct_union: Marker | None, deprecated: list[Field])
             origin="struct" if origin == "struct" else "deprecated",
             name=disc.go_name if disc else "",
             discriminator=disc,
-            members=tuple(
-                Member(f.go_name, f.json_name, f.go_name, False, f.pos) for f in members
-            ),
+            members=tuple(Member(f.go_name, f.json_name, f.go_name, False, f.pos) for f in members),
             empty_values=(),
             mode="at-most-one",
             semantics="kep2019",
@@ -80,9 +76,7 @@ def form_kep2019(ctx: Ctx, struct_union: Marker | None, deprecated: list[Field])
 
     if struct_union is not None:
         members = [
-            f
-            for f in ctx.struct.fields
-            if f is not disc_field and f.json_name and not f.inline
+            f for f in ctx.struct.fields if f is not disc_field and f.json_name and not f.inline
         ]
         union = make("struct", members, struct_union.pos, struct_union)
         if disc is not None and _documentation(ctx, disc, members, struct_union):
@@ -103,9 +97,7 @@ def _names_a_value(m: Member, disc: Discriminator) -> bool:
     return bool({m.go_name.casefold(), m.json_name.casefold()} & values)
 
 
-def _documentation(
-    ctx: Ctx, disc: Discriminator, members: list[Field], marker: Marker
-) -> bool:
+def _documentation(ctx: Ctx, disc: Discriminator, members: list[Field], marker: Marker) -> bool:
     """A `+union` struct whose fields mostly match no discriminator value: usually
     settings shared by every variant (a health check's timeout beside its http), or
     alternatives named unlike their values; either way `+union` cannot say which value

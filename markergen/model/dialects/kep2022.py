@@ -11,8 +11,8 @@ author can move to the current design. Its unions are formed by
 from __future__ import annotations
 
 from markergen.markers import UNION_DISCRIMINATOR, UNION_MEMBER
-from markergen.model import DialectTraits
+from markergen.model import traits
 
 MARKERS: tuple[str, ...] = (UNION_DISCRIMINATOR, UNION_MEMBER)
 
-TRAITS = DialectTraits(name="kep2022", untyped_discriminator=True)
+TRAITS = traits.KEP2022

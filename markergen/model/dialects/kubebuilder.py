@@ -20,11 +20,11 @@ from markergen.markers import (
     Marker,
 )
 from markergen.model import (
-    DialectTraits,
     Field,
     Member,
     Mode,
     Union,
+    traits,
 )
 from markergen.model.dialects.base import (
     Ctx,
@@ -37,7 +37,7 @@ MARKERS: tuple[str, ...] = (
     KUBEBUILDER_AT_LEAST_ONE_OF,
 )
 
-TRAITS = DialectTraits(name="kubebuilder", in_openapi=False, enforced_by="controller-gen")
+TRAITS = traits.KUBEBUILDER
 
 
 CONTROLLER_GEN_UNIONS: dict[str, Mode] = {
@@ -159,7 +159,7 @@ def form_controller_gen(ctx: Ctx) -> list[Union]:
                     diag(
                         "MG308",
                         hidden.pos,
-                        f"union field {hidden.go_name} of {ctx.struct.name} has json:\"-\", so "
+                        f'union field {hidden.go_name} of {ctx.struct.name} has json:"-", so '
                         f"it never appears in the API (+{m.name} names it {name!r})",
                         hint=hints.edits(
                             hints.replace(f'json:"{name},omitempty"', 'json:"-"'),
