@@ -16,7 +16,7 @@ import yaml
 from helpers import TESTDATA, run_cli
 
 from markergen.crd.admit import crd_version_schema, rejection
-from markergen.crd.celeval import CelEvaluator
+from markergen.accept.celeval import CelEvaluator
 from markergen.project.samples import SampleObject, load_negatives, load_samples
 
 CRD = Path("config/crd/bases/net.example.com_tunnels-handwritten.yaml")

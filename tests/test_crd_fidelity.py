@@ -16,7 +16,7 @@ import yaml
 from helpers import TESTDATA
 
 from markergen.crd import run_crd
-from markergen.crd.celeval import CelEvaluator
+from markergen.accept.celeval import CelEvaluator
 from markergen.crd.patch import patch_text
 from markergen.diagnostics import Severity
 from markergen.pipeline import load_model

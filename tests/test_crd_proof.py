@@ -19,18 +19,11 @@ import pytest
 import yaml
 from helpers import TESTDATA, run_cli
 
+from markergen.accept.celeval import CelEvaluator
+from markergen.accept.reads import mentions, reads_values
+from markergen.accept.space import ABSENT, Check, Field, OverBudget, find
 from markergen.crd.cel import union_rules
-from markergen.crd.celeval import CelEvaluator
 from markergen.crd.prove import NodeFacts, prove_union
-from markergen.crd.search import (
-    ABSENT,
-    Check,
-    Field,
-    OverBudget,
-    find,
-    mentions,
-    reads_values,
-)
 from markergen.emit.naming import key_definition_name
 from markergen.emit.options import EmitOptions
 from markergen.emit.table import build_table

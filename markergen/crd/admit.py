@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from markergen.celcost.escape import escape_property
-from markergen.crd.celeval import CelEvaluator
+from markergen.accept.celeval import CelEvaluator
 
 _ROOT_KEYS = frozenset({"apiVersion", "kind", "metadata"})
 _TYPES: Mapping[str, tuple[type, ...]] = {

@@ -35,7 +35,7 @@ from markergen.crd.cel import (
     union_label,
     union_rules,
 )
-from markergen.crd.celeval import CelError, CelEvaluator
+from markergen.accept.celeval import CelError, CelEvaluator
 from markergen.crd.channels import channel_view, crd_channel
 from markergen.crd.cost import (
     STATIC_ESTIMATED_COST_LIMIT,

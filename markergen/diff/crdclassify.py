@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from markergen.crd.celeval import CelEvaluator
+from markergen.accept.celeval import CelEvaluator
 from markergen.diff.classify import Change, ChangeClass
 from markergen.diff.crdsource import CrdSet, CrdVersion
 from markergen.diff.crdsurface import (

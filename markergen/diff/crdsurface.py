@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from markergen.celcost.escape import escape_property
-from markergen.crd.celeval import CelError, CelEvaluator
+from markergen.accept.celeval import CelError, CelEvaluator
 from markergen.yamlio import PathKey
 
 # Above this many objects a union is listed as not compared rather than enumerated.
