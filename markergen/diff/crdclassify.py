@@ -20,21 +20,25 @@ from dataclasses import dataclass
 from typing import Any
 
 from markergen.accept.celeval import CelEvaluator
+from markergen.accept.judge import (
+    SAMPLE,
+    Judge,
+    Side,
+    State,
+    choices,
+    first_accepted_rejected,
+    first_of,
+    gone,
+    known_test,
+    sample_value,
+    set_test,
+    unset_test,
+    where,
+)
+from markergen.accept.space import ABSENT
 from markergen.diff.classify import Change, ChangeClass
 from markergen.diff.crdsource import CrdSet, CrdVersion
-from markergen.diff.crdsurface import (
-    SET,
-    UNSET,
-    Judge,
-    Node,
-    NodeRule,
-    State,
-    UnionReading,
-    nodes,
-    readings,
-    sample_value,
-    states,
-)
+from markergen.diff.crdsurface import Node, NodeRule, UnionReading, nodes, readings
 from markergen.diff.surface import version_stage
 
 
@@ -269,11 +273,15 @@ class _Compare:
     def _accepted(self, n: Node, u: UnionReading) -> dict[str, Any] | None:
         """An object of the union at `n` that sets one of its fields and that `n`
         accepts."""
-        found = states(u.fields, u.values)
-        for s in found or ():
-            if any(v != UNSET for _, v in s) and self.judge.accepts(n, u.rules, s):
-                return _object(n, s)
-        return None
+        fields = list(u.fields)
+        states = choices(fields, u.values)
+        accepted = self.judge.tests(n, [r.rule for r in u.rules], fields)
+        found = first_of(
+            (where(fields, states, [*accepted, set_test(i)]) for i in range(len(fields))),
+            fields,
+            states,
+        )
+        return None if found is None else _object(n, found)
 
     def properties(self, b: CrdVersion, h: CrdVersion, bn: Node, hn: Node) -> None:
         for name in sorted(set(bn.properties) & set(hn.properties)):
@@ -404,11 +412,17 @@ class _Compare:
                     values.setdefault(f, set()).update(vs)
             brules = [r for u in bus for r in u.rules]
             hrules = [r for u in hus for r in u.rules]
-            for s in states(fields, {f: sorted(v) for f, v in values.items()}) or ():
-                if dict(s)[name] != UNSET or _gone(bn, s):
-                    continue
-                if self.judge.accepts(bn, brules, s) and not self.judge.accepts(hn, hrules, s):
-                    return s
+            found = first_accepted_rejected(
+                self.judge,
+                fields,
+                choices(fields, {f: sorted(v) for f, v in values.items()}),
+                Side(bn, tuple(r.rule for r in brules)),
+                Side(hn, tuple(r.rule for r in hrules)),
+                [unset_test(fields.index(name))]
+                + [known_test(bn, fields, i) for i in range(len(fields))],
+            )
+            if found is not None:
+                return found
         return None
 
     # -- unions -----------------------------------------------------------------------
@@ -445,26 +459,25 @@ class _Compare:
             if hrules
             else self._rules_place(b, bn, brules, base=True)
         )
-        all_states = states(fields, {f: sorted(v) for f, v in values.items()})
-        if all_states is None:
-            self.not_compared(place, brules, hrules, "too many field combinations to compare")
-            return
-        stricter: State | None = None
-        looser: State | None = None
-        for s in all_states:
-            if any(v != UNSET and f not in bn.properties for f, v in s):
-                continue  # sets a field the base does not know: no base client sends it
-            before = self.judge.accepts(bn, brules, s)
-            # A field the head no longer declares is refused under strict field
-            # validation (kubectl's default) and dropped otherwise: never what the
-            # client sent, so the object counts as rejected (a field removed is breaking).
-            after = not _gone(hn, s) and self.judge.accepts(hn, hrules, s)
-            if before and not after and stricter is None:
-                stricter = s
-            elif after and not before and looser is None:
-                looser = s
-            if stricter is not None and looser is not None:
-                break
+        states = choices(fields, {f: sorted(v) for f, v in values.items()})
+        # an object that sets a field the base does not know: no base client sends it
+        known = [known_test(bn, fields, i) for i in range(len(fields))]
+        bside = Side(bn, tuple(r.rule for r in brules))
+        hside = Side(hn, tuple(r.rule for r in hrules))
+        # A field the head no longer declares is refused under strict field validation
+        # (kubectl's default) and dropped otherwise: never what the client sent, so the
+        # object counts as rejected (a field removed is breaking).
+        stricter = first_accepted_rejected(
+            self.judge, fields, states, bside, hside, known, gone_rejects=True
+        )
+        looser = first_accepted_rejected(
+            self.judge,
+            fields,
+            states,
+            hside,
+            bside,
+            [*known, *(known_test(hn, fields, i) for i in range(len(fields)))],
+        )
         added = [f for f in hfields if f not in bfields]
         removed = [f for f in bfields if f not in hfields]
         what = _members_text(added, removed)
@@ -585,17 +598,12 @@ def _members_text(added: Sequence[str], removed: Sequence[str]) -> str:
     return ", ".join(parts)
 
 
-def _gone(node: Node, state: State) -> list[str]:
-    """The fields `state` sets that `node` does not declare."""
-    return [f for f, v in state if v != UNSET and f not in node.properties]
-
-
 def _why(head: Node, state: State) -> str:
-    gone = _gone(head, state)
-    if not gone:
+    gone_ = gone(head, state)
+    if not gone_:
         return "valid values do not become invalid"
     return (
-        f"the schema no longer has {_q(gone)}: the API server rejects the object under "
+        f"the schema no longer has {_q(gone_)}: the API server rejects the object under "
         "strict field validation, kubectl's default, and drops the field otherwise"
     )
 
@@ -605,8 +613,8 @@ def _object(node: Node, state: State) -> dict[str, Any]:
     fields set to sample values (the judge takes them as set)."""
     out: dict[str, Any] = {}
     for field, s in state:
-        if s != UNSET:
-            out[field] = sample_value(node.properties.get(field)) if s == SET else s
+        if s is not ABSENT:
+            out[field] = sample_value(node.properties.get(field)) if s is SAMPLE else s
     for field in sorted(node.required - set(out)):
         if field in node.properties and field not in dict(state):
             out[field] = sample_value(node.properties[field])
@@ -659,9 +667,9 @@ def _describe(node: Node, state: State | None) -> str:
         return "{}"
     parts = []
     for field, s in state:
-        if s == UNSET:
+        if s is ABSENT:
             continue
-        value = sample_value(node.properties.get(field)) if s == SET else s
+        value = sample_value(node.properties.get(field)) if s is SAMPLE else s
         parts.append(f'"{field}": {json.dumps(value, sort_keys=True)}')
     return "{" + ", ".join(parts) + "}"
 
