@@ -445,9 +445,14 @@ class _Compare:
         bus, hus = group
         brules = [r for u in bus for r in u.rules]
         hrules = [r for u in hus for r in u.rules]
-        if [r.rule for r in brules] == [r.rule for r in hrules]:
-            return  # the same rules: the same verdicts (enum changes are reported per field)
         fields = sorted({f for u in (*bus, *hus) for f in u.fields})
+        if [r.rule for r in brules] == [r.rule for r in hrules] and (
+            bn.required & set(fields) == hn.required & set(fields)
+        ):
+            # the same rules over fields required alike: the same verdicts (enum changes
+            # are reported per field); a field of the union that becomes required (the
+            # discriminator) makes the union stricter
+            return
         values: dict[str, set[str]] = {}
         for u in (*bus, *hus):
             for f, vs in u.values.items():
@@ -513,7 +518,7 @@ class _Compare:
                     place,
                     None,
                     f"{text}: an object the base accepts is rejected now: "
-                    f"{_describe(bn, stricter)} ({_why(hn, stricter)})",
+                    f"{_describe(bn, stricter)} ({_why(bn, hn, stricter)})",
                     texts,
                     witness=_object(bn, stricter),
                 )
@@ -598,13 +603,22 @@ def _members_text(added: Sequence[str], removed: Sequence[str]) -> str:
     return ", ".join(parts)
 
 
-def _why(head: Node, state: State) -> str:
+def _why(base: Node, head: Node, state: State) -> str:
     gone_ = gone(head, state)
     if not gone_:
+        now = sorted(f for f, s in state if s is ABSENT and f in head.required - base.required)
+        if now and not _has_default(head, now):
+            return f"{_q(now)} required now: objects that leave it out are rejected"
         return "valid values do not become invalid"
     return (
         f"the schema no longer has {_q(gone_)}: the API server rejects the object under "
         "strict field validation, kubectl's default, and drops the field otherwise"
+    )
+
+
+def _has_default(node: Node, fields: Sequence[str]) -> bool:
+    return any(
+        isinstance(node.properties.get(f), dict) and "default" in node.properties[f] for f in fields
     )
 
 
