@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from markergen.accept.celeval import CelError, CelEvaluator
 from markergen.accept.reads import mentions
-from markergen.accept.space import ABSENT, SET_BY_TYPE, Test, first
+from markergen.accept.space import ABSENT, SET_BY_TYPE, Condition, first
 from markergen.celcost.escape import escape_property
 
 
@@ -141,13 +141,13 @@ class Judge:
 
     def tests(
         self, node: Schema, rules: Sequence[str], fields: Sequence[str], accept: bool = True
-    ) -> list[Test]:
+    ) -> list[Condition]:
         """The node's verdict over `fields` as tests, one per field and one per rule;
         `accept` False: each test is the negation (a way for the node to reject)."""
         index = {f: i for i, f in enumerate(fields)}
         cel = {escape_property(f) or f: i for i, f in enumerate(fields)}
         every = frozenset(range(len(fields)))
-        out: list[Test] = []
+        out: list[Condition] = []
 
         def named(reads: frozenset[int]) -> Callable[[Mapping[int, Any]], dict[str, Any]]:
             return lambda a: {fields[i]: a[i] for i in reads}
@@ -157,7 +157,7 @@ class Judge:
             def field_test(a: Mapping[int, Any], f: str = f, i: int = i) -> bool:
                 return self.field_ok(node, f, a[i]) is accept
 
-            out.append(Test(frozenset({i}), field_test))
+            out.append(Condition(frozenset({i}), field_test))
         for r in rules:
             names = mentions(r)
             reads = (
@@ -172,12 +172,12 @@ class Judge:
             ) -> bool:
                 return self.rule_ok(node, r, view(a)) is accept
 
-            out.append(Test(reads, rule_test))
+            out.append(Condition(reads, rule_test))
         return out
 
 
 def where(
-    fields: Sequence[str], states: Sequence[Sequence[Any]], tests: Sequence[Test]
+    fields: Sequence[str], states: Sequence[Sequence[Any]], tests: Sequence[Condition]
 ) -> State | None:
     """The first state (in the order of `itertools.product` over `states`) on which every
     test holds."""
@@ -214,18 +214,18 @@ class Side:
     rules: tuple[str, ...]
 
 
-def set_test(i: int) -> Test:
-    return Test(frozenset({i}), lambda a: a[i] is not ABSENT)
+def set_test(i: int) -> Condition:
+    return Condition(frozenset({i}), lambda a: a[i] is not ABSENT)
 
 
-def unset_test(i: int) -> Test:
-    return Test(frozenset({i}), lambda a: a[i] is ABSENT)
+def unset_test(i: int) -> Condition:
+    return Condition(frozenset({i}), lambda a: a[i] is ABSENT)
 
 
-def known_test(node: Schema, fields: Sequence[str], i: int) -> Test:
+def known_test(node: Schema, fields: Sequence[str], i: int) -> Condition:
     """Field `i` is left out or declared by `node` (a client of `node` may send it)."""
     f = fields[i]
-    return Test(frozenset({i}), lambda a: a[i] is ABSENT or f in node.properties)
+    return Condition(frozenset({i}), lambda a: a[i] is ABSENT or f in node.properties)
 
 
 def first_accepted_rejected(
@@ -234,14 +234,14 @@ def first_accepted_rejected(
     states: Sequence[Sequence[Any]],
     accepting: Side,
     rejecting: Side,
-    also: Sequence[Test] = (),
+    also: Sequence[Condition] = (),
     gone_rejects: bool = False,
 ) -> State | None:
     """The first state `accepting` accepts and `rejecting` rejects, among those on which
     the tests `also` hold; with `gone_rejects`, a field `rejecting` does not declare
     counts as rejected (strict field validation)."""
     base = [*also, *judge.tests(accepting.node, accepting.rules, fields)]
-    ways: list[list[Test]] = [
+    ways: list[list[Condition]] = [
         [t] for t in judge.tests(rejecting.node, rejecting.rules, fields, False)
     ]
     if gone_rejects:

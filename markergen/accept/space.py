@@ -55,7 +55,7 @@ def set_value(schema_type: str) -> Any:
 
 
 @dataclass(frozen=True)
-class Test:
+class Condition:
     """A predicate over an assignment of some fields (by index), and which it reads."""
 
     reads: frozenset[int]
@@ -66,14 +66,16 @@ class Test:
 _SPLIT = 256
 
 
-def first(states: Sequence[Sequence[Any]], tests: Sequence[Test]) -> tuple[int, ...] | None:
+def first(states: Sequence[Sequence[Any]], tests: Sequence[Condition]) -> tuple[int, ...] | None:
     """The first assignment (each field's state index; fields in order, the last varying
     fastest) on which every test holds, or None. Fields no test reads take their first
     state."""
     return _first(states, tests, {})
 
 
-def _components(free: Sequence[int], tests: Sequence[Test]) -> list[tuple[list[int], list[Test]]]:
+def _components(
+    free: Sequence[int], tests: Sequence[Condition]
+) -> list[tuple[list[int], list[Condition]]]:
     parent = {f: f for f in free}
 
     def root(f: int) -> int:
@@ -90,17 +92,17 @@ def _components(free: Sequence[int], tests: Sequence[Test]) -> list[tuple[list[i
     fields: dict[int, list[int]] = {}
     for f in free:
         fields.setdefault(root(f), []).append(f)
-    grouped: dict[int, list[Test]] = {}
+    grouped: dict[int, list[Condition]] = {}
     for t, fs in zip(tests, free_reads, strict=True):
         grouped.setdefault(root(fs[0]), []).append(t)
     return [(fs, grouped.get(r, [])) for r, fs in fields.items()]
 
 
 def _first(
-    states: Sequence[Sequence[Any]], tests: Sequence[Test], fixed: Mapping[int, int]
+    states: Sequence[Sequence[Any]], tests: Sequence[Condition], fixed: Mapping[int, int]
 ) -> tuple[int, ...] | None:
     assigned = {i: states[i][s] for i, s in fixed.items()}
-    open_tests: list[Test] = []
+    open_tests: list[Condition] = []
     for t in tests:
         if t.reads <= fixed.keys():
             if not t.holds(assigned):
@@ -123,7 +125,7 @@ def _first(
 def _group(
     states: Sequence[Sequence[Any]],
     fields: list[int],
-    tests: list[Test],
+    tests: list[Condition],
     fixed: Mapping[int, int],
 ) -> dict[int, int] | None:
     size = 1
@@ -148,11 +150,11 @@ def _group(
 def _walk(
     states: Sequence[Sequence[Any]],
     fields: list[int],
-    tests: list[Test],
+    tests: list[Condition],
     fixed: Mapping[int, int],
 ) -> dict[int, int] | None:
     position = {f: k for k, f in enumerate(fields)}
-    at: list[list[Test]] = [[] for _ in fields]
+    at: list[list[Condition]] = [[] for _ in fields]
     for t in tests:
         at[max(position[f] for f in t.reads if f in position)].append(t)
     assigned: dict[int, Any] = {i: states[i][s] for i, s in fixed.items()}
@@ -217,7 +219,7 @@ def find(
     everything = frozenset(range(len(order)))
     spent = 0
 
-    def test(check: Check) -> Test:
+    def test(check: Check) -> Condition:
         names = mentions(check.rule)
         if names is None or any(n not in position for n in names):
             reads = everything
@@ -233,7 +235,7 @@ def find(
             verdict = evaluator.verdict(check.rule, obj)
             return verdict is not False if check.passes else verdict is False
 
-        return Test(reads, holds)
+        return Condition(reads, holds)
 
     if not order:
         return {} if all(test(c).holds({}) for c in checks) else None
