@@ -35,7 +35,7 @@ from markergen.accept.judge import (
     unset_test,
     where,
 )
-from markergen.accept.space import ABSENT
+from markergen.accept.space import ABSENT, Condition
 from markergen.diff.classify import Change, ChangeClass
 from markergen.diff.crdsource import CrdSet, CrdVersion
 from markergen.diff.crdsurface import Node, NodeRule, UnionReading, nodes, readings
@@ -283,6 +283,23 @@ class _Compare:
         )
         return None if found is None else _object(n, found)
 
+    def _holding(self, n: Node, name: str, value: object) -> dict[str, Any]:
+        """An object at `n` whose property `name` holds `value` and that `n` accepts:
+        where a union reads `name` (a discriminator), the first of the union's objects
+        with that value that the union accepts (its member set), else `_with_value`."""
+        for u in readings(n)[0]:
+            if name not in u.fields or name not in u.values:
+                continue
+            fields = list(u.fields)
+            states = choices(fields, u.values)
+            i = fields.index(name)
+            holds = Condition(frozenset({i}), lambda a, i=i: bool(a[i] == value))
+            tests = self.judge.tests(n, [r.rule for r in u.rules], fields)
+            found = where(fields, states, [*tests, holds])
+            if found is not None:
+                return _object(n, found)
+        return _with_value(n, name, value)
+
     def properties(self, b: CrdVersion, h: CrdVersion, bn: Node, hn: Node) -> None:
         for name in sorted(set(bn.properties) & set(hn.properties)):
             bp, hp = bn.properties[name], hn.properties[name]
@@ -302,7 +319,7 @@ class _Compare:
                             f"enum value(s) {', '.join(gone)} removed: objects that use them "
                             "are rejected (valid values do not become invalid)",
                             values=he,
-                            witness=_with_value(bn, name, json.loads(gone[0])),
+                            witness=self._holding(bn, name, json.loads(gone[0])),
                         )
                     )
                 if new:
