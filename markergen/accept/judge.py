@@ -92,6 +92,17 @@ def gone(node: Schema, state: State) -> list[str]:
     return [f for f, v in state if v is not ABSENT and f not in node.properties]
 
 
+def rule_passes(evaluator: CelEvaluator, rule: str, obj: Any, errors: str = "reject") -> bool:
+    """The rule's verdict on `obj`; a rule that errors (does not compile, fails on the
+    object) rejects under `errors="reject"`, as the API server rejects the request, and
+    accepts under `errors="accept"`, where markergen cannot tell and must not drop the
+    object for its own shortcoming."""
+    try:
+        return evaluator.passes(rule, obj)
+    except CelError:
+        return errors == "accept"
+
+
 class Judge:
     """The server's verdict on the objects of a union at a node; `errors` is what a rule
     that errors means ("reject" or "accept")."""
@@ -128,10 +139,7 @@ class Judge:
             value = self._value(node, field, s)
             if value is not ABSENT:
                 obj[escape_property(field) or field] = value
-        try:
-            return self.evaluator.passes(rule, obj)
-        except CelError:
-            return self.errors == "accept"
+        return rule_passes(self.evaluator, rule, obj, self.errors)
 
     def accepts(self, node: Schema, rules: Iterable[str], state: State) -> bool:
         if not all(self.field_ok(node, f, s) for f, s in state):

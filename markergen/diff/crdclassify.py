@@ -293,7 +293,11 @@ class _Compare:
             fields = list(u.fields)
             states = choices(fields, u.values)
             i = fields.index(name)
-            holds = Condition(frozenset({i}), lambda a, i=i: bool(a[i] == value))
+
+            def holds_value(a: Mapping[int, Any], i: int = i) -> bool:
+                return bool(a[i] == value)
+
+            holds = Condition(frozenset({i}), holds_value)
             tests = self.judge.tests(n, [r.rule for r in u.rules], fields)
             found = where(fields, states, [*tests, holds])
             if found is not None:
