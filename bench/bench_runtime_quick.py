@@ -17,7 +17,9 @@ semantics.py runs), in alternating rounds so that a loaded minute slows both sid
 It prints, per load, objects per CPU second of each side per round and the median ratio
 (reference / quick: above 1, the closures save that factor of the webhook's time).
 
-Run: .venv/bin/python bench/bench_runtime_quick.py [rounds] [iterations]
+Run: .venv/bin/python bench/bench_runtime_quick.py [rounds] [iterations], at a commit that
+still has quick.py (it was measured at 18fbfa5 and deleted after it: the closures did not
+pay on the webhook load; docs/performance.md has the figures). Without quick.py it says so.
 """
 
 from __future__ import annotations
@@ -104,6 +106,12 @@ def side(table: Table, requests: list[tuple[str, Any, Any]], n: int) -> Callable
 
 
 def main() -> None:
+    probe = Table.load(ROOT / "testdata" / "runtime" / "kep004.json")
+    if not any(hasattr(u, "quick_valid") for i in probe.types.values() for u in i.unions):
+        sys.exit(
+            "markergen/runtime/quick.py is gone (deleted after this benchmark showed it does "
+            "not pay; docs/performance.md): check out 18fbfa5 to run it again"
+        )
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     iterations = int(sys.argv[2]) if len(sys.argv) > 2 else 400
     kep004 = Table.load(ROOT / "testdata" / "runtime" / "kep004.json")
