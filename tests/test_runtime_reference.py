@@ -4,11 +4,12 @@ vendor it) is held to the one reference of what a union accepts: `markergen.acce
 Unions are generated as Go text (every combination of: one to three members, each
 optional or not, the discriminator required or optional, a value that selects no member
 or none; the 2019 KEP's `+union` with and without a discriminator; controller-gen's
-ExactlyOneOf and AtMostOneOf), read by the real Go reader, and their runtime table is
+ExactlyOneOf and AtMostOneOf; validation-gen's `+k8s:unionMember` with and without
+`+k8s:unionDiscriminator`, and `+k8s:zeroOrOneOfMember`), read by the real Go reader, and their runtime table is
 generated as `markergen generate` writes it. On every object of the union's family
 (`family`: each value with its members, without one, with another value's member, no
-discriminator, each member alone, two together), `validate` reports no error exactly
-when the reference allows the object.
+discriminator, each member alone, two together; `family_k8s` for validation-gen's),
+`validate` reports no error exactly when the reference allows the object.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from markergen.accept.union import family, set_value
+from markergen.accept.union import family, family_k8s, set_value
 from markergen.emit.naming import key_definition_name
 from markergen.emit.options import EmitOptions
 from markergen.emit.table import build_table
@@ -86,6 +87,22 @@ type U{i} struct {{
 """
 
 
+def _k8s(i: int, n: int, member: str, discriminated: bool) -> str:
+    disc = (
+        '\t// +k8s:unionDiscriminator\n\t// +k8s:optional\n\tType string `json:"type,omitempty"`\n'
+    )
+    members = "\n".join(
+        f'\t// +k8s:{member}\n\t// +k8s:optional\n\t{v} *M `json:"{v.lower()},omitempty"`'
+        for v in NAMES[:n]
+    )
+    return f"""
+// U{i} is a union of validation-gen's tags.
+type U{i} struct {{
+{disc if discriminated else ""}{members}
+}}
+"""
+
+
 def _sources() -> list[str]:
     out: list[str] = []
     for n in (1, 2, 3):
@@ -97,6 +114,11 @@ def _sources() -> list[str]:
         if n > 1:
             for marker in ("ExactlyOneOf", "AtMostOneOf"):
                 out.append(_kubebuilder(len(out), n, marker))
+        for member, discriminated in itertools.product(
+            ("unionMember", "zeroOrOneOfMember"), (False, True)
+        ):
+            if member == "unionMember" or not discriminated:
+                out.append(_k8s(len(out), n, member, discriminated))
     return out
 
 
@@ -120,7 +142,7 @@ def test_every_generated_union_is_read(generated: tuple[Model, Table]) -> None:
     model, _ = generated
     semantics = sorted({u.semantics for u in _unions(model)})
     assert len(_unions(model)) == len(_sources())
-    assert semantics == ["kep1027", "kep2019"]
+    assert semantics == ["k8s", "kep1027", "kep2019"]
 
 
 def test_runtime_validate_gives_the_reference_verdict(generated: tuple[Model, Table]) -> None:
@@ -131,7 +153,12 @@ def test_runtime_validate_gives_the_reference_verdict(generated: tuple[Model, Ta
         disc = union.discriminator
         enum = list(disc.values) if disc is not None and disc.values else None
         name = key_definition_name(union.struct)
-        for probe in family(union, union.members, enum):
+        probes = (
+            family_k8s(union, union.members, enum, {m.json_name: "object" for m in union.members})
+            if union.semantics == "k8s"
+            else family(union, union.members, enum)
+        )
+        for probe in probes:
             obj: dict[str, Any] = {
                 k: set_value("object") if v == {} else v for k, v in probe.obj.items()
             }
