@@ -119,3 +119,42 @@ def test_reads_come_from_the_syntax_tree() -> None:
     assert presence_and_values("self.t == 1 && has(self.a)", {"a": "a", "t": "t"}) is None
     assert presence_and_values("has(self.a) && has(self.z)", {"a": "a"}) is None
     assert presence_and_values("has(self.a) && oldSelf == self", {"a": "a", "b": "b"}) is None
+
+
+def test_the_judges_tests_together_are_its_verdict() -> None:
+    """The search asks the judge test by test; together they must give `accepts` on
+    every object of the union, and each way to reject must reject."""
+
+    @dataclass(frozen=True)
+    class Node:
+        properties: Mapping[str, Any]
+        required: frozenset[str]
+
+    node = Node(
+        {
+            "type": {"type": "string", "enum": ["A", "B", ""], "default": ""},
+            "a": {"type": "object"},
+            "b": {"type": "string", "default": "x"},
+            "c": {"type": "integer"},
+        },
+        frozenset({"c"}),
+    )
+    rules = [
+        "self.type == 'A' ? has(self.a) : !has(self.a)",
+        "has(self.b) && self.b != '' ? self.type != '' : true",
+        "(has(self.a) ? 1 : 0) + (has(self.c) ? 1 : 0) <= 1",
+    ]
+    fields = ["a", "b", "c", "type"]
+    states = choices(fields, {"type": ["A", "B", "", "Z"], "b": ["", "x"]})
+    judge = Judge(CelEvaluator())
+    tests = judge.tests(node, rules, fields)
+    negated = judge.tests(node, rules, fields, accept=False)
+    verdicts = set()
+    for combo in itertools.product(*states):
+        state = tuple(zip(fields, combo, strict=True))
+        assigned = dict(enumerate(combo))
+        verdict = judge.accepts(node, rules, state)
+        verdicts.add(verdict)
+        assert all(t.holds(assigned) for t in tests) == verdict, state
+        assert any(t.holds(assigned) for t in negated) == (not verdict), state
+    assert verdicts == {True, False}
