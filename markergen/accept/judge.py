@@ -83,10 +83,6 @@ def choices(fields: Sequence[str], values: Mapping[str, Sequence[Any]]) -> list[
     return [[ABSENT, *values[f]] if f in values else [ABSENT, SAMPLE] for f in fields]
 
 
-def is_set(state: State) -> bool:
-    return any(s is not ABSENT for _, s in state)
-
-
 def gone(node: Schema, state: State) -> list[str]:
     """The fields `state` sets that `node` does not declare (the server prunes them)."""
     return [f for f, v in state if v is not ABSENT and f not in node.properties]

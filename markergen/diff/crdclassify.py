@@ -560,21 +560,6 @@ class _Compare:
         line = v.line_of((*n.path, "x-kubernetes-validations", rules[0].index))
         return Place(v, n.shown, line, base)
 
-    def not_compared(
-        self, place: Place, brules: Sequence[NodeRule], hrules: Sequence[NodeRule], why: str
-    ) -> None:
-        btexts = [r.rule for r in brules]
-        htexts = [r.rule for r in hrules]
-        self.out.append(
-            _change(
-                "not-compared",
-                "rule-not-compared",
-                place,
-                None,
-                f"{why}; rules before: {_rules_text(btexts)}; after: {_rules_text(htexts)}",
-            )
-        )
-
     def other_rules(
         self,
         b: CrdVersion,
@@ -609,10 +594,6 @@ class _Compare:
 
 
 _NONE = object()
-
-
-def _rules_text(texts: Sequence[str]) -> str:
-    return "; ".join(f"`{t}`" for t in texts) if texts else "(none)"
 
 
 def _members_text(added: Sequence[str], removed: Sequence[str]) -> str:
