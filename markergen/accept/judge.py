@@ -108,6 +108,9 @@ class Judge:
             raise ValueError(f"errors must be 'reject' or 'accept', not {errors!r}")
         self.evaluator = evaluator
         self.errors = errors
+        # a rule's verdict by node and by the states of the fields it reads: the searches
+        # ask it again for every object that differs only in other fields
+        self._verdicts: dict[tuple[int, str, tuple[tuple[str, Any], ...]], bool] = {}
 
     def _value(self, node: Schema, field: str, s: Any) -> Any:
         """The field's value after defaulting (ABSENT: left out), or pruned (ABSENT)."""
@@ -130,12 +133,17 @@ class Judge:
         return not (isinstance(enum, list) and value not in enum)
 
     def rule_ok(self, node: Schema, rule: str, assigned: Mapping[str, Any]) -> bool:
-        obj = {}
-        for field, s in assigned.items():
-            value = self._value(node, field, s)
-            if value is not ABSENT:
-                obj[escape_property(field) or field] = value
-        return rule_passes(self.evaluator, rule, obj, self.errors)
+        key = (id(node), rule, tuple(sorted(assigned.items(), key=lambda kv: kv[0])))
+        found = self._verdicts.get(key)
+        if found is None:
+            obj = {}
+            for field, s in assigned.items():
+                value = self._value(node, field, s)
+                if value is not ABSENT:
+                    obj[escape_property(field) or field] = value
+            found = rule_passes(self.evaluator, rule, obj, self.errors)
+            self._verdicts[key] = found
+        return found
 
     def accepts(self, node: Schema, rules: Iterable[str], state: State) -> bool:
         if not all(self.field_ok(node, f, s) for f, s in state):
@@ -232,6 +240,11 @@ def known_test(node: Schema, fields: Sequence[str], i: int) -> Condition:
     return Condition(frozenset({i}), lambda a: a[i] is ABSENT or f in node.properties)
 
 
+# Up to this many objects, one walk of the space is cheaper than a search per way the
+# rejecting side can reject.
+_ONE_WALK = 4096
+
+
 def first_accepted_rejected(
     judge: Judge,
     fields: Sequence[str],
@@ -245,6 +258,23 @@ def first_accepted_rejected(
     the tests `also` hold; with `gone_rejects`, a field `rejecting` does not declare
     counts as rejected (strict field validation)."""
     base = [*also, *judge.tests(accepting.node, accepting.rules, fields)]
+    size = 1
+    for choices_ in states:
+        size *= len(choices_)
+    if size <= _ONE_WALK:
+        # a small space: one walk, the rejecting side judged whole at each object
+        whole = judge.tests(rejecting.node, rejecting.rules, fields)
+        gone_ = [
+            i for i, f in enumerate(fields) if gone_rejects and f not in rejecting.node.properties
+        ]
+
+        def rejected(a: Mapping[int, Any]) -> bool:
+            if any(a[i] is not ABSENT for i in gone_):
+                return True
+            return not all(t.holds(a) for t in whole)
+
+        every = frozenset(range(len(fields)))
+        return where(fields, states, [*base, Condition(every, rejected)])
     ways: list[list[Condition]] = [
         [t] for t in judge.tests(rejecting.node, rejecting.rules, fields, False)
     ]

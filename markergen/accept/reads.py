@@ -12,6 +12,7 @@ inside it (`self.f.g`), or any other use of the value (`size(self.f)`,
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
@@ -101,10 +102,13 @@ def _reads(expr: Expr) -> list[Read]:
     return out
 
 
-def reads(rule: str) -> list[Read] | None:
+# A pure function of the rule's text, asked for each rule by every side and node of a
+# comparison (a CRD repeats its rules across versions and copies): parsed once a process.
+@functools.lru_cache(maxsize=8192)
+def reads(rule: str) -> tuple[Read, ...] | None:
     """Every use of `self` in `rule`, in source order; None when the rule does not parse."""
     try:
-        return _reads(parse(rule))
+        return tuple(_reads(parse(rule)))
     except CelSyntaxError:
         return None
 
