@@ -40,14 +40,17 @@ import yaml  # noqa: E402
 
 import markergen.crd.patch as patch_module  # noqa: E402
 from markergen.accept.celeval import CelEvaluator  # noqa: E402
+from markergen.crd.apply import OURS, VALIDATIONS  # noqa: E402
 from markergen.crd.cel import escape_property  # noqa: E402
 from markergen.crd.helm import mask_templates  # noqa: E402
-from markergen.crd.patch import OURS, VALIDATIONS, patch_files  # noqa: E402
+from markergen.crd.patch import patch_files  # noqa: E402
 from markergen.pipeline import load_model  # noqa: E402
 from markergen.project.samples import load_samples, values_at  # noqa: E402
 
 
-def _rule_nodes(node: object, path: tuple[object, ...]) -> list[tuple[tuple[object, ...], list[str]]]:
+def _rule_nodes(
+    node: object, path: tuple[object, ...]
+) -> list[tuple[tuple[object, ...], list[str]]]:
     """(schema path below openAPIV3Schema, markergen's rules there) for every node."""
     out: list[tuple[tuple[object, ...], list[str]]] = []
     if isinstance(node, dict):
@@ -103,8 +106,10 @@ class Recheck:
             disc = union.discriminator
             values: list[Any] = []
             if disc is not None:
-                values = list(enum) if enum is not None else sorted(
-                    {m.value for m in union.members} | {"", "other"}
+                values = (
+                    list(enum)
+                    if enum is not None
+                    else sorted({m.value for m in union.members} | {"", "other"})
                 )
                 values = [
                     v

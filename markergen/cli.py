@@ -13,6 +13,7 @@ Exit codes: 0 success; 1 error diagnostics, stale outputs, an invalid object or 
 matched `--fail-on`; 2 usage, configuration or I/O error; 130 interrupted (Ctrl-C).
 A user error never prints a traceback; `--debug` shows one for bugs.
 """
+
 from __future__ import annotations
 
 import os
@@ -123,9 +124,10 @@ def _run_cache(
     use: bool,
     inputs: Sequence[tuple[str, str]] = (),
 ) -> tuple[OutputCache | None, CachedRun | None]:
-    """(the cache slot of this run or None, the cached run or None). check and dump
-    take the generate fast path: a run whose inputs and settings did not change prints
-    the stored result without parsing anything (docs/performance.md, "Cache")."""
+    """(the cache slot of this run or None, the cached run or None). dump takes the
+    generate fast path (as check does, markergen.check): a run whose inputs and settings
+    did not change prints the stored result without parsing anything
+    (docs/performance.md, "Cache")."""
     if not use:
         return None, None
     from markergen.cache import OutputCache, cache_dir
@@ -179,110 +181,30 @@ def _announce(args: Args, cfg: Config, summary: str) -> None:
 
 
 def _run_check(args: Args) -> int:
-    from markergen.config import output_settings, policy
+    from markergen.check import run_check
     from markergen.report import render
 
     cfg = _config(args, "check")
-    patterns = _patterns(args.patterns, cfg)
-    crd_dirs = _crd_dirs(cfg)
-    options = {**output_settings(cfg), "strict": cfg.strict}
-    assets = None
-    if args.server and crd_dirs:
-        from markergen.crd.files import CrdError
-        from markergen.crd.project import server_assets
 
-        assets = server_assets(cfg.root, "auto" if cfg.server == "off" else cfg.server)
-        if assets is None:
-            raise CrdError(
-                "check --server: no envtest binaries found (KUBEBUILDER_ASSETS, bin/k8s/, "
-                "setup-envtest's data directory); run the project's `make setup-envtest` or "
-                "`setup-envtest use`, or name them with `server: DIR` in markergen.yaml"
-            )
-        options["server"] = [str(assets.directory), assets.version]
-    # With CRDs, the findings also depend on the CRD files (MG520, MG521), the YAML
-    # objects the project keeps (MG511) and the Makefiles that locate them: their digest
-    # joins the key (not the slot, so an edit replaces the entry), and a new, edited or
-    # removed CRD or sample is never served stale.
-    inputs: list[tuple[str, str]] = []
-    if crd_dirs and not args.no_cache:
-        from markergen.crd.checkkey import check_inputs_digest
+    def note(line: str) -> None:
+        if not args.quiet:
+            sys.stderr.write(f"markergen: {line}\n")
 
-        digest = check_inputs_digest(
-            cfg.root, crd_dirs, cfg.samples.get("include", ()), cfg.samples.get("exclude", ())
-        )
-        inputs = [("crd-inputs", digest)]
-    cache, cached = _run_cache(cfg, "check", patterns, options, not args.no_cache, inputs)
-    if cached is not None:
-        diags = list(cached.diagnostics)
-        summary = cached.summary
-    else:
-        from markergen.pipeline import check_model, inputs_summary, with_model
-        from markergen.policy import apply_policy
-
-        def check(model: Model) -> tuple[list[Diagnostic], str]:
-            rules = policy(cfg)
-            found = check_model(model, rules) + apply_policy(
-                _sample_findings(cfg, crd_dirs, model, assets, args.quiet), rules
-            )
-            summary = inputs_summary(model, patterns)
-            if cache is not None:
-                _store(cache, found, {}, model, summary)
-            return found, summary
-
-        # the rules run with the collector still paused, as generate's do (with_model)
-        diags, summary = with_model(patterns, Path.cwd(), cfg.include_generated, check)
-    _announce(args, cfg, summary)
+    run = run_check(
+        cfg,
+        _patterns(args.patterns, cfg),
+        Path.cwd(),
+        use_cache=not args.no_cache,
+        server=bool(args.server),
+        note=note,
+    )
+    diags = list(run.diagnostics)
+    _announce(args, cfg, run.summary)
     color = args.format == "text" and use_color(sys.stdout)
     sys.stdout.write(render(diags, args.format, Path.cwd(), color=color))
     if args.format == "text" and diags and not args.quiet:
         sys.stderr.write(_summary(diags) + "\n")
     return 1 if any(d.severity.value == "error" for d in diags) else 0
-
-
-def _crd_dirs(cfg: Config) -> list[Path]:
-    """The existing CRD directories of the project (the Makefile's controller-gen runs)."""
-    from markergen.project.outputs import find_crd_outputs
-
-    dirs = [cfg.root / d for d in find_crd_outputs(cfg.root).dirs]
-    return [d for d in dirs if d.is_dir()]
-
-
-def _sample_findings(
-    cfg: Config, dirs: list[Path], model: Any, assets: Any = None, quiet: bool = False
-) -> list[Any]:
-    """In a project whose CRDs markergen patches: the union rules `markergen crd` would
-    not write because they reject an object the project keeps (MG511), the hand-written
-    CRD rules that disagree with a union (MG508), and the enums and discriminator
-    defaults that differ from the CRDs' (MG520, MG521). With `assets` (`check --server`),
-    the project's own API server judges the rules too (MG511, MG515)."""
-    if not dirs:
-        return []
-    from markergen.crd.checkfind import crd_findings
-
-    judge = None
-    if assets is not None:
-        from markergen.crd.serverproof import ProjectServer
-
-        judge = ProjectServer(assets)
-    from markergen.crd.files import CrdError
-    from markergen.crd.serverproof import ServerUnavailable
-
-    try:
-        return crd_findings(
-            dirs,
-            model,
-            cfg.root,
-            samples_include=cfg.samples.get("include", ()),
-            samples_exclude=cfg.samples.get("exclude", ()),
-            server=judge.step if judge is not None else None,
-        )
-    except ServerUnavailable as e:
-        raise CrdError(str(e)) from e
-    finally:
-        if judge is not None:
-            judge.close()
-            if not quiet:
-                sys.stderr.write(f"markergen: {judge.summary()}\n")
 
 
 def _run_generate(args: Args) -> int:
@@ -303,6 +225,7 @@ def _run_generate(args: Args) -> int:
 
 
 def _run_crd(args: Args) -> int:
+    from markergen.config import policy
     from markergen.crd.project import run_project
     from markergen.report import render
 
@@ -322,6 +245,7 @@ def _run_crd(args: Args) -> int:
         strict=cfg.strict,
         use_cache=not args.no_cache,
         server=cfg.server,
+        policy=policy(cfg),
     )
     if run.server and not args.quiet:
         sys.stderr.write(f"markergen: {run.server}\n")
@@ -483,9 +407,7 @@ _TYPE = Arg(
     "type",
     metavar="TYPE",
 )
-_OLD = Arg(
-    ("--old",), "The stored object, for an update.", "old", metavar="FILE", complete="file"
-)
+_OLD = Arg(("--old",), "The stored object, for an update.", "old", metavar="FILE", complete="file")
 _TABLE = Arg(
     ("--table",),
     "The runtime table, unions_table.json (default: the configured table-json path).",

@@ -17,8 +17,8 @@ from test_crd_samples import OPENSHIFT, SAMPLE, TECH
 
 import markergen.crd.enumcheck as enumcheck
 import markergen.crd.patch as patch
-from markergen.crd.checkfind import crd_findings
-from markergen.crd.patch import crd_files, sample_findings
+from markergen.crd.checkfind import crd_findings, sample_findings
+from markergen.crd.patch import crd_files
 from markergen.pipeline import load_model
 
 ENUMS = TESTDATA / "projects" / "enumcrd"

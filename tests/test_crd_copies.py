@@ -11,7 +11,7 @@ from pathlib import Path
 
 from helpers import TESTDATA, run_cli
 
-from markergen.crd.patch import sample_findings
+from markergen.crd.checkfind import sample_findings
 from markergen.pipeline import load_model
 
 CRD = Path("config/crd/bases/net.example.com_uplinks.yaml")

@@ -11,7 +11,7 @@ import yaml
 from helpers import TESTDATA
 
 from markergen.crd import run_crd
-from markergen.crd.patch import sample_findings
+from markergen.crd.checkfind import sample_findings
 from markergen.diagnostics import Severity
 from markergen.pipeline import load_model
 from markergen.project.samples import load_samples, sample_files
@@ -118,7 +118,9 @@ def test_sources_skip_vendor_hidden_templated_and_other_groups(tmp_path: Path) -
     _write(root, "docs/.hidden/widget.yaml", SAMPLE)
     _write(root, "docs/chart/widget.yaml", SAMPLE.replace("name: sample", "name: {{ .Name }}"))
     # a clusterctl / envsubst template: applied only after substitution (cluster-api)
-    _write(root, "test/e2e/data/widget.yaml", SAMPLE.replace("name: sample", "name: ${CLUSTER_NAME}"))
+    _write(
+        root, "test/e2e/data/widget.yaml", SAMPLE.replace("name: sample", "name: ${CLUSTER_NAME}")
+    )
     _write(root, "docs/other.yaml", SAMPLE.replace(GROUP, "other.example.com"))
     _write(root, "hack/widget.yaml", SAMPLE)
     _write(root, "hack/excluded/widget.yaml", SAMPLE)

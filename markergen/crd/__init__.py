@@ -11,8 +11,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from markergen.crd.checkfind import sample_findings
     from markergen.crd.files import CrdError, CrdResult
-    from markergen.crd.patch import patch_text, run_crd, sample_findings
+    from markergen.crd.patch import patch_text, run_crd
     from markergen.crd.project import ProjectRun, run_project
     from markergen.project.outputs import CrdTargets, find_crd_outputs
 
@@ -23,7 +24,7 @@ _WHERE = {
     "CrdResult": "files",
     "patch_text": "patch",
     "run_crd": "patch",
-    "sample_findings": "patch",
+    "sample_findings": "checkfind",
     "ProjectRun": "project",
     "run_project": "project",
 }

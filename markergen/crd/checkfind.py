@@ -1,23 +1,25 @@
 """`markergen check` in a project with CRDs: the findings that need the CRD files, from
 one reading of them.
 
-Two checks read the same CRDs: the union rules `markergen crd` would not write because
-they reject an object the project keeps (MG511, from a `patch_files` run that writes
-nothing) and markergen's enums and discriminator defaults against the CRDs' (MG520,
-MG521, `markergen.crd.enumcheck`). The YAML of each file is parsed once and given to
-both.
+Two checks read the same CRDs: the plan `markergen crd` would make (`markergen.crd.patch`,
+applied to nothing), whose findings check reports in its own words from their reasons
+(`markergen.crd.reasons`: a rule withheld for a kept object is MG511 here), and
+markergen's enums and discriminator defaults against the CRDs' (MG520, MG521,
+`markergen.crd.enumcheck`). The YAML of each file is parsed once and given to both.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from markergen.crd.enumcheck import Comparison, findings
-from markergen.crd.patch import sample_findings
+from markergen.crd.files import crd_files
+from markergen.crd.patch import plan_files
 from markergen.crd.serverproof import ServerStep
 from markergen.diagnostics import Diagnostic
 from markergen.model import Model
+from markergen.yamlio import Document
 
 
 def crd_findings(
@@ -27,10 +29,11 @@ def crd_findings(
     *,
     samples_include: Sequence[str] = (),
     samples_exclude: Sequence[str] = (),
+    check_errors: Sequence[Diagnostic] | None = None,
     server: ServerStep | None = None,
 ) -> list[Diagnostic]:
-    """MG511, then MG520 / MG521, over the CRD files of `dirs` (with `server`, the
-    project's API server judges the rules too)."""
+    """The plan's findings, then MG520 / MG521, over the CRD files of `dirs` (with
+    `server`, the project's API server judges the rules too)."""
     comparison = Comparison(model, root)
     return sample_findings(
         dirs,
@@ -38,6 +41,41 @@ def crd_findings(
         root,
         samples_include=samples_include,
         samples_exclude=samples_exclude,
+        check_errors=check_errors,
         each=comparison.add,
         server=server,
     ) + findings(comparison.nodes)
+
+
+def sample_findings(
+    paths: Sequence[Path],
+    model: Model,
+    root: Path,
+    *,
+    samples_include: Sequence[str] = (),
+    samples_exclude: Sequence[str] = (),
+    check_errors: Sequence[Diagnostic] | None = None,
+    each: Callable[[Path, list[Document]], None] | None = None,
+    server: ServerStep | None = None,
+) -> list[Diagnostic]:
+    """What check reports of the plan `markergen crd` makes for the CRDs under `paths`:
+    the union rules it would not write because they reject an object the project keeps
+    (MG511), the hand-written CRD rules that disagree with a union (MG508), the unions it
+    writes no rules for (MG506; the API server then enforces only the project's own
+    rules, and `markergen validate` the markers: a user of `check` alone must hear of it),
+    the CRDs older than the Go types (MG514), what the project's API server refused
+    (MG515), and the CRD and object files it cannot read (MG504, MG513). A union blocked
+    by one of `check_errors` is not among them: check reports that error itself.
+    Nothing is written, no diff is made."""
+    _, found = plan_files(
+        crd_files(paths),
+        model,
+        root=root,
+        samples_include=samples_include,
+        samples_exclude=samples_exclude,
+        check_errors=check_errors,
+        each=each,
+        server=server,
+        apply=False,
+    )
+    return [d for d in (f.for_check() for f in found) if d is not None]

@@ -1,13 +1,12 @@
-"""`markergen crd`: patch union CEL rules and discriminator enums into controller-gen CRDs.
+"""`markergen crd` and `markergen check` on CRD files: the plan of every CRD document.
 
-The file is never re-emitted: markergen inserts whole lines at the marks libyaml gives
-(`markergen.yamlio`), so a patched file differs from the input only by added lines.
-Nothing is stored in the object to recognise what markergen wrote: its rules are known by
-their message, which always ends with ` (union <Struct>.<field>)`. On the next run such a
-rule that is no longer wanted is removed (its lines only), a wanted one already present is
-left alone, so an unchanged API changes nothing and rules written by hand (or from
-`+kubebuilder:validation:XValidation`) are kept. New keys go where controller-gen's
-alphabetical order puts them.
+A plan says, per CRD document, which union rules markergen wants at each schema node, the
+discriminator enums it adds, and its findings, each with a reason
+(`markergen.crd.reasons`) that `crd` and `check` each turn into their own diagnostic.
+Making a plan writes nothing: `markergen.crd.apply` turns it into line edits of the file,
+`markergen.crd.files` writes them. One run plans each distinct CRD version once
+(`RunMemo.versions`): a copy in a Helm chart or an identical feature-set variant takes
+the plan of the first, placed in its own document.
 """
 
 from __future__ import annotations
@@ -21,15 +20,20 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from markergen.accept.admit import rejection
 from markergen.accept.celeval import CelEvaluator
 from markergen.accept.judge import rule_passes
 from markergen.accept.union import NodeFacts, json_value, text_of
 from markergen.celcost.escape import escape_property
+from markergen.crd.advice import (
+    allowance_hint,
+    as_documentation,
+    member_marker,
+    rejection_hint,
+    rule_marker,
+)
+from markergen.crd.apply import VALIDATIONS, apply_plan, is_ours
 from markergen.crd.cel import (
-    REQUIRED,
     Rule,
     compact,
     item_rules,
@@ -46,34 +50,27 @@ from markergen.crd.cost import (
 from markergen.crd.edit import LineEdits
 from markergen.crd.files import CrdResult, crd_files, finish
 from markergen.crd.helm import mask_templates, templated
-from markergen.crd.prove import Allowance, Proof, prove_items, prove_union
+from markergen.crd.prove import Proof, prove_items, prove_union
+from markergen.crd.reasons import Finding, Placed, Reason
 from markergen.crd.serverproof import ServerStep, ServerVerdicts
 from markergen.crd.walk import MissingSite, UnionSite, union_sites
-from markergen.diagnostics import Diagnostic, Severity, diag
+from markergen.diagnostics import Diagnostic, Severity
 from markergen.golang.syntax import Position
-from markergen.markers import UNION_MEMBER
-from markergen.model import Model, Union
+from markergen.model import Model, Struct, Union
 from markergen.model.lookup import FieldLookup, model_lookup
 from markergen.project.locate import describe_missing, root_type
 from markergen.project.samples import SampleObject, load_samples, values_at
-from markergen.rules import all_diagnostics
 from markergen.yamlio import (
     Document,
     PathKey,
     YamlError,
     indented_values,
-    last_line,
     load_documents,
-    mapping_item,
     render_block,
     split_lines,
-    to_value,
 )
 
 CRD_API_VERSION = "apiextensions.k8s.io/v1"
-VALIDATIONS = "x-kubernetes-validations"
-# the tail of every message markergen writes: how a later run knows its own rules
-OURS = re.compile(r" \(union [^()]*\)$")
 # a CRD's `spec.group` line (indented by two spaces: yamlio.indented_values), to pick the
 # sample files worth parsing before parsing any
 _GROUP = re.compile(r"group: ['\"]?([A-Za-z0-9.-]+)")
@@ -98,8 +95,8 @@ class RunMemo:
         self._items_proofs: dict[tuple[Any, ...], list[str]] = {}
         self._told: set[tuple[Any, ...]] = set()
         self.costs = CostMemo()
-        # the changes a CRD version's unions make (_Patcher._version), by what decides them
-        self.versions: dict[tuple[Any, ...], list[_Step]] = {}
+        # the plan of a CRD version's unions (_DocumentPlanner._version), by what decides it
+        self.versions: dict[tuple[Any, ...], VersionPlan] = {}
         self._lookup: tuple[Model, FieldLookup] | None = None
         self._admitted: dict[tuple[int, bytes], str | None] = {}
 
@@ -121,7 +118,7 @@ class RunMemo:
         return self._lookup[1]
 
     def first_time(self, *what: Any) -> bool:
-        """Whether `what` is said for the first time in this run (`_Patcher.diag`'s `once`)."""
+        """Whether `what` is said for the first time in this run (`Finding.once`)."""
         if what in self._told:
             return False
         self._told.add(what)
@@ -267,173 +264,113 @@ class PatchContext:
         object.__setattr__(self, "by_kind", by_kind)
 
 
-def is_ours(rule: Any) -> bool:
-    """A rule entry markergen wrote (its message ends with the union's label)."""
-    return (
-        isinstance(rule, dict)
-        and isinstance(rule.get("message"), str)
-        and bool(OURS.search(rule["message"]))
-    )
+@dataclass(frozen=True)
+class VersionPlan:
+    """What one CRD version's unions call for, as data: the same for every document that
+    holds an identical version (a copy in a Helm chart, a feature-set variant with the same
+    schema), which takes it from `RunMemo.versions` instead of reading the version again.
+    Findings at a schema node are placed in each document that takes the plan."""
+
+    findings: tuple[Finding, ...] = ()
+    wants: tuple[tuple[PathKey, tuple[Rule, ...]], ...] = ()  # rules wanted at a node
+    enums: tuple[tuple[PathKey, tuple[Any, ...]], ...] = ()  # a discriminator's new enum
+    # each site's rules and their estimated costs (None: a site with no rule written,
+    # whose version's total is still checked)
+    costs: tuple[tuple[PathKey, str | None, int], ...] = ()
+    # (node, the rules wanted there, their compact form, its cost) of the sites whose rules
+    # have a compact form (markergen.crd.cel.compact)
+    compact: tuple[tuple[PathKey, tuple[Rule, ...], tuple[Rule, ...], int], ...] = ()
+    # (node, the rule entry or {} for an enum, the object, the enum's values)
+    withheld: tuple[tuple[PathKey, Mapping[str, str], SampleObject, tuple[Any, ...]], ...] = ()
 
 
-# a change to a _Patcher's state: the unbound method and its arguments
-_Step = tuple[Callable[..., None], tuple[Any, ...]]
+@dataclass(frozen=True)
+class DocumentPlan:
+    """What one CRD document needs: markergen's rules at each schema node (all of them:
+    a node with none wanted loses the ones markergen wrote before), the enums it adds,
+    and the findings, placed."""
+
+    wanted: Mapping[PathKey, list[dict[str, str]]]
+    enums: Mapping[PathKey, list[Any]]
+    findings: tuple[Placed, ...]
+    writes: bool = True  # False: a document markergen leaves alone (not a v1 CRD)
 
 
 @dataclass
-class _Patcher:
+class _VersionPlanner:
+    """Reads one CRD version's unions into a VersionPlan."""
+
     model: Model
-    doc: Document
+    crd: Mapping[str, Any]  # the CRD document's value
     file: str
-    lines: list[str]
-    edits: LineEdits
-    diagnostics: list[Diagnostic]
     evaluator: CelEvaluator
     context: PatchContext
     memo: RunMemo
-    path: Path | None = None  # the CRD file on disk, when there is one
-    wanted: dict[PathKey, list[dict[str, str]]] = field(default_factory=dict)
-    enums: dict[PathKey, list[Any]] = field(default_factory=dict)
-    costs: dict[int, list[int]] = field(default_factory=dict)  # per version: our rules' costs
-    # per version: (node, the rules wanted there, their compact form, its cost) of the
-    # sites whose rules have a compact form (markergen.crd.cel.compact)
-    rule_costs: dict[tuple[PathKey, str], int] = field(default_factory=dict)
-    compact_forms: dict[int, list[tuple[PathKey, list[Rule], list[Rule], int]]] = field(
-        default_factory=dict
+    kind: tuple[str, str, str]  # group, version, kind
+    findings: list[Finding] = field(default_factory=list)
+    wants: list[tuple[PathKey, tuple[Rule, ...]]] = field(default_factory=list)
+    enums: list[tuple[PathKey, tuple[Any, ...]]] = field(default_factory=list)
+    costs: list[tuple[PathKey, str | None, int]] = field(default_factory=list)
+    compact: list[tuple[PathKey, tuple[Rule, ...], tuple[Rule, ...], int]] = field(
+        default_factory=list
     )
-    kind: tuple[str, str, str] = ("", "", "")  # group, version, kind being patched
-    # while a version's unions are read: the changes they make, applied afterwards
-    steps: list[_Step] | None = None
+    withheld: list[tuple[PathKey, Mapping[str, str], SampleObject, tuple[Any, ...]]] = field(
+        default_factory=list
+    )
 
-    def diag(
+    def plan(self) -> VersionPlan:
+        return VersionPlan(
+            tuple(self.findings),
+            tuple(self.wants),
+            tuple(self.enums),
+            tuple(self.costs),
+            tuple(self.compact),
+            tuple(self.withheld),
+        )
+
+    def say(
         self,
-        code: str,
-        path: PathKey,
-        message: str,
+        reason: Reason,
+        where: Position | PathKey,
+        text: str,
+        *,
+        after: str = "",
         severity: Severity | None = None,
         hint: str | None = None,
         once: tuple[Any, ...] | None = None,
     ) -> None:
-        """Record a diagnostic at `path`; with `once`, only the first time this run says it
-        (feature-set variants and the spec/status copies of a type repeat one finding)."""
-        if self.steps is not None:
-            self.steps.append((_Patcher.diag, (code, path, message, severity, hint, once)))
-            return
-        if once is not None and not self.memo.first_time(code, *once):
-            return
-        line, col = self.doc.position(path)
-        self.diagnostics.append(
-            diag(code, Position(self.file, line, col), message, severity=severity, hint=hint)
-        )
+        self.findings.append(Finding(reason, where, text, after, severity, hint, once))
 
-    def run(self) -> None:
-        spec = self.doc.value.get("spec")
-        if isinstance(spec, dict):
-            for i, version in enumerate(spec.get("versions") or []):
-                self._version(spec, i, version)
-        for i, costs in sorted(self.costs.items()):
-            self._version_total(spec, i, costs)
-        self._write_rules()
-        for path, values in self.enums.items():
-            node = self.doc.node_at(path)
-            if node is not None:
-                self._insert_key(node, "enum", values)
-
-    def _version_total(self, spec: dict[str, Any], i: int, costs: list[int]) -> None:
-        """The per-CRD limit is checked per version schema (each has its own
-        `RootCELContext`): the rules already there and markergen's together."""
-        versions = spec.get("versions") or []
-        version = versions[i] if i < len(versions) else None
-        schema = ((version or {}).get("schema") or {}).get("openAPIV3Schema")
-        hand, unknown = hand_cost(schema, is_ours, self.memo.costs)
-        total = hand + sum(costs)
-        if total <= STATIC_ESTIMATED_CRD_COST_LIMIT:
-            return
-        forms = self.compact_forms.get(i, [])
-        saved = sum(self._cost_of(split, path) - cost for path, split, _, cost in forms)
-        if forms and total - saved <= STATIC_ESTIMATED_CRD_COST_LIMIT:
-            # The compact form says the same with one rule per member instead of two.
-            for path, split, merged, _ in forms:
-                drop = [r.as_dict() for r in split]
-                current = [d for d in self.wanted.get(path, []) if d not in drop]
-                self.wanted[path] = current
-                self._want(path, merged)
-            return
-        vpath: PathKey = ("spec", "versions", i)
-        not_counted = (
-            f"; {len(unknown)} rule(s) already there could not be estimated and are not "
-            f"counted ({unknown[0]})"
-            if unknown
-            else ""
+    def read(
+        self,
+        version: Mapping[str, Any],
+        schema: dict[str, Any],
+        digest: bytes,
+        root: Struct,
+        base: PathKey,
+    ) -> VersionPlan:
+        group, name, kind = self.kind
+        objects = self._accepted(
+            self.context.by_kind.get((group, name, kind), []),
+            schema,
+            digest,
+            served=version.get("served", True) is not False,
         )
-        self.diag(
-            "MG512",
-            vpath,
-            f"the rules of this CRD version would have an estimated total cost of {total:,} "
-            f"({hand:,} for the rules already there, {sum(costs):,} for the union rules), "
-            f"over the API server's limit of {STATIC_ESTIMATED_CRD_COST_LIMIT:,} per schema; "
-            f"no union rule is written{not_counted}. Bound the lists and maps that hold "
-            "unions (+kubebuilder:validation:MaxItems, MaxProperties)",
-        )
-        self.wanted = {p: ([] if p[:3] == vpath else r) for p, r in self.wanted.items()}
-        self.enums = {p: v for p, v in self.enums.items() if p[:3] != vpath}
-
-    def _version(self, spec: dict[str, Any], i: int, version: Any) -> None:
-        if not isinstance(version, dict):
-            return
-        schema = (version.get("schema") or {}).get("openAPIV3Schema")
-        if not isinstance(schema, dict):
-            return
-        group, kind = str(spec.get("group", "")), str((spec.get("names") or {}).get("kind", ""))
-        name = str(version.get("name", ""))
-        if not (group and kind and name):
-            return  # a fragment (openshift's manual-override files), not a whole CRD
-        vpath: PathKey = ("spec", "versions", i)
-        root = root_type(self.model, group, kind, name, self.path)
-        if root is None:
-            why = describe_missing(self.model, group, kind, name)
-            self.diag(
-                "MG502",
-                (*vpath, "name"),
-                f"CRD {kind}.{group} version {name}: no Go root type ({why}); no union rules added",
-            )
-            return
-        base: PathKey = (*vpath, "schema", "openAPIV3Schema")
-        self.kind = (group, name, kind)
-        # The changes depend only on these (the model, the objects of the kind and
-        # `check`'s errors are the run's), so an identical version (a copy in a Helm
-        # chart, a CRD listed twice) takes the changes found for the first; they are
-        # applied to this document (positions, `once`) as they were to that one.
-        key = (i, group, kind, name, root.key, self.memo.costs.digest(schema))
-        steps = self.memo.versions.get(key)
-        if steps is None:
-            self.steps = []
-            try:
-                objects = self._accepted(
-                    self.context.by_kind.get((group, name, kind), []),
-                    schema,
-                    key[-1],
-                    served=version.get("served", True) is not False,
-                )
-                lookup = self.memo.lookup(self.model)
-                missing: list[MissingSite] = []
-                for site in union_sites(self.model, root, schema, base, lookup, missing):
-                    self._site(site, objects, schema)
-                for gap in missing:
-                    self._stale(gap, kind, group, name)
-                steps = self.memo.versions[key] = self.steps
-            finally:
-                self.steps = None
-        for change, args in steps:
-            change(self, *args)
+        lookup = self.memo.lookup(self.model)
+        missing: list[MissingSite] = []
+        for site in union_sites(self.model, root, schema, base, lookup, missing):
+            self._site(site, objects, schema)
+        for gap in missing:
+            self._stale(gap, kind, group, name)
+        return self.plan()
 
     def _stale(self, gap: MissingSite, kind: str, group: str, version: str) -> None:
         """MG514: a union the Go types hold where the CRD has no property: controller-gen
         wrote the CRD before the field existed, so no rule can go where it belongs."""
         labels = ", ".join(union_label(u, s.name) for s, u in gap.unions)
         plural = "s" if len(gap.unions) > 1 else ""
-        self.diag(
-            "MG514",
+        self.say(
+            Reason.STALE_CRD,
             gap.path,
             f"the CRD is stale for {gap.owner.name}.{gap.field.go_name}: CRD {kind}.{group} "
             f"version {version} has no property `{gap.field.json_name}` in the schema of "
@@ -475,68 +412,31 @@ class _Patcher:
                 else ""
             )
             group, version, kind = self.kind
-            self._record(
-                _Patcher._add_diagnostic,
-                diag(
-                    "MG516",
-                    Position(first.file, first.line, 1),
-                    f"{len(dropped)} kept object(s) of {kind}.{group}/{version} are rejected "
-                    f"by the project's CRD today ({why}{more}); they prove nothing and are "
-                    "not used as proof",
-                ),
+            self.say(
+                Reason.KEPT_REJECTED,
+                Position(first.file, first.line, 1),
+                f"{len(dropped)} kept object(s) of {kind}.{group}/{version} are rejected "
+                f"by the project's CRD today ({why}{more}); they prove nothing and are "
+                "not used as proof",
             )
         return kept
-
-    def _record(self, change: Callable[..., None], *args: Any) -> None:
-        """A change a version's unions make (see `_version`)."""
-        assert self.steps is not None, "changes are recorded while a version is read"
-        self.steps.append((change, args))
-
-    def _set_enum(self, path: PathKey, values: list[Any]) -> None:
-        self.enums[path] = values
-
-    def _add_diagnostic(self, d: Diagnostic) -> None:
-        self.diagnostics.append(d)
-
-    def _add_withheld(self, path: PathKey, rule: Rule, obj: SampleObject) -> None:
-        if self.context.withheld is not None:
-            name = str((self.doc.value.get("metadata") or {}).get("name", ""))
-            self.context.withheld(Withheld(self.file, name, path, rule.as_dict(), obj))
-
-    def _add_withheld_enum(self, path: PathKey, values: list[Any], obj: SampleObject) -> None:
-        if self.context.withheld is not None:
-            name = str((self.doc.value.get("metadata") or {}).get("name", ""))
-            self.context.withheld(Withheld(self.file, name, path, {}, obj, tuple(values)))
-
-    def _add_cost(self, version: int, path: PathKey, rule: str | None, total: int) -> None:
-        """Our rules' costs in a version (none yet when `rule` is None: the version's
-        total is still checked)."""
-        costs = self.costs.setdefault(version, [])
-        if rule is not None:
-            costs.append(total)
-            self.rule_costs[(path, rule)] = total
-
-    def _add_compact(
-        self, version: int, path: PathKey, split: list[Rule], merged: list[Rule], cost: int
-    ) -> None:
-        self.compact_forms.setdefault(version, []).append((path, split, merged, cost))
 
     def _site(self, site: UnionSite, objects: Sequence[SampleObject], schema: Any) -> None:
         # gateway-api's standard channel has fewer members and values than the Go types:
         # the union as this CRD's channel holds it (markergen.crd.channels)
-        union = channel_view(self.model, site.struct, site.union, crd_channel(self.doc.value))
+        union = channel_view(self.model, site.struct, site.union, crd_channel(self.crd))
         if union is not site.union:
             site = dataclasses.replace(site, union=union)
         node = site.node
         label = union_label(union, site.struct.name)
         where = ".".join(str(p) for p in site.path)
         if union.gate and not union.gate_disabled:
-            self.diag(
-                "MG506",
+            self.say(
+                Reason.UNPROVEN,
                 site.path,
                 f"union {label} at {where}: validation-gen "
                 f"checks it only when option {union.gate} is enabled, and a CRD has no "
-                "options; no rules written",
+                "options",
                 severity=Severity.INFO,
                 hint="nothing to do; if the option is always on where this CRD is served, "
                 f"drop the `+k8s:ifEnabled({union.gate})=` wrapper",
@@ -550,12 +450,12 @@ class _Patcher:
             and union.discriminator is not None
             and _is_boolean(node, union.discriminator.json_name)
         ):
-            self.diag(
-                "MG506",
+            self.say(
+                Reason.UNPROVEN,
                 site.path,
                 f"union {label} at {where}: its mode "
                 f"discriminator {union.discriminator.json_name} is a bool, whose modes "
-                "markergen does not write as CRD rules; no rules written",
+                "markergen does not write as CRD rules",
                 severity=Severity.INFO,
                 hint="nothing to do; the API server's declarative validation checks it",
             )
@@ -567,8 +467,8 @@ class _Patcher:
         types = {str(k): str(v.get("type", "")) for k, v in props.items() if isinstance(v, dict)}
         rules, skipped = union_rules(union, site.struct.name, props.keys(), required, types)
         for s in skipped:
-            self.diag(
-                "MG501",
+            self.say(
+                Reason.SKIPPED_MEMBER,
                 (*site.path, "properties"),
                 f"union {site.struct.name} field {s.field} {s.reason} at {where}; "
                 "the union's rules leave it out",
@@ -594,8 +494,8 @@ class _Patcher:
             and sorted(map(text_of, enum)) != sorted(go_values)
             and not _variant_enum(enum, go_values, union, props)
         ):
-            self.diag(
-                "MG503",
+            self.say(
+                Reason.ENUM_DIFFERS,
                 (*site.path, "properties", disc.json_name, "enum"),
                 f"enum of discriminator {disc.json_name} at {where} is "
                 f"{enum!r} in the CRD but {go_values!r} in Go; kept as written",
@@ -616,27 +516,29 @@ class _Patcher:
             types,
             _facts(props, union),
         )
-        documentation = _as_documentation(union, proof.problems)
+        documentation = as_documentation(union, proof.problems)
         for p in proof.problems:
-            self.diag(
-                "MG506",
+            self.say(
+                Reason.UNPROVEN,
                 site.path,
-                f"union {label} at {where}: {p}; no rules written{documentation}",
+                f"union {label} at {where}: {p}",
+                after=documentation,
                 once=(union.struct, union.name, p),
             )
         # once per union and finding: a CRD kept in two places (openshift's
         # zz_generated.crd-manifests and payload-manifests) holds the same rules twice
         for c in proof.contradictions:
             once = (union.struct, union.name, c)
-            self.diag("MG508", site.path, f"union {label} at {where}: {c}", once=once)
+            self.say(
+                Reason.HAND_CONTRADICTS, site.path, f"union {label} at {where}: {c}", once=once
+            )
         for a in proof.allowances:
-            marker = _member_marker(self.model, union, a.member)
-            self.diag(
-                "MG508",
+            marker = member_marker(self.model, union, a.member)
+            self.say(
+                Reason.HAND_ALLOWS,
                 site.path,
-                f"union {label} at {where}: {a.text} (member {a.member} at {marker}); no "
-                "rules written for this union",
-                hint=_allowance_hint(self.model, union, a),
+                f"union {label} at {where}: {a.text} (member {a.member} at {marker})",
+                hint=allowance_hint(self.model, union, a),
                 once=(union.struct, union.name, a.member, a.text),
             )
         if proof.allowances:
@@ -646,8 +548,8 @@ class _Patcher:
             self._not_rejecting(list(rules), site, objects, label)
             return
         if proof.covered:
-            self.diag(
-                "MG509",
+            self.say(
+                Reason.HAND_COVERS,
                 site.path,
                 f"union {label} at {where}: the hand-written rules already enforce it; "
                 "nothing added",
@@ -655,11 +557,9 @@ class _Patcher:
             )
         rules = self._not_rejecting(list(proof.rules), site, objects, label)
         rules = self._affordable(rules, site, schema, label)
-        self._record(_Patcher._want, site.path, rules)
+        self.wants.append((site.path, tuple(rules)))
         if add_enum and disc is not None:
-            self._record(
-                _Patcher._set_enum, (*site.path, "properties", disc.json_name), typed_values
-            )
+            self.enums.append(((*site.path, "properties", disc.json_name), tuple(typed_values)))
 
     def _item_site(
         self,
@@ -683,13 +583,13 @@ class _Patcher:
                 > STATIC_ESTIMATED_COST_LIMIT
             ]
             if over:
-                self.diag(
-                    "MG506",
+                self.say(
+                    Reason.UNPROVEN,
                     site.path,
                     f"union {label} at {where}: its rules look through the whole list, and "
                     "the list has no maxItems, so the API server estimates them at "
                     f"{over[0].total:,} ({over[0].per_call:,} per call), over its per-rule "
-                    f"limit of {STATIC_ESTIMATED_COST_LIMIT:,}; no rules written",
+                    f"limit of {STATIC_ESTIMATED_COST_LIMIT:,}",
                     severity=Severity.INFO,
                     hint="bound the list (`+kubebuilder:validation:MaxItems`, regenerate the "
                     "CRD), then run `markergen crd` again",
@@ -697,22 +597,19 @@ class _Patcher:
                 return
         rules, skipped = item_rules(union, label)
         for s in skipped:
-            self.diag("MG501", site.path, f"union {label} member {s.field} {s.reason} at {where}")
+            self.say(
+                Reason.SKIPPED_MEMBER,
+                site.path,
+                f"union {label} member {s.field} {s.reason} at {where}",
+            )
         if not rules or self._blocked(site, label, where):
             return
         for p in self.memo.items_proof(union, rules, self.evaluator):
-            self.diag("MG506", site.path, f"union {label} at {where}: {p}; no rules written")
+            self.say(Reason.UNPROVEN, site.path, f"union {label} at {where}: {p}")
             return
         rules = self._not_rejecting(list(rules), site, objects, label)
         rules = self._affordable(rules, site, schema, label)
-        self._record(_Patcher._want, site.path, rules)
-
-    def _want(self, path: PathKey, rules: Sequence[Rule]) -> None:
-        current = self.wanted.setdefault(path, [])
-        for r in rules:
-            d = r.as_dict()
-            if d not in current:
-                current.append(d)
+        self.wants.append((site.path, tuple(rules)))
 
     def _blocked(self, site: UnionSite, label: str, where: str) -> bool:
         """Whether `markergen check` has an error inside the union (then MG506, no rules),
@@ -721,24 +618,21 @@ class _Patcher:
         refusal = server.refused.get(self.file) if server is not None else None
         if server is not None and refusal is not None:
             if self.memo.first_time("MG515", self.file, site.union.struct, site.union.name):
-                self._record(
-                    _Patcher._add_diagnostic,
-                    diag(
-                        "MG515",
-                        site.union.pos,
-                        f"union {label}: {server.server} refuses {self.file} with markergen's "
-                        f"rules: {refusal}; the file is not written",
-                        severity=Severity.ERROR if self.context.strict else None,
-                    ),
+                self.say(
+                    Reason.SERVER_REFUSED,
+                    site.union.pos,
+                    f"union {label}: {server.server} refuses {self.file} with markergen's "
+                    f"rules: {refusal}; the file is not written",
+                    severity=Severity.ERROR if self.context.strict else None,
                 )
             return True
         blocked = self._check_error(site.union)
         if blocked is not None:
-            self.diag(
-                "MG506",
+            self.say(
+                Reason.CHECK_ERROR,
                 site.path,
                 f"union {label} at {where}: `markergen check` reports {blocked.code} at "
-                f"{blocked.pos}: {blocked.message}; no rules written",
+                f"{blocked.pos}: {blocked.message}",
             )
         return blocked is not None
 
@@ -791,17 +685,14 @@ class _Patcher:
             if rejected is None:
                 keep.append(r)
                 continue
-            self._record(_Patcher._add_withheld, site.path, r, rejected)
-            self._record(
-                _Patcher._add_diagnostic,
-                diag(
-                    "MG510",
-                    _rule_marker(self.model, site.union, r),
-                    f"union {label}: the rule `{r.message}` would reject "
-                    f"{rejected.kind} at {rejected.file}:{rejected.line}; not written",
-                    severity=Severity.ERROR if self.context.strict else None,
-                    hint=_rejection_hint(self.model, site.union, r),
-                ),
+            self.withheld.append((site.path, r.as_dict(), rejected, ()))
+            self.say(
+                Reason.REJECTS_KEPT,
+                rule_marker(self.model, site.union, r),
+                f"union {label}: the rule `{r.message}` would reject "
+                f"{rejected.kind} at {rejected.file}:{rejected.line}",
+                severity=Severity.ERROR if self.context.strict else None,
+                hint=rejection_hint(self.model, site.union, r),
             )
         return keep
 
@@ -816,16 +707,13 @@ class _Patcher:
                 keep.append(r)
                 continue
             obj, words = found
-            self._record(
-                _Patcher._add_diagnostic,
-                diag(
-                    "MG510",
-                    _rule_marker(self.model, site.union, r),
-                    f"union {label}: {server.server} rejects {obj} with the rule "
-                    f"`{r.message}` (it says: {words}); not written",
-                    severity=Severity.ERROR if self.context.strict else None,
-                    hint=_rejection_hint(self.model, site.union, r),
-                ),
+            self.say(
+                Reason.REJECTS_KEPT,
+                rule_marker(self.model, site.union, r),
+                f"union {label}: {server.server} rejects {obj} with the rule "
+                f"`{r.message}` (it says: {words})",
+                severity=Severity.ERROR if self.context.strict else None,
+                hint=rejection_hint(self.model, site.union, r),
             )
         return keep
 
@@ -845,20 +733,17 @@ class _Patcher:
             if value is None or value == () or value in values:
                 continue
             path = (*site.path, "properties", disc.json_name)
-            self._record(
-                _Patcher._add_diagnostic,
-                diag(
-                    "MG510",
-                    disc.pos,
-                    f"union {label}: the enum {values!r} of {disc.json_name} would reject "
-                    f"{first.kind} at {first.file}:{first.line} ({disc.json_name}: "
-                    f"{json.dumps(value)}); not written",
-                    severity=Severity.ERROR if self.context.strict else None,
-                    hint=f"if {json.dumps(value)} is a value of the API, add it as a constant of "
-                    "the discriminator's type; or correct the object",
-                ),
+            self.say(
+                Reason.REJECTS_KEPT,
+                disc.pos,
+                f"union {label}: the enum {values!r} of {disc.json_name} would reject "
+                f"{first.kind} at {first.file}:{first.line} ({disc.json_name}: "
+                f"{json.dumps(value)})",
+                severity=Severity.ERROR if self.context.strict else None,
+                hint=f"if {json.dumps(value)} is a value of the API, add it as a constant of "
+                "the discriminator's type; or correct the object",
             )
-            self._record(_Patcher._add_withheld_enum, path, values, first)
+            self.withheld.append((path, {}, first, tuple(values)))
             return False
         return True
 
@@ -868,12 +753,11 @@ class _Patcher:
         """The rules whose estimated cost the API server accepts (markergen.crd.cost)."""
         below = site.path[5:]
         keep: list[Rule] = []
-        version = int(site.path[2])
-        self._record(_Patcher._add_cost, version, site.path, None, 0)
+        self.costs.append((site.path, None, 0))
         for r in rules:
             est = self.memo.costs.estimate(r.rule, schema, below)
             if est.total <= STATIC_ESTIMATED_COST_LIMIT:
-                self._record(_Patcher._add_cost, version, site.path, r.rule, est.total)
+                self.costs.append((site.path, r.rule, est.total))
                 keep.append(r)
                 continue
             how = (
@@ -881,8 +765,8 @@ class _Patcher:
                 if est.fallback
                 else "the API server's estimate"
             )
-            self.diag(
-                "MG512",
+            self.say(
+                Reason.TOO_COSTLY,
                 site.path,
                 f"union {label}: the rule `{r.message}` has an estimated cost of "
                 f"{est.total:,} ({est.per_call:,} per call x {est.cardinality:,} possible "
@@ -893,78 +777,159 @@ class _Patcher:
         merged = compact(keep)
         if merged != keep:
             cost = sum(self.memo.costs.estimate(r.rule, schema, below).total for r in merged)
-            self._record(_Patcher._add_compact, version, site.path, keep, merged, cost)
+            self.compact.append((site.path, tuple(keep), tuple(merged), cost))
         return keep
 
-    def _cost_of(self, rules: list[Rule], path: PathKey) -> int:
-        return sum(self.rule_costs.get((path, r.rule), 0) for r in rules)
 
-    def _write_rules(self) -> None:
-        nodes: dict[PathKey, yaml.Node] = {}
-        if "(union " in "".join(self.lines[self._first_line() : self._end_line()]):
-            _validation_nodes(self.doc.node, (), nodes)
-        for path in self.wanted:
-            if path not in nodes:
-                found = self.doc.node_at(path)
-                if found is not None:
-                    nodes[path] = found
-        for path, node in nodes.items():
-            self._rules_at(node, self.wanted.get(path, []))
+@dataclass
+class _DocumentPlanner:
+    """Plans one CRD document: each version's plan (read, or taken from the run's memo),
+    placed in this document, then the per-version cost limit over all of them."""
 
-    def _first_line(self) -> int:
-        return int(self.doc.node.start_mark.line)
+    model: Model
+    doc: Document
+    file: str
+    evaluator: CelEvaluator
+    context: PatchContext
+    memo: RunMemo
+    path: Path | None = None  # the CRD file on disk, when there is one
+    wanted: dict[PathKey, list[dict[str, str]]] = field(default_factory=dict)
+    enums: dict[PathKey, list[Any]] = field(default_factory=dict)
+    costs: dict[int, list[int]] = field(default_factory=dict)  # per version: our rules' costs
+    rule_costs: dict[tuple[PathKey, str], int] = field(default_factory=dict)
+    compact_forms: dict[int, list[tuple[PathKey, tuple[Rule, ...], tuple[Rule, ...], int]]] = field(
+        default_factory=dict
+    )
+    findings: list[Placed] = field(default_factory=list)
 
-    def _end_line(self) -> int:
-        return last_line(self.doc.node)
+    def say(self, reason: Reason, path: PathKey, text: str) -> None:
+        line, col = self.doc.position(path)
+        self.findings.append(Placed(reason, Position(self.file, line, col), text))
 
-    def _rules_at(self, node: yaml.Node, wanted: list[dict[str, str]]) -> None:
-        item = mapping_item(node, VALIDATIONS)
-        if item is None:
-            if wanted:
-                self._insert_key(node, VALIDATIONS, wanted)
+    def plan(self) -> DocumentPlan:
+        spec = self.doc.value.get("spec")
+        if isinstance(spec, dict):
+            for i, version in enumerate(spec.get("versions") or []):
+                self._version(spec, i, version)
+        for i, costs in sorted(self.costs.items()):
+            self._version_total(spec, i, costs)
+        return DocumentPlan(self.wanted, self.enums, tuple(self.findings))
+
+    def _version_total(self, spec: dict[str, Any], i: int, costs: list[int]) -> None:
+        """The per-CRD limit is checked per version schema (each has its own
+        `RootCELContext`): the rules already there and markergen's together."""
+        versions = spec.get("versions") or []
+        version = versions[i] if i < len(versions) else None
+        schema = ((version or {}).get("schema") or {}).get("openAPIV3Schema")
+        hand, unknown = hand_cost(schema, is_ours, self.memo.costs)
+        total = hand + sum(costs)
+        if total <= STATIC_ESTIMATED_CRD_COST_LIMIT:
             return
-        key, seq = item
-        if not isinstance(seq, yaml.SequenceNode) or seq.flow_style:
-            return  # a flow-style list is someone else's layout: leave it
-        existing = [to_value(x) for x in seq.value]
-        stale = [i for i, e in enumerate(existing) if is_ours(e) and e not in wanted]
-        add = [w for w in wanted if w not in existing]
-        if stale and len(stale) == len(existing):
-            self.edits.delete(int(key.start_mark.line), last_line(seq))
-            if add:
-                offset = int(seq.start_mark.column - key.start_mark.column)
-                self.edits.insert(
-                    int(key.start_mark.line), self._key_text(key, VALIDATIONS, add, offset)
-                )
+        forms = self.compact_forms.get(i, [])
+        saved = sum(self._cost_of(split, path) - cost for path, split, _, cost in forms)
+        if forms and total - saved <= STATIC_ESTIMATED_CRD_COST_LIMIT:
+            # The compact form says the same with one rule per member instead of two.
+            for path, split, merged, _ in forms:
+                drop = [r.as_dict() for r in split]
+                current = [d for d in self.wanted.get(path, []) if d not in drop]
+                self.wanted[path] = current
+                self._want(path, merged)
             return
-        for i in stale:
-            start = int(seq.value[i].start_mark.line)
-            end = (
-                int(seq.value[i + 1].start_mark.line)
-                if i + 1 < len(seq.value)
-                else last_line(seq.value[i])
+        vpath: PathKey = ("spec", "versions", i)
+        not_counted = (
+            f"; {len(unknown)} rule(s) already there could not be estimated and are not "
+            f"counted ({unknown[0]})"
+            if unknown
+            else ""
+        )
+        self.say(
+            Reason.TOO_COSTLY,
+            vpath,
+            f"the rules of this CRD version would have an estimated total cost of {total:,} "
+            f"({hand:,} for the rules already there, {sum(costs):,} for the union rules), "
+            f"over the API server's limit of {STATIC_ESTIMATED_CRD_COST_LIMIT:,} per schema; "
+            f"no union rule is written{not_counted}. Bound the lists and maps that hold "
+            "unions (+kubebuilder:validation:MaxItems, MaxProperties)",
+        )
+        self.wanted = {p: ([] if p[:3] == vpath else r) for p, r in self.wanted.items()}
+        self.enums = {p: v for p, v in self.enums.items() if p[:3] != vpath}
+
+    def _version(self, spec: dict[str, Any], i: int, version: Any) -> None:
+        if not isinstance(version, dict):
+            return
+        schema = (version.get("schema") or {}).get("openAPIV3Schema")
+        if not isinstance(schema, dict):
+            return
+        group, kind = str(spec.get("group", "")), str((spec.get("names") or {}).get("kind", ""))
+        name = str(version.get("name", ""))
+        if not (group and kind and name):
+            return  # a fragment (openshift's manual-override files), not a whole CRD
+        vpath: PathKey = ("spec", "versions", i)
+        root = root_type(self.model, group, kind, name, self.path)
+        if root is None:
+            why = describe_missing(self.model, group, kind, name)
+            self.say(
+                Reason.NO_ROOT_TYPE,
+                (*vpath, "name"),
+                f"CRD {kind}.{group} version {name}: no Go root type ({why}); no union rules added",
             )
-            self.edits.delete(start, end)
-        if add:
-            self.edits.insert(last_line(seq), self.memo.render(add, int(seq.start_mark.column)))
-
-    def _key_text(self, key: yaml.Node, name: str, value: list[Any], offset: int) -> str:
-        col = int(key.start_mark.column)
-        return " " * col + name + ":\n" + self.memo.render(value, col + offset)
-
-    def _insert_key(self, node: yaml.Node, name: str, value: list[Any]) -> None:
-        """Add `name: value` to a block mapping, before the first key that sorts after it."""
-        if not isinstance(node, yaml.MappingNode) or node.flow_style or not node.value:
             return
-        first_key = node.value[0][0]
-        offset = _sequence_offset(node, self.doc.node)
-        for k, _ in node.value:
-            if isinstance(k, yaml.ScalarNode) and str(k.value) > name:
-                line = int(k.start_mark.line)
-                if self.lines[line][: k.start_mark.column].strip() == "":
-                    self.edits.insert(line, self._key_text(k, name, value, offset))
-                    return
-        self.edits.insert(last_line(node), self._key_text(first_key, name, value, offset))
+        base: PathKey = (*vpath, "schema", "openAPIV3Schema")
+        # The plan depends only on these (the model, the objects of the kind and
+        # `check`'s errors are the run's), so an identical version (a copy in a Helm
+        # chart, a CRD listed twice) takes the plan made for the first; it is placed in
+        # this document (positions, `once`) as it was in that one.
+        digest = self.memo.costs.digest(schema)
+        key = (i, group, kind, name, root.key, digest)
+        plan = self.memo.versions.get(key)
+        if plan is None:
+            planner = _VersionPlanner(
+                self.model,
+                self.doc.value,
+                self.file,
+                self.evaluator,
+                self.context,
+                self.memo,
+                (group, name, kind),
+            )
+            plan = self.memo.versions[key] = planner.read(version, schema, digest, root, base)
+        self._take(i, plan)
+
+    def _take(self, version: int, plan: VersionPlan) -> None:
+        """Place a version's plan in this document."""
+        for f in plan.findings:
+            if isinstance(f.where, Position):
+                self.findings.append(f.placed(f.where))
+                continue
+            if f.once is not None and not self.memo.first_time(f.reason.code, *f.once):
+                continue
+            line, col = self.doc.position(f.where)
+            self.findings.append(f.placed(Position(self.file, line, col)))
+        for path, rules in plan.wants:
+            self._want(path, rules)
+        for path, values in plan.enums:
+            self.enums[path] = list(values)
+        for path, rule, total in plan.costs:
+            costs = self.costs.setdefault(version, [])
+            if rule is not None:
+                costs.append(total)
+                self.rule_costs[(path, rule)] = total
+        for path, split, merged, cost in plan.compact:
+            self.compact_forms.setdefault(version, []).append((path, split, merged, cost))
+        if self.context.withheld is not None:
+            name = str((self.doc.value.get("metadata") or {}).get("name", ""))
+            for path, entry, obj, values in plan.withheld:
+                self.context.withheld(Withheld(self.file, name, path, entry, obj, values))
+
+    def _want(self, path: PathKey, rules: Sequence[Rule]) -> None:
+        current = self.wanted.setdefault(path, [])
+        for r in rules:
+            d = r.as_dict()
+            if d not in current:
+                current.append(d)
+
+    def _cost_of(self, rules: Sequence[Rule], path: PathKey) -> int:
+        return sum(self.rule_costs.get((path, r.rule), 0) for r in rules)
 
 
 def _shape_value(v: Any) -> Any:
@@ -1032,105 +997,10 @@ def _facts(props: Mapping[str, Any], union: Union) -> NodeFacts:
     return NodeFacts(tuple(defaults), tuple(rules))
 
 
-def _member_marker(model: Model, union: Union, member: str) -> Position:
-    """Where the member is marked in Go: its member marker, else its field."""
-    for m in union.members:
-        if m.json_name != member:
-            continue
-        struct = model.structs.get(union.struct)
-        field = struct.field(m.go_name) if struct is not None else None
-        name = union.traits.member_name_marker
-        found = field.marker(name) if field is not None and name else None
-        return found.pos if found is not None else m.pos
-    return union.pos
-
-
-def _rule_marker(model: Model, union: Union, rule: Rule) -> Position:
-    """Where a rule comes from in Go: the marker of the member (or discriminator) its
-    `fieldPath` names, else the marker that founded the union."""
-    name = rule.field_path[1:] if rule.field_path.startswith(".") else ""
-    disc = union.discriminator
-    if disc is not None and name == disc.json_name:
-        return disc.pos
-    if any(m.json_name == name for m in union.members):
-        return _member_marker(model, union, name)
-    return union.pos
-
-
-def _optional_marker(model: Model, union: Union, member: str) -> str:
-    """The member's `+unionMember` marker as written, with `,optional` added."""
-    for m in union.members:
-        if m.json_name != member:
-            continue
-        struct = model.structs.get(union.struct)
-        field = struct.field(m.go_name) if struct is not None else None
-        found = field.marker(UNION_MEMBER) if field is not None else None
-        if found is not None:
-            value = f"={found.value}" if found.value else ""
-            flags = "".join(f",{f}" for f in dict.fromkeys([*found.flags, "optional"]))
-            return f"+{UNION_MEMBER}{value}{flags}"
-    return f"+{UNION_MEMBER},optional"
-
-
-def _rejection_hint(model: Model, union: Union, rule: Rule) -> str:
-    """What to change when a rule would reject a kept object, in the union's own markers."""
-    if union.origin == "struct" and union.semantics != "kep1027":
-        return (
-            "mark the real members with `+unionMember`, or drop `+union` when its fields "
-            "are shared settings; or correct the object"
-        )
-    if rule.reason == REQUIRED and union.traits.member_name_marker == UNION_MEMBER:
-        marker = _optional_marker(model, union, rule.field_path[1:])
-        return (
-            "if the member may be left out when its value is selected, make the marker "
-            f"`{marker}`; or correct the object"
-        )
-    if (
-        rule.reason == REQUIRED
-        and union.discriminator is not None
-        and rule.field_path == ("." + union.discriminator.json_name)
-    ):
-        return "make the discriminator optional (`+optional`), or correct the object"
-    if union.traits.member_name_marker == UNION_MEMBER:
-        return (
-            "give the member the value that selects it in the object "
-            "(`+unionMember=<value>`), or correct the object"
-        )
-    return "correct the object, or the union's markers so they allow it"
-
-
-def _allowance_hint(model: Model, union: Union, allowance: Allowance) -> str:
-    """The edit that makes the markers say what the hand-written rules allow."""
-    if allowance.reason == REQUIRED and union.traits.member_name_marker == UNION_MEMBER:
-        marker = _optional_marker(model, union, allowance.member)
-        return (
-            "if the member may be left out when its value is selected, make the marker "
-            f"`{marker}`; otherwise make the hand-written rule require it"
-        )
-    return "change the hand-written rule or the markers so they agree on which objects are valid"
-
-
 def _is_boolean(node: Any, name: str) -> bool:
     props = node.get("properties") if isinstance(node, dict) else None
     prop = props.get(name) if isinstance(props, dict) else None
     return isinstance(prop, dict) and prop.get("type") == "boolean"
-
-
-def _as_documentation(union: Union, problems: Sequence[str]) -> str:
-    """A hint for a 2019 `+union` struct most of whose optional fields select no value:
-    openapi-gen makes every one of them a member, though they are shared settings."""
-    if union.origin != "struct" or not union.members:
-        return ""
-    off = sum(
-        1 for m in union.members if any(f"member {m.json_name} selects" in p for p in problems)
-    )
-    if off * 2 <= len(union.members):
-        return ""
-    return (
-        f" ({off} of {len(union.members)} members select no discriminator value: if they are "
-        "settings shared by every variant, `+union` is documentation here; mark the real "
-        "members with `+unionMember` or drop `+union`)"
-    )
 
 
 def _variant_enum(
@@ -1143,67 +1013,28 @@ def _variant_enum(
     return crd <= set(go_values) and set(go_values) - crd <= absent
 
 
-def _validation_nodes(node: yaml.Node, path: PathKey, out: dict[PathKey, yaml.Node]) -> None:
-    """Every mapping below `node` that has an `x-kubernetes-validations` key, by path."""
-    if isinstance(node, yaml.MappingNode):
-        for k, v in node.value:
-            if not isinstance(k, yaml.ScalarNode):
-                continue
-            if k.value == VALIDATIONS:
-                out[path] = node
-            else:
-                _validation_nodes(v, (*path, str(k.value)), out)
-    elif isinstance(node, yaml.SequenceNode):
-        for i, v in enumerate(node.value):
-            _validation_nodes(v, (*path, i), out)
-
-
-def _sequence_offset(node: yaml.MappingNode, root: yaml.Node) -> int:
-    """How far this file indents a block list below its key (controller-gen: 0): as a list
-    of the same mapping does, else as the document's first list does."""
-    for k, v in node.value:
-        if isinstance(v, yaml.SequenceNode) and not v.flow_style and v.value:
-            return max(0, int(v.start_mark.column - k.start_mark.column))
-    stack = [root]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, yaml.MappingNode):
-            for k, v in current.value:
-                if isinstance(v, yaml.SequenceNode) and not v.flow_style and v.value:
-                    return max(0, int(v.start_mark.column - k.start_mark.column))
-            stack.extend(reversed([v for _, v in current.value]))
-    return 0
-
-
-def patch_document(
+def plan_document(
     model: Model,
     doc: Document,
     file: str,
-    lines: list[str],
-    edits: LineEdits,
     evaluator: CelEvaluator,
     context: PatchContext,
     memo: RunMemo,
     path: Path | None = None,
-) -> list[Diagnostic]:
-    """Record in `edits` the lines one YAML document needs (none when it is not a CRD)."""
+) -> DocumentPlan:
+    """What one YAML document needs (nothing when it is not a CRD)."""
     value = doc.value
-    diagnostics: list[Diagnostic] = []
     if not isinstance(value, dict) or value.get("kind") != "CustomResourceDefinition":
-        return diagnostics
+        return DocumentPlan({}, {}, (), writes=False)
     if value.get("apiVersion") != CRD_API_VERSION:
         line, col = doc.position(("apiVersion",))
-        diagnostics.append(
-            diag(
-                "MG505",
-                Position(file, line, col),
-                f"CRD apiVersion {value.get('apiVersion')!r} is not {CRD_API_VERSION}; "
-                "left untouched",
-            )
+        said = Placed(
+            Reason.NOT_V1,
+            Position(file, line, col),
+            f"CRD apiVersion {value.get('apiVersion')!r} is not {CRD_API_VERSION}; left untouched",
         )
-        return diagnostics
-    _Patcher(model, doc, file, lines, edits, diagnostics, evaluator, context, memo, path).run()
-    return diagnostics
+        return DocumentPlan({}, {}, (said,), writes=False)
+    return _DocumentPlanner(model, doc, file, evaluator, context, memo, path).plan()
 
 
 def patch_text(
@@ -1223,13 +1054,32 @@ def patch_text(
     `each` is given the file's documents when they are read (a file templated inside a
     document, or not YAML, has none).
     """
+    memo = memo or RunMemo()
+    new, found = _plan_text(
+        model, text, file, evaluator or CelEvaluator(), context or PatchContext(), memo, path, each
+    )
+    return new if new is not None else text, [f.for_crd() for f in found]
+
+
+def _plan_text(
+    model: Model,
+    text: str,
+    file: str,
+    evaluator: CelEvaluator,
+    context: PatchContext,
+    memo: RunMemo,
+    path: Path | None,
+    each: Callable[[list[Document]], None] | None,
+    apply: bool = True,
+) -> tuple[str | None, list[Placed]]:
+    """The file's plan: its findings and, with `apply`, its new text (None: unchanged or
+    not asked for). Raises YamlError for a file that is not YAML."""
     masked = mask_templates(text)
     if masked.inside_line:
-        return text, [
-            diag(
-                "MG507",
-                Position(file, masked.inside_line, 1),
-                "templating inside a YAML document; the file is left alone",
+        where = Position(file, masked.inside_line, 1)
+        return None, [
+            Placed(
+                Reason.TEMPLATED, where, "templating inside a YAML document; the file is left alone"
             )
         ]
     try:
@@ -1238,9 +1088,9 @@ def patch_text(
         if not templated(text):
             raise
         # a Helm template that is YAML only once Helm renders it: a note, never an error
-        return text, [
-            diag(
-                "MG507",
+        return None, [
+            Placed(
+                Reason.TEMPLATED,
                 Position(file, e.line, e.column),
                 f"Helm templating that is not YAML until rendered ({e.message}); the file is left alone",
             )
@@ -1249,25 +1099,13 @@ def patch_text(
         each(docs)
     lines = split_lines(text)
     edits = LineEdits()
-    diagnostics: list[Diagnostic] = []
-    cel = evaluator if evaluator is not None else CelEvaluator()
+    found: list[Placed] = []
     for doc in docs:
-        diagnostics.extend(
-            patch_document(
-                model,
-                doc,
-                file,
-                lines,
-                edits,
-                cel,
-                context or PatchContext(),
-                memo or RunMemo(),
-                path,
-            )
-        )
-    if not edits:
-        return text, diagnostics
-    return edits.apply(lines), diagnostics
+        plan = plan_document(model, doc, file, evaluator, context, memo, path)
+        found.extend(plan.findings)
+        if apply and plan.writes:
+            apply_plan(doc, lines, edits, plan.wanted, plan.enums, memo.render)
+    return (edits.apply(lines) if edits else None), found
 
 
 def _display(path: Path) -> str:
@@ -1316,32 +1154,75 @@ def patch_files(
     samples_include: Sequence[str] = (),
     samples_exclude: Sequence[str] = (),
     strict: bool = False,
+    check_errors: Sequence[Diagnostic] | None = None,
     each: Callable[[Path, list[Document]], None] | None = None,
     withheld: Callable[[Withheld], None] | None = None,
     server: ServerStep | None = None,
 ) -> tuple[dict[Path, str], list[Diagnostic]]:
-    """The new text of every file that changes, and the diagnostics; writes nothing.
+    """The new text of every file that changes, and `markergen crd`'s diagnostics; writes
+    nothing. See `plan_files` for the arguments."""
+    outputs, found = plan_files(
+        files,
+        model,
+        root=root,
+        samples_include=samples_include,
+        samples_exclude=samples_exclude,
+        strict=strict,
+        check_errors=check_errors,
+        each=each,
+        withheld=withheld,
+        server=server,
+    )
+    return outputs, [f.for_crd() for f in found]
+
+
+def plan_files(
+    files: Sequence[Path],
+    model: Model,
+    *,
+    root: Path | None = None,
+    samples_include: Sequence[str] = (),
+    samples_exclude: Sequence[str] = (),
+    strict: bool = False,
+    check_errors: Sequence[Diagnostic] | None = None,
+    each: Callable[[Path, list[Document]], None] | None = None,
+    withheld: Callable[[Withheld], None] | None = None,
+    server: ServerStep | None = None,
+    apply: bool = True,
+) -> tuple[dict[Path, str], list[Placed]]:
+    """The plan of every file: with `apply`, the new text of every file that changes; and
+    the findings, each once, sorted. Writes nothing.
+
+    `check_errors` are the errors `markergen check` reports for the model (after the
+    project's ignore comments and severities): a union with one gets no rules. None: the
+    model's errors under its ignore comments (no severity settings).
     `each` is given every file's documents as they are read (`patch_text`), in order;
     `withheld` every rule not written because it rejects a kept object (MG510).
     With `server`, the changed CRDs and the project's objects go to the project's API
-    server (markergen.crd.serverproof), and the files are patched again with what it
-    said, until it has nothing more to say (three passes at most)."""
-    diagnostics: list[Diagnostic] = []
-    texts = _read(files, diagnostics)
+    server (markergen.crd.serverproof), and the files are planned again with what it
+    said, until it has nothing more to say (three passes at most); the texts are made
+    then, whatever `apply` says."""
+    found: list[Placed] = []
+    texts = _read(files, found)
     evaluator = CelEvaluator()
 
     def refused(shown: str, e: YamlError) -> None:
-        diagnostics.append(diag("MG513", Position(shown, e.line, e.column), e.message))
+        found.append(Placed(Reason.OBJECT_NOT_YAML, Position(shown, e.line, e.column), e.message))
 
+    if check_errors is None:
+        from markergen.pipeline import check_model
+
+        check_errors = [d for d in check_model(model) if d.severity is Severity.ERROR]
     context = PatchContext(
         samples=tuple(
             _samples(_groups(texts), root, samples_include, samples_exclude, files, refused)
         ),
-        check_errors=tuple(d for d in all_diagnostics(model) if d.severity is Severity.ERROR),
+        check_errors=tuple(check_errors),
         strict=strict,
         withheld=withheld,
     )
-    outputs, found = _patch_texts(model, texts, evaluator, context, each)
+    apply = apply or server is not None
+    outputs, planned = _plan_texts(model, texts, evaluator, context, each, apply)
     if server is not None:
         verdicts = ServerVerdicts(server=server.name)
         for _ in range(3):
@@ -1353,45 +1234,58 @@ def patch_files(
             if not new:
                 break
             context = replace(context, server=verdicts)
-            outputs, found = _patch_texts(model, texts, evaluator, context, None)
+            outputs, planned = _plan_texts(model, texts, evaluator, context, None, apply)
         server.verdicts = verdicts
-    return outputs, sorted(set(diagnostics + found), key=Diagnostic.sort_key)
+    return outputs, _distinct(found + planned)
 
 
-def _patch_texts(
+def _distinct(found: Sequence[Placed]) -> list[Placed]:
+    """Each finding once (a CRD kept in two places says the same twice), in the order of
+    crd's diagnostics."""
+    first: dict[Diagnostic, Placed] = {}
+    for f in found:
+        first.setdefault(f.for_crd(), f)
+    return [f for _, f in sorted(first.items(), key=lambda item: item[0].sort_key())]
+
+
+def _plan_texts(
     model: Model,
     texts: Mapping[Path, str],
     evaluator: CelEvaluator,
     context: PatchContext,
     each: Callable[[Path, list[Document]], None] | None,
-) -> tuple[dict[Path, str], list[Diagnostic]]:
-    diagnostics: list[Diagnostic] = []
+    apply: bool,
+) -> tuple[dict[Path, str], list[Placed]]:
+    found: list[Placed] = []
     outputs: dict[Path, str] = {}
     memo = RunMemo()
     for path, text in texts.items():
         shown = _display(path)
         try:
             seen = None if each is None else functools.partial(each, path)
-            new, found = patch_text(model, text, shown, evaluator, context, memo, path, seen)
-        except YamlError as e:
-            diagnostics.append(
-                diag("MG504", Position(shown, e.line, e.column), f"not valid YAML: {e.message}")
+            new, planned = _plan_text(
+                model, text, shown, evaluator, context, memo, path, seen, apply
             )
+        except YamlError as e:
+            where = Position(shown, e.line, e.column)
+            found.append(Placed(Reason.NOT_READABLE, where, f"not valid YAML: {e.message}"))
             continue
-        diagnostics.extend(found)
-        if new != text and shown not in (context.server.refused if context.server else {}):
+        found.extend(planned)
+        refused = context.server.refused if context.server else {}
+        if new is not None and new != text and shown not in refused:
             outputs[path] = new
-    return outputs, diagnostics
+    return outputs, found
 
 
-def _read(files: Sequence[Path], diagnostics: list[Diagnostic]) -> dict[Path, str]:
-    """The files' texts; one that cannot be read is an MG504 in `diagnostics`."""
+def _read(files: Sequence[Path], found: list[Placed]) -> dict[Path, str]:
+    """The files' texts; one that cannot be read is an MG504 in `found`."""
     texts: dict[Path, str] = {}
     for path in files:
         try:
             texts[path] = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
-            diagnostics.append(diag("MG504", Position(_display(path), 1, 1), f"cannot read: {e}"))
+            where = Position(_display(path), 1, 1)
+            found.append(Placed(Reason.NOT_READABLE, where, f"cannot read: {e}"))
     return texts
 
 
@@ -1423,55 +1317,3 @@ def _samples(
     if root is None or not groups:
         return []
     return load_samples(root, groups, include, exclude, crd_files, refused)
-
-
-def sample_findings(
-    paths: Sequence[Path],
-    model: Model,
-    root: Path,
-    *,
-    samples_include: Sequence[str] = (),
-    samples_exclude: Sequence[str] = (),
-    each: Callable[[Path, list[Document]], None] | None = None,
-    server: ServerStep | None = None,
-) -> list[Diagnostic]:
-    """For `markergen check`: the union rules `markergen crd` would not write because they
-    reject an object the project keeps, as MG511 warnings, the hand-written CRD rules
-    that disagree with a union (MG508, as `crd` reports them), the unions `crd` writes no
-    rules for (MG506), and the CRD and object files it cannot read (MG504, MG513).
-    Nothing is written, no diff is made: only the diagnostics are wanted."""
-    _, diagnostics = patch_files(
-        crd_files(paths),
-        model,
-        root=root,
-        samples_include=samples_include,
-        samples_exclude=samples_exclude,
-        each=each,
-        server=server,
-    )
-    return [
-        diag(
-            "MG511",
-            d.pos,
-            d.message.replace("; not written", "; `markergen crd` will not write it"),
-            hint=d.hint,
-        )
-        if d.code == "MG510"
-        else diag(
-            d.code,
-            d.pos,
-            d.message.replace(
-                "; no rules written for this union",
-                "; `markergen crd` writes no rules for this union",
-            ).replace("; no rules written", "; `markergen crd` writes no rules for this union"),
-            hint=d.hint,
-        )
-        if d.code in ("MG508", "MG506")
-        else d
-        for d in diagnostics
-        # MG506 too: the API server then enforces only the project's own rules, and
-        # `markergen validate` the markers; a user of `check` alone must hear of it
-        if d.code in ("MG510", "MG508", "MG506", "MG504", "MG513", "MG514", "MG515")
-        # a union blocked by one of check's own errors: check reports that error itself
-        and not (d.code == "MG506" and "`markergen check` reports" in d.message)
-    ]

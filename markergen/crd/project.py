@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from markergen.crd import runcache
 from markergen.crd.files import CrdError, CrdResult, crd_files, finish
+from markergen.diagnostics import Severity
 from markergen.envtest.assets import Assets
 from markergen.golang.header import generated_struct_names
 from markergen.golang.packages import input_files
@@ -40,6 +41,7 @@ _NAMES_KIND = re.compile(r"kind:[ \t]*['\"]?([A-Z][A-Za-z0-9]*)['\"]?[ \t]*$", r
 if TYPE_CHECKING:
     from markergen.diagnostics import Diagnostic
     from markergen.model import Model
+    from markergen.policy import Policy
 
 DEFAULT_TYPES = ("./api/...", "./apis/...")
 
@@ -89,6 +91,7 @@ def run_project(
     strict: bool = False,
     use_cache: bool = True,
     server: str = "off",
+    policy: Policy | None = None,
 ) -> ProjectRun:
     """Patch the project's CRDs. Without `paths`, the Makefile's CRD output directories
     (else config/crd/bases); the Go packages of `types` and of the Makefile's `paths=`
@@ -97,7 +100,9 @@ def run_project(
     `use_cache`, a run whose inputs are byte-identical to an earlier one reuses its
     result (`markergen.crd.runcache`). `server` is the `server` setting (auto, off, or a
     directory of envtest binaries): with binaries, the CRDs and the project's objects are
-    judged by that API server too (`markergen.crd.serverproof`)."""
+    judged by that API server too (`markergen.crd.serverproof`). A union with an error
+    `markergen check` reports, under the ignore comments and `policy`'s severities, gets
+    no rules."""
     assets = server_assets(root, server)
     files, targets, patterns = _plan(root, paths, types, include_generated)
     key = ""
@@ -124,11 +129,12 @@ def run_project(
     # patcher (YAML composer, CEL, proofs), a third of its time to import.
     from markergen.crd.patch import patch_files
     from markergen.crd.serverproof import ProjectServer, ServerUnavailable
-    from markergen.pipeline import inputs_summary, with_model
+    from markergen.pipeline import check_model, inputs_summary, with_model
 
     judge = ProjectServer(assets) if assets is not None else None
 
     def patch(model: Model) -> tuple[dict[Path, str], list[Diagnostic], str]:
+        errors = [d for d in check_model(model, policy) if d.severity is Severity.ERROR]
         texts, found = patch_files(
             files,
             model,
@@ -136,6 +142,7 @@ def run_project(
             samples_include=samples_include,
             samples_exclude=samples_exclude,
             strict=strict,
+            check_errors=errors,
             server=judge.step if judge is not None else None,
         )
         return texts, found, inputs_summary(model, patterns)

@@ -1,0 +1,133 @@
+"""`markergen crd` holds back a union's rules (MG506) only for an error `markergen check`
+reports, after the project's `// markergen:ignore` comments and `severity:` settings, and
+cites it in check's own words: an error check does not report never blocks a union."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from helpers import TESTDATA, run_main
+
+CRD = Path("config/crd/bases/webapp.example.com_guestbooks.yaml")
+WEBHOOK_MARKER = (
+    "\t// webhook posts entries to a URL; unset means the cluster's default webhook.\n"
+    "\t// +unionMember,optional\n"
+)
+# Webhook selects Email too: MG304, an error of `markergen check` inside union Delivery
+SAME_VALUE = WEBHOOK_MARKER.replace("+unionMember,optional", "+unionMember=Email,optional")
+IGNORED = SAME_VALUE.replace(
+    "\t// +unionMember=", "\t// markergen:ignore MG304 released with this value\n\t// +unionMember="
+)
+
+
+@pytest.fixture
+def example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    dest = tmp_path / "example"
+    shutil.copytree(TESTDATA / "example", dest)
+    monkeypatch.setenv("MARKERGEN_CACHE_DIR", str(tmp_path / "cache"))
+    return dest
+
+
+def _member(root: Path, text: str) -> None:
+    types = root / "api" / "v1" / "union_types.go"
+    source = types.read_text(encoding="utf-8")
+    assert WEBHOOK_MARKER in source
+    types.write_text(source.replace(WEBHOOK_MARKER, text), encoding="utf-8")
+
+
+def _check(root: Path) -> list[dict[str, object]]:
+    r = run_main(["check", "--format", "json", "--no-cache"], cwd=root)
+    found: list[dict[str, object]] = json.loads(r.stdout)
+    return found
+
+
+def _crd(root: Path) -> tuple[int, str]:
+    r = run_main(["crd", "--no-cache"], cwd=root)
+    return r.code, r.stderr
+
+
+def _delivery_rules(root: Path) -> list[str]:
+    crd = yaml.safe_load((root / CRD).read_text(encoding="utf-8"))
+    schema = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]
+    node = schema["properties"]["spec"]["properties"]["delivery"]
+    return [r["message"] for r in node.get("x-kubernetes-validations", [])]
+
+
+def test_crd_cites_checks_error_in_checks_words(example: Path) -> None:
+    _member(example, SAME_VALUE)
+    (error,) = [d for d in _check(example) if d["severity"] == "error"]
+    assert error["code"] == "MG304"
+    code, err = _crd(example)
+    said = (
+        f"`markergen check` reports MG304 at {error['file']}:{error['line']}:{error['column']}: "
+        f"{error['message']}; no rules written"
+    )
+    assert said in err and code == 0
+    assert _delivery_rules(example) == []
+
+
+def test_an_ignored_error_is_ignored_by_crd_too(example: Path) -> None:
+    _member(example, IGNORED)
+    assert [d for d in _check(example) if d["severity"] == "error"] == []
+    code, err = _crd(example)
+    assert code == 0 and "MG304" not in err and "`markergen check` reports" not in err
+    assert any(m.endswith("(union Delivery.method)") for m in _delivery_rules(example))
+
+
+def test_an_error_turned_into_a_warning_blocks_nothing(example: Path) -> None:
+    _member(example, SAME_VALUE)
+    (example / "markergen.yaml").write_text("severity:\n  MG304: warning\n", encoding="utf-8")
+    found = _check(example)
+    assert [d["code"] for d in found if d["severity"] == "error"] == []
+    assert "MG304" in [d["code"] for d in found]
+    code, err = _crd(example)
+    assert code == 0 and "`markergen check` reports" not in err
+    assert any(m.endswith("(union Delivery.method)") for m in _delivery_rules(example))
+
+
+def test_a_warning_turned_into_an_error_blocks_its_union(example: Path) -> None:
+    """MG201 (a warning by default) inside union Notification: as an error, check fails
+    on it and crd writes no rules for that union, saying so in check's words."""
+    (example / "markergen.yaml").write_text("severity:\n  MG201: error\n", encoding="utf-8")
+    (error,) = [d for d in _check(example) if d["severity"] == "error"]
+    assert error["code"] == "MG201"
+    _, err = _crd(example)
+    assert (
+        f"`markergen check` reports MG201 at {error['file']}:{error['line']}:{error['column']}: "
+        f"{error['message']}; no rules written"
+    ) in err
+
+
+@pytest.mark.parametrize("command", [["check", "--no-cache"], ["crd", "--no-cache"]])
+def test_the_rules_run_once_per_run(
+    example: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    import markergen.rules as rules
+
+    runs: list[int] = []
+    real = rules.run_rules
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        runs.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(rules, "run_rules", counted)
+    _member(example, SAME_VALUE)
+    r = run_main(command, cwd=example)
+    assert "MG304" in r.stdout + r.stderr  # the rules did run, and their error is reported
+    assert len(runs) == 1
+
+
+def test_a_crd_run_is_not_served_stale_after_a_severity_change(example: Path) -> None:
+    _member(example, SAME_VALUE)
+    first = run_main(["crd", "--verify"], cwd=example)
+    assert "`markergen check` reports MG304" in first.stderr
+    (example / "markergen.yaml").write_text("severity:\n  MG304: warning\n", encoding="utf-8")
+    second = run_main(["crd", "--verify"], cwd=example)
+    assert "`markergen check` reports" not in second.stderr
+    assert "(union Delivery.method)" in second.stdout  # the rules it would now write
