@@ -364,16 +364,27 @@ def _is_pattern(arg: str) -> bool:
 
 
 def _run_diff(args: Args) -> int:
+    from markergen.config import ConfigError
     from markergen.diff import run_diff
+    from markergen.diff.crdchecks import CrdChecksError, crd_checks
 
     rest = list(args.rest)
     head = rest.pop(0) if rest and not _is_pattern(rest[0]) else None
-    templates = None
-    if args.format == "markdown":
-        # the project's diff-report.md.j2 (the `templates` setting) replaces the built-in
-        templates = _config(args, "diff").templates_dir()
+    cfg = _config(args, "diff")
+    # the project's diff-report.md.j2 (the `templates` setting) replaces the built-in
+    templates = cfg.templates_dir() if args.format == "markdown" else None
+    try:
+        checks = crd_checks(cfg.crd_checks, cfg.crd_check_options)
+    except CrdChecksError as e:
+        raise ConfigError(f"{cfg.source or 'markergen.yaml'}: {e}") from None
     result = run_diff(
-        args.base, head, Path.cwd(), args.format, patterns=rest, templates_dir=templates
+        args.base,
+        head,
+        Path.cwd(),
+        args.format,
+        patterns=rest,
+        templates_dir=templates,
+        checks=checks,
     )
     sys.stdout.write(result.text)
     return 1 if result.fails(args.fail_on) else 0

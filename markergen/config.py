@@ -37,6 +37,11 @@ from markergen.semantics import Semantics
 CONFIG_NAME = "markergen.yaml"
 _SPEC = "markergen.setting"
 
+# The level of a CRD check of `diff` and the values of its options (markergen/diff/
+# crdchecks.py declares the checks and options; a test holds these equal to its own).
+CheckLevel = Literal["error", "warning", "off"]
+CheckOption = Literal["allow", "breaking", "compatible", "disallow"]
+
 Kind = Literal["bool", "str", "optional-str", "choice", "list", "mapping", "globs"]
 
 # `samples:` in markergen.yaml: {include: [glob, ...], exclude: [glob, ...]}.
@@ -217,6 +222,25 @@ class Config:
         commands=("generate",),
         affects_outputs=True,
     )
+    crd_checks: Mapping[str, CheckLevel] = setting(
+        {},
+        help="The level of each CRD check of `diff` (crdify's checks: scope, "
+        "existingFieldRemoval, storedVersionRemoval, enum, default, maximum, maxLength, "
+        "maxItems, maxProperties, minimum, minLength, minItems, minProperties, nullable, "
+        "pattern, required, type, description): error (a flagged change is breaking and "
+        "counts for --fail-on), warning (reported, never fails the run) or off; `*` names "
+        "every check. Default: error, description off (docs/diff.md). The flag sets every "
+        "check.",
+        commands=("diff",),
+        metavar="LEVEL",
+    )
+    crd_check_options: Mapping[str, CheckOption] = setting(
+        {},
+        help="Options of the CRD checks of `diff`: enum-addition (allow|disallow), "
+        "required-with-default (compatible|breaking), pattern-removal (allow|disallow), "
+        "nullable-addition (allow|disallow), nullable-removal (allow|disallow) "
+        "(docs/diff.md).",
+    )
     source: Path | None = None  # the markergen.yaml read, if any
     # True when neither markergen.yaml nor a flag names the inputs: markergen picked them
     # (a zero-config run, which then says what it read; docs/configuration.md)
@@ -335,10 +359,15 @@ def output_settings(cfg: Config) -> dict[str, object]:
 
 def settings_markdown() -> str:
     """The reference table of every setting, for docs/configuration.md."""
-    rows = ["| key (markergen.yaml) | flag | default | commands | what it does |", "|---|---|---|---|---|"]
+    rows = [
+        "| key (markergen.yaml) | flag | default | commands | what it does |",
+        "|---|---|---|---|---|",
+    ]
     for s in settings():
         flag = f"`{s.flag}`" if s.commands else "(file only)"
-        default = "" if s.default in (None, (), {}) else f"`{s.default}`".replace("`False`", "`false`")
+        default = (
+            "" if s.default in (None, (), {}) else f"`{s.default}`".replace("`False`", "`false`")
+        )
         commands = ", ".join(s.commands) if s.commands else ""
         values = f" One of: {', '.join(s.choices)}." if s.choices and s.kind != "globs" else ""
         rows.append(f"| `{s.key}` | {flag} | {default} | {commands} | {s.help}{values} |")
@@ -415,8 +444,7 @@ def coerce(s: Setting, value: Any, where: str) -> Any:
             raise ConfigError(f"{where}{s.key} must be a name or a mapping")
         # YAML 1.1 reads a bare `off` as false; `MG205: off` means the level "off".
         mapping = {
-            str(k): "off" if v is False and "off" in s.choices else str(v)
-            for k, v in value.items()
+            str(k): "off" if v is False and "off" in s.choices else str(v) for k, v in value.items()
         }
         for k, v in mapping.items():
             if s.choices and v not in s.choices:
@@ -461,7 +489,9 @@ def _from_file(path: Path) -> dict[Setting, Any]:
     for key, value in data.items():
         s = known.get(str(key))
         if s is None:
-            raise ConfigError(f"{path}: unknown key {key!r}; known keys: {', '.join(sorted(known))}")
+            raise ConfigError(
+                f"{path}: unknown key {key!r}; known keys: {', '.join(sorted(known))}"
+            )
         out[s] = coerce(s, value, f"{path}: ")
     return out
 

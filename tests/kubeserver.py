@@ -44,6 +44,10 @@ PROGRAMS: dict[str, tuple[str, str]] = {
     # the real kube-apiserver and etcd, laid out as setup-envtest would (test_*envtest*)
     "kube-apiserver": ("envtest", "k8s.io/kubernetes/cmd/kube-apiserver"),
     "etcd": ("envtest", "./etcd"),
+    # crdify, the CRD compatibility checker `markergen diff`'s CRD checks are compared with
+    # (tests/test_apiserver_crdchecks.py, bench/bench_crdify.py); its version is pinned in
+    # harness/crdify/go.mod as a `tool`, so the module's own main package is what is built
+    "crdify": ("crdify", "sigs.k8s.io/crdify"),
 }
 
 NEEDS = (

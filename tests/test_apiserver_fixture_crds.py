@@ -39,13 +39,32 @@ def _crd(path: Path) -> dict[str, Any]:
     return crd
 
 
+# The CRD fixtures of tests/test_crd_want.py that are no CRD a server takes, on purpose:
+# what markergen says about them (MG504, MG505) is the test.
+_HANDWRITTEN = "config/crd/bases/relay.example.com_relays-handwritten.yaml"
+NOT_YAML = str(TESTDATA / "crdwant" / "mg504-bad" / _HANDWRITTEN)
+V1BETA1 = str(TESTDATA / "crdwant" / "mg505-bad" / _HANDWRITTEN)
+
+
 @pytest.mark.parametrize(
-    "path", _unique(crd_files()), ids=lambda p: p.relative_to(TESTDATA).as_posix()
+    "path",
+    [p for p in _unique(crd_files()) if str(p) not in (NOT_YAML, V1BETA1)],
+    ids=lambda p: p.relative_to(TESTDATA).as_posix(),
 )
 def test_the_server_establishes_every_fixture_crd(kube: kubeserver.Server, path: Path) -> None:
     crd = _crd(path)
     with kube.installed(crd) as installed:
         assert installed.kind == crd["spec"]["names"]["kind"]
+
+
+def test_the_crd_that_is_not_yaml_is_not_yaml() -> None:
+    with pytest.raises(yaml.YAMLError, match=r"found character .* that cannot start any token"):
+        _documents(Path(NOT_YAML))
+
+
+def test_the_server_refuses_the_v1beta1_crd(kube: kubeserver.Server) -> None:
+    with pytest.raises(kubeserver.CRDRefused, match="does not match the expected API version"):
+        kube.install(_crd(Path(V1BETA1)))
 
 
 @pytest.mark.parametrize(

@@ -94,15 +94,24 @@ class Change:
     # For a breaking CRD change: the part at `crd_path` of an object the base accepts
     # and the head rejects (its `crd_version`), as JSON text; None when there is none.
     crd_witness: str | None = None
+    # The CRD check (markergen.diff.crdchecks) that reports the change, and whether its
+    # level is `warning`: reported, never counted by `--fail-on`.
+    crd_check: str = ""
+    crd_warning: bool = False
 
     @property
     def breaking(self) -> bool:
         return self.classification == "breaking"
 
     @property
+    def fails(self) -> bool:
+        """A breaking change that `--fail-on breaking-any-stage` counts (not a warning)."""
+        return self.breaking and not self.crd_warning
+
+    @property
     def breaking_at_ga(self) -> bool:
         """What `--fail-on breaking` counts: a break of a GA version that no gate hides."""
-        return self.breaking and self.stage == "ga" and not self.gate
+        return self.fails and self.stage == "ga" and not self.gate
 
     @property
     def version(self) -> str:
@@ -136,6 +145,9 @@ class Change:
                 "go_behind": self.go_behind,
                 "witness": None if self.crd_witness is None else json.loads(self.crd_witness),
             }
+            if self.crd_check:
+                out["crd"]["check"] = self.crd_check
+                out["crd"]["level"] = "warning" if self.crd_warning else "error"
         return out
 
     def _json_go(self) -> dict[str, Any]:

@@ -7,8 +7,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from markergen.diff import crdchecks
 from markergen.diff.choices import FAIL_ON, FORMATS
 from markergen.diff.classify import Change, compare
+from markergen.diff.crdchecks import DEFAULTS, CrdChecks
 from markergen.diff.errors import DiffInputError
 from markergen.diff.render import render
 from markergen.diff.sources import Side, git_prefix, read_side
@@ -45,13 +47,13 @@ class DiffResult:
         if fail_on == "breaking":
             return self.breaking_at_ga > 0
         if fail_on == "breaking-any-stage":
-            return self.breaking > 0
+            return any(c.fails for c in self.changes)
         if fail_on == "any":
             return bool(self.changes)
         return False
 
 
-def _changes(before: Side, after: Side) -> list[Change]:
+def _changes(before: Side, after: Side, checks: CrdChecks = DEFAULTS) -> list[Change]:
     """Go changes when both sides have Go types (or documents), CRD changes when both
     have CRDs, merged into one list when both kinds are there."""
     go_sides = before.origin_kind != "crd" and after.origin_kind != "crd"
@@ -70,7 +72,11 @@ def _changes(before: Side, after: Side) -> list[Change]:
     from markergen.diff.crdclassify import compare_crds
     from markergen.diff.crdgo import GoMap, merge
 
-    crd = compare_crds(before.crds, after.crds)
+    crd = crdchecks.merge(
+        compare_crds(before.crds, after.crds),
+        crdchecks.check_crds(before.crds, after.crds, checks),
+        checks,
+    )
     if not go_sides or after.model is None:
         return crd
     head_map = GoMap(after.model, after.crds, after.naming)
@@ -85,6 +91,7 @@ def run_diff(
     fmt: str = "text",
     patterns: Sequence[str] = (),
     templates_dir: Path | None = None,
+    checks: CrdChecks = DEFAULTS,
 ) -> DiffResult:
     """Compare the unions and enums of `base` and `head` (None: the working tree at cwd).
 
@@ -95,7 +102,8 @@ def run_diff(
     added or removed), and one that names nothing on either side is an error. Raises
     DiffInputError (message names the side) for a side that cannot be read and ValueError
     for an unknown format. `templates_dir` (the `templates` setting) may hold the
-    project's diff-report.md.j2 for the markdown format.
+    project's diff-report.md.j2 for the markdown format. `checks`: the levels and options
+    of the CRD checks (the `crd-checks` and `crd-check-options` settings).
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
@@ -109,7 +117,7 @@ def run_diff(
             " ".join(missing),
             "the pattern(s) name no Go package on either side",
         )
-    changes = tuple(sorted(_changes(before, after), key=Change.sort_key))
+    changes = tuple(sorted(_changes(before, after, checks), key=Change.sort_key))
     changes = _from_root(changes, git_prefix(cwd))
     text = render(changes, fmt, templates_dir=templates_dir)
     return DiffResult(changes=changes, text=text, format=fmt)

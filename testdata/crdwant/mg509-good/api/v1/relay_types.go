@@ -1,0 +1,56 @@
+// Package v1 holds the relay.example.com/v1 API.
+// +groupName=relay.example.com
+package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// Mode selects how a relay connects.
+// +enum
+type Mode string
+
+const (
+	// ModeTLS connects with TLS.
+	ModeTLS Mode = "TLS"
+	// ModeQUIC connects with QUIC.
+	ModeQUIC Mode = "QUIC"
+)
+
+// TLS configures a TLS connection.
+type TLS struct {
+	// secretName names the certificate's secret.
+	SecretName string `json:"secretName"`
+}
+
+// Endpoint is where a relay connects.
+// +kubebuilder:validation:ExactlyOneOf=tls;quic
+type Endpoint struct {
+	// mode selects how to connect.
+	// +unionDiscriminator
+	// +required
+	Mode Mode `json:"mode"`
+
+	// tls configures TLS.
+	// +unionMember=TLS
+	// +optional
+	TLS *TLS `json:"tls,omitempty"`
+
+	// quic configures QUIC.
+	// +unionMember=QUIC
+	// +optional
+	QUIC *TLS `json:"quic,omitempty"`
+}
+
+// RelaySpec is the desired state of a Relay.
+type RelaySpec struct {
+	// endpoint is where the relay connects.
+	Endpoint Endpoint `json:"endpoint"`
+}
+
+// Relay forwards traffic.
+// +kubebuilder:object:root=true
+type Relay struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec RelaySpec `json:"spec,omitempty"`
+}
