@@ -45,24 +45,7 @@ def _generated(base: Obj) -> Iterator[tuple[tuple[str, ...], Obj]]:
             yield RUNTIME, {m: {"version": "1"} for m in chosen}
 
 
-# A new required field outside any union: the server rejects every object that leaves it
-# out, and `diff` must call that breaking. That is the `required` check of crdify's list
-# (issue 37, item 1), which the union comparison does not read; strict, so that this
-# fails as soon as the check reports it, and the mark goes.
-CASES = [
-    pytest.param(
-        n,
-        marks=pytest.mark.xfail(
-            reason="a required field outside the union: crdify's `required` check", strict=True
-        ),
-    )
-    if n == "new-required-field"
-    else n
-    for n in sorted(EDITS)
-]
-
-
-@pytest.mark.parametrize("name", CASES)
+@pytest.mark.parametrize("name", sorted(EDITS))
 def test_witnesses_and_kept_objects_on_the_server(
     kube: kubeserver.Server, tmp_path: Any, name: str
 ) -> None:

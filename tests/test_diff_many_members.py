@@ -55,12 +55,26 @@ def test_each_member_change_is_compared(tmp_path: Path, name: str) -> None:
 
 
 def test_the_removed_and_renamed_values_are_named(tmp_path: Path) -> None:
+    # one entry per cause: the value gone with its member is the member's entry
     removed = report(tmp_path, "member-removed")
-    assert any(c["kind"] == "enum-value-removed" and '"Elixir"' in c["message"] for c in removed)
-    member = next(c for c in removed if c["kind"] == "member-removed")
-    assert '"elixir" left' in member["message"]
+    assert [c["kind"] for c in removed] == ["member-removed"]
+    assert '"elixir" left' in removed[0]["message"]
     renamed = report(tmp_path, "value-renamed")
     kinds = sorted(c["kind"] for c in renamed)
     assert kinds == ["enum-value-added", "enum-value-removed", "union-stricter"]
     required = report(tmp_path, "discriminator-required")
     assert '"type" required now' in required[0]["message"]
+
+
+def test_a_new_required_field_and_the_exactly_one_bounds_dropped(tmp_path: Path) -> None:
+    """The two changes at the node that are no union reading: crdify's `required` and
+    minProperties/maxProperties checks report them, beside the union's comparison."""
+    required = report(tmp_path, "new-required-field")
+    assert [(c["class"], c["kind"], c["field"]) for c in required] == [
+        ("breaking", "required-added", "name")
+    ]
+    dropped = report(tmp_path, "exactly-one-dropped")
+    assert sorted((c["class"], c["kind"]) for c in dropped) == [
+        ("compatible", "maxProperties-removed"),
+        ("compatible", "minProperties-removed"),
+    ]
