@@ -1,25 +1,34 @@
-"""The output cache of `markergen generate`: a run whose inputs did not change since the
-last run reuses that run's rendered outputs and diagnostics instead of recomputing them.
+"""markergen's one run cache: a run whose inputs did not change since the last run
+reuses that run's results (rendered outputs, printed text, patched CRDs, diagnostics)
+instead of recomputing them. `generate`, `check`, `dump` and `crd` all use it.
 
-Design (docs/performance.md, "Cache"):
-- Key: a SHA-256 over everything the outputs and diagnostics depend on: the bytes of
-  every Go file the patterns select (generated files included, so a header edit counts),
-  each file's path and module, the working directory (reported paths are relative to
-  it), the options that reach the renderers, and a fingerprint of markergen itself
-  (its version, the size and mtime of its modules and of the libraries that shape the
-  output).
-  File *contents* are hashed, never trusted by mtime: a cached result is never stale.
-- Storage: one file per invocation shape (patterns, cwd, options) in the cache
-  directory (`.markergen-cache/` at the module root, or `$MARKERGEN_CACHE_DIR`): a
-  one-line JSON header (key, diagnostics, output names with byte lengths, SHA-256 of the
-  body) followed by the output texts, so a hit decodes a small header, not megabytes of
-  JSON. No pickle: loading a cache file can never run code, whoever wrote it.
-- Safety: the directory is safe to delete at any time. A file that cannot be read or
-  decoded, or whose shape is wrong, is a miss and gets rewritten. Writes go to a
-  temporary file renamed into place, so readers never see half a file; failing to write
-  (read-only checkout) only costs the speed-up.
-Only successful runs are stored: a run with error diagnostics writes no output and is
-recomputed next time.
+The one key (docs/performance.md, "Cache"), a SHA-256 over:
+- the command (`generate`, `check`, `dump`, `crd`);
+- its inputs: the Go package patterns, the working directory (reported paths are
+  relative to it), and the path, module and bytes of every Go file the patterns
+  select (generated files included, so a header edit counts);
+- its options: the settings its results depend on (each command names its own);
+- the digests of the extra files it reads: those named before the run (the CRD
+  files, the kept objects and Makefiles of `check` and `crd`, a project's templates),
+  and those found while it runs (imported packages, go.mod and go.work files found
+  while resolving imports), which are stored with the entry and checked on lookup;
+- a fingerprint of markergen itself (its version, the size and mtime of its modules
+  and of the libraries that shape the output).
+File *contents* are hashed, never trusted by mtime: a cached result is never stale.
+
+Storage: one file per invocation shape (command, patterns, cwd, options) in the cache
+directory (`.markergen-cache/` at the module root, or `$MARKERGEN_CACHE_DIR`), so an
+edit replaces the entry: a one-line JSON header (key, diagnostics, output names with
+byte lengths, SHA-256 of the body) followed by the output texts, so a hit decodes a
+small header, not megabytes of JSON. No pickle: loading a cache file can never run
+code, whoever wrote it. Beside the entries, `SyntaxStore` keeps the syntax records of
+each Go file read, by the digest of its bytes, so that a run after an edit parses only
+the files that changed (markergen.golang.records).
+
+Safety: the directory is safe to delete at any time. A file that cannot be read or
+decoded, or whose shape is wrong, is a miss and gets rewritten. Writes go to a
+temporary file renamed into place, so readers never see half a file; failing to write
+(read-only checkout) only costs the speed-up. `--no-cache` reads and writes nothing.
 """
 
 from __future__ import annotations
@@ -43,6 +52,7 @@ CACHE_DIR_NAME = ".markergen-cache"
 ENV_CACHE_DIR = "MARKERGEN_CACHE_DIR"
 # Bumped whenever the layout of a cache file changes; old files then read as misses.
 _FORMAT = 2
+COMMANDS = ("generate", "check", "dump", "crd")
 # Libraries whose version changes the bytes of the output (the parser).
 _LIBRARIES = ("tree_sitter", "tree_sitter_go")
 
@@ -74,13 +84,21 @@ class CachedRun:
         return self.outputs.get(INPUTS_SUMMARY, "")
 
 
-def file_digests(paths: Sequence[str]) -> tuple[tuple[str, str], ...]:
-    """(path, SHA-256) of each file; a file that cannot be read has the digest ""."""
+def file_digests(
+    paths: Sequence[str], read: Callable[[Path], bytes] | None = None
+) -> tuple[tuple[str, str], ...]:
+    """(path, SHA-256) of each file; a file that cannot be read has the digest "".
+    `read`: the run's own reading of the files (markergen.yamlio.YamlReader.data), so
+    that a cold run reads each CRD and object file once."""
     out = []
     for p in sorted(set(paths)):
         try:
-            with open(p, "rb") as handle:
-                out.append((p, hashlib.sha256(handle.read()).hexdigest()))
+            if read is not None:
+                data = read(Path(p))
+            else:
+                with open(p, "rb") as handle:
+                    data = handle.read()
+            out.append((p, hashlib.sha256(data).hexdigest()))
         except OSError:
             out.append((p, ""))
     return tuple(out)
@@ -108,19 +126,25 @@ class OutputCache:
         cwd: Path,
         options: Mapping[str, Any],
         command: str = "generate",
-        inputs: Sequence[tuple[str, str]] = (),
+        extra_files: Sequence[str | Path] = (),
+        read: Callable[[Path], bytes] | None = None,
     ) -> OutputCache | None:
-        """The cache slot of this invocation, or None when the inputs cannot be listed
-        (a pattern names nothing, a file cannot be read): the run then reports that.
-        `command` names what is cached (`generate`, `check`, `dump`): each has its own
-        slots, and `options` are the settings its results depend on. `inputs` are
-        (path, SHA-256) of other files the results depend on (check's CRDs and samples):
-        part of the key, not of the slot, so an edit replaces the entry."""
+        """The cache slot of this invocation, under the one key (module docstring), or
+        None when the inputs cannot be listed (a pattern names nothing, a file cannot
+        be read): the run then reports that. `command` names what is cached (one of
+        `COMMANDS`): each has its own slots, and `options` are the settings its results
+        depend on. `extra_files` are the other files the results depend on, known before
+        the run (CRDs, kept objects, Makefiles, templates): their digests are part of
+        the key, not of the slot, so an edit replaces the entry; a missing one counts.
+        `read` reads them (default: from disk)."""
         from markergen.golang.packages import input_files
 
+        if command not in COMMANDS:
+            raise ValueError(f"no cache for command {command!r}")
         files = input_files(patterns, cwd)
         if files is None:
             return None
+        extra = file_digests([os.path.abspath(p) for p in extra_files], read)
         shape = {
             "command": command,
             "cwd": os.path.abspath(cwd),
@@ -132,7 +156,7 @@ class OutputCache:
         digest = hashlib.sha256()
         digest.update(f"markergen-cache {_FORMAT}\n{shape_text}\n".encode())
         digest.update(code_fingerprint().encode())
-        digest.update(json.dumps(list(map(list, inputs))).encode())
+        digest.update(json.dumps(list(map(list, extra))).encode())
         try:
             for f in files:
                 digest.update(f"{f.path}\0{f.explicit}\0{f.module}\0".encode())
@@ -204,6 +228,132 @@ class OutputCache:
         if not _replace_atomically(self.path, fill):
             return False
         _ignore_in_git(self.directory)
+        return True
+
+
+def open_run(
+    root: Path,
+    command: str,
+    patterns: Sequence[str],
+    cwd: Path,
+    options: Mapping[str, Any],
+    use: bool = True,
+    extra_files: Sequence[str | Path] = (),
+    directory: Path | None = None,
+    read: Callable[[Path], bytes] | None = None,
+) -> tuple[OutputCache | None, CachedRun | None]:
+    """(this run's slot or None, the stored run or None): what every command asks first.
+    Without `use` (`--no-cache`), neither: nothing is read or written. `directory`:
+    the cache directory (default `cache_dir(root)`); `read` reads the extra files."""
+    if not use:
+        return None, None
+    where = directory if directory is not None else cache_dir(root)
+    cache = OutputCache.open(where, patterns, cwd, options, command, extra_files, read)
+    return cache, (cache.lookup() if cache is not None else None)
+
+
+def store_run(
+    cache: OutputCache,
+    diagnostics: Sequence[Diagnostic],
+    outputs: Mapping[str, str],
+    files_read: Sequence[str],
+    summary: str,
+) -> bool:
+    """Store a computed run: its diagnostics, its outputs (name → text), what it read
+    and found (`INPUTS_SUMMARY`), and the digests of the files its model read beyond
+    the selected ones (`files_read`: `Model.files_read`)."""
+    texts = {**outputs, INPUTS_SUMMARY: summary}
+    return cache.store(CachedRun(tuple(diagnostics), texts, read_beyond(files_read)))
+
+
+def syntax_store(root: Path, use: bool = True, directory: Path | None = None) -> SyntaxStore | None:
+    """The per-file syntax records of the project at `root` (None with `use` off:
+    `--no-cache` writes none)."""
+    if not use:
+        return None
+    return SyntaxStore(directory if directory is not None else cache_dir(root))
+
+
+class SyntaxStore:
+    """The syntax records of the Go files read before, by the digest of each file's
+    bytes (markergen.golang.records.RecordStore), in one pack file: `syntax/<code>.pack`
+    of the cache directory, `<code>` naming the code that made them (`code_fingerprint`),
+    so records of another markergen are never read (and its pack is removed when this
+    one writes). One read per run, and one write when a run parsed something: a file a
+    record would cost an open each, the larger part of a record's price.
+
+    The pack: a line of JSON (`[[key, length], ...]`), then the records one after the
+    other. A pack that cannot be read or decoded holds nothing; a damaged record fails
+    its own checksum (markergen.golang.records.decode) and its file is parsed again.
+    A run that put records rewrites the pack with every record it used, and the others
+    while they are no more than twice as many (records of other patterns, or of a
+    file's earlier bytes): it never grows without bound."""
+
+    def __init__(self, directory: Path) -> None:
+        code = hashlib.sha256(code_fingerprint().encode()).hexdigest()[:16]
+        self.top = directory / "syntax"
+        self.path = self.top / f"{code}.pack"
+        self._kept: dict[str, bytes] | None = None
+        self._used: set[str] = set()
+        self._new: dict[str, bytes] = {}
+        self.hits = 0  # records served, for the benches and tests
+        self.misses = 0
+
+    def _load(self) -> dict[str, bytes]:
+        try:
+            raw = self.path.read_bytes()
+        except OSError:
+            return {}
+        try:
+            head, _, body = raw.partition(b"\n")
+            kept: dict[str, bytes] = {}
+            offset = 0
+            for key, length in json.loads(head):
+                end = offset + _int(length)
+                kept[_str(key)] = body[offset:end]
+                offset = end
+        except (ValueError, TypeError):
+            return {}
+        return kept if offset == len(body) else {}
+
+    def get(self, key: str) -> bytes | None:
+        if self._kept is None:
+            self._kept = self._load()
+        data = self._kept.get(key)
+        if data is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        self._used.add(key)
+        return data
+
+    def put(self, key: str, data: bytes) -> None:
+        self._new[key] = data
+        self._used.add(key)
+
+    def save(self) -> bool:
+        """Write the pack when this run put records; False when it did not or could not."""
+        if not self._new:
+            return False
+        kept = self._kept if self._kept is not None else self._load()
+        records = {k: v for k, v in kept.items() if k in self._used}
+        records.update(self._new)
+        others = {k: v for k, v in kept.items() if k not in records}
+        if len(others) <= 2 * len(records):
+            records.update(others)
+        keys = sorted(records)
+        head = json.dumps([[k, len(records[k])] for k in keys], separators=(",", ":"))
+        data = b"".join([head.encode("ascii"), b"\n", *(records[k] for k in keys)])
+        if not write_atomically(self.path, data):
+            return False
+        try:
+            stale = [p for p in self.top.iterdir() if p.suffix == ".pack" and p != self.path]
+        except OSError:
+            stale = []
+        for old in stale:
+            with contextlib.suppress(OSError):
+                old.unlink()
+        self._kept, self._new = records, {}
         return True
 
 
@@ -371,4 +521,3 @@ def _ignore_in_git(directory: Path) -> None:
     if not marker.exists():
         with contextlib.suppress(OSError):
             marker.write_text("# Created by markergen: this cache is safe to delete.\n*\n")
-

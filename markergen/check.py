@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from markergen.envtest.assets import Assets
     from markergen.model import Model  # a run served from the cache builds none
     from markergen.policy import Policy
+    from markergen.yamlio import YamlReader
 
 
 @dataclass(frozen=True)
@@ -58,41 +59,36 @@ def run_check(
             )
         options["server"] = [str(assets.directory), assets.version]
     # With CRDs, the findings also depend on the CRD files (MG520, MG521), the YAML
-    # objects the project keeps (MG511) and the Makefiles that locate them: their digest
-    # joins the key (not the slot, so an edit replaces the entry), and a new, edited or
-    # removed CRD or sample is never served stale.
-    inputs: list[tuple[str, str]] = []
-    if crd_dirs and use_cache:
-        from markergen.crd.checkkey import check_inputs_digest
+    # objects the project keeps (MG511) and the Makefiles that locate them: extra files
+    # of the one cache key, so a new, edited or removed CRD or sample is never served stale.
+    from markergen.cache import open_run, store_run, syntax_store
+    from markergen.project.inputs import crd_inputs
+    from markergen.yamlio import YamlReader
 
-        digest = check_inputs_digest(
-            cfg.root, crd_dirs, cfg.samples.get("include", ()), cfg.samples.get("exclude", ())
-        )
-        inputs = [("crd-inputs", digest)]
-    cache = None
-    if use_cache:
-        from markergen.cache import OutputCache, cache_dir
-
-        cache = OutputCache.open(cache_dir(cfg.root), patterns, cwd, options, "check", inputs)
-        cached = cache.lookup() if cache is not None else None
-        if cached is not None:
-            return CheckRun(tuple(cached.diagnostics), cached.summary)
+    # one reading of the CRD and sample files for the key and the findings
+    reader = YamlReader() if crd_dirs else None
+    include, exclude = cfg.samples.get("include", ()), cfg.samples.get("exclude", ())
+    read = crd_inputs(cfg.root, crd_dirs, include, exclude) if crd_dirs and use_cache else []
+    cache, cached = open_run(
+        cfg.root, "check", patterns, cwd, options, use_cache, read,
+        read=reader.data if reader is not None else None,
+    )
+    if cached is not None:
+        return CheckRun(tuple(cached.diagnostics), cached.summary)
     from markergen.pipeline import check_model, inputs_summary, with_model
 
     def check(model: Model) -> CheckRun:
         rules = policy(cfg)
         found = check_model(model, rules)
-        found += _crd_findings(cfg, crd_dirs, model, rules, found, assets, note)
+        found += _crd_findings(cfg, crd_dirs, model, rules, found, assets, note, reader)
         summary = inputs_summary(model, patterns)
         if cache is not None:
-            from markergen.cache import INPUTS_SUMMARY, CachedRun, read_beyond
-
-            outputs = {INPUTS_SUMMARY: summary}
-            cache.store(CachedRun(tuple(found), outputs, read_beyond(model.files_read)))
+            store_run(cache, found, {}, model.files_read, summary)
         return CheckRun(tuple(found), summary)
 
     # the rules run with the collector still paused, as generate's do (with_model)
-    return with_model(patterns, cwd, cfg.include_generated, check)
+    records = syntax_store(cfg.root, use_cache)
+    return with_model(patterns, cwd, cfg.include_generated, check, records)
 
 
 def _crd_dirs(cfg: Config) -> list[Path]:
@@ -111,6 +107,7 @@ def _crd_findings(
     found: Sequence[Diagnostic],
     assets: Assets | None,
     note: Callable[[str], None],
+    reader: YamlReader | None,
 ) -> list[Diagnostic]:
     """In a project whose CRDs markergen patches: what check reports of `crd`'s plan
     (markergen.crd.checkfind) given check's own findings `found`, under `rules`. With
@@ -123,7 +120,7 @@ def _crd_findings(
     from markergen.crd.serverproof import ProjectServer, ServerUnavailable
     from markergen.policy import apply_policy
 
-    judge = ProjectServer(assets) if assets is not None else None
+    judge = ProjectServer(assets, reader) if assets is not None else None
     try:
         return apply_policy(
             crd_findings(
@@ -134,12 +131,15 @@ def _crd_findings(
                 samples_exclude=cfg.samples.get("exclude", ()),
                 check_errors=[d for d in found if d.severity is Severity.ERROR],
                 server=judge.step if judge is not None else None,
+                reader=reader,
             ),
             rules,
         )
     except ServerUnavailable as e:
         raise CrdError(str(e)) from e
     finally:
+        if reader is not None:
+            reader.release()  # while the collector is still paused (with_model)
         if judge is not None:
             judge.close()
             note(judge.summary())

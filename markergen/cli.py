@@ -39,9 +39,7 @@ from markergen.interrupts import INTERRUPTED, caused_by_interrupt
 if TYPE_CHECKING:
     import click
 
-    from markergen.cache import CachedRun, OutputCache
     from markergen.config import Config
-    from markergen.diagnostics import Diagnostic
     from markergen.model import Model
 
 PROG = "markergen"
@@ -116,44 +114,14 @@ def use_color(stream: TextIO, environ: Mapping[str, str] | None = None) -> bool:
 # ---- command bodies ------------------------------------------------------------------
 
 
-def _run_cache(
-    cfg: Config,
-    command: str,
-    patterns: Sequence[str],
-    options: dict[str, Any],
-    use: bool,
-    inputs: Sequence[tuple[str, str]] = (),
-) -> tuple[OutputCache | None, CachedRun | None]:
-    """(the cache slot of this run or None, the cached run or None). dump takes the
-    generate fast path (as check does, markergen.check): a run whose inputs and settings
-    did not change prints the stored result without parsing anything
-    (docs/performance.md, "Cache")."""
-    if not use:
-        return None, None
-    from markergen.cache import OutputCache, cache_dir
-
-    cache = OutputCache.open(cache_dir(cfg.root), patterns, Path.cwd(), options, command, inputs)
-    return cache, (cache.lookup() if cache is not None else None)
-
-
-def _store(
-    cache: OutputCache,
-    diags: Sequence[Diagnostic],
-    outputs: dict[str, str],
-    model: Model,
-    summary: str,
-) -> None:
-    from markergen.cache import INPUTS_SUMMARY, CachedRun, read_beyond
-
-    outputs = {**outputs, INPUTS_SUMMARY: summary}
-    cache.store(CachedRun(tuple(diags), outputs, read_beyond(model.files_read)))
-
-
 def _run_dump(args: Args) -> int:
     cfg = _config(args, "dump")
     patterns = _patterns(args.patterns, cfg)
     options: dict[str, Any] = {"include-generated": cfg.include_generated}
-    cache, cached = _run_cache(cfg, "dump", patterns, options, not args.no_cache)
+    from markergen.cache import open_run, store_run, syntax_store
+
+    use = not args.no_cache
+    cache, cached = open_run(cfg.root, "dump", patterns, Path.cwd(), options, use)
     if cached is not None and "dump" in cached.outputs:
         _announce(args, cfg, cached.summary)
         sys.stdout.write(cached.outputs["dump"])
@@ -164,10 +132,11 @@ def _run_dump(args: Args) -> int:
     def dump(model: Model) -> tuple[str, str]:
         text, summary = model_to_json(model), inputs_summary(model, patterns)
         if cache is not None:
-            _store(cache, (), {"dump": text}, model, summary)
+            store_run(cache, (), {"dump": text}, model.files_read, summary)
         return text, summary
 
-    text, summary = with_model(patterns, Path.cwd(), cfg.include_generated, dump)
+    records = syntax_store(cfg.root, use)
+    text, summary = with_model(patterns, Path.cwd(), cfg.include_generated, dump, records)
     _announce(args, cfg, summary)
     sys.stdout.write(text)
     return 0
@@ -359,7 +328,9 @@ def _is_pattern(arg: str) -> bool:
     if path.is_file() or ":" in arg:
         return False
     if path.is_dir():
-        return not ((path / "go.mod").is_file() or (path / "markergen.yaml").is_file())
+        from markergen.diff.sources import is_side_directory
+
+        return not is_side_directory(path)
     return arg.startswith(("./", "../"))
 
 
@@ -385,6 +356,7 @@ def _run_diff(args: Args) -> int:
         patterns=rest,
         templates_dir=templates,
         checks=checks,
+        cache=not args.no_cache,
     )
     sys.stdout.write(result.text)
     return 1 if result.fails(args.fail_on) else 0
@@ -589,8 +561,9 @@ COMMANDS: tuple[Command, ...] = (
         "too, found as `crd` finds them. A CRD side is compared with a side that has "
         "CRDs (docs/diff.md).\n\n"
         "The second argument is HEAD when it is a git revision, a file, REV:PATH or a "
-        "directory holding go.mod or markergen.yaml; otherwise it is the first pattern "
-        "(anything with `...` always is). Patterns narrow the Go sides as `check` takes "
+        "directory holding go.mod, markergen.yaml or CRDs; otherwise it is the first pattern "
+        "(anything with `...` always is). A base that is a git revision is kept in the "
+        "cache directory, keyed by its commit (--no-cache: read it again). Patterns narrow the Go sides as `check` takes "
         "them; a pattern that names nothing on one side makes everything it names on the "
         "other side added or removed.",
         (
@@ -628,6 +601,7 @@ COMMANDS: tuple[Command, ...] = (
                 default="none",
                 complete="choice",
             ),
+            _NO_CACHE,
         ),
         _run_diff,
     ),

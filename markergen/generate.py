@@ -120,21 +120,15 @@ def _generate(
     *,
     cached_only: bool = False,
 ) -> GenerateResult | None:
+    from markergen.cache import open_run
+
     templates, plan = _plan(cfg)
-    cache = None
-    if use_cache:
-        from markergen.cache import OutputCache
-        from markergen.cache import cache_dir as default_cache_dir
-
-        options = output_settings(cfg)
-        user_dir = cfg.templates_dir()
-        if user_dir is not None:
-            from markergen.emit.templating import template_digests
-
-            # The templates' text shapes the outputs as much as the settings do.
-            options["templates-files"] = template_digests(user_dir)
-        cache = OutputCache.open(cache_dir or default_cache_dir(cfg.root), patterns, cwd, options)
-    cached = cache.lookup() if cache else None
+    user_dir = cfg.templates_dir()
+    # The project's templates (partials too) shape the outputs as much as the settings do.
+    read = [p for p in user_dir.rglob("*") if p.is_file()] if user_dir and user_dir.is_dir() else []
+    cache, cached = open_run(
+        cfg.root, "generate", patterns, cwd, output_settings(cfg), use_cache, read, cache_dir
+    )
     if cached is None and cached_only:
         return None
     if cached is not None:
@@ -146,7 +140,7 @@ def _generate(
     # Rendering happens while the outputs are written (streamed), with the collector
     # paused as for loading (markergen.gcpause says why).
     with gc_paused():
-        computed = _compute(cfg, patterns, cwd, progress, templates)
+        computed = _compute(cfg, patterns, cwd, progress, templates, cache_dir, use_cache)
         if isinstance(computed, GenerateResult):
             return computed
         diags, inputs, extra, summary = computed
@@ -267,14 +261,18 @@ def _compute(
     cwd: Path,
     progress: Progress | None,
     templates: Templates | None,
+    cache_dir: Path | None = None,
+    use_cache: bool = False,
 ) -> tuple[tuple[Diagnostic, ...], Inputs, Sequence[str], str] | GenerateResult:
     """Diagnostics, what the outputs are rendered from, the files the model read
     (cache.read_beyond picks the imports) and what was read and found
     (pipeline.inputs_summary), or the failed result when there are errors."""
+    from markergen.cache import syntax_store
     from markergen.pipeline import check_model, inputs_summary, load_model
 
+    records = syntax_store(cfg.root, use_cache, cache_dir)
     try:
-        model = load_model(patterns, cwd, cfg.include_generated, progress)
+        model = load_model(patterns, cwd, cfg.include_generated, progress, records=records)
     finally:
         if progress is not None:
             progress.stage("checking")

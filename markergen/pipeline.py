@@ -15,6 +15,7 @@ from markergen.gcpause import gc_paused
 from markergen.model import Model
 
 if TYPE_CHECKING:
+    from markergen.golang.records import RecordStore
     from markergen.policy import Policy
     from markergen.progress import Progress
 
@@ -32,9 +33,12 @@ def load_model(
     include_generated: bool = False,
     progress: Progress | None = None,
     env: Mapping[str, str] | None = None,
+    records: RecordStore | None = None,
 ) -> Model:
     """`env` (default os.environ) gives GOPATH, GOMODCACHE, GOWORK and HOME for
-    finding imported packages, as the go command reads them."""
+    finding imported packages, as the go command reads them. `records`: the syntax
+    records of files read before (markergen.cache.SyntaxStore), so that only the
+    files whose bytes changed are parsed."""
     from markergen.golang.imports import ImportedPackages
     from markergen.golang.packages import load_packages
     from markergen.model.builder import ModelBuilder
@@ -42,17 +46,22 @@ def load_model(
     with gc_paused():
         # Built package by package: each package's syntax records are freed before the
         # next is read (at 10,000 types they are twice the size of the model).
-        builder = ModelBuilder(imports=ImportedPackages(Path(os.path.abspath(cwd)), env))
+        imports = ImportedPackages(Path(os.path.abspath(cwd)), env, records)
+        builder = ModelBuilder(imports=imports)
         result = load_packages(
             list(patterns),
             cwd,
             include_generated=include_generated,
             progress=progress,
             sink=builder,
+            records=records,
         )
         if result.errors:
             raise InputError("\n".join(f"{e.pattern}: {e.message}" for e in result.errors))
-        return builder.finish()
+        model = builder.finish()
+        if records is not None:
+            records.save()  # after finish: imported packages are read while it resolves
+        return model
 
 
 def with_model(
@@ -60,6 +69,7 @@ def with_model(
     cwd: Path,
     include_generated: bool,
     work: Callable[[Model], _T],
+    records: RecordStore | None = None,
 ) -> _T:
     """`work`'s result on the model of `patterns` (`load_model`), with the collector
     paused until the model is freed.
@@ -71,7 +81,7 @@ def with_model(
     before the pause ends; `work` must not keep it.
     """
     with gc_paused():
-        model = load_model(patterns, cwd, include_generated)
+        model = load_model(patterns, cwd, include_generated, records=records)
         result = work(model)
         del model
     return result

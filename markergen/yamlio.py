@@ -13,8 +13,10 @@ allows it (else single-quoted), lines folded at 80 columns.
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -85,6 +87,124 @@ def load_documents(text: str) -> list[Document]:
             if value is not None:
                 docs.append(Document(value, node))
         return docs
+
+
+class _Documents(list[Document]):
+    """A file's documents, in a list the reader can refer to weakly."""
+
+    __slots__ = ("__weakref__",)
+
+
+@dataclass(frozen=True)
+class YamlReader:
+    """One run's reading of YAML: each file read once, each text composed and made into
+    values once, whichever rules ask for it (the patcher with its MG508 comparison and
+    proofs, the MG511 findings, MG520 / MG521's enum comparison, the kept objects, the
+    project discovery, the cache keys). Texts are keyed by their contents: openshift/api's
+    test suites repeat the same object text in case after case (1,830 distinct texts of
+    3,042 composed in one `check`). A run makes one and hands it down; nothing outlives
+    the run.
+
+    A text's documents are held only while a rule holds them (a CRD's node tree is tens
+    of megabytes in openshift/api; the rules that read one file share one composition,
+    and a copy read while it is in use shares it too); values (the kept objects) are
+    held until `release`, which a run calls before the collector runs again
+    (markergen.gcpause: every node still alive then is walked). The values are shared: a
+    caller must not change a document's value in place."""
+
+    _data: dict[Path, bytes | OSError] = field(default_factory=dict)
+    _texts: dict[Path, str | UnicodeDecodeError] = field(default_factory=dict)
+    _documents: weakref.WeakValueDictionary[str, _Documents] = field(
+        default_factory=weakref.WeakValueDictionary
+    )
+    _values: dict[str, Any] = field(default_factory=dict)
+    # texts that are not YAML: (message, line, column, aliasing), raised anew each time
+    _refused: dict[tuple[str, str], tuple[str, int, int, bool]] = field(default_factory=dict)
+
+    def data(self, path: Path) -> bytes:
+        """The bytes of the file; raises OSError."""
+        found = self._data.get(path)
+        if found is None:
+            try:
+                found = path.read_bytes()
+            except OSError as e:
+                found = e
+            self._data[path] = found
+        if isinstance(found, OSError):
+            raise found
+        return found
+
+    def text(self, path: Path) -> str:
+        """The file's text as `path.read_text(encoding="utf-8")` gives it (universal
+        newlines); raises OSError or UnicodeDecodeError."""
+        found = self._texts.get(path)
+        if found is None:
+            data = self.data(path)
+            try:
+                found = _newlines(data.decode("utf-8"))
+            except UnicodeDecodeError as e:
+                found = e
+            self._texts[path] = found
+        if isinstance(found, UnicodeDecodeError):
+            raise found
+        return found
+
+    def loose_text(self, path: Path) -> str:
+        """The file's text with undecodable bytes replaced (`errors="replace"`); raises
+        OSError."""
+        try:
+            return self.text(path)
+        except UnicodeDecodeError:
+            return _newlines(self.data(path).decode("utf-8", errors="replace"))
+
+    def documents(self, text: str) -> list[Document]:
+        """`load_documents(text)`, composed once while it is in use; raises YamlError."""
+        found = self._documents.get(text)
+        if found is not None:
+            return found
+        self._raise_refused("documents", text)
+        try:
+            docs = _Documents(load_documents(text))
+        except YamlError as e:
+            self._refused["documents", text] = (e.message, e.line, e.column, e.aliasing)
+            raise
+        self._documents[text] = docs
+        return docs
+
+    def value(self, text: str) -> Any:
+        """`load_value(text)`, once per distinct text until `release`; raises YamlError."""
+        if text in self._values:
+            return self._values[text]
+        self._raise_refused("value", text)
+        try:
+            value = load_value(text)
+        except YamlError as e:
+            self._refused["value", text] = (e.message, e.line, e.column, e.aliasing)
+            raise
+        self._values[text] = value
+        return value
+
+    def _raise_refused(self, kind: str, text: str) -> None:
+        refused = self._refused.get((kind, text))
+        if refused is not None:
+            message, line, column, aliasing = refused
+            raise YamlError(message, line, column, aliasing=aliasing)
+
+    def release(self) -> None:
+        """Forget everything read: called at the end of a run's work, before the
+        collector is back."""
+        self._data.clear()
+        self._texts.clear()
+        self._documents.clear()
+        self._values.clear()
+        self._refused.clear()
+
+
+def _newlines(text: str) -> str:
+    """Universal newlines, as a file opened in text mode reads."""
+    if "\r" not in text:
+        return text
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def indented_values(pattern: re.Pattern[str], text: str, indent: str | None = None) -> list[str]:

@@ -31,12 +31,45 @@ import yaml
 
 from markergen.gcpause import gc_paused
 
-# libyaml when PyYAML was built with it (the pure-Python composer is ~30x slower)
-_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _STR = "tag:yaml.org,2002:str"
 _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
 _MERGE = "tag:yaml.org,2002:merge"
+
+# libyaml when PyYAML was built with it (the pure-Python composer is ~30x slower)
+_Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# YAML 1.1's implicit types by the first character of a plain scalar (PyYAML's own table,
+# never copied: the same regexes decide). The safe loader has no wildcard and no path
+# resolvers; the fast resolver below relies on that.
+_IMPLICIT: dict[str, list[tuple[str, re.Pattern[str]]]] = _Base.yaml_implicit_resolvers
+assert None not in _IMPLICIT and not _Base.yaml_path_resolvers
+
+
+def _resolve(_: object, kind: type[yaml.Node], value: str | None, implicit: Any) -> str:
+    """The tag of an untagged node, as PyYAML's Resolver.resolve gives it. libyaml's
+    composer calls this for every node of a document (412,734 times for openshift/api's
+    CRDs and kept objects); PyYAML's own method builds a list of the candidate regexes on
+    each call, and only a plain scalar whose first character may begin a bool, int,
+    float, null, timestamp, merge or value key needs any."""
+    if kind is yaml.ScalarNode:
+        if implicit[0]:
+            for tag, regexp in _IMPLICIT.get(value[:1] if value else "", ()):
+                if regexp.match(value or ""):
+                    return tag
+        return _STR
+    return _SEQ if kind is yaml.SequenceNode else _MAP
+
+
+class _Loader(_Base):  # type: ignore[misc]
+    """The safe loader with a resolver that skips PyYAML's per-node bookkeeping of path
+    resolvers (there are none): the composer calls `descend_resolver(parent, index)` and
+    `ascend_resolver()` around every node, so they are bound to builtins that accept
+    those arguments and do nothing (a Python no-op costs a frame per call)."""
+
+    resolve = _resolve
+    descend_resolver = slice  # slice(parent, index): no effect
+    ascend_resolver = tuple  # tuple(): no effect
+
 
 # Both scanners (libyaml's and PyYAML's) read an anchor as `&` and an alias as `*`
 # followed by letters, digits, `_` or `-`, then a blank, a line end or one of
@@ -240,7 +273,27 @@ def _to_value(node: yaml.Node, c: _Constructor) -> Any:
         return {_to_value(k, c): _to_value(v, c) for k, v in node.value}
     if tag == _SEQ:
         return [_to_value(v, c) for v in node.value]
+    if tag == _NULL:
+        return None
+    if tag == _BOOL:
+        found = _BOOLS.get(node.value.lower())
+        if found is None:  # `!!bool x`: PyYAML's constructor raises a KeyError
+            raise ValueError(f"not a bool: {node.value!r}")
+        return found
+    if tag == _INT and _DECIMAL.fullmatch(node.value):
+        return int(node.value)
+    # octal, hex, binary, sexagesimal ints, floats, timestamps, binary, sets...
     return c.construct_object(node, deep=True)
+
+
+_NULL = "tag:yaml.org,2002:null"
+_BOOL = "tag:yaml.org,2002:bool"
+_INT = "tag:yaml.org,2002:int"
+# the values PyYAML's bool and int constructors give: the resolver has already matched
+# the scalar against YAML 1.1's bool regex, so its lowercase form is one of these
+_BOOLS = {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}
+# an int that int() reads as YAML 1.1 does: no leading 0 (octal), no `_`, no `:`
+_DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
 
 
 def _merged(node: yaml.Node, c: _Constructor) -> dict[Any, Any]:

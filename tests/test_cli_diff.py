@@ -168,3 +168,24 @@ def test_the_templates_flag_of_diff_overrides_the_setting(tmp_path: Path) -> Non
     assert both.code == 0 and both.stdout == flag.stdout, both.stderr
     setting = run_cli(["diff", "HEAD", "--format", "markdown"], repo)
     assert setting.code == 2 and "hack/no-templates" in setting.stderr
+
+
+def test_two_directories_of_crds_are_base_and_head(tmp_path: Path) -> None:
+    """`diff DIR DIR` with two folders of CRDs (no go.mod in either): the second folder
+    is the head side, not a package pattern of the working tree."""
+    crd = (DIFF / "crd" / "example.com_widgets.yaml").read_text()
+    (tmp_path / "old").mkdir()
+    (tmp_path / "new").mkdir()
+    (tmp_path / "old" / "widgets.yaml").write_text(crd)
+    assert "                - Large\n" in crd
+    (tmp_path / "new" / "widgets.yaml").write_text(crd.replace("                - Large\n", ""))
+    res = run_cli(["diff", "old", "new", "--format", "json", "--fail-on", "breaking"], tmp_path)
+    assert res.code == 1, res.stderr
+    report = json.loads(res.stdout)
+    assert [(c["kind"], c["crd"]["file"]) for c in report["changes"]] == [
+        ("enum-value-removed", "new/widgets.yaml")
+    ]
+    # the same with explicit relative paths
+    res = run_cli(["diff", "./old", "./new", "--format", "json"], tmp_path)
+    assert res.code == 0, res.stderr
+    assert json.loads(res.stdout)["breaking"] == 1

@@ -16,7 +16,7 @@ from helpers import TESTDATA
 from test_crd_samples import OPENSHIFT, SAMPLE, TECH
 
 import markergen.crd.enumcheck as enumcheck
-import markergen.crd.patch as patch
+import markergen.yamlio as yamlio
 from markergen.crd.checkfind import crd_findings, sample_findings
 from markergen.crd.patch import crd_files
 from markergen.pipeline import load_model
@@ -56,15 +56,14 @@ def test_check_parses_each_crd_once(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     root, dirs = _openshift(tmp_path)
     model = load_model(["./..."], root)
     loads: collections.Counter[str] = collections.Counter()
-    real = patch.load_documents
+    real = yamlio.load_documents
 
     def counting(text: str) -> Any:
         loads[text] += 1
         return real(text)
 
-    # every module that parses CRD text
-    monkeypatch.setattr(patch, "load_documents", counting)
-    monkeypatch.setattr(enumcheck, "load_documents", counting)
+    # every rule parses CRD text through the run's YamlReader, which composes here
+    monkeypatch.setattr(yamlio, "load_documents", counting)
     findings = crd_findings(dirs, model, root)
     assert [d.code for d in findings] == ["MG511", "MG520"]
     crds = [t for t in loads if "CustomResourceDefinition" in t]

@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from crd_support import CRD_NAME, copy_example
 from helpers import TESTDATA
 
+from markergen.cache import CachedRun, OutputCache
 from markergen.crd.project import run_project
-from markergen.crd.runcache import SUBDIR
 
 
 def test_no_argument_run_uses_the_makefile_outputs_and_patches(tmp_path: Path) -> None:
@@ -32,12 +31,16 @@ def test_unchanged_inputs_reuse_the_cached_run_and_a_changed_input_does_not(
     fresh = crd.read_bytes()
     first = run_project(project)
     patched = crd.read_text(encoding="utf-8")
-    (entry,) = (project / ".markergen-cache" / SUBDIR).glob("*.json")
+    (entry,) = (project / ".markergen-cache").glob("crd-*.cache")
     # mark the cached output, to see whether the next run takes it from the cache
-    data = json.loads(entry.read_text(encoding="utf-8"))
-    (key,) = data["outputs"]
-    data["outputs"][key] = patched + "# from the cache\n"
-    entry.write_text(json.dumps(data), encoding="utf-8")
+    slot = OutputCache(entry.parent, entry.stem.removeprefix("crd-"), "", "crd")
+    key = entry.read_bytes().split(b'"key": "')[1].split(b'"')[0].decode()
+    slot.key = key
+    stored = slot.lookup()
+    assert stored is not None
+    (name,) = [n for n in stored.outputs if n.endswith(CRD_NAME)]
+    marked = {**stored.outputs, name: patched + "# from the cache\n"}
+    assert slot.store(CachedRun(stored.diagnostics, marked, stored.extra))
 
     crd.write_bytes(fresh)  # controller-gen writes the CRD again
     second = run_project(project)

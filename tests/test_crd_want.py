@@ -26,17 +26,6 @@ from markergen.diagnostics import CATALOG
 # Fixtures whose wants hold a bug of markergen: the test passes when the bug is fixed
 # (strict xfail), and then the entry goes.
 KNOWN_BUGS: dict[str, str] = {
-    "mg509-bad-crlf": (
-        "crd reads a CRD as text with Python's universal newlines and writes LF: every line of "
-        "a CRLF file changes, where docs/kubebuilder.md (Byte fidelity) says a patched file "
-        "differs from the input only by added lines"
-    ),
-    "mg504-good-aliased-schema": (
-        "crd patches a schema that two versions reach through a YAML alias once per version: "
-        "`enum` and `x-kubernetes-validations` are written twice into the anchored node, a "
-        "file that Kubernetes' strict YAML reading refuses (sigs.k8s.io/yaml YAMLToJSONStrict: "
-        "key already set in map)"
-    ),
 }
 
 

@@ -405,35 +405,3 @@ def test_github_annotates_head_lines_only(tmp_path: Path) -> None:
     text = run_diff(str(base), str(head), tmp_path, "github").text
     # the removed version exists only in the base file: no line of the head is named
     assert text.startswith("::warning title=") or text.startswith("::error title="), text
-
-
-class _OneStruct:
-    """A Go map whose every CRD node is the struct `Def` (for merge alone)."""
-
-    def definition(self, c: Change) -> str:
-        return "Def"
-
-    def owner(self, c: Change) -> str:
-        return "Def"
-
-    def struct_of(self, c: Change) -> None:
-        return None
-
-
-@pytest.mark.parametrize(
-    ("crd_class", "go_class", "merged"),
-    [
-        ("compatible", "breaking", "compatible"),  # the CRD is what the server enforces
-        ("breaking", "compatible", "breaking"),
-        ("not-compared", "breaking", "breaking"),  # unread CRD change: the Go class
-    ],
-)
-def test_merged_entry_takes_the_crd_class(crd_class: str, go_class: str, merged: str) -> None:
-    from markergen.diff.crdgo import merge
-
-    crd = Change(crd_class, "member-added", "Kind.spec", None, "crd says", crd="w.example.com")  # type: ignore[arg-type]
-    go = Change(go_class, "member-removed", "Def", "x", "go says", file="a.go", line=3)  # type: ignore[arg-type]
-    (one,) = merge([go], [crd], _OneStruct(), None)  # type: ignore[arg-type]
-    assert one.classification == merged
-    assert (one.file, one.line, one.go_behind) == ("a.go", 3, True)
-    assert f"in Go: member-removed ({go_class}): go says" in one.message

@@ -47,6 +47,7 @@ SCHEMA = {
                     "line",
                     "stage",
                     "gate",
+                    "base",
                 ],
                 "properties": {
                     "class": {"enum": ["breaking", "compatible", "not-compared"]},
@@ -61,6 +62,9 @@ SCHEMA = {
                     "line": {"type": ["integer", "null"]},
                     "stage": {"enum": ["alpha", "beta", "ga"]},
                     "gate": {"type": ["string", "null"]},
+                    # on every entry (not only when true): a reader need not know a default
+                    "base": {"type": "boolean"},
+                    "crd": {"type": "object"},
                 },
             },
         },

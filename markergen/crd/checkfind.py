@@ -19,7 +19,7 @@ from markergen.crd.patch import plan_files
 from markergen.crd.serverproof import ServerStep
 from markergen.diagnostics import Diagnostic
 from markergen.model import Model
-from markergen.yamlio import Document
+from markergen.yamlio import Document, YamlReader
 
 
 def crd_findings(
@@ -31,9 +31,11 @@ def crd_findings(
     samples_exclude: Sequence[str] = (),
     check_errors: Sequence[Diagnostic] | None = None,
     server: ServerStep | None = None,
+    reader: YamlReader | None = None,
 ) -> list[Diagnostic]:
     """The plan's findings, then MG520 / MG521, over the CRD files of `dirs` (with
-    `server`, the project's API server judges the rules too)."""
+    `server`, the project's API server judges the rules too; `reader`: the run's reading
+    of the YAML files, markergen.yamlio.YamlReader)."""
     comparison = Comparison(model, root)
     return sample_findings(
         dirs,
@@ -44,6 +46,7 @@ def crd_findings(
         check_errors=check_errors,
         each=comparison.add,
         server=server,
+        reader=reader,
     ) + findings(comparison.nodes)
 
 
@@ -57,6 +60,7 @@ def sample_findings(
     check_errors: Sequence[Diagnostic] | None = None,
     each: Callable[[Path, list[Document]], None] | None = None,
     server: ServerStep | None = None,
+    reader: YamlReader | None = None,
 ) -> list[Diagnostic]:
     """What check reports of the plan `markergen crd` makes for the CRDs under `paths`:
     the union rules it would not write because they reject an object the project keeps
@@ -77,5 +81,6 @@ def sample_findings(
         each=each,
         server=server,
         apply=False,
+        reader=reader,
     )
     return [d for d in (f.for_check() for f in found) if d is not None]

@@ -16,8 +16,10 @@ class LineEdits:
     deleted: set[int] = field(default_factory=set)
 
     def insert(self, line: int, text: str) -> None:
-        """Insert `text` (whole lines, each ending with a newline) before 0-based `line`."""
-        if text:
+        """Insert `text` (whole lines, each ending with a newline) before 0-based `line`.
+        The same text at the same line is inserted once: a schema node that two versions
+        share through a YAML alias (`schema: *schema`) is patched for each of them."""
+        if text and text not in self.inserts.get(line, ()):
             self.inserts.setdefault(line, []).append(text)
 
     def delete(self, start: int, end: int) -> None:

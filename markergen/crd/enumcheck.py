@@ -37,7 +37,7 @@ from markergen.model import Enum, Field, Model, Struct, TypeRef
 from markergen.model.enums import enum_floor, field_enum, list_marker, type_enum_of
 from markergen.model.lookup import FieldLookup, model_lookup
 from markergen.project.locate import root_type
-from markergen.yamlio import Document, PathKey, YamlError, load_documents
+from markergen.yamlio import Document, PathKey, YamlError, YamlReader
 
 Verdict = Literal["agree", "wider", "narrower", "both"]
 _MAX_DEPTH = 64  # nested lists of lists; recursive types stop at the first repeat
@@ -340,13 +340,20 @@ class Comparison:
             )
 
 
-def compare_files(model: Model, files: Sequence[Path], root: Path | None = None) -> list[EnumNode]:
+def compare_files(
+    model: Model,
+    files: Sequence[Path],
+    root: Path | None = None,
+    reader: YamlReader | None = None,
+) -> list[EnumNode]:
     """Every enum node of the CRDs in `files` (unreadable or templated files are skipped:
-    `markergen crd` reports those)."""
+    `markergen crd` reports those); `reader`: the run's reading of the files, which
+    `markergen check` shares with its other CRD rules (`markergen.crd.checkfind`)."""
     comparison = Comparison(model, root)
+    reader = reader if reader is not None else YamlReader()
     for path in files:
         try:
-            text = path.read_text(encoding="utf-8")
+            text = reader.text(path)
         except (OSError, UnicodeDecodeError):
             continue
         if "CustomResourceDefinition" not in text:
@@ -355,7 +362,7 @@ def compare_files(model: Model, files: Sequence[Path], root: Path | None = None)
         if masked.inside_line:
             continue
         try:
-            docs = load_documents(masked.text)
+            docs = reader.documents(masked.text)
         except YamlError:
             continue
         comparison.add(path, docs)

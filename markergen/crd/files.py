@@ -1,7 +1,7 @@
 """The CRD files of a run, and writing what it patched (all or nothing).
 
 Apart from the patcher (`markergen.crd.patch`), so that a run served from its cache
-(`markergen.crd.runcache`) does not import the YAML composer, the CEL engine and the
+(`markergen.cache`) does not import the YAML composer, the CEL engine and the
 proofs it does not use.
 """
 
@@ -52,6 +52,7 @@ def finish(
 ) -> CrdResult:
     """Write the outputs (all or nothing, none when there is an error), or with `verify`
     return their diffs."""
+    outputs = {path: _with_line_ends_of(path, text) for path, text in outputs.items()}
     stale = tuple(sorted(outputs, key=str))
     if verify:
         diffs = tuple(verify_outputs(outputs))
@@ -63,3 +64,15 @@ def finish(
     except OutputError as e:
         raise CrdError(str(e)) from e
     return CrdResult(tuple(files), report.written, (), tuple(diagnostics))
+
+
+def _with_line_ends_of(path: Path, text: str) -> str:
+    """`text` (read with universal newlines, so "\n" ends every line) with the line ends
+    of the file it replaces: a CRD checked out with CRLF (git's autocrlf on Windows)
+    stays CRLF, so the patch adds lines and changes none."""
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline()
+    except OSError:
+        return text
+    return text.replace("\n", "\r\n") if first.endswith(b"\r\n") else text

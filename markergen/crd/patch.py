@@ -64,8 +64,8 @@ from markergen.yamlio import (
     Document,
     PathKey,
     YamlError,
+    YamlReader,
     indented_values,
-    load_documents,
     render_block,
     split_lines,
 )
@@ -105,7 +105,9 @@ class RunMemo:
     ) -> str | None:
         """Why the CRD version of `schema` (`digest` names it) rejects a kept object today
         (markergen.accept.admit); None when it accepts it."""
-        key = (id(obj), digest)
+        # by the value: the run's YamlReader gives equal texts (a test suite's object in
+        # case after case) one shared value, judged once
+        key = (id(obj.value), digest)
         if key not in self._admitted:
             self._admitted[key] = rejection(obj.value, schema, evaluator)
         return self._admitted[key]
@@ -256,6 +258,8 @@ class PatchContext:
     by_kind: dict[tuple[str, str, str], list[SampleObject]] = field(
         init=False, repr=False, compare=False
     )
+    # the run's one reading of the CRD and object files (markergen.yamlio.YamlReader)
+    reader: YamlReader = field(default_factory=YamlReader, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         by_kind: dict[tuple[str, str, str], list[SampleObject]] = {}
@@ -1083,7 +1087,7 @@ def _plan_text(
             )
         ]
     try:
-        docs = load_documents(masked.text)
+        docs = (context.reader if context else YamlReader()).documents(masked.text)
     except YamlError as e:
         if not templated(text):
             raise
@@ -1158,6 +1162,7 @@ def patch_files(
     each: Callable[[Path, list[Document]], None] | None = None,
     withheld: Callable[[Withheld], None] | None = None,
     server: ServerStep | None = None,
+    reader: YamlReader | None = None,
 ) -> tuple[dict[Path, str], list[Diagnostic]]:
     """The new text of every file that changes, and `markergen crd`'s diagnostics; writes
     nothing. See `plan_files` for the arguments."""
@@ -1172,6 +1177,7 @@ def patch_files(
         each=each,
         withheld=withheld,
         server=server,
+        reader=reader,
     )
     return outputs, [f.for_crd() for f in found]
 
@@ -1189,6 +1195,7 @@ def plan_files(
     withheld: Callable[[Withheld], None] | None = None,
     server: ServerStep | None = None,
     apply: bool = True,
+    reader: YamlReader | None = None,
 ) -> tuple[dict[Path, str], list[Placed]]:
     """The plan of every file: with `apply`, the new text of every file that changes; and
     the findings, each once, sorted. Writes nothing.
@@ -1201,9 +1208,10 @@ def plan_files(
     With `server`, the changed CRDs and the project's objects go to the project's API
     server (markergen.crd.serverproof), and the files are planned again with what it
     said, until it has nothing more to say (three passes at most); the texts are made
-    then, whatever `apply` says."""
+    then, whatever `apply` says. `reader`: the run's one reading of the YAML files."""
     found: list[Placed] = []
-    texts = _read(files, found)
+    reader = reader if reader is not None else YamlReader()
+    texts = _read(files, found, reader)
     evaluator = CelEvaluator()
 
     def refused(shown: str, e: YamlError) -> None:
@@ -1215,11 +1223,12 @@ def plan_files(
         check_errors = [d for d in check_model(model) if d.severity is Severity.ERROR]
     context = PatchContext(
         samples=tuple(
-            _samples(_groups(texts), root, samples_include, samples_exclude, files, refused)
+            _samples(_groups(texts), root, samples_include, samples_exclude, files, refused, reader)
         ),
         check_errors=tuple(check_errors),
         strict=strict,
         withheld=withheld,
+        reader=reader,
     )
     apply = apply or server is not None
     outputs, planned = _plan_texts(model, texts, evaluator, context, each, apply)
@@ -1277,12 +1286,12 @@ def _plan_texts(
     return outputs, found
 
 
-def _read(files: Sequence[Path], found: list[Placed]) -> dict[Path, str]:
+def _read(files: Sequence[Path], found: list[Placed], reader: YamlReader) -> dict[Path, str]:
     """The files' texts; one that cannot be read is an MG504 in `found`."""
     texts: dict[Path, str] = {}
     for path in files:
         try:
-            texts[path] = path.read_text(encoding="utf-8")
+            texts[path] = reader.text(path)
         except (OSError, UnicodeDecodeError) as e:
             where = Position(_display(path), 1, 1)
             found.append(Placed(Reason.NOT_READABLE, where, f"cannot read: {e}"))
@@ -1299,11 +1308,13 @@ def kept_objects(
     *,
     samples_include: Sequence[str] = (),
     samples_exclude: Sequence[str] = (),
+    reader: YamlReader | None = None,
 ) -> list[SampleObject]:
     """The objects the proof of a `patch_files` run over `files` evaluates the union
     rules on: the project's kept objects of the CRDs' groups."""
-    texts = _read(files, [])
-    return _samples(_groups(texts), root, samples_include, samples_exclude, files)
+    reader = reader if reader is not None else YamlReader()
+    texts = _read(files, [], reader)
+    return _samples(_groups(texts), root, samples_include, samples_exclude, files, reader=reader)
 
 
 def _samples(
@@ -1313,7 +1324,8 @@ def _samples(
     exclude: Sequence[str],
     crd_files: Sequence[Path] = (),
     refused: Callable[[str, YamlError], None] | None = None,
+    reader: YamlReader | None = None,
 ) -> list[SampleObject]:
     if root is None or not groups:
         return []
-    return load_samples(root, groups, include, exclude, crd_files, refused)
+    return load_samples(root, groups, include, exclude, crd_files, refused, reader)

@@ -16,15 +16,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from markergen.crd import runcache
 from markergen.crd.files import CrdError, CrdResult, crd_files, finish
 from markergen.diagnostics import Severity
 from markergen.envtest.assets import Assets
 from markergen.golang.header import generated_struct_names
 from markergen.golang.packages import input_files
+from markergen.project.inputs import crd_inputs
 from markergen.project.outputs import CrdTargets, find_crd_outputs
-from markergen.project.samples import SampleObject, sample_files
-from markergen.yamlio import indented_values
+from markergen.project.samples import SampleObject
+from markergen.yamlio import YamlReader, indented_values
 
 if TYPE_CHECKING:
     from markergen.crd.patch import Withheld
@@ -98,72 +98,93 @@ def run_project(
     (without either, ./api/..., ./apis/..., else ./...), plus the generated files that
     declare a CRD's root type. Raises CrdError when no CRD directory is found. With
     `use_cache`, a run whose inputs are byte-identical to an earlier one reuses its
-    result (`markergen.crd.runcache`). `server` is the `server` setting (auto, off, or a
+    result (`markergen.cache`, under the key every command uses). `server` is the `server` setting (auto, off, or a
     directory of envtest binaries): with binaries, the CRDs and the project's objects are
     judged by that API server too (`markergen.crd.serverproof`). A union with an error
     `markergen check` reports, under the ignore comments and `policy`'s severities, gets
     no rules."""
+    from markergen.cache import INPUTS_SUMMARY, open_run, store_run, syntax_store
+
     assets = server_assets(root, server)
-    files, targets, patterns = _plan(root, paths, types, include_generated)
-    key = ""
-    if use_cache:
-        others = [
-            *sample_files(root, samples_include, samples_exclude, files),
-            *targets.files,
-        ]
-        options = {
-            "patterns": patterns,
-            "include_generated": include_generated,
-            "samples": [list(samples_include), list(samples_exclude)],
-            "strict": strict,
-            "cwd": str(Path.cwd()),
-            "server": [str(assets.directory), assets.version] if assets else None,
-        }
-        key = runcache.run_key(root, files, others, options)
-        hit = runcache.load(root, key)
-        if hit is not None:
-            said = f"{assets.describe()}: unchanged inputs, as judged before" if assets else ""
-            texts, found, summary = hit
-            return ProjectRun(finish(files, texts, found, verify), targets, patterns, said, summary)
+    # one reading of every CRD and object file for the whole run: locating, the cache
+    # key, the patcher and its proofs
+    reader = YamlReader()
+    files, targets, patterns = _plan(root, paths, types, include_generated, reader)
+    options = {
+        "include_generated": include_generated,
+        "samples": [list(samples_include), list(samples_exclude)],
+        "strict": strict,
+        "server": [str(assets.directory), assets.version] if assets else None,
+        # the severities decide which unions a check error blocks (the ignore comments
+        # are in the Go files, already in the key)
+        "policy": [list(policy.severity), policy.warnings_as_errors] if policy else None,
+    }
+    # the CRDs, the objects the proofs read (test suites beside the CRDs too), and the
+    # make files and scripts that located them
+    read = (
+        crd_inputs(root, files, samples_include, samples_exclude, targets.files)
+        if use_cache
+        else []
+    )
+    cache, hit = open_run(root, "crd", patterns, root, options, use_cache, read, read=reader.data)
+    if hit is not None:
+        said = f"{assets.describe()}: unchanged inputs, as judged before" if assets else ""
+        texts = {Path(name): text for name, text in hit.outputs.items() if name != INPUTS_SUMMARY}
+        run = finish(files, texts, hit.diagnostics, verify)
+        return ProjectRun(run, targets, patterns, said, hit.summary)
     # Imported here: a run served from the cache needs neither the Go front end nor the
     # patcher (YAML composer, CEL, proofs), a third of its time to import.
     from markergen.crd.patch import patch_files
     from markergen.crd.serverproof import ProjectServer, ServerUnavailable
     from markergen.pipeline import check_model, inputs_summary, with_model
 
-    judge = ProjectServer(assets) if assets is not None else None
+    judge = ProjectServer(assets, reader) if assets is not None else None
 
     def patch(model: Model) -> tuple[dict[Path, str], list[Diagnostic], str]:
         errors = [d for d in check_model(model, policy) if d.severity is Severity.ERROR]
-        texts, found = patch_files(
-            files,
-            model,
-            root=root,
-            samples_include=samples_include,
-            samples_exclude=samples_exclude,
-            strict=strict,
-            check_errors=errors,
-            server=judge.step if judge is not None else None,
-        )
-        return texts, found, inputs_summary(model, patterns)
+        try:
+            texts, found = patch_files(
+                files,
+                model,
+                root=root,
+                samples_include=samples_include,
+                samples_exclude=samples_exclude,
+                strict=strict,
+                check_errors=errors,
+                server=judge.step if judge is not None else None,
+                reader=reader,
+            )
+        finally:
+            reader.release()  # while the collector is still paused (with_model)
+        summary = inputs_summary(model, patterns)
+        if cache is not None:
+            store_run(
+                cache, found, {str(p): t for p, t in texts.items()}, model.files_read, summary
+            )
+        return texts, found, summary
 
     try:
         # patched with the collector still paused, as generate's rules run (with_model)
-        outputs, diagnostics, summary = with_model(list(patterns), root, include_generated, patch)
+        records = syntax_store(root, use_cache)
+        outputs, diagnostics, summary = with_model(
+            list(patterns), root, include_generated, patch, records
+        )
     except ServerUnavailable as e:
         raise CrdError(f"{e}; `--server off` proves the rules without it") from e
     finally:
         if judge is not None:
             judge.close()
-    if use_cache:
-        runcache.store(root, key, outputs, diagnostics, summary)
     result = finish(files, outputs, diagnostics, verify)
     said = judge.summary() if judge is not None else ""
     return ProjectRun(result, targets, patterns, said, summary)
 
 
 def _plan(
-    root: Path, paths: Sequence[Path], types: Sequence[str], include_generated: bool
+    root: Path,
+    paths: Sequence[Path],
+    types: Sequence[str],
+    include_generated: bool,
+    reader: YamlReader,
 ) -> tuple[list[Path], CrdTargets, tuple[str, ...]]:
     """The CRD files a run patches, where they were found, and the Go patterns it reads."""
     targets = find_crd_outputs(root)
@@ -176,9 +197,9 @@ def _plan(
     patterns, notes = _type_patterns(root, types, targets.types)
     files = crd_files(dirs)
     if not paths:
-        files, own_notes = _own_files(root, files, patterns)
+        files, own_notes = _own_files(root, files, patterns, reader)
         notes += own_notes
-    generated = () if include_generated else _generated_roots(root, files, patterns)
+    generated = () if include_generated else _generated_roots(root, files, patterns, reader)
     if generated:
         shown = ", ".join(g.removeprefix("./") for g in generated[:3])
         more = ", ..." if len(generated) > 3 else ""
@@ -213,7 +234,8 @@ def project_proofs(
     from markergen.crd.patch import kept_objects, patch_files
     from markergen.pipeline import with_model
 
-    files, _, patterns = _plan(root, paths, types, include_generated)
+    reader = YamlReader()
+    files, _, patterns = _plan(root, paths, types, include_generated, reader)
     withheld: list[Withheld] = []
     with_model(
         list(patterns),
@@ -226,10 +248,15 @@ def project_proofs(
             samples_include=samples_include,
             samples_exclude=samples_exclude,
             withheld=withheld.append,
+            reader=reader,
         ),
     )
     kept = kept_objects(
-        files, root, samples_include=samples_include, samples_exclude=samples_exclude
+        files,
+        root,
+        samples_include=samples_include,
+        samples_exclude=samples_exclude,
+        reader=reader,
     )
     return ProjectProofs(tuple(files), tuple(kept), tuple(withheld))
 
@@ -259,7 +286,9 @@ def _type_patterns(
     return (tuple(out) or _default_types(root)), tuple(notes)
 
 
-def _generated_roots(root: Path, files: Sequence[Path], patterns: Sequence[str]) -> tuple[str, ...]:
+def _generated_roots(
+    root: Path, files: Sequence[Path], patterns: Sequence[str], reader: YamlReader
+) -> tuple[str, ...]:
     """The generated files among the inputs that declare a struct named as a CRD's kind
     in a package declaring that CRD's group (`+groupName=` in any of its files), as
     patterns naming each file (a file named is read even when generated). A load skips
@@ -270,7 +299,7 @@ def _generated_roots(root: Path, files: Sequence[Path], patterns: Sequence[str])
     groups_of: dict[str, set[str]] = {}  # kind -> the groups of the CRDs of that kind
     for crd in files:
         try:
-            text = crd.read_text(encoding="utf-8", errors="replace")
+            text = reader.loose_text(crd)
         except OSError:
             continue
         if _CRD_KIND.search(text):
@@ -342,10 +371,10 @@ def _declared(root: Path, patterns: Sequence[str]) -> tuple[set[str], set[Path]]
     return groups, dirs
 
 
-def _crd_groups(path: Path) -> set[str] | None:
+def _crd_groups(path: Path, reader: YamlReader) -> set[str] | None:
     """The groups of the CRDs in a file; None when it holds no CRD (or cannot be read)."""
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = reader.loose_text(path)
     except OSError:
         return None
     if not _CRD_KIND.search(text):
@@ -353,13 +382,13 @@ def _crd_groups(path: Path) -> set[str] | None:
     return set(indented_values(_CRD_GROUP, text))
 
 
-def _declares_kind(crd: Path) -> bool:
+def _declares_kind(crd: Path, reader: YamlReader) -> bool:
     """Whether a Go file beside the CRD file, or in the directory above (openshift's
     `<group>/<version>/zz_generated.crd-manifests/`), declares one of its kinds. A
     package that only embeds another project's CRDs (`//go:embed *.yaml` in an assets
     directory) declares none: its CRDs are not the project's."""
     try:
-        text = crd.read_text(encoding="utf-8", errors="replace")
+        text = reader.loose_text(crd)
         kinds = set(indented_values(_NAMES_KIND, text))
     except OSError:
         return False
@@ -382,7 +411,7 @@ def _declares_kind(crd: Path) -> bool:
 
 
 def _own_files(
-    root: Path, files: Sequence[Path], patterns: Sequence[str]
+    root: Path, files: Sequence[Path], patterns: Sequence[str], reader: YamlReader
 ) -> tuple[list[Path], tuple[str, ...]]:
     """The CRD files found without being named that belong to the project, and a note
     for the others."""
@@ -398,8 +427,8 @@ def _own_files(
         if "vendor" in rel.parts:
             vendored.append(rel)
             continue
-        found = _crd_groups(f)
-        if not found or found & groups or (f.parent in dirs and _declares_kind(f)):
+        found = _crd_groups(f, reader)
+        if not found or found & groups or (f.parent in dirs and _declares_kind(f, reader)):
             kept.append(f)
             continue
         for g in sorted(found):

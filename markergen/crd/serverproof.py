@@ -29,7 +29,7 @@ from markergen.envtest.assets import Assets
 from markergen.envtest.client import Client, Installed, Refused
 from markergen.envtest.controlplane import ControlPlane, StartError
 from markergen.project.samples import SampleObject, values_at
-from markergen.yamlio import YamlError, load_documents
+from markergen.yamlio import YamlError, YamlReader
 
 # markergen's rule messages end with the union's label; the server quotes the message
 _RULE_MESSAGE = re.compile(r"[^:\n]*? \(union [^()]*\)")
@@ -65,11 +65,11 @@ class ServerVerdicts:
         return not self.refused and not self.rejects
 
 
-def _crds(text: str) -> dict[str, dict[str, Any]]:
+def _crds(text: str, reader: YamlReader) -> dict[str, dict[str, Any]]:
     """The CRDs of a file's text by name."""
     out: dict[str, dict[str, Any]] = {}
     try:
-        docs = load_documents(text)
+        docs = reader.documents(text)
     except YamlError:
         return out
     for doc in docs:
@@ -140,10 +140,12 @@ def judge(
     originals: Mapping[Path, str],
     display: Callable[[Path], str],
     samples: Sequence[SampleObject],
+    reader: YamlReader | None = None,
 ) -> ServerVerdicts:
     """Create each changed CRD as the project has it (`originals`, the texts the patcher
     read) and as markergen would write it, and dry-run the project's objects of its kind
-    against both."""
+    against both. `reader`: the run's reading of the YAML, which has the originals."""
+    reader = reader if reader is not None else YamlReader()
     refused: dict[str, str] = {}
     rejects: dict[str, tuple[str, str]] = {}
     objects = own = crds = own_refused = 0
@@ -154,8 +156,8 @@ def judge(
     # (test suites) are judged once: the same pair of CRDs, the same object, the same answer.
     seen_pairs: set[str] = set()
     for path, new_text in changed.items():
-        old = _crds(originals.get(path, ""))
-        for name, crd in _crds(new_text).items():
+        old = _crds(originals.get(path, ""), reader)
+        for name, crd in _crds(new_text, reader).items():
             pair = json.dumps([crd, old.get(name)], sort_keys=True, default=str)
             if pair in seen_pairs:
                 continue
@@ -246,8 +248,9 @@ class ProjectServer:
     """The project's envtest control plane for one run: started when the first CRD is to
     be judged (a run with nothing to patch starts nothing), stopped by `close()`."""
 
-    def __init__(self, assets: Assets) -> None:
+    def __init__(self, assets: Assets, reader: YamlReader | None = None) -> None:
         self.assets = assets
+        self.reader = reader
         self.seconds = 0.0
         self._plane: ControlPlane | None = None
         self.step = ServerStep(f"the API server of {assets.describe()}", self._judge)
@@ -268,7 +271,7 @@ class ProjectServer:
                     self._plane = ControlPlane(self.assets)
                 except StartError as e:
                     raise ServerUnavailable(f"{self.assets.describe()} did not start: {e}") from e
-            return judge(self._plane.client, changed, originals, display, samples)
+            return judge(self._plane.client, changed, originals, display, samples, self.reader)
         finally:
             self.seconds += time.monotonic() - start
 

@@ -131,8 +131,8 @@ class Change:
 
     def to_json(self) -> dict[str, Any]:
         out = self._json_go()
-        if self.base:
-            out["base"] = True
+        # on every entry, so a reader need not know that a missing key means false
+        out["base"] = self.base
         if self.crd:
             out["crd"] = {
                 "name": self.crd,

@@ -40,6 +40,7 @@ from markergen.diff.classify import Change, ChangeClass
 from markergen.diff.crdsource import CrdSet, CrdVersion
 from markergen.diff.crdsurface import Node, NodeRule, UnionReading, nodes, readings
 from markergen.diff.surface import version_stage
+from markergen.yamlio import mapping_item
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,6 +311,8 @@ class _Compare:
             path = (*hn.path, "properties", name)
             place = Place(h, hn.shown, h.line_of(path), False)
             be, he = _enum(bp), _enum(hp)
+            if he is not None:
+                place = Place(h, hn.shown, _enum_line(h, path), False)
             if be is not None and he is not None:
                 gone = [v for v in be if v not in he]
                 new = [v for v in he if v not in be]
@@ -490,12 +493,30 @@ class _Compare:
         known = [known_test(bn, fields, i) for i in range(len(fields))]
         bside = Side(bn, tuple(r.rule for r in brules))
         hside = Side(hn, tuple(r.rule for r in hrules))
+        added = [f for f in hfields if f not in bfields]
+        removed = [f for f in bfields if f not in hfields]
         # A field the head no longer declares is refused under strict field validation
         # (kubectl's default) and dropped otherwise: never what the client sent, so the
-        # object counts as rejected (a field removed is breaking).
-        stricter = first_accepted_rejected(
-            self.judge, fields, states, bside, hside, known, gone_rejects=True
-        )
+        # object counts as rejected (a field removed is breaking). The witness of a member
+        # removed must be refused for that reason: it sets the removed field, and (when
+        # one exists) the head takes it once that field is dropped (the head's judge
+        # prunes it), so no other change (an enum value removed with it) refuses it too.
+        stricter: State | None = None
+        if removed:
+            btests = [*known, *self.judge.tests(bn, bside.rules, fields)]
+            htests = self.judge.tests(hn, hside.rules, fields)
+            dropped = [i for i, f in enumerate(fields) if f not in hn.properties]
+            stricter = first_of(
+                (where(fields, states, [*btests, *htests, set_test(i)]) for i in dropped),
+                fields,
+                states,
+            ) or first_of(
+                (where(fields, states, [*btests, set_test(i)]) for i in dropped), fields, states
+            )
+        if stricter is None:
+            stricter = first_accepted_rejected(
+                self.judge, fields, states, bside, hside, known, gone_rejects=True
+            )
         looser = first_accepted_rejected(
             self.judge,
             fields,
@@ -504,8 +525,6 @@ class _Compare:
             bside,
             [*known, *(known_test(hn, fields, i) for i in range(len(fields)))],
         )
-        added = [f for f in hfields if f not in bfields]
-        removed = [f for f in bfields if f not in hfields]
         what = _members_text(added, removed)
         if not brules:
             kind, text = "union-added", f"new union over {_q(hfields)}"
@@ -603,6 +622,21 @@ def _members_text(added: Sequence[str], removed: Sequence[str]) -> str:
     if removed:
         parts.append(f"{_q(removed)} left")
     return ", ".join(parts)
+
+
+def _enum_line(v: CrdVersion, path: tuple[str | int, ...]) -> int:
+    """The line of the `enum:` key of the property at `path` (or of its items / values):
+    an enum change is shown where the values are written."""
+    node = v.document.node_at((*v.schema_at, *path))
+    for via in ((), ("items",), ("additionalProperties",)):
+        at = node
+        for key in via:
+            item = mapping_item(at, key) if at is not None else None
+            at = item[1] if item is not None else None
+        found = mapping_item(at, "enum") if at is not None else None
+        if found is not None:
+            return int(found[0].start_mark.line) + 1
+    return v.line_of(path)
 
 
 def _why(base: Node, head: Node, state: State) -> str:

@@ -16,10 +16,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from markergen.crd.walk import flat_fields, resolve
-from markergen.diff.classify import Change
+from markergen.diff.classify import Change, ChangeClass
 from markergen.diff.crdsource import CrdSet
+from markergen.diff.modulemove import moved_key
 from markergen.diff.surface import enum_values, type_name
 from markergen.emit.naming import Naming
+from markergen.markers import KUBEBUILDER_ENUM
 from markergen.model import Field, Model, Struct
 from markergen.model.lookup import FieldLookup, JSONField, model_lookup
 from markergen.project.locate import root_type
@@ -94,9 +96,21 @@ def _walk(
 class GoMap:
     """The Go struct of each CRD schema node of one side."""
 
-    def __init__(self, model: Model, crds: CrdSet, naming: Naming) -> None:
+    def __init__(
+        self,
+        model: Model,
+        crds: CrdSet,
+        naming: Naming,
+        moved: tuple[str, str] | None = None,
+        shown: str = "",
+    ) -> None:
         self.model = model
         self.naming = naming
+        # put before the model's file names, as the side's Go changes show them
+        self.shown = shown
+        # the base side of a module renamed (old path, new path): its types are named as
+        # the head's, as the Go comparison names them
+        self.moved = moved
         self.structs: dict[tuple[str, str, str], Struct] = {}
         self.fields: dict[tuple[str, str, str], Field] = {}
         self.lookup = model_lookup(model)
@@ -109,6 +123,10 @@ class GoMap:
                 self.structs[(v.name, version, shown)] = struct
             for shown, f in fields.items():
                 self.fields[(v.name, version, shown)] = f
+
+    def has_node(self, c: Change) -> bool:
+        """Whether the change's schema node is one this side maps to a Go struct."""
+        return (c.crd, c.crd_version, c.crd_path or "(root)") in self.structs
 
     def struct_of(self, c: Change) -> Struct | None:
         """The struct of the change's node; for a rule on a scalar or list node, the
@@ -123,9 +141,43 @@ class GoMap:
             found = self.structs.get((c.crd, c.crd_version, path))
         return found
 
+    def package(self, c: Change) -> str:
+        """The Go import path of the change's struct, as the Go comparison names it."""
+        s = self.struct_of(c)
+        if s is None:
+            return ""
+        key = moved_key(s.key, *self.moved) if self.moved is not None else s.key
+        return key.rpartition(".")[0]
+
+    def position(self, c: Change) -> tuple[str, int]:
+        """Where the Go side writes the change: the field of a change about one field
+        (its enum marker for an enum change), else the struct; ("", 0) when unmapped."""
+        s = self.struct_of(c)
+        if s is None:
+            return "", 0
+        jf = self._json_field(c)
+        pos: object = s.pos
+        if jf is not None:
+            pos = jf.field.pos
+            if c.kind in _ENUM_KINDS:
+                marker = jf.field.marker(KUBEBUILDER_ENUM)
+                pos = getattr(marker, "pos", None) or pos
+        file = str(getattr(pos, "file", ""))
+        line = int(getattr(pos, "line", 0))
+        return (self.shown + file if file else ""), line
+
+    def go_field(self, c: Change) -> str:
+        jf = self._json_field(c)
+        return jf.field.go_name if jf is not None else ""
+
     def definition(self, c: Change) -> str | None:
         s = self.struct_of(c)
-        return type_name(s.key, self.naming) if s is not None else None
+        return self._name(s.key) if s is not None else None
+
+    def _name(self, key: str) -> str:
+        if self.moved is not None:
+            key = moved_key(key, *self.moved)
+        return type_name(key, self.naming)
 
     def owner(self, c: Change) -> str | None:
         """The definition of the struct that declares the change's field (a field
@@ -134,7 +186,7 @@ class GoMap:
         if s is None or c.field is None:
             return None
         jf = next((j for j in flat_fields(self.model, s, self.lookup) if j.name == c.field), None)
-        return type_name(jf.owner, self.naming) if jf is not None else None
+        return self._name(jf.owner) if jf is not None else None
 
     def declares_default(self, c: Change, value: object) -> bool:
         """Whether the Go field of the change writes this default (`+kubebuilder:default=`
@@ -224,6 +276,52 @@ def _go_family(kind: str) -> str:
 _RANK = {"breaking": 0, "compatible": 1, "not-compared": 2}
 
 
+def _stricter(crd: ChangeClass, go: ChangeClass) -> ChangeClass:
+    """The merged class never lowers what either side says: a break seen in the Go (a
+    field removed, which clients that still send it get pruned or refused under strict
+    field validation) stays a break though the CRD reading calls the change compatible,
+    and the other way round. A CRD change markergen could not read takes the Go class."""
+    if "breaking" in (crd, go):
+        return "breaking"
+    return go if crd == "not-compared" else crd
+
+
+def _go_facts(c: Change, mapping: GoMap, head_map: GoMap | None) -> Change:
+    """A CRD change with nothing behind it in the Go still names the Go it maps to:
+    import path, type, field and position (annotations land on the Go, and on the head's
+    lines: a node gone from the head is anchored at the head's struct when it has one)."""
+    s = mapping.struct_of(c)
+    if s is None:
+        return c
+    file, line = mapping.position(c)
+    base = mapping is not head_map
+    anchor_file, anchor_line = "", 0
+    if base and head_map is not None and head_map.struct_of(c) is not None:
+        anchor_file, anchor_line = head_map.position(c)
+    return replace(
+        c,
+        package=mapping.package(c),
+        go_type=s.name,
+        go_field=mapping.go_field(c),
+        file=file,
+        line=line,
+        base=base and bool(file),
+        anchor_file=anchor_file,
+        anchor_line=anchor_line,
+    )
+
+
+def needs_base_model(c: Change, head_map: GoMap) -> bool:
+    """Whether `merge` maps this CRD change to the Go by the base side's model: a change
+    shown in the base at a node gone from the head (versions and storage are never
+    mapped)."""
+    return c.crd_base and not _unmapped(c) and not head_map.has_node(c)
+
+
+def _unmapped(c: Change) -> bool:
+    return c.kind.startswith("version") or c.kind.startswith("storage")
+
+
 def merge(
     go: Sequence[Change],
     crd: Sequence[Change],
@@ -231,14 +329,21 @@ def merge(
     base_map: GoMap | None,
 ) -> list[Change]:
     """One list: a CRD change with the Go change behind it becomes one entry with both
-    positions (the stricter class of the two); one with none is flagged."""
+    positions and the Go facts (import path, field, base side), of the stricter class of
+    the two; one with none is flagged."""
     go_left = list(go)
     out: list[Change] = []
     for c in crd:
-        mapping = head_map if not c.crd_base else (base_map or head_map)
+        # A change shown in the base (a rule gone) at a node the head still has is
+        # mapped by the head's Go; the base's only for a node gone from the head.
+        mapping = (
+            head_map
+            if not c.crd_base or (head_map is not None and head_map.has_node(c))
+            else (base_map or head_map)
+        )
         definition = mapping.definition(c) if mapping is not None else None
         owner = mapping.owner(c) if mapping is not None else None
-        if mapping is None or c.kind.startswith("version") or c.kind.startswith("storage"):
+        if mapping is None or _unmapped(c):
             out.append(c)
             continue
         matches = [
@@ -253,19 +358,25 @@ def merge(
             for g in matches:
                 go_left.remove(g)
             first = min(matches, key=lambda g: _RANK[g.classification])
-            # The CRD is what the API server enforces for a CRD: its class stands, unless
-            # markergen could not read the CRD change (then the Go change's class).
-            cls = first.classification if c.classification == "not-compared" else c.classification
+            file, line = first.file, first.line
+            if c.kind in _ENUM_KINDS and not first.base and head_map is not None:
+                # an enum change is shown on the enum marker, as an unmatched one is
+                marked = head_map.position(c)
+                file, line = marked if marked[1] else (file, line)
             out.append(
                 replace(
                     c,
-                    classification=cls,
+                    classification=_stricter(c.classification, first.classification),
                     type=definition or c.type,
+                    field=c.field if c.field is not None else first.field,
+                    package=first.package or c.package,
                     go_type=first.go_type,
                     go_field=first.go_field,
-                    file=first.file,
-                    line=first.line,
+                    file=file,
+                    line=line,
                     base=first.base,
+                    anchor_file=first.anchor_file,
+                    anchor_line=first.anchor_line,
                     gate=first.gate,
                     message=c.message
                     + "; in Go: "
@@ -288,18 +399,17 @@ def merge(
                 behind = not any(now.declares_rules(c, (r,)) for r in c.crd_rules)
             else:
                 behind = now.declares_rules(c, c.crd_rules)
-        s = mapping.struct_of(c)
         note = (
             ""
             if behind
             else " (no Go change behind it: a hand edit of the CRD, or a CRD not regenerated "
             "after a Go change)"
         )
+        placed = _go_facts(c, mapping, head_map)
         out.append(
             replace(
-                c,
+                placed,
                 type=definition or c.type,
-                go_type=s.name if s is not None else "",
                 message=c.message + note,
                 go_behind=behind,
             )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -12,8 +12,9 @@ from markergen.diff.choices import FAIL_ON, FORMATS
 from markergen.diff.classify import Change, compare
 from markergen.diff.crdchecks import DEFAULTS, CrdChecks
 from markergen.diff.errors import DiffInputError
+from markergen.diff.modulemove import move_surface
 from markergen.diff.render import render
-from markergen.diff.sources import Side, git_prefix, read_side
+from markergen.diff.sources import CrdPlaces, Side, git_prefix, read_side
 
 
 @dataclass(frozen=True)
@@ -53,10 +54,19 @@ class DiffResult:
         return False
 
 
-def _changes(before: Side, after: Side, checks: CrdChecks = DEFAULTS) -> list[Change]:
+def _changes(
+    before: Side, after: Side, reread: Callable[[], Side], checks: CrdChecks = DEFAULTS
+) -> list[Change]:
     """Go changes when both sides have Go types (or documents), CRD changes when both
     have CRDs, merged into one list when both kinds are there."""
     go_sides = before.origin_kind != "crd" and after.origin_kind != "crd"
+    moved = (before.module, after.module) if before.module and after.module else None
+    if moved is not None and moved[0] != moved[1]:
+        before = replace(
+            before, surface=move_surface(before.surface, moved[0], moved[1], before.naming)
+        )
+    else:
+        moved = None
     go = compare(before.surface, after.surface) if go_sides else []
     if before.crds is None or after.crds is None:
         if not go_sides:
@@ -70,7 +80,7 @@ def _changes(before: Side, after: Side, checks: CrdChecks = DEFAULTS) -> list[Ch
             )
         return go
     from markergen.diff.crdclassify import compare_crds
-    from markergen.diff.crdgo import GoMap, merge
+    from markergen.diff.crdgo import GoMap, merge, needs_base_model
 
     crd = crdchecks.merge(
         compare_crds(before.crds, after.crds),
@@ -79,8 +89,14 @@ def _changes(before: Side, after: Side, checks: CrdChecks = DEFAULTS) -> list[Ch
     )
     if not go_sides or after.model is None:
         return crd
-    head_map = GoMap(after.model, after.crds, after.naming)
-    base_map = GoMap(before.model, before.crds, before.naming) if before.model else None
+    head_map = GoMap(after.model, after.crds, after.naming, shown=after.shown)
+    base_model = before.model
+    if base_model is None and before.reread and any(needs_base_model(c, head_map) for c in crd):
+        # the base came from the cache without its model, which these changes need
+        base_model = reread().model
+    base_map = (
+        GoMap(base_model, before.crds, before.naming, moved, before.shown) if base_model else None
+    )
     return merge(go, crd, head_map, base_map)
 
 
@@ -92,6 +108,7 @@ def run_diff(
     patterns: Sequence[str] = (),
     templates_dir: Path | None = None,
     checks: CrdChecks = DEFAULTS,
+    cache: bool = True,
 ) -> DiffResult:
     """Compare the unions and enums of `base` and `head` (None: the working tree at cwd).
 
@@ -103,13 +120,16 @@ def run_diff(
     DiffInputError (message names the side) for a side that cannot be read and ValueError
     for an unknown format. `templates_dir` (the `templates` setting) may hold the
     project's diff-report.md.j2 for the markdown format. `checks`: the levels and options
-    of the CRD checks (the `crd-checks` and `crd-check-options` settings).
+    of the CRD checks (the `crd-checks` and `crd-check-options` settings). A git
+    revision's side is kept in markergen's cache directory, keyed by its commit, unless
+    `cache` is False.
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
     found: set[str] = set()
-    before = read_side("base", base, cwd, patterns, found)
-    after = read_side("head", head, cwd, patterns, found)
+    places: dict[tuple[str, str], CrdPlaces] = {}
+    before = read_side("base", base, cwd, patterns, found, cache, places)
+    after = read_side("head", head, cwd, patterns, found, cache, places)
     missing = [p for p in patterns if p not in found]
     if missing and before.origin_kind == after.origin_kind == "go":
         raise DiffInputError(
@@ -117,7 +137,11 @@ def run_diff(
             " ".join(missing),
             "the pattern(s) name no Go package on either side",
         )
-    changes = tuple(sorted(_changes(before, after, checks), key=Change.sort_key))
+
+    def reread() -> Side:
+        return read_side("base", base, cwd, patterns, set(), cache=False, places_seen=places)
+
+    changes = tuple(sorted(_changes(before, after, reread, checks), key=Change.sort_key))
     changes = _from_root(changes, git_prefix(cwd))
     text = render(changes, fmt, templates_dir=templates_dir)
     return DiffResult(changes=changes, text=text, format=fmt)

@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Literal
 
 from markergen.diff.crdsource import (
+    YAML_SUFFIXES,
     CrdSet,
-    archive,
+    collect,
     is_crd_directory,
     is_crd_file,
     read_paths,
@@ -27,6 +28,8 @@ from markergen.diff.crdsource import (
 )
 from markergen.diff.documents import DocumentError, surface_from_document
 from markergen.diff.errors import DiffInputError
+from markergen.diff.modulemove import module_path
+from markergen.diff.revtree import RevisionTree
 from markergen.diff.surface import ALL_FACTS, Surface, surface_from_model
 from markergen.emit.naming import Naming
 from markergen.model import Model
@@ -77,6 +80,20 @@ class Side:
     crds: CrdSet | None = None
     model: Model | None = None  # the Go model of a Go side, to map CRD nodes to Go types
     naming: Naming = "openapi-gen"
+    module: str = ""  # the Go module path of a Go side ("" when unknown)
+    shown: str = ""  # put before the model's file names to show them from the user's cwd
+    # read from the cache without its Go model: read the revision again when the model
+    # is needed (a CRD change at a node gone from the head)
+    reread: bool = False
+
+
+def is_side_directory(path: Path) -> bool:
+    """Whether a directory given after the base is the head side rather than a package
+    pattern: a module or configured project (go.mod, markergen.yaml) or a folder of CRDs
+    (`diff DIR DIR`, the obvious invocation with two folders of CRDs)."""
+    if (path / "go.mod").is_file() or (path / "markergen.yaml").is_file():
+        return True
+    return is_crd_directory(path)
 
 
 def _crd_side(spec: str, crds: CrdSet) -> Side:
@@ -153,7 +170,15 @@ def _from_directory(
         dirs = crd_dirs(project) if project is not None else ()
         if project is not None and dirs:
             crds = read_paths([project / d for d in dirs], shown_from, spec)
-    return Side(surface_from_model(model, naming, spec, shown), "go", crds, model, naming)
+    return Side(
+        surface_from_model(model, naming, spec, shown),
+        "go",
+        crds,
+        model,
+        naming,
+        module_path(model.packages),
+        shown,
+    )
 
 
 def _module_dir(cwd: Path, commit: str, prefix: str) -> str:
@@ -175,7 +200,13 @@ def _is_revision(cwd: Path, spec: str) -> bool:
 
 
 def _from_revision(
-    side: str, spec: str, cwd: Path, patterns: Sequence[str], found: set[str]
+    side: str,
+    spec: str,
+    cwd: Path,
+    patterns: Sequence[str],
+    found: set[str],
+    cache: bool = True,
+    places_seen: dict[tuple[str, str], CrdPlaces] | None = None,
 ) -> Side:
     commit = _git_out(cwd, ["rev-parse", "--verify", "--quiet", f"{spec}^{{commit}}"])
     if not commit:
@@ -186,50 +217,216 @@ def _from_revision(
         )
     prefix = _git_out(cwd, ["rev-parse", "--show-prefix"]) or ""
     top = Path(_git_out(cwd, ["rev-parse", "--show-toplevel"]) or cwd)
-    # Paths given to ls-tree and archive are relative to git's cwd: use the top.
+    at = (str(cwd.resolve()), str(top.resolve()))
+    if places_seen is not None and at in places_seen:
+        places = places_seen[at]
+    else:
+        places = _crd_places(cwd, top)
+        if places_seen is not None:
+            places_seen[at] = places
+    # Only the base is kept: it is the side that stays the same from push to push, and
+    # the head's Go model is always needed (it maps the CRD changes to the Go).
+    if not cache or side != "base":
+        return _read_revision(side, spec, top, commit, prefix, places, patterns, found)[0]
+    from markergen.cache import cache_dir, code_fingerprint
+    from markergen.diff import basecache
+
+    where = cache_dir(top)
+    key = basecache.side_key(code_fingerprint(), [commit, prefix, list(patterns), places])
+    kept = basecache.load(where, key)
+    if kept is not None:
+        found.update(kept.found)
+        return Side(
+            kept.surface,
+            "go",
+            collect(kept.crd_files, kept.crd_origin) if kept.crd_files is not None else None,
+            None,
+            "go" if kept.naming == "go" else "openapi-gen",
+            kept.module,
+            kept.shown,
+            reread=True,
+        )
+    mine: set[str] = set()
+    read, crd_files = _read_revision(side, spec, top, commit, prefix, places, patterns, mine)
+    found.update(mine)
+    basecache.store(
+        where,
+        key,
+        basecache.CachedSide(
+            read.surface,
+            tuple(crd_files) if crd_files is not None else None,
+            spec,
+            tuple(sorted(mine)),
+            read.naming,
+            read.module,
+            read.shown,
+        ),
+    )
+    return read
+
+
+def _read_revision(
+    side: str,
+    spec: str,
+    top: Path,
+    commit: str,
+    prefix: str,
+    places: CrdPlaces,
+    patterns: Sequence[str],
+    found: set[str],
+) -> tuple[Side, list[tuple[str, str]] | None]:
+    """The side of a revision, read from git (only the files it needs), and its CRD
+    files."""
+    # Paths given to ls-tree are relative to git's cwd: use the top.
     module = _module_dir(top, commit, prefix)
-    crds = _revision_crds(side, spec, cwd, top, commit, prefix)
+    tree = RevisionTree(top, commit, side, spec)
+    crd_files = _revision_crds(places, prefix, tree)
+    crds = collect(crd_files, spec) if crd_files is not None else None
     with tempfile.TemporaryDirectory(prefix="markergen-diff-") as tmp:
         root = Path(tmp)
-        archive(top, side, spec, commit, [module] if module else [], root)
+        tree.skeleton(module, root)
         directory = root / prefix
-        if not directory.is_dir():
+        if not tree.has_dir(prefix.rstrip("/")):
             if patterns:
                 # The whole directory is new on this side: everything there is added.
-                return Side(Surface(types={}, carries=ALL_FACTS, origin=spec), "go", crds)
+                empty = Surface(types={}, carries=ALL_FACTS, origin=spec)
+                return Side(empty, "go", crds), crd_files
             raise DiffInputError(side, spec, f"directory {prefix or '.'} does not exist there")
-        return _from_directory(
+        dirs = _go_dirs(side, spec, tree, module, prefix.rstrip("/"), root, patterns)
+        tree.write(tree.read([f for d in dirs for f in tree.go_files(d)]), root)
+        directory.mkdir(parents=True, exist_ok=True)
+        read = _from_directory(
             side, spec, directory, directory, patterns, found, with_crds=False, crd_from=crds
         )
+        return read, crd_files
 
 
-def _revision_crds(
-    side: str, spec: str, cwd: Path, top: Path, commit: str, prefix: str
-) -> CrdSet | None:
-    """The CRDs of the revision where the working tree's project keeps them (its CRD
-    directories, found as `markergen crd` finds them), or None outside such a project."""
+def _go_dirs(
+    side: str,
+    spec: str,
+    tree: RevisionTree,
+    module: str,
+    here: str,
+    root: Path,
+    patterns: Sequence[str],
+) -> list[str]:
+    """The package directories of a revision whose Go files are read: those the
+    patterns name, else the configured inputs (markergen.yaml, kubebuilder's `api/`),
+    else the API packages (`+groupName=` and what their types import), else every
+    package of the module; with the packages of the module their types import, whose
+    constants and types they use. Never the rest of the tree."""
+    from markergen.config import ConfigError, load_config
+
+    wanted = list(patterns)
+    base = here
+    if not wanted:
+        try:
+            # the skeleton: config files, PROJECT, directories
+            cfg = load_config(root / here if here else root)
+        except ConfigError as e:
+            raise DiffInputError(side, spec, f"bad configuration: {e}") from None
+        if cfg.inputs:
+            wanted = list(cfg.inputs)
+            # the configuration's root (the module, or where markergen.yaml sits) from
+            # the top of the revision
+            rel = os.path.relpath(cfg.root, root).replace(os.sep, "/")
+            base = "" if rel == "." else rel
+        else:
+            found = tree.api_packages(module)
+            if found is not None:
+                return found
+            return tree.package_dirs(module)
+    starts = _pattern_dirs(tree, module, base, wanted)
+    return tree.reach(module, starts) if starts else []
+
+
+def _pattern_dirs(tree: RevisionTree, module: str, base: str, patterns: Sequence[str]) -> list[str]:
+    """The package directories `patterns` (`./x/...`, `./x`, relative to `base`) name in
+    the revision; a pattern of another form reads the whole module."""
+    all_dirs = tree.package_dirs(module)
+    out: dict[str, None] = {}
+    for pattern in patterns:
+        if not pattern.startswith((".", "/")) and "/" in pattern and "." in pattern.split("/")[0]:
+            return all_dirs  # an import path: resolved by the loader, from every package
+        rest = pattern.removesuffix("...").rstrip("/")
+        recursive = pattern.endswith("...")
+        at = posixpath.normpath(posixpath.join(base, rest)) if rest else (base or ".")
+        at = "" if at == "." else at
+        for d in all_dirs:
+            if d == at or (recursive and (not at or d.startswith(at + "/"))):
+                out.setdefault(d, None)
+    return list(out)
+
+
+# the working tree's project (from the top) and its CRD directories (from the top)
+CrdPlaces = tuple[str, tuple[str, ...]] | None
+
+
+def _crd_places(cwd: Path, top: Path) -> CrdPlaces:
+    """The working tree's project (from the top) and its CRD directories (from the top),
+    or None outside a project: where a revision's CRDs are looked for."""
     project = project_root(cwd)
     if project is None:
         return None
     at = Path(os.path.relpath(project.resolve(), top.resolve())).as_posix()
     dirs = crd_dirs(project)
     rel = [Path(os.path.relpath((project / d).resolve(), top.resolve())).as_posix() for d in dirs]
-    found = read_tree(top, side, spec, commit, rel, prefix) if rel else None
-    if found is not None and found.versions:
+    return at, tuple(rel)
+
+
+def _revision_crds(
+    places: CrdPlaces, prefix: str, tree: RevisionTree
+) -> list[tuple[str, str]] | None:
+    """The CRD files of the revision where the working tree's project keeps them (its
+    CRD directories, found as `markergen crd` finds them), or None outside such a
+    project. Only the YAML files of those directories are read."""
+    if places is None:
+        return None
+    at, rel = places
+    found = _tree_crds(tree, rel, prefix) if rel else None
+    if found is not None and collect(found, "").versions:
         return found
     # The project kept its CRDs elsewhere in that revision (a release before the chart
-    # moved them): find them as `markergen crd` would in that revision's own tree.
+    # moved them): find them as `markergen crd` would in that revision's own tree (its
+    # directories and Makefiles; no other file is read).
     with tempfile.TemporaryDirectory(prefix="markergen-diff-tree-") as tmp:
         root = Path(tmp)
-        archive(top, side, spec, commit, [at if at != "." else ".", ":(exclude)vendor"], root)
+        tree.skeleton("" if at == "." else at, root, every_dir=True)
         there = root / at
         if not there.is_dir():
             return found
         old = crd_dirs(there)
         if not old:
             return found
-        crds = read_paths([there / d for d in old], root / prefix if prefix else root, spec)
-        return crds
+        inside = [posixpath.normpath(posixpath.join(at, d.as_posix())) for d in old]
+        return _tree_crds(tree, inside, prefix)
+
+
+def _tree_crds(tree: RevisionTree, paths: Sequence[str], prefix: str) -> list[tuple[str, str]]:
+    """The YAML files at or below repository paths of a revision, as (shown path, text),
+    shown from `prefix` (the current directory's path in the repository)."""
+    files: list[str] = []
+    for p in paths:
+        p = "" if p in (".", "") else p.rstrip("/")
+        if p in tree.files:
+            files.append(p)
+            continue
+        files += [f for f in tree.below(p) if f.endswith(YAML_SUFFIXES) and not _hidden_below(f, p)]
+    texts = tree.read(files)
+    here = prefix.rstrip("/")
+    pairs = [
+        (posixpath.relpath(f, here) if here else f, texts[f].decode("utf-8", errors="replace"))
+        for f in files
+        if f in texts
+    ]
+    return pairs
+
+
+def _hidden_below(path: str, under: str) -> bool:
+    """A file in a hidden or vendored directory below `under` (yaml_files' rule)."""
+    rest = path[len(under) + 1 :] if under else path
+    parts = rest.split("/")[:-1]
+    return any(x.startswith(".") or x in ("vendor", "node_modules") for x in parts)
 
 
 def _blob_tree(side: str, spec: str, cwd: Path) -> Side | None:
@@ -269,9 +466,14 @@ def read_side(
     cwd: Path,
     patterns: Sequence[str] = (),
     found: set[str] | None = None,
+    cache: bool = True,
+    places_seen: dict[tuple[str, str], CrdPlaces] | None = None,
 ) -> Side:
     """The surface of one side; `spec` None is the working tree at `cwd`. The patterns
-    that name something on this side are added to `found`."""
+    that name something on this side are added to `found`. A git revision's side is kept
+    in the cache directory and read from it next time, unless `cache` is False.
+    `places_seen` keeps, across the sides of one run, where the working tree's project
+    keeps its CRDs (its Makefiles are read once)."""
     found = set() if found is None else found
     if spec is None:
         return _from_directory(side, "working tree", cwd, cwd, patterns, found)
@@ -302,6 +504,6 @@ def read_side(
         blob = _from_blob(side, spec, cwd)
         if blob is not None:
             return blob
-        return _from_revision(side, spec, cwd, patterns, found)
+        return _from_revision(side, spec, cwd, patterns, found, cache, places_seen)
     except OSError as e:
         raise DiffInputError(side, spec, str(e)) from None

@@ -247,21 +247,6 @@ def _shown(path: str) -> str:
     return path if rel.startswith("..") else rel
 
 
-def template_digests(directory: Path) -> list[list[str]]:
-    """(path relative to `directory`, SHA-256) of every file below it, partials
-    included: the cache key of a run with a project's templates."""
-    out: list[list[str]] = []
-    if not directory.is_dir():
-        return out
-    for path in sorted(p for p in directory.rglob("*") if p.is_file()):
-        try:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
-        except OSError:
-            digest = ""
-        out.append([path.relative_to(directory).as_posix(), digest])
-    return out
-
-
 def _template_frame(tb: TracebackType | None) -> tuple[str | None, int | None]:
     """The file and line of the innermost template frame of a traceback: Jinja rewrites
     the frames of compiled templates to the template's file and line."""

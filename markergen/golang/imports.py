@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from markergen.golang.header import ignored, scan_header
+from markergen.golang.records import RecordStore, read_records
 from markergen.golang.source import DecodeError, prepare
 from markergen.golang.syntax import GoFile
 
@@ -270,9 +271,12 @@ class ImportedPackages:
     is in one of them); a package's files are read once, parsed at most once.
     """
 
-    def __init__(self, cwd: Path, env: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, cwd: Path, env: Mapping[str, str] | None = None, records: RecordStore | None = None
+    ) -> None:
         self.cwd = cwd
         self.finder = ImportFinder(env)
+        self.records = records  # the per-file syntax records kept between runs
         self._parser: GoParser | None = None
         self._found: dict[str, Found] = {}
         self._unparsed: dict[Path, list[tuple[Path, bytes]]] = {}
@@ -315,17 +319,19 @@ class ImportedPackages:
             return (), found
         taken = {path for path, _ in wanted}
         pending[:] = [item for item in pending if item[0] not in taken]
+        # Only constants and non-struct type declarations of an imported package are
+        # read (markergen.model.enums): its structs' fields are never walked.
+        return tuple(
+            read_records(self._parse, self.records, path.as_posix(), data, struct_fields=False)
+            for path, data in wanted
+        ), found
+
+    def _parse(self, path: str, data: bytes, struct_fields: bool) -> GoFile:
         if self._parser is None:
             from markergen.golang.parser import GoParser
 
             self._parser = GoParser()
-        parser = self._parser
-        # Only constants and non-struct type declarations of an imported package are
-        # read (markergen.model.enums): its structs' fields are never walked.
-        return tuple(
-            parser.parse_prepared(path.as_posix(), data, struct_fields=False)
-            for path, data in wanted
-        ), found
+        return self._parser.parse_prepared(path, data, struct_fields)
 
     def _pattern(self, pattern: bytes) -> re.Pattern[bytes]:
         compiled = self._patterns.get(pattern)

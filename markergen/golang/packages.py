@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from markergen.golang.header import ignored, scan_header
 from markergen.golang.imports import GoMod, _directives, parse_gomod
+from markergen.golang.records import RecordStore, read_records
 from markergen.golang.source import DecodeError, prepare
 from markergen.golang.syntax import FileProblem, GoFile, GoPackage
 
@@ -76,8 +77,11 @@ def load_packages(
     include_generated: bool = False,
     progress: Progress | None = None,
     sink: PackageSink | None = None,
+    records: RecordStore | None = None,
 ) -> LoadResult:
     """Parse the packages the patterns select. Never raises for bad input.
+    With `records`, a file whose bytes were read before is not parsed: its syntax
+    records come from there (and a parsed file's are kept there).
 
     With `sink`, it is first told the import paths of every selected directory, then
     given each package as soon as it is read, in the order of `LoadResult.packages`,
@@ -93,7 +97,7 @@ def load_packages(
             errors.append(PatternError(pattern, error))
         else:
             selected.append((pattern, keys))
-    loader = _Loader(cwd, include_generated, _new_parser())
+    loader = _Loader(cwd, include_generated, records)
     if progress is not None:
         # Packages, not directories: a `./...` walk also selects directories without Go
         # files, which are no work and would make the count look wrong.
@@ -286,11 +290,17 @@ def _walk(root: Path) -> list[Path]:
 class _Loader:
     """Reads the selected files of one directory into a GoPackage."""
 
-    def __init__(self, cwd: Path, include_generated: bool, parser: GoParser) -> None:
+    def __init__(self, cwd: Path, include_generated: bool, records: RecordStore | None) -> None:
         self.cwd = cwd
         self.include_generated = include_generated
-        self.parser = parser
+        self.records = records
+        self._parser: GoParser | None = None  # made at the first parse: a kept file needs none
         self.modules = _Modules()
+
+    def parse(self, path: str, data: bytes, struct_fields: bool) -> GoFile:
+        if self._parser is None:
+            self._parser = _new_parser()
+        return self._parser.parse_prepared(path, data, struct_fields)
 
     def display(self, path: Path) -> str:
         """Relative to cwd when below it, else absolute; posix either way."""
@@ -332,7 +342,7 @@ class _Loader:
             if not explicit and self.skip_unparsed(data):
                 skipped.append(shown)
                 continue
-            gofile = self.parser.parse_prepared(shown, data)
+            gofile = read_records(self.parse, self.records, shown, data)
             if not explicit and (
                 ignored(gofile.build_constraint)
                 or (gofile.generated and not self.include_generated)

@@ -26,13 +26,7 @@ from typing import Any
 
 import yaml
 
-from markergen.yamlio import (
-    PathKey,
-    YamlError,
-    load_documents,
-    load_value,
-    mapping_item,
-)
+from markergen.yamlio import PathKey, YamlError, YamlReader, mapping_item
 
 ENVSUBST = re.compile(r"\$\{[A-Z_][A-Z0-9_]*(?::?[-=+?][^}]*)?\}")
 CONVENTIONAL = ("config/samples", "examples", "samples", "docs", "test/e2e", "tests/e2e", "e2e")
@@ -151,21 +145,28 @@ def load_samples(
     exclude: Sequence[str] = (),
     crd_files: Sequence[Path] = (),
     refused: Callable[[str, YamlError], None] | None = None,
+    reader: YamlReader | None = None,
 ) -> list[SampleObject]:
     """Every object of one of `groups` in the project's sample files (and in the test
     suites beside `crd_files`). A file Kubernetes would refuse for its aliases is given
     to `refused` (its shown path and the error); other files that are not YAML are
-    skipped quietly, as templates."""
+    skipped quietly, as templates. `reader`: the run's reading of the files."""
     files = [
         p
         for p in sample_files(root, include, exclude, crd_files)
         if not is_negative(_shown(p, root))
     ]
-    return list(_read_objects(root, files, set(groups), negative=False, refused=refused))
+    objects = _read_objects(
+        root, files, set(groups), reader or YamlReader(), negative=False, refused=refused
+    )
+    return list(objects)
 
 
 def load_negatives(
-    root: Path, groups: Sequence[str], crd_files: Sequence[Path] = ()
+    root: Path,
+    groups: Sequence[str],
+    crd_files: Sequence[Path] = (),
+    reader: YamlReader | None = None,
 ) -> list[SampleObject]:
     """The objects a project marks as ones its API server must reject: the files of its
     sample places and of the folders up to three levels down named as invalid
@@ -188,13 +189,17 @@ def load_negatives(
                 found[hit] = None
     for suites in suite_dirs(root, crd_files):
         found.update(dict.fromkeys(_yaml_files(root, suites)))
-    return list(_read_objects(root, sorted(found, key=str), set(groups), negative=True))
+    objects = _read_objects(
+        root, sorted(found, key=str), set(groups), reader or YamlReader(), negative=True
+    )
+    return list(objects)
 
 
 def _read_objects(
     root: Path,
     files: Sequence[Path],
     wanted: set[str],
+    reader: YamlReader,
     negative: bool,
     refused: Callable[[str, YamlError], None] | None = None,
 ) -> Iterator[SampleObject]:
@@ -202,7 +207,7 @@ def _read_objects(
     cases (every object of a negative file; a test suite's cases that expect an error)."""
     for path in files:
         try:
-            text = path.read_text(encoding="utf-8")
+            text = reader.text(path)
         except (OSError, UnicodeDecodeError):
             continue
         if not any(g in text for g in wanted):
@@ -216,13 +221,13 @@ def _read_objects(
                 # applied only after substitution, so not an object as written
                 continue
             try:
-                docs = load_documents(block)
+                docs = reader.documents(block)
             except YamlError as e:
                 if e.aliasing and refused is not None:
                     refused(rel, e)
                 continue  # templated or broken: not an object the project applies as is
             for doc in docs:
-                suite = _suite_objects(doc.value, doc.node, failing=negative and not whole)
+                suite = _suite_objects(doc.value, doc.node, reader, negative and not whole)
                 if negative and not whole and not suite:
                     continue
                 found = suite or ([] if _is_suite(doc.value) else _objects(doc.value, doc.node))
@@ -246,7 +251,7 @@ def _child(node: yaml.Node, key: str) -> yaml.Node | None:
 
 
 def _suite_objects(
-    value: Any, node: yaml.Node, failing: bool = False
+    value: Any, node: yaml.Node, reader: YamlReader, failing: bool = False
 ) -> list[tuple[dict[str, Any], int]]:
     """The objects of an openshift/api test suite that the API server accepts: each
     case's `initial` (and `updated`, and the `expected` stored object) when it expects no
@@ -274,7 +279,7 @@ def _suite_objects(
                 if not isinstance(text, str) or text_node is None:
                     continue
                 try:
-                    obj = load_value(text)
+                    obj = reader.value(text)
                 except YamlError:
                     continue
                 if isinstance(obj, dict):

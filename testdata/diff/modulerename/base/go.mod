@@ -1,0 +1,3 @@
+module a.example/shop
+
+go 1.22

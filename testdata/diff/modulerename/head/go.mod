@@ -1,0 +1,3 @@
+module b.example/shop
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/fileedits
+
+go 1.22
