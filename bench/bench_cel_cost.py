@@ -38,8 +38,8 @@ from typing import Any
 import tree_sitter_go
 from tree_sitter import Language, Node, Parser
 
-from markergen.celcost import CannotEstimate, call_cost, context_cardinality, rule_cost
 from markergen.celcost.decl import schema_decl
+from markergen.celcost.rulecost import CannotEstimate, call_cost, context_cardinality, rule_cost
 from markergen.crd.cost import STATIC_ESTIMATED_COST_LIMIT, hand_rules
 
 PACKAGE = Path("pkg/apiserver/schema/cel")

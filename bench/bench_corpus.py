@@ -417,7 +417,7 @@ def _added_rule_failures(
     new: Any, old: Any, value: Any, path: str, evaluator: Any, out: list[str]
 ) -> None:
     """Evaluate the rules `new` has and `old` lacks at every node of `value`."""
-    from markergen.crd.celeval import CelError
+    from markergen.accept.celeval import CelError
 
     if not isinstance(new, dict) or value is None:
         return
@@ -479,9 +479,9 @@ def worker(
     """Print, as JSON, the kept objects of the project's groups and which of them
     `markergen validate` (the table `generate` wrote) and the rules `markergen crd` added
     reject."""
+    from markergen.accept.admit import crd_version_schema, rejection
+    from markergen.accept.celeval import CelEvaluator
     from markergen.config import load_config
-    from markergen.crd.admit import crd_version_schema, rejection
-    from markergen.crd.celeval import CelEvaluator
     from markergen.crd.helm import mask_templates
     from markergen.emit.naming import key_definition_name
     from markergen.pipeline import load_model
@@ -551,7 +551,7 @@ def worker(
                     ((ov.get("schema") or {}).get("openAPIV3Schema")),
                 )
     evaluator = CelEvaluator()
-    # Only what the project's CRD accepts today is a kept object (markergen.crd.admit, as
+    # Only what the project's CRD accepts today is a kept object (markergen.accept.admit, as
     # `markergen crd` keeps them): a Markdown block with `...` placeholders, a design
     # proposal or an example of a field the CRD lost proves nothing. With several CRDs
     # of one kind (feature-set variants, chart copies), one that accepts it is enough.

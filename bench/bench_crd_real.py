@@ -39,9 +39,9 @@ sys.path.insert(0, str(REPO))
 import yaml  # noqa: E402
 
 import markergen.crd.patch as patch_module  # noqa: E402
+from markergen.accept.celeval import CelEvaluator  # noqa: E402
 from markergen.crd.apply import OURS, VALIDATIONS  # noqa: E402
 from markergen.crd.cel import escape_property  # noqa: E402
-from markergen.crd.celeval import CelEvaluator  # noqa: E402
 from markergen.crd.helm import mask_templates  # noqa: E402
 from markergen.crd.patch import patch_files  # noqa: E402
 from markergen.pipeline import load_model  # noqa: E402

@@ -18,7 +18,7 @@ from typing import Any
 import kubeserver
 import pytest
 
-from markergen.celcost import STATIC_ESTIMATED_COST_LIMIT, CannotEstimate, rule_cost
+from markergen.celcost.rulecost import STATIC_ESTIMATED_COST_LIMIT, CannotEstimate, rule_cost
 
 ITEM: dict[str, Any] = {
     "type": "object",

@@ -1,5 +1,5 @@
 """The real API server on testdata/projects/keptdocs: markergen's reading of "the CRD
-accepts this object today" (markergen.crd.admit) is the server's on every kept object
+accepts this object today" (markergen.accept.admit) is the server's on every kept object
 and negative case; the patched CRD accepts every kept object the CRD accepted (the
 proof), and rejects every negative case the CRD rejected, and the one it let through
 (TLS without its configuration)."""
@@ -15,8 +15,8 @@ import pytest
 import yaml
 from helpers import TESTDATA, run_cli
 
-from markergen.crd.admit import crd_version_schema, rejection
-from markergen.crd.celeval import CelEvaluator
+from markergen.accept.admit import crd_version_schema, rejection
+from markergen.accept.celeval import CelEvaluator
 from markergen.project.samples import SampleObject, load_negatives, load_samples
 
 CRD = Path("config/crd/bases/net.example.com_tunnels-handwritten.yaml")

@@ -14,14 +14,14 @@ from typing import Any
 import pytest
 from helpers import TESTDATA, run_cli
 
-from markergen.celcost import (
+from markergen.celcost.decl import schema_decl
+from markergen.celcost.rulecost import (
     CannotEstimate,
     call_cost,
     cardinality,
     context_cardinality,
     rule_cost,
 )
-from markergen.celcost.decl import schema_decl
 from markergen.crd.cel import FORBIDDEN, INVALID, REQUIRED, Rule, compact
 from markergen.crd.cost import (
     STATIC_ESTIMATED_COST_LIMIT,

@@ -15,8 +15,8 @@ import pytest
 import yaml
 from helpers import TESTDATA
 
+from markergen.accept.celeval import CelEvaluator
 from markergen.crd import run_crd
-from markergen.crd.celeval import CelEvaluator
 from markergen.crd.patch import patch_text
 from markergen.diagnostics import Severity
 from markergen.pipeline import load_model
@@ -334,7 +334,7 @@ def test_a_value_an_unmatched_member_may_be_meant_for_is_not_claimed_allowed(
     so what `type: SigV4` allows is unknown; the proof must not call the hand-written rule
     that requires sigv4 there a contradiction (MG508). With `+unionMember=SigV4` the
     member is known and `SigV4 with sigv4` is the allowed object."""
-    from markergen.crd.prove import family
+    from markergen.accept.union import family
 
     (tmp_path / "go.mod").write_text("module example.com/auth\n")
     (tmp_path / "v1").mkdir()

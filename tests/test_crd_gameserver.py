@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 from helpers import TESTDATA
 
-from markergen.crd.celeval import CelEvaluator
+from markergen.accept.celeval import CelEvaluator
 from markergen.crd.project import run_project
 from markergen.project.samples import load_samples, values_at
 

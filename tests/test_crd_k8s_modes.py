@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from crd_support import PatchedGo, patch_go, rules_of, spec_schema
 
-from markergen.crd.celeval import CelEvaluator
+from markergen.accept.celeval import CelEvaluator
 from markergen.runtime import validate
 
 GO = """// +groupName=k8s.example.com

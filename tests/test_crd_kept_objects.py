@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from helpers import TESTDATA, run_cli
 
-from markergen.crd.admit import rejection
-from markergen.crd.celeval import CelEvaluator
+from markergen.accept.admit import rejection
+from markergen.accept.celeval import CelEvaluator
 from markergen.project.samples import is_negative, load_negatives, load_samples, markdown_blocks
 
 PROJECT = TESTDATA / "projects" / "keptdocs"

@@ -19,18 +19,12 @@ import pytest
 import yaml
 from helpers import TESTDATA, run_cli
 
+from markergen.accept.celeval import CelEvaluator
+from markergen.accept.reads import mentions, reads_values
+from markergen.accept.space import ABSENT, Check, Field, OverBudget, find
+from markergen.accept.union import NodeFacts
 from markergen.crd.cel import union_rules
-from markergen.crd.celeval import CelEvaluator
-from markergen.crd.prove import NodeFacts, prove_union
-from markergen.crd.search import (
-    ABSENT,
-    Check,
-    Field,
-    OverBudget,
-    find,
-    mentions,
-    reads_values,
-)
+from markergen.crd.prove import prove_union
 from markergen.emit.naming import key_definition_name
 from markergen.emit.options import EmitOptions
 from markergen.emit.table import build_table
@@ -64,7 +58,10 @@ def _line_of(root: Path, text: str) -> int:
 
 def _union(model: Model, name: str) -> Union:
     (union,) = [
-        u for k, s in model.structs.items() if k.endswith("." + name) for u in s.unions
+        u
+        for k, s in model.structs.items()
+        if k.endswith("." + name)
+        for u in s.unions
         if u.dialect != "kubebuilder"
     ]
     return union
@@ -413,16 +410,18 @@ def test_a_rule_that_names_the_member_and_allows_it_is_a_disagreement(tmp_path: 
     types = dict.fromkeys(props, "string")
     rules, _ = union_rules(union, "Provider", props, ["type"], types)
     hand = ["has(self.type) && self.type == 'GCP' ? true : !has(self.gcp)"]
-    proof = prove_union(union, rules, props, ["type"], ["AWS", "Azure", "GCP"], CelEvaluator(),
-                        hand, types)
+    proof = prove_union(
+        union, rules, props, ["type"], ["AWS", "Azure", "GCP"], CelEvaluator(), hand, types
+    )
     (allowance,) = proof.allowances
     assert allowance.member == "gcp" and allowance.reason == "FieldValueRequired"
     assert 'type="GCP" with no member set' in allowance.text
     # the same rule is no disagreement once the marker says `,optional`
     optional = _provider(tmp_path / "optional", True)
     rules, _ = union_rules(optional, "Provider", props, ["type"], types)
-    proof = prove_union(optional, rules, props, ["type"], ["AWS", "Azure", "GCP"],
-                        CelEvaluator(), hand, types)
+    proof = prove_union(
+        optional, rules, props, ["type"], ["AWS", "Azure", "GCP"], CelEvaluator(), hand, types
+    )
     assert proof.allowances == ()
     assert [r.field_path for r in proof.rules] == [".aws", ".aws", ".azure", ".azure"]
 
@@ -495,7 +494,9 @@ def test_a_changed_suite_beside_the_crd_is_not_answered_from_the_cache(tmp_path:
     (root / CRD).write_text(original, encoding="utf-8")  # as controller-gen rewrites it
     suite = root / SUITE
     text = suite.read_text(encoding="utf-8")
-    suite.write_text(text.replace("          mode: TLS\n", "          mode: Plain\n"), encoding="utf-8")
+    suite.write_text(
+        text.replace("          mode: TLS\n", "          mode: Plain\n"), encoding="utf-8"
+    )
     second = run_cli(["crd"], root)
     assert "MG510" not in second.stderr
     messages = [r["message"] for r in _spec(root)["endpoint"]["x-kubernetes-validations"]]

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from markergen.accept.celeval import CelEvaluator
 from markergen.crd.cel import union_rules
-from markergen.crd.celeval import CelEvaluator
 from markergen.crd.prove import prove_union
 from markergen.diff import run_diff
 from markergen.emit.options import EmitOptions

@@ -16,10 +16,10 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
+from markergen.accept.union import json_value, text_of
 from markergen.celcost.escape import escape_property
-from markergen.model import Union, json_scalar
+from markergen.model import Union
 
 REQUIRED = "FieldValueRequired"
 FORBIDDEN = "FieldValueForbidden"
@@ -46,20 +46,6 @@ def cel_string(value: str) -> str:
         else:
             out.append(ch)
     return '"' + "".join(out) + '"'
-
-
-def json_value(value: str, value_type: str) -> Any:
-    """A discriminator value (model text) as the JSON value an object holds: `1` for an
-    integer discriminator, `true` for a boolean one, the text itself for strings."""
-    typed = json_scalar(value, value_type)
-    if value_type == "number" and isinstance(typed, int):
-        return float(typed)  # CEL reads a `type: number` property as a double
-    return value if typed is None else typed
-
-
-def text_of(value: Any) -> str:
-    """The model's text of a JSON scalar (`1` → "1", `true` → "true")."""
-    return value if isinstance(value, str) else json.dumps(value)
 
 
 def cel_literal(value: str, value_type: str = "string") -> str:

@@ -22,7 +22,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from markergen.celcost import (
+from markergen.celcost.decl import MAX_REQUEST_SIZE_BYTES, Decl, max_cardinality, schema_decl
+from markergen.celcost.rulecost import (
     NOT_VISIBLE,
     PER_CALL_LIMIT,
     STATIC_ESTIMATED_COST_LIMIT,
@@ -33,7 +34,6 @@ from markergen.celcost import (
     is_resource_root,
     node_context,
 )
-from markergen.celcost.decl import MAX_REQUEST_SIZE_BYTES, Decl, max_cardinality, schema_decl
 from markergen.celcost.syntax import CelSyntaxError, Expr, parse
 from markergen.yamlio import PathKey
 

@@ -20,8 +20,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from markergen.accept.admit import rejection
+from markergen.accept.celeval import CelEvaluator
+from markergen.accept.judge import rule_passes
+from markergen.accept.union import NodeFacts, json_value, text_of
 from markergen.celcost.escape import escape_property
-from markergen.crd.admit import rejection
 from markergen.crd.advice import (
     allowance_hint,
     as_documentation,
@@ -34,12 +37,9 @@ from markergen.crd.cel import (
     Rule,
     compact,
     item_rules,
-    json_value,
-    text_of,
     union_label,
     union_rules,
 )
-from markergen.crd.celeval import CelError, CelEvaluator
 from markergen.crd.channels import channel_view, crd_channel
 from markergen.crd.cost import (
     STATIC_ESTIMATED_COST_LIMIT,
@@ -50,7 +50,7 @@ from markergen.crd.cost import (
 from markergen.crd.edit import LineEdits
 from markergen.crd.files import CrdResult, crd_files, finish
 from markergen.crd.helm import mask_templates, templated
-from markergen.crd.prove import NodeFacts, Proof, prove_items, prove_union
+from markergen.crd.prove import Proof, prove_items, prove_union
 from markergen.crd.reasons import Finding, Placed, Reason
 from markergen.crd.serverproof import ServerStep, ServerVerdicts
 from markergen.crd.walk import MissingSite, UnionSite, union_sites
@@ -104,7 +104,7 @@ class RunMemo:
         self, obj: SampleObject, schema: dict[str, Any], digest: bytes, evaluator: CelEvaluator
     ) -> str | None:
         """Why the CRD version of `schema` (`digest` names it) rejects a kept object today
-        (markergen.crd.admit); None when it accepts it."""
+        (markergen.accept.admit); None when it accepts it."""
         # by the value: the run's YamlReader gives equal texts (a test suite's object in
         # case after case) one shared value, judged once
         key = (id(obj.value), digest)
@@ -224,10 +224,7 @@ class RunMemo:
             value: Any = (
                 [_shape_object(item) for item in shape] if list_of else _shape_object(shape)
             )
-            try:
-                found = evaluator.passes(rule, value)
-            except CelError:
-                found = True
+            found = rule_passes(evaluator, rule, value, errors="accept")
             self._verdicts[key] = found
         return found
 

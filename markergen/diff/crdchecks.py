@@ -31,9 +31,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from markergen.accept.judge import sample_value
 from markergen.diff.classify import Change, ChangeClass
 from markergen.diff.crdsource import CrdSet, CrdVersion
-from markergen.diff.crdsurface import sample_value, shown_path
+from markergen.diff.crdsurface import shown_path
 from markergen.diff.surface import version_stage
 from markergen.yamlio import PathKey
 

@@ -19,22 +19,26 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from markergen.crd.celeval import CelEvaluator
+from markergen.accept.celeval import CelEvaluator
+from markergen.accept.judge import (
+    SAMPLE,
+    Judge,
+    Side,
+    State,
+    choices,
+    first_accepted_rejected,
+    first_of,
+    gone,
+    known_test,
+    sample_value,
+    set_test,
+    unset_test,
+    where,
+)
+from markergen.accept.space import ABSENT, Condition
 from markergen.diff.classify import Change, ChangeClass
 from markergen.diff.crdsource import CrdSet, CrdVersion
-from markergen.diff.crdsurface import (
-    SET,
-    UNSET,
-    Judge,
-    Node,
-    NodeRule,
-    State,
-    UnionReading,
-    nodes,
-    readings,
-    sample_value,
-    states,
-)
+from markergen.diff.crdsurface import Node, NodeRule, UnionReading, nodes, readings
 from markergen.diff.surface import version_stage
 from markergen.yamlio import mapping_item
 
@@ -270,11 +274,36 @@ class _Compare:
     def _accepted(self, n: Node, u: UnionReading) -> dict[str, Any] | None:
         """An object of the union at `n` that sets one of its fields and that `n`
         accepts."""
-        found = states(u.fields, u.values)
-        for s in found or ():
-            if any(v != UNSET for _, v in s) and self.judge.accepts(n, u.rules, s):
-                return _object(n, s)
-        return None
+        fields = list(u.fields)
+        states = choices(fields, u.values)
+        accepted = self.judge.tests(n, [r.rule for r in u.rules], fields)
+        found = first_of(
+            (where(fields, states, [*accepted, set_test(i)]) for i in range(len(fields))),
+            fields,
+            states,
+        )
+        return None if found is None else _object(n, found)
+
+    def _holding(self, n: Node, name: str, value: object) -> dict[str, Any]:
+        """An object at `n` whose property `name` holds `value` and that `n` accepts:
+        where a union reads `name` (a discriminator), the first of the union's objects
+        with that value that the union accepts (its member set), else `_with_value`."""
+        for u in readings(n)[0]:
+            if name not in u.fields or name not in u.values:
+                continue
+            fields = list(u.fields)
+            states = choices(fields, u.values)
+            i = fields.index(name)
+
+            def holds_value(a: Mapping[int, Any], i: int = i) -> bool:
+                return bool(a[i] == value)
+
+            holds = Condition(frozenset({i}), holds_value)
+            tests = self.judge.tests(n, [r.rule for r in u.rules], fields)
+            found = where(fields, states, [*tests, holds])
+            if found is not None:
+                return _object(n, found)
+        return _with_value(n, name, value)
 
     def properties(self, b: CrdVersion, h: CrdVersion, bn: Node, hn: Node) -> None:
         for name in sorted(set(bn.properties) & set(hn.properties)):
@@ -297,7 +326,7 @@ class _Compare:
                             f"enum value(s) {', '.join(gone)} removed: objects that use them "
                             "are rejected (valid values do not become invalid)",
                             values=he,
-                            witness=_with_value(bn, name, json.loads(gone[0])),
+                            witness=self._holding(bn, name, json.loads(gone[0])),
                         )
                     )
                 if new:
@@ -407,11 +436,17 @@ class _Compare:
                     values.setdefault(f, set()).update(vs)
             brules = [r for u in bus for r in u.rules]
             hrules = [r for u in hus for r in u.rules]
-            for s in states(fields, {f: sorted(v) for f, v in values.items()}) or ():
-                if dict(s)[name] != UNSET or _gone(bn, s):
-                    continue
-                if self.judge.accepts(bn, brules, s) and not self.judge.accepts(hn, hrules, s):
-                    return s
+            found = first_accepted_rejected(
+                self.judge,
+                fields,
+                choices(fields, {f: sorted(v) for f, v in values.items()}),
+                Side(bn, tuple(r.rule for r in brules)),
+                Side(hn, tuple(r.rule for r in hrules)),
+                [unset_test(fields.index(name))]
+                + [known_test(bn, fields, i) for i in range(len(fields))],
+            )
+            if found is not None:
+                return found
         return None
 
     # -- unions -----------------------------------------------------------------------
@@ -434,9 +469,14 @@ class _Compare:
         bus, hus = group
         brules = [r for u in bus for r in u.rules]
         hrules = [r for u in hus for r in u.rules]
-        if [r.rule for r in brules] == [r.rule for r in hrules]:
-            return  # the same rules: the same verdicts (enum changes are reported per field)
         fields = sorted({f for u in (*bus, *hus) for f in u.fields})
+        if [r.rule for r in brules] == [r.rule for r in hrules] and (
+            bn.required & set(fields) == hn.required & set(fields)
+        ):
+            # the same rules over fields required alike: the same verdicts (enum changes
+            # are reported per field); a field of the union that becomes required (the
+            # discriminator) makes the union stricter
+            return
         values: dict[str, set[str]] = {}
         for u in (*bus, *hus):
             for f, vs in u.values.items():
@@ -448,38 +488,43 @@ class _Compare:
             if hrules
             else self._rules_place(b, bn, brules, base=True)
         )
-        all_states = states(fields, {f: sorted(v) for f, v in values.items()})
-        if all_states is None:
-            self.not_compared(place, brules, hrules, "too many field combinations to compare")
-            return
-        stricter: State | None = None
-        looser: State | None = None
+        states = choices(fields, {f: sorted(v) for f, v in values.items()})
+        # an object that sets a field the base does not know: no base client sends it
+        known = [known_test(bn, fields, i) for i in range(len(fields))]
+        bside = Side(bn, tuple(r.rule for r in brules))
+        hside = Side(hn, tuple(r.rule for r in hrules))
         added = [f for f in hfields if f not in bfields]
         removed = [f for f in bfields if f not in hfields]
-        # The witness of a member removed must be refused for that reason: it sets the
-        # removed field, and (when one exists) the head takes it once that field is
-        # dropped, so no other change (an enum value removed with it) refuses it too.
-        own = 0
-        for s in all_states:
-            if any(v != UNSET and f not in bn.properties for f, v in s):
-                continue  # sets a field the base does not know: no base client sends it
-            before = self.judge.accepts(bn, brules, s)
-            # A field the head no longer declares is refused under strict field
-            # validation (kubectl's default) and dropped otherwise: never what the
-            # client sent, so the object counts as rejected (a field removed is breaking).
-            gone = _gone(hn, s)
-            after = not gone and self.judge.accepts(hn, hrules, s)
-            if before and not after:
-                rank = 0
-                if removed and gone:
-                    pruned = tuple((f, UNSET if f in gone else v) for f, v in s)
-                    rank = 2 if self.judge.accepts(hn, hrules, pruned) else 1
-                if stricter is None or rank > own:
-                    stricter, own = s, rank
-            elif after and not before and looser is None:
-                looser = s
-            if stricter is not None and looser is not None and (own == 2 or not removed):
-                break
+        # A field the head no longer declares is refused under strict field validation
+        # (kubectl's default) and dropped otherwise: never what the client sent, so the
+        # object counts as rejected (a field removed is breaking). The witness of a member
+        # removed must be refused for that reason: it sets the removed field, and (when
+        # one exists) the head takes it once that field is dropped (the head's judge
+        # prunes it), so no other change (an enum value removed with it) refuses it too.
+        stricter: State | None = None
+        if removed:
+            btests = [*known, *self.judge.tests(bn, bside.rules, fields)]
+            htests = self.judge.tests(hn, hside.rules, fields)
+            dropped = [i for i, f in enumerate(fields) if f not in hn.properties]
+            stricter = first_of(
+                (where(fields, states, [*btests, *htests, set_test(i)]) for i in dropped),
+                fields,
+                states,
+            ) or first_of(
+                (where(fields, states, [*btests, set_test(i)]) for i in dropped), fields, states
+            )
+        if stricter is None:
+            stricter = first_accepted_rejected(
+                self.judge, fields, states, bside, hside, known, gone_rejects=True
+            )
+        looser = first_accepted_rejected(
+            self.judge,
+            fields,
+            states,
+            hside,
+            bside,
+            [*known, *(known_test(hn, fields, i) for i in range(len(fields)))],
+        )
         what = _members_text(added, removed)
         if not brules:
             kind, text = "union-added", f"new union over {_q(hfields)}"
@@ -513,7 +558,7 @@ class _Compare:
                     place,
                     None,
                     f"{text}: an object the base accepts is rejected now: "
-                    f"{_describe(bn, stricter)} ({_why(hn, stricter)})",
+                    f"{_describe(bn, stricter)} ({_why(bn, hn, stricter)})",
                     texts,
                     witness=_object(bn, stricter),
                 )
@@ -533,21 +578,6 @@ class _Compare:
     ) -> Place:
         line = v.line_of((*n.path, "x-kubernetes-validations", rules[0].index))
         return Place(v, n.shown, line, base)
-
-    def not_compared(
-        self, place: Place, brules: Sequence[NodeRule], hrules: Sequence[NodeRule], why: str
-    ) -> None:
-        btexts = [r.rule for r in brules]
-        htexts = [r.rule for r in hrules]
-        self.out.append(
-            _change(
-                "not-compared",
-                "rule-not-compared",
-                place,
-                None,
-                f"{why}; rules before: {_rules_text(btexts)}; after: {_rules_text(htexts)}",
-            )
-        )
 
     def other_rules(
         self,
@@ -585,10 +615,6 @@ class _Compare:
 _NONE = object()
 
 
-def _rules_text(texts: Sequence[str]) -> str:
-    return "; ".join(f"`{t}`" for t in texts) if texts else "(none)"
-
-
 def _members_text(added: Sequence[str], removed: Sequence[str]) -> str:
     parts = []
     if added:
@@ -613,18 +639,22 @@ def _enum_line(v: CrdVersion, path: tuple[str | int, ...]) -> int:
     return v.line_of(path)
 
 
-def _gone(node: Node, state: State) -> list[str]:
-    """The fields `state` sets that `node` does not declare."""
-    return [f for f, v in state if v != UNSET and f not in node.properties]
-
-
-def _why(head: Node, state: State) -> str:
-    gone = _gone(head, state)
-    if not gone:
+def _why(base: Node, head: Node, state: State) -> str:
+    gone_ = gone(head, state)
+    if not gone_:
+        now = sorted(f for f, s in state if s is ABSENT and f in head.required - base.required)
+        if now and not _has_default(head, now):
+            return f"{_q(now)} required now: objects that leave it out are rejected"
         return "valid values do not become invalid"
     return (
-        f"the schema no longer has {_q(gone)}: the API server rejects the object under "
+        f"the schema no longer has {_q(gone_)}: the API server rejects the object under "
         "strict field validation, kubectl's default, and drops the field otherwise"
+    )
+
+
+def _has_default(node: Node, fields: Sequence[str]) -> bool:
+    return any(
+        isinstance(node.properties.get(f), dict) and "default" in node.properties[f] for f in fields
     )
 
 
@@ -633,8 +663,8 @@ def _object(node: Node, state: State) -> dict[str, Any]:
     fields set to sample values (the judge takes them as set)."""
     out: dict[str, Any] = {}
     for field, s in state:
-        if s != UNSET:
-            out[field] = sample_value(node.properties.get(field)) if s == SET else s
+        if s is not ABSENT:
+            out[field] = sample_value(node.properties.get(field)) if s is SAMPLE else s
     for field in sorted(node.required - set(out)):
         if field in node.properties and field not in dict(state):
             out[field] = sample_value(node.properties[field])
@@ -687,9 +717,9 @@ def _describe(node: Node, state: State | None) -> str:
         return "{}"
     parts = []
     for field, s in state:
-        if s == UNSET:
+        if s is ABSENT:
             continue
-        value = sample_value(node.properties.get(field)) if s == SET else s
+        value = sample_value(node.properties.get(field)) if s is SAMPLE else s
         parts.append(f'"{field}": {json.dumps(value, sort_keys=True)}')
     return "{" + ", ".join(parts) + "}"
 

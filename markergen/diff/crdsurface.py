@@ -11,10 +11,11 @@ Instead a node's rules are *read by evaluation*, the way the API server runs the
   least two of them; rules that share a field belong to one union;
 - the union's objects are every combination of its fields: each presence field set or
   left out, each value field (compared with literals, or with an `enum`) left out or set
-  to each of its values;
-- the verdict on an object is the server's: defaults applied first, then the schema's
-  `required` and `enum`, then every rule of the union, evaluated by a real CEL engine (a
-  rule that errors rejects, as the server rejects the request).
+  to each of its values (`markergen.accept.judge.choices`);
+- the verdict on an object is the server's (`markergen.accept.judge.Judge`): defaults
+  applied first, then the schema's `required` and `enum`, then every rule of the union,
+  evaluated by a real CEL engine (a rule that errors rejects, as the server rejects the
+  request).
 
 The set of objects a union accepts is its meaning; two versions of a CRD are compared by
 those sets (`markergen.diff.crdclassify`). Rules that are not union readings are kept by
@@ -23,31 +24,13 @@ their text, so a change to one is listed as "not compared", never dropped.
 
 from __future__ import annotations
 
-import itertools
-import json
-import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from markergen.accept.reads import Refs, presence_and_values
 from markergen.celcost.escape import escape_property
-from markergen.crd.celeval import CelError, CelEvaluator
 from markergen.yamlio import PathKey
-
-# Above this many objects a union is listed as not compared rather than enumerated.
-MAX_OBJECTS = 4096
-UNSET = "<unset>"
-SET = "<set>"
-
-_SELF_REF = re.compile(r"\bself\.([A-Za-z_][A-Za-z0-9_]*)")
-_HAS = re.compile(r"\bhas\(\s*self\.([A-Za-z_][A-Za-z0-9_]*)\s*\)")
-_STR_LIT = r"""(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")"""
-_COMPARE = re.compile(
-    r"\bself\.([A-Za-z_][A-Za-z0-9_]*)\s*(?:==|!=)\s*(" + _STR_LIT + r")"
-    r"|(" + _STR_LIT + r")\s*(?:==|!=)\s*self\.([A-Za-z_][A-Za-z0-9_]*)"
-)
-_IN = re.compile(r"\bself\.([A-Za-z_][A-Za-z0-9_]*)\s+in\s+\[([^\]]*)\]")
-_LITERAL = re.compile(_STR_LIT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,15 +110,6 @@ def nodes(schema: Any, path: PathKey = ()) -> Iterator[Node]:
                 yield from nodes(sub, (*path, key, i))
 
 
-def _unquote(literal: str) -> str:
-    body = literal[1:-1]
-    try:
-        out = json.loads('"' + body.replace('\\"', '"').replace('"', '\\"') + '"')
-    except ValueError:
-        return body
-    return out if isinstance(out, str) else body
-
-
 def _names(node: Node) -> dict[str, str]:
     """CEL-escaped property name → JSON name."""
     out = {}
@@ -144,46 +118,6 @@ def _names(node: Node) -> dict[str, str]:
         if esc is not None:
             out[esc] = str(name)
     return out
-
-
-@dataclass(frozen=True, slots=True)
-class _Refs:
-    presence: frozenset[str]
-    values: Mapping[str, frozenset[str]]  # compared field → literals
-
-
-def rule_refs(rule: str, names: Mapping[str, str]) -> _Refs | None:
-    """The node's fields a rule refers to, if every reference is a presence test or a
-    comparison with string literals; None otherwise (not a union reading)."""
-    if "oldSelf" in rule:
-        return None  # transition rules judge changes, not objects
-    presence = {names.get(m) for m in _HAS.findall(rule)}
-    values: dict[str, set[str]] = {}
-    rest = _HAS.sub(" ", rule)
-    for m in _COMPARE.finditer(rest):
-        field = names.get(m.group(1) or m.group(4))
-        lit = m.group(2) or m.group(3)
-        if field is None:
-            return None
-        values.setdefault(field, set()).add(_unquote(lit))
-    rest = _COMPARE.sub(" ", rest)
-    for m in _IN.finditer(rest):
-        field = names.get(m.group(1))
-        if field is None:
-            return None
-        values.setdefault(field, set()).update(_unquote(x) for x in _LITERAL.findall(m.group(2)))
-    rest = _IN.sub(" ", rest)
-    if _SELF_REF.search(rest) or re.search(r"\bself\b(?!\.)", rest):
-        return None  # any other use of the object: not a presence/value rule
-    if None in presence:
-        return None
-    fields = {p for p in presence if p is not None} | set(values)
-    if len(fields) < 2:
-        return None
-    return _Refs(
-        frozenset(p for p in presence if p is not None),
-        {k: frozenset(v) for k, v in values.items()},
-    )
 
 
 def _enum_strings(prop: Any) -> tuple[str, ...]:
@@ -195,16 +129,16 @@ def _enum_strings(prop: Any) -> tuple[str, ...]:
 def readings(node: Node) -> tuple[list[UnionReading], list[NodeRule]]:
     """The unions of a node, and its rules that are not union readings."""
     names = _names(node)
-    read: list[tuple[NodeRule, _Refs]] = []
+    read: list[tuple[NodeRule, Refs]] = []
     other: list[NodeRule] = []
     for r in node.rules:
-        refs = rule_refs(r.rule, names)
+        refs = presence_and_values(r.rule, names)
         if refs is None:
             other.append(r)
         else:
             read.append((r, refs))
     # Rules that share a field are one union (connected components).
-    groups: list[tuple[set[str], list[tuple[NodeRule, _Refs]]]] = []
+    groups: list[tuple[set[str], list[tuple[NodeRule, Refs]]]] = []
     for r, refs in read:
         fields = set(refs.presence) | set(refs.values)
         joined = [g for g in groups if g[0] & fields]
@@ -230,95 +164,3 @@ def readings(node: Node) -> tuple[list[UnionReading], list[NodeRule]]:
         )
     out.sort(key=lambda u: u.fields)
     return out, other
-
-
-State = tuple[tuple[str, str], ...]  # (field, UNSET | SET | value), sorted by field
-
-
-def states(fields: Sequence[str], values: Mapping[str, Sequence[str]]) -> Iterator[State] | None:
-    """Every object of a union as field states; None when there are too many."""
-    choices = [[UNSET, *values[f]] if f in values else [UNSET, SET] for f in fields]
-    count = 1
-    for c in choices:
-        count *= len(c)
-    if count > MAX_OBJECTS:
-        return None
-    return (tuple(zip(fields, combo, strict=True)) for combo in itertools.product(*choices))
-
-
-def sample_value(schema: Any) -> Any:
-    """A small value the schema accepts, that validation-gen would count as set (not its
-    zero value): rules at the parent see only that the field is there."""
-    if not isinstance(schema, dict):
-        return "x"
-    if "default" in schema and schema["default"] not in (None, "", 0, False, [], {}):
-        return schema["default"]
-    enum = schema.get("enum")
-    if isinstance(enum, list) and enum:
-        return next((v for v in enum if v not in ("", None)), enum[0])
-    t = schema.get("type")
-    if t == "object":
-        props = schema.get("properties")
-        required = schema.get("required")
-        out: dict[str, Any] = {}
-        if isinstance(props, dict) and isinstance(required, list):
-            for name in required:
-                if isinstance(name, str) and name in props:
-                    out[name] = sample_value(props[name])
-        return out
-    if t == "array":
-        return [sample_value(schema.get("items"))]
-    if t == "integer":
-        return max(1, int(schema.get("minimum", 1) or 1))
-    if t == "number":
-        return 1.5
-    if t == "boolean":
-        return True
-    if schema.get("x-kubernetes-int-or-string"):
-        return "x"
-    return "x"
-
-
-class Judge:
-    """The server's verdict on the objects of a union at a node."""
-
-    def __init__(self, evaluator: CelEvaluator) -> None:
-        self.evaluator = evaluator
-
-    def accepts(self, node: Node, rules: Sequence[NodeRule], state: State) -> bool:
-        obj: dict[str, Any] = {}
-        for field, s in state:
-            if field not in node.properties:
-                continue  # the server prunes fields the schema does not know
-            prop = node.properties[field]
-            if s == UNSET:
-                if isinstance(prop, dict) and "default" in prop:
-                    obj[field] = prop["default"]
-                continue
-            obj[field] = sample_value(prop) if s == SET else s
-        for field, value in obj.items():
-            prop = node.properties.get(field)
-            enum = prop.get("enum") if isinstance(prop, dict) else None
-            if isinstance(enum, list) and value not in enum:
-                return False
-        fields = {f for f, _ in state}
-        if any(f in fields and f not in obj for f in node.required):
-            return False
-        esc = {escape_property(k) or k: v for k, v in obj.items()}
-        for r in rules:
-            try:
-                if not self.evaluator.passes(r.rule, esc):
-                    return False
-            except CelError:
-                return False
-        return True
-
-
-def describe_state(state: State) -> str:
-    """An object as a reader sees it: `{"type": "AWS", "gcp": {...}}`."""
-    parts = []
-    for field, s in state:
-        if s == UNSET:
-            continue
-        parts.append(f'"{field}": ' + ("{...}" if s == SET else json.dumps(s)))
-    return "{" + ", ".join(parts) + "}"

@@ -55,9 +55,7 @@ def _normalize_object(
     if info.defaults and old_obj is not None:
         old_obj = info.defaulted(old_obj)
     for union in info.unions:
-        quick = union.quick_normalize
-        if quick is None or not quick(old_obj, obj):
-            _normalize_union(union, path, old_obj, obj, errors)
+        _normalize_union(union, path, old_obj, obj, errors)
 
 
 def _normalize_union(
@@ -67,7 +65,7 @@ def _normalize_union(
     obj: dict[str, JSON],
     errors: list[FieldError],
 ) -> None:
-    """The reference rules (semantics.py), where quick.py left the union to them."""
+    """The union's normalization rules (semantics.py)."""
     semantics = union.semantics
     if semantics == "k8s":
         return  # declarative validation only validates: it never clears a member

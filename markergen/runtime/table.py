@@ -13,7 +13,6 @@ from pathlib import Path
 from types import ModuleType
 from typing import Literal, cast
 
-from markergen.runtime import quick
 from markergen.runtime.errors import TableError
 from markergen.runtime.values import JSON
 from markergen.runtime.values import Scalar as Scalar
@@ -171,10 +170,6 @@ class Union:
     fields: tuple[str, ...] = field(init=False, repr=False, compare=False)
     _by_value: dict[Scalar, Member] = field(init=False, repr=False, compare=False)
     _by_field: dict[str, Member] = field(init=False, repr=False, compare=False)
-    # The common case of validation and normalization compiled into closures (quick.py):
-    # None where only the reference code in semantics.py / validate.py runs.
-    quick_valid: quick.Valid | None = field(init=False, repr=False, compare=False)
-    quick_normalize: quick.Normalize | None = field(init=False, repr=False, compare=False)
     # `modes` grouped by field, in the order of their first rule (k8s_modes.validate_modes)
     mode_rules: tuple[tuple[str, tuple[ModeRule, ...]], ...] = field(
         init=False, repr=False, compare=False
@@ -192,8 +187,6 @@ class Union:
             by_value.setdefault(m.value, m)  # the first member of a value, as before
         object.__setattr__(self, "_by_value", by_value)
         object.__setattr__(self, "_by_field", {m.field: m for m in self.members})
-        object.__setattr__(self, "quick_valid", quick.compile_valid(self))
-        object.__setattr__(self, "quick_normalize", quick.compile_normalize(self))
 
     def member_for_value(self, value: Scalar) -> Member | None:
         # Values reach here already of the union's type (semantics.discriminator_value),

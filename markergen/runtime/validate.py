@@ -87,9 +87,6 @@ def _check_object(
             continue
         if union.semantics != "k8s" and union.discriminator and union.values:
             reported.append(union.discriminator)
-        quick = union.quick_valid
-        if quick is not None and quick(old_obj, obj):
-            continue  # nothing to report: no error built (quick.py)
         if union.at:
             # written through validation-gen's path wrappers: its semantics only
             k8s_errors = []

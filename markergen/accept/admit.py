@@ -18,8 +18,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from markergen.accept.celeval import CelEvaluator
+from markergen.accept.judge import rule_passes
 from markergen.celcost.escape import escape_property
-from markergen.crd.celeval import CelEvaluator
 
 _ROOT_KEYS = frozenset({"apiVersion", "kind", "metadata"})
 _TYPES: Mapping[str, tuple[type, ...]] = {
@@ -160,7 +161,7 @@ def _rules(
         rule = str(r["rule"])
         if "oldSelf" in rule:
             continue  # a transition rule: not run on create
-        if evaluator.verdict(rule, as_cel) is False:
+        if not rule_passes(evaluator, rule, as_cel, errors="accept"):
             return f"{where}: {r.get('message') or 'failed rule: ' + rule}"
     return None
 

@@ -1,0 +1,12 @@
+"""What a union accepts, decided in one place.
+
+- `space`: the object space of a union (ABSENT, the one "left out"; the value a set
+  field holds by schema type) and the search over it, group by group of the fields the
+  tests read (`first`, `find`);
+- `reads`: which fields a CEL rule reads, and how, from its syntax tree;
+- `union`: what a union allows under each semantics (kep1027, kep2019, smd, k8s) on
+  small objects, and its whole space with the schema applied;
+- `judge`: the API server's verdict at one schema node (defaults, pruning, required,
+  enum, the rules; what a rule's error means is a parameter);
+- `celeval`: the CEL engine the rules are evaluated with.
+"""
