@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 
 CRD = (
-    Path(__file__).parent.parent / "testdata" / "diff" / "manymembers" / "example.com_programs.yaml"
+    Path(__file__).parent.parent / "testdata" / "diff" / "manymembers" / "example.com_programs-handwritten.yaml"
 )
 Edit = Callable[[dict[str, Any]], None]
 

@@ -115,10 +115,11 @@ def test_a_missing_templates_directory_is_reported(project: Path) -> None:
 def test_every_config_key_is_also_a_flag(project: Path) -> None:
     from markergen.config import settings
 
-    # `inputs` are the commands' PATTERNS, `crd-dir` is crd's PATHS, `samples` and `severity`
-    # structure of globs: those three are file-only, every other key is a flag.
+    # `inputs` are the commands' PATTERNS, `crd-dir` is crd's PATHS, `samples`, `severity`
+    # and `crd-check-options` are mappings: those are file-only, every other key is a flag
+    # (`crd-checks` has `--crd-checks LEVEL` for every check at once).
     file_only = {s.key for s in settings() if s.in_file and not s.commands}
-    assert file_only == {"inputs", "crd-dir", "samples", "severity"}
+    assert file_only == {"inputs", "crd-dir", "samples", "severity", "crd-check-options"}
     flags = sorted({s.key for s in settings() if s.in_file and "generate" in s.commands})
     assert {"out-dir", "v2", "table-py", "union-format", "api-version"} <= set(flags)
     res = run_cli(["generate", "--help"], project, env={"COLUMNS": "200"})

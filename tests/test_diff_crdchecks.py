@@ -11,7 +11,7 @@ from typing import Any
 import yaml
 from helpers import TESTDATA, run_cli
 
-BASE = TESTDATA / "diff" / "crdchecks" / "base.yaml"
+BASE = TESTDATA / "diff" / "crdchecks" / "base-handwritten.yaml"
 
 
 def _pair(tmp_path: Path, config: str | None = None) -> Path:

@@ -52,7 +52,6 @@ def finish(
 ) -> CrdResult:
     """Write the outputs (all or nothing, none when there is an error), or with `verify`
     return their diffs."""
-    outputs = {path: _with_line_ends_of(path, text) for path, text in outputs.items()}
     stale = tuple(sorted(outputs, key=str))
     if verify:
         diffs = tuple(verify_outputs(outputs))
@@ -65,14 +64,3 @@ def finish(
         raise CrdError(str(e)) from e
     return CrdResult(tuple(files), report.written, (), tuple(diagnostics))
 
-
-def _with_line_ends_of(path: Path, text: str) -> str:
-    """`text` (read with universal newlines, so "\n" ends every line) with the line ends
-    of the file it replaces: a CRD checked out with CRLF (git's autocrlf on Windows)
-    stays CRLF, so the patch adds lines and changes none."""
-    try:
-        with open(path, "rb") as handle:
-            first = handle.readline()
-    except OSError:
-        return text
-    return text.replace("\n", "\r\n") if first.endswith(b"\r\n") else text

@@ -1245,7 +1245,16 @@ def plan_files(
             context = replace(context, server=verdicts)
             outputs, planned = _plan_texts(model, texts, evaluator, context, None, apply)
         server.verdicts = verdicts
+    outputs = {path: _line_ends_of(reader.data(path), text) for path, text in outputs.items()}
     return outputs, _distinct(found + planned)
+
+
+def _line_ends_of(original: bytes, text: str) -> str:
+    """`text` (read with universal newlines, so "\n" ends every line) with the line ends
+    of the file it replaces: a CRD checked out with CRLF (git's autocrlf on Windows)
+    stays CRLF, so the patch adds lines and changes none."""
+    first = original.split(b"\n", 1)[0]
+    return text.replace("\n", "\r\n") if first.endswith(b"\r") else text
 
 
 def _distinct(found: Sequence[Placed]) -> list[Placed]:
