@@ -80,6 +80,10 @@ def test_after_touching_one_file_only_that_file_is_parsed(
     monkeypatch.setenv("MARKERGEN_CACHE_DIR", str(tmp_path / "cache"))
     assert run_main(["check", "./api/..."], root).code == 0
     assert len(parses) == 16  # every file of the project, cold
+    assert not (tmp_path / "cache" / "syntax").exists()  # a first run keeps no records
+    parses.clear()
+    assert run_main(["dump", "./api/..."], root).code == 0
+    assert len(parses) == 16  # a run after another keeps them
     parses.clear()
     route = root / "api" / "network" / "v1" / "route_types.go"
     route.write_text(route.read_text().replace("is a container image", "is an image"))
@@ -100,6 +104,7 @@ def test_no_cache_writes_no_records_and_a_damaged_record_is_parsed_again(
     monkeypatch.setenv("MARKERGEN_CACHE_DIR", str(cache))
     assert run_main(["generate", "--no-cache", "-q", "./api/..."], root).code == 0
     assert not cache.exists()
+    assert run_main(["generate", "-q", "./api/..."], root).code == 0  # the first run
     cold = run_main(["dump", "./api/..."], root)
     (pack,) = (cache / "syntax").glob("*.pack")
     head, body = pack.read_bytes().split(b"\n", 1)
@@ -218,6 +223,7 @@ def test_outputs_with_and_without_the_syntax_cache_are_identical_over_random_edi
             assert a.stdout.replace(str(cached), "ROOT") == b.stdout.replace(str(cold), "ROOT")
             assert a.stderr == b.stderr, (step, args)
         assert _outputs(cached) == _outputs(cold), step
-        # with the cache, the three runs after one edit parse at most the file edited
-        assert parsed <= (16 if step == 0 else 1), step
+        # with the cache, the three runs after one edit parse at most the file edited; at
+        # the start, the first run keeps no records and the second keeps them
+        assert parsed <= (2 * 16 if step == 0 else 1), step
     assert kinds == {"doc", "marker", "add", "remove"}
