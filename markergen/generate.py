@@ -96,15 +96,7 @@ def generate(
     finally:
         if progress is not None:
             progress.finish()
-    assert result is not None  # only a cached_only run can miss
     return result
-
-
-def generate_cached(
-    cfg: Config, patterns: Sequence[str], cwd: Path, *, verify: bool, cache_dir: Path | None = None
-) -> GenerateResult | None:
-    """`generate` when the cache holds this run's results, else None (nothing done)."""
-    return _generate(cfg, patterns, cwd, verify, cache_dir, True, None, cached_only=True)
 
 
 def _generate(
@@ -115,9 +107,7 @@ def _generate(
     cache_dir: Path | None,
     use_cache: bool,
     progress: Progress | None,
-    *,
-    cached_only: bool = False,
-) -> GenerateResult | None:
+) -> GenerateResult:
     from markergen.cache import cache_dir as default_cache_dir
     from markergen.cache import open_run
 
@@ -130,8 +120,6 @@ def _generate(
     cache, cached = open_run(
         cfg.root, "generate", patterns, cwd, output_settings(cfg), use_cache, read, cache_dir
     )
-    if cached is None and cached_only:
-        return None
     if cached is not None:
         return _write(
             plan, cwd, verify, cached.diagnostics, cached.outputs, None, None, cached.summary

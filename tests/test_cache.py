@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
 from markergen.cache import CACHE_DIR_NAME, ENV_CACHE_DIR, OutputCache, cache_dir
-from markergen.config import load_config
-from markergen.generate import generate, generate_cached
+from markergen.config import Config, load_config
+from markergen.generate import GenerateResult, generate
 
 UNION_GO = '''package v1
 
@@ -53,6 +54,26 @@ def run(root: Path, **kw: object) -> tuple[int, dict[str, str]]:
     result = generate(cfg, ["./api/..."], root, verify=False, **kw)  # type: ignore[arg-type]
     outputs = {p.name: p.read_text() for p in sorted((root / "openapi").glob("*"))}
     return result.exit_code, outputs
+
+
+class _Miss(Exception):
+    pass
+
+
+def _no_model(*args: object, **kw: object) -> None:
+    raise _Miss
+
+
+def generate_cached(
+    cfg: Config, patterns: list[str], cwd: Path, *, verify: bool, cache_dir: Path | None = None
+) -> GenerateResult | None:
+    """`generate` when the cache holds this run's results, else None: a run that would
+    read the Go packages is stopped before it does (nothing written, nothing stored)."""
+    with mock.patch("markergen.pipeline.load_model", _no_model):
+        try:
+            return generate(cfg, patterns, cwd, verify=verify, cache_dir=cache_dir)
+        except _Miss:
+            return None
 
 
 def cache_files(root: Path) -> list[Path]:

@@ -11,7 +11,7 @@ from helpers import REPO
 
 import markergen.markers as markers
 from markergen.model import Dialect
-from markergen.model.dialects import DIALECTS, traits_of
+from markergen.model.traits import TRAITS
 from markergen.pipeline import load_model
 
 UNION_MARKER_NAMES = {
@@ -22,12 +22,9 @@ UNION_MARKER_NAMES = {
 }  # fmt: skip
 
 
-def test_every_dialect_has_one_module_with_its_traits_and_registered_markers() -> None:
-    names = [m.TRAITS.name for m in DIALECTS]
-    assert sorted(names) == sorted(get_args(Dialect))
-    for module in DIALECTS:
-        assert module.__name__.rsplit(".", 1)[1] == module.TRAITS.name
-        assert module.MARKERS and all(markers.REGISTRY.get(n) is not None for n in module.MARKERS)
+def test_every_dialect_has_its_traits() -> None:
+    assert sorted(TRAITS) == sorted(get_args(Dialect))
+    assert all(name == traits.name for name, traits in TRAITS.items())
 
 
 def test_union_traits_come_from_their_dialect() -> None:
@@ -35,11 +32,11 @@ def test_union_traits_come_from_their_dialect() -> None:
     seen = set()
     for struct in model.structs.values():
         for union in struct.unions:
-            assert union.traits is traits_of(union.dialect)
+            assert union.traits is TRAITS[union.dialect]
             seen.add(union.dialect)
     assert {"kep2019", "kep1027"} <= seen
-    assert traits_of("kep2019").values_are_field_names and traits_of("kep2019").list_form_only
-    assert traits_of("kep1027").discriminator_musts and not traits_of("k8s").discriminator_musts
+    assert TRAITS["kep2019"].values_are_field_names and TRAITS["kep2019"].list_form_only
+    assert TRAITS["kep1027"].discriminator_musts and not TRAITS["k8s"].discriminator_musts
 
 
 def _string_literals(tree: ast.AST) -> list[tuple[str, int]]:

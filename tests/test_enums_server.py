@@ -17,8 +17,8 @@ from helpers import TESTDATA, run_cli
 from markergen.crd import patch_text
 from markergen.crd.enumcheck import EnumNode, compare_files, crd_enum, summary
 from markergen.diff import run_diff
-from markergen.emit.openapi import build_document
 from markergen.emit.options import EmitOptions
+from markergen.emit.outputs import render_outputs
 from markergen.golang.syntax import Position
 from markergen.model import Model
 from markergen.model.enums import field_enum
@@ -35,9 +35,9 @@ def lists() -> Model:
 
 
 def _props(model: Model, type_key: str) -> dict[str, Any]:
-    doc = build_document(model, EmitOptions(), 3)
+    schemas = json.loads(render_outputs(model, EmitOptions())["openapi-v3.json"])
     name = type_key.replace("example.com/", "com.example.").replace("/", ".")
-    props: dict[str, Any] = doc.schemas[name]["properties"]
+    props: dict[str, Any] = schemas["components"]["schemas"][name]["properties"]
     return props
 
 

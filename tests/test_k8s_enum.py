@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from k8s_tables import PREFIX, load, staged_errors_of, table_of
 
-from markergen.emit.openapi import build_document
 from markergen.emit.options import EmitOptions
+from markergen.emit.outputs import render_outputs
 from markergen.runtime import Table, validate
 from markergen.runtime.tree import JSON
 
@@ -144,9 +144,10 @@ def test_table_records_values_exclusions_and_stage(built: tuple[dict[str, Any], 
 
 
 def test_openapi_lists_the_values_of_a_server_without_options(tmp_path: Path) -> None:
-    doc = build_document(load(tmp_path, "enums.go"), EmitOptions(), 3)
-    props = doc.schemas[PREFIX + "Options"]["properties"]
+    text = render_outputs(load(tmp_path, "enums.go"), EmitOptions())["openapi-v3.json"]
+    schemas = json.loads(text)["components"]["schemas"]
+    props = schemas[PREFIX + "Options"]["properties"]
     assert props["value"]["enum"] == ["A", "C", "D"]
     assert '"B"' not in props["value"]["description"]
-    struct = doc.schemas[PREFIX + "Struct"]["properties"]
+    struct = schemas[PREFIX + "Struct"]["properties"]
     assert struct["withExcludeField"]["enum"] == ["kept"]

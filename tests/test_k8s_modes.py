@@ -151,13 +151,13 @@ def test_openapi_writes_one_entry_for_the_union_written_twice(tmp_path: Path) ->
     mode union that stands for the 2019 one leaves OpenAPI as openapi-gen writes it."""
     from k8s_tables import load
 
-    from markergen.emit.openapi import build_document
     from markergen.emit.options import EmitOptions
+    from markergen.emit.outputs import render_outputs
 
     model = load(tmp_path, "modes.go")
     for union_format in ("fieldMembers", "both"):
-        doc = build_document(model, EmitOptions(union_format=union_format), 3)
-        schema = doc.schemas[PREFIX + "PriorityLevelConfigurationSpec"]
+        text = render_outputs(model, EmitOptions(union_format=union_format))["openapi-v3.json"]
+        schema = json.loads(text)["components"]["schemas"][PREFIX + "PriorityLevelConfigurationSpec"]
         assert schema["x-kubernetes-unions"] == [
             {
                 "discriminator": "type",

@@ -42,7 +42,7 @@ def test_shared_fields_plus_one_keep_go_field_order(model: Model) -> None:
 def test_an_embedded_struct_with_a_json_name_is_one_nested_field(model: Model) -> None:
     found = fields(model, "Nested")
     assert found.names() == ("foo",)
-    assert not found.fields[0].promoted
+    assert not found.fields[0].via
 
 
 def test_json_dash_hides_the_embedded_struct(model: Model) -> None:
@@ -93,7 +93,7 @@ def test_one_struct_reached_twice_at_one_depth_loses_its_fields(model: Model) ->
 
 def test_an_embedded_non_struct_type_is_a_field_named_after_it(model: Model) -> None:
     (label,) = fields(model, "WithLabel").fields
-    assert (label.name, label.tagged, label.promoted) == ("Label", False, False)
+    assert (label.name, label.tagged, label.via) == ("Label", False, ())
 
 
 def test_an_unexported_embedded_struct_still_promotes(model: Model) -> None:

@@ -22,19 +22,15 @@ INCOMPLETE_NOTE = (
 _WHITESPACE = re.compile(r"\s+")
 
 
-def with_enum_paragraph(description: str, enum: Enum) -> str:
-    """`description` (already in openapi-gen form) plus the enum paragraph.
+def enum_paragraph(enum: Enum) -> str:
+    """The enum paragraph an enum property's description ends with ("" for none): the
+    same for every property of the enum's type, so a renderer computes it once per enum.
 
     This is what openapi-gen's formatting makes of the comment lines followed by
     `["", "Possible enum values:", " - ...", ...]`: a blank line starts a paragraph and
-    each indented value line stays on a line of its own, trailing spaces trimmed.
+    each indented value line stays on a line of its own, trailing spaces trimmed
+    (`add_enum_paragraph` appends it to the description, already in openapi-gen form).
     """
-    return add_enum_paragraph(description, enum_paragraph(enum))
-
-
-def enum_paragraph(enum: Enum) -> str:
-    """The paragraph `with_enum_paragraph` adds ("" for none): the same for every
-    property of the enum's type, so a renderer computes it once per enum."""
     lines = enum_description_lines(enum)
     return "\n".join(line.rstrip(" ") for line in lines[1:]) if lines else ""
 

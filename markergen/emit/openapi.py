@@ -457,9 +457,6 @@ class SchemaBuilder:
             return schema, schema
         return schema, {**schema, "properties": collected.properties_v3}
 
-    def definitions(self) -> dict[str, Schema]:
-        return dict(self.schemas(self.names_in_order()))
-
     def names_in_order(self) -> list[str]:
         """The definition names, sorted as the document's text lists them."""
         by_name: dict[str, list[str]] = {}
@@ -486,23 +483,3 @@ class SchemaBuilder:
         for name, schema2, schema3 in self.pairs(names):
             yield name, schema3 if v3 else schema2
 
-
-@dataclass(frozen=True)
-class OpenAPIDocument:
-    """What a template needs: the schemas, info and external references."""
-
-    version: Version
-    schemas: dict[str, Schema]
-    info: dict[str, str]
-    external_references: list[str]
-
-
-def build_document(model: Model, options: EmitOptions, version: Version) -> OpenAPIDocument:
-    builder = SchemaBuilder(model, options, version)
-    schemas = builder.definitions()
-    return OpenAPIDocument(
-        version=version,
-        schemas=schemas,
-        info={"title": options.title, "version": options.version},
-        external_references=sorted(builder.external - set(schemas)),
-    )

@@ -58,10 +58,6 @@ class JSONField:
     def depth(self) -> int:
         return len(self.via)
 
-    @property
-    def promoted(self) -> bool:
-        return bool(self.via)
-
     def path(self) -> str:
         """`FooFields.A`: the Go selector that reaches it."""
         return ".".join((*(f.go_name for f in self.via), self.field.go_name))

@@ -1,8 +1,7 @@
 """What each union dialect means for everything that reads the model (docs/concepts.md,
 "The four dialects"): the rules, the renderers, the CRD patcher and the diff ask
 `union.traits`, never the dialect's name. One table, below the model, so that the model's
-`Union.traits` reads it without importing the dialects (which import the model); each
-module of markergen/model/dialects/ names its record as `TRAITS`."""
+`Union.traits` reads it without importing the dialects (which import the model)."""
 
 from __future__ import annotations
 
@@ -62,8 +61,3 @@ KUBEBUILDER = DialectTraits(name="kubebuilder", in_openapi=False, enforced_by="c
 TRAITS: dict[str, DialectTraits] = {
     t.name: t for t in (KEP2019, KEP2022, KEP1027, K8S, KUBEBUILDER)
 }
-
-
-def traits_of(name: str) -> DialectTraits:
-    """The traits of the dialect called `name`."""
-    return TRAITS[name]

@@ -22,10 +22,7 @@ from markergen.markers import (
     K8S_LIST_MAP_KEY,
     K8S_LIST_TYPE,
     K8S_SUBFIELD,
-    K8S_UNION_DISCRIMINATOR,
-    K8S_UNION_MEMBER,
     K8S_UNIQUE,
-    K8S_ZERO_OR_ONE_OF_MEMBER,
     Marker,
     Wrap,
     edit_distance,
@@ -41,7 +38,6 @@ from markergen.model import (
     TypeKey,
     TypeRef,
     Union,
-    traits,
 )
 from markergen.model.dialects.base import (
     K8S_DISCRIMINATOR,
@@ -54,18 +50,7 @@ from markergen.model.dialects.base import (
     named_underlying,
     zero_kind,
 )
-from markergen.model.dialects.k8s_modes import MODE_MARKERS
 from markergen.model.lookup import FieldLookup
-
-MARKERS: tuple[str, ...] = (
-    K8S_UNION_DISCRIMINATOR,
-    K8S_UNION_MEMBER,
-    K8S_ZERO_OR_ONE_OF_MEMBER,
-    K8S_ENUM,
-    *MODE_MARKERS,  # mode unions: markergen/model/dialects/k8s_modes.py
-)
-
-TRAITS = traits.K8S
 
 
 def _union_key(u: Union) -> tuple[str, frozenset[str]]:

@@ -7,6 +7,13 @@ when a struct holds several. The discriminator "MUST be required if there is no 
 option, omitempty if the default option is the empty string, or optional and omitempty
 if a default value is specified with the // +default marker" (the current KEP, "Go
 Markers"): MG202.
+
+It also forms kep2022 unions, the 2022 draft of KEP-1027: `+unionDiscriminator` on a
+plain string field (no enum values), `+optional` for at most one member or `+required`
+for exactly one, and `+unionMember` on the members, also in the form
+`+unionMember=<discriminator>`. The markers are the same, the discriminator's type
+decides; a kep2022 union is reported (MG201) so the author can move to the current
+design.
 """
 
 from __future__ import annotations
@@ -17,7 +24,6 @@ from collections.abc import Sequence
 from markergen import hints
 from markergen.diagnostics import Diagnostic, diag
 from markergen.markers import (
-    ENUM,
     REGISTRY,
     UNION_DISCRIMINATED_BY,
     UNION_DISCRIMINATOR,
@@ -30,7 +36,6 @@ from markergen.model import (
     Field,
     Member,
     Union,
-    traits,
 )
 from markergen.model.dialects.base import (
     DISCRIMINATED_BY,
@@ -42,10 +47,6 @@ from markergen.model.dialects.base import (
     marker_of,
     plain_discriminators,
 )
-
-MARKERS: tuple[str, ...] = (UNION_DISCRIMINATOR, UNION_MEMBER, UNION_DISCRIMINATED_BY, ENUM)
-
-TRAITS = traits.KEP1027
 
 
 def _closest(value: str, values: Sequence[str]) -> str | None:

@@ -15,8 +15,6 @@ from markergen.diagnostics import diag
 from markergen.golang.syntax import Position
 from markergen.markers import (
     UNION,
-    UNION_DEPRECATED,
-    UNION_DISCRIMINATOR,
     Marker,
 )
 from markergen.model import (
@@ -24,7 +22,6 @@ from markergen.model import (
     Field,
     Member,
     Union,
-    traits,
 )
 from markergen.model.dialects.base import (
     KEP2019_FIELD,
@@ -36,10 +33,6 @@ from markergen.model.dialects.base import (
     plain_discriminators,
     pos_of,
 )
-
-MARKERS: tuple[str, ...] = (UNION, UNION_DEPRECATED, UNION_DISCRIMINATOR)
-
-TRAITS = traits.KEP2019
 
 
 def form_kep2019(ctx: Ctx, struct_union: Marker | None, deprecated: list[Field]) -> list[Union]:

@@ -24,21 +24,11 @@ from markergen.model import (
     Member,
     Mode,
     Union,
-    traits,
 )
 from markergen.model.dialects.base import (
     Ctx,
 )
 from markergen.model.lookup import JSONFields
-
-MARKERS: tuple[str, ...] = (
-    KUBEBUILDER_EXACTLY_ONE_OF,
-    KUBEBUILDER_AT_MOST_ONE_OF,
-    KUBEBUILDER_AT_LEAST_ONE_OF,
-)
-
-TRAITS = traits.KUBEBUILDER
-
 
 CONTROLLER_GEN_UNIONS: dict[str, Mode] = {
     KUBEBUILDER_EXACTLY_ONE_OF: "exactly-one",
