@@ -33,10 +33,8 @@ from markergen.golang.syntax import (
     SyntaxError_,
     TypeDecl,
     TypeExpr,
-    const_spec,
     field_decl,
     position,
-    type_expr,
 )
 from markergen.golang.tags import json_tag, parse_struct_tag
 
@@ -318,7 +316,7 @@ class _FileReader:
         params = spec.child_by_field_name("type_parameters")
         return TypeDecl(
             name=self.text(name) if name else "",
-            type=self.type_expr(type_node) if type_node else type_expr("other", ""),
+            type=self.type_expr(type_node) if type_node else TypeExpr("other", ""),
             alias=spec.type == "type_alias",
             doc=doc,
             doc_extra=extra,
@@ -354,14 +352,14 @@ class _FileReader:
                     "read as an opaque type",
                 )
             )
-            return type_expr("other", text)
+            return TypeExpr("other", text)
         deeper = depth + 1
         if kind == "type_identifier":
-            return type_expr("ident", text, name=text)
+            return TypeExpr("ident", text, name=text)
         if kind == "qualified_type":
             pkg = node.child_by_field_name("package")
             name = node.child_by_field_name("name")
-            return type_expr(
+            return TypeExpr(
                 "qualified",
                 text,
                 name=self.text(name) if name else "",
@@ -369,21 +367,21 @@ class _FileReader:
             )
         if kind == "pointer_type":
             inner = node.named_children
-            return type_expr(
+            return TypeExpr(
                 "pointer", text, elem=self.type_expr(inner[0], deeper) if inner else None
             )
         if kind == "slice_type":
-            return type_expr("slice", text, elem=self.field_type(node, "element", deeper))
+            return TypeExpr("slice", text, elem=self.field_type(node, "element", deeper))
         if kind == "array_type":
             length = node.child_by_field_name("length")
-            return type_expr(
+            return TypeExpr(
                 "array",
                 text,
                 elem=self.field_type(node, "element", deeper),
                 length=self.text(length) if length else "",
             )
         if kind == "map_type":
-            return type_expr(
+            return TypeExpr(
                 "map",
                 text,
                 key=self.field_type(node, "key", deeper),
@@ -395,22 +393,22 @@ class _FileReader:
                 for child in node.children:
                     if child.type == "field_declaration_list":
                         fields = self.fields(child, deeper)
-            return type_expr("struct", text, fields=fields)
+            return TypeExpr("struct", text, fields=fields)
         if kind == "interface_type":
-            return type_expr("interface", text)
+            return TypeExpr("interface", text)
         if kind == "function_type":
-            return type_expr("func", text)
+            return TypeExpr("func", text)
         if kind == "channel_type":
-            return type_expr("chan", text, elem=self.field_type(node, "value", deeper))
+            return TypeExpr("chan", text, elem=self.field_type(node, "value", deeper))
         if kind == "generic_type":
             base = node.child_by_field_name("type")
-            base_expr = self.type_expr(base, deeper) if base else type_expr("other", "")
-            return type_expr("generic", text, name=base_expr.name, package=base_expr.package)
+            base_expr = self.type_expr(base, deeper) if base else TypeExpr("other", "")
+            return TypeExpr("generic", text, name=base_expr.name, package=base_expr.package)
         if kind == "parenthesized_type":
             inner = node.named_children
             if len(inner) == 1:
                 return self.type_expr(inner[0], deeper)
-        return type_expr("other", text)
+        return TypeExpr("other", text)
 
     def field_type(self, node: Node, field: str, depth: int) -> TypeExpr | None:
         child = node.child_by_field_name(field)
@@ -568,7 +566,7 @@ class _FileReader:
         embedded = not names
         if embedded and star:
             # tree-sitter-go writes an embedded `*T` as a `*` token next to the type.
-            ftype = type_expr("pointer", "*" + ftype.text, elem=ftype)
+            ftype = TypeExpr("pointer", "*" + ftype.text, elem=ftype)
         # The tag's records by its literal (b"": no tag): a tree repeats many tags.
         literal = b"" if tag_node is None else data[tag_node.start_byte : tag_node.end_byte]
         tag = self.tags.get(literal)
@@ -720,7 +718,7 @@ class _FileReader:
             for k, name in enumerate(names):
                 value = values[k] if k < len(values) else None
                 out.append(
-                    const_spec(
+                    ConstSpec(
                         name=self.text(name),
                         type=ctype,
                         value_text=self.text(value) if value else "",

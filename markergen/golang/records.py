@@ -36,11 +36,9 @@ from markergen.golang.syntax import (
     TypeDecl,
     TypeExpr,
     comment_line,
-    const_spec,
     deferred_group,
     field_decl,
     position,
-    type_expr,
 )
 
 if TYPE_CHECKING:
@@ -345,7 +343,7 @@ class _Decoder:
         kind, text, name, package, elem, key, length, fields = raw
         if not isinstance(text, str):
             text = self.source[text[0] : text[1]].decode("utf-8")
-        return type_expr(
+        return TypeExpr(
             kind,
             text,
             name,
@@ -395,7 +393,7 @@ class _Decoder:
 
     def const(self, raw: list[Any]) -> ConstSpec:
         name, typ, value_text, value, iota, implicit, doc, trailing, pos, block_pos = raw
-        return const_spec(
+        return ConstSpec(
             name,
             self.type_expr(typ),
             value_text,

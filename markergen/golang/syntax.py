@@ -7,7 +7,6 @@ All positions are 1-based (line and column; the column counts characters, not by
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Literal, Protocol
 
@@ -54,7 +53,9 @@ class BlockCommentLine(CommentLine):
 # Building a frozen dataclass runs object.__setattr__ once per field; storing through
 # the slots directly does the same for about half the cost. A doc-heavy API tree has
 # tens of thousands of comment lines, each a CommentLine and a Position, so the reader
-# builds them with these (equal records, same class; nothing else differs).
+# builds them with these (equal records, same class; nothing else differs), and its
+# fields with `field_decl`. Type expressions and constants are fewer (a tree shares one
+# record among equal type expressions): they are built as any dataclass.
 _new = object.__new__
 _set_file = Position.__dict__["file"].__set__
 _set_line = Position.__dict__["line"].__set__
@@ -271,38 +272,7 @@ class FieldDecl:
         return None
 
 
-def _setters(cls: type) -> dict[str, Callable[[object, object], None]]:
-    return {f.name: cls.__dict__[f.name].__set__ for f in fields(cls)}
-
-
-_TYPE_EXPR = _setters(TypeExpr)
-_FIELD_DECL = _setters(FieldDecl)
-
-
-def type_expr(
-    kind: TypeKind,
-    text: str,
-    name: str = "",
-    package: str = "",
-    elem: TypeExpr | None = None,
-    key: TypeExpr | None = None,
-    length: str = "",
-    fields: tuple[FieldDecl, ...] = (),
-) -> TypeExpr:
-    """`TypeExpr(...)`, built through its slots (see `comment_line`)."""
-    rec = _new(TypeExpr)
-    s = _TYPE_EXPR
-    s["kind"](rec, kind)
-    s["text"](rec, text)
-    s["name"](rec, name)
-    s["package"](rec, package)
-    s["elem"](rec, elem)
-    s["key"](rec, key)
-    s["length"](rec, length)
-    s["fields"](rec, fields)
-    return rec
-
-
+_FIELD_DECL = {f.name: FieldDecl.__dict__[f.name].__set__ for f in fields(FieldDecl)}
 _set_fd_name = _FIELD_DECL["name"]
 _set_fd_type = _FIELD_DECL["type"]
 _set_fd_embedded = _FIELD_DECL["embedded"]
@@ -376,37 +346,6 @@ class ConstSpec:
     trailing: CommentGroup | None
     pos: Position
     block_pos: Position  # position of the `const` keyword, to group a block's specs
-
-
-_CONST_SPEC = _setters(ConstSpec)
-
-
-def const_spec(
-    name: str,
-    type: TypeExpr | None,
-    value_text: str,
-    value: str | None,
-    iota: int,
-    implicit: bool,
-    doc: CommentGroup | None,
-    trailing: CommentGroup | None,
-    pos: Position,
-    block_pos: Position,
-) -> ConstSpec:
-    """`ConstSpec(...)`, built through its slots (see `comment_line`)."""
-    rec = _new(ConstSpec)
-    s = _CONST_SPEC
-    s["name"](rec, name)
-    s["type"](rec, type)
-    s["value_text"](rec, value_text)
-    s["value"](rec, value)
-    s["iota"](rec, iota)
-    s["implicit"](rec, implicit)
-    s["doc"](rec, doc)
-    s["trailing"](rec, trailing)
-    s["pos"](rec, pos)
-    s["block_pos"](rec, block_pos)
-    return rec
 
 
 @dataclass(frozen=True, slots=True)
