@@ -79,6 +79,16 @@ class RuleInfo:
     hint: str | None = None
 
 
+# MG510 (crd) and MG511 (check) report one finding; so do MG520 and MG521.
+_KEPT_OBJECT_HINT = (
+    "change the marker the rule comes from so that it allows the object (`,optional` on a "
+    "`+unionMember`, the member's value), or correct the object"
+)
+_CRD_DIFFERS_HINT = (
+    "regenerate the CRDs (`make manifests`) and check again; if they still differ, "
+    "markergen reads the Go differently from controller-gen: report it"
+)
+
 CATALOG: dict[str, RuleInfo] = {
     r.code: r
     for r in (
@@ -263,13 +273,13 @@ CATALOG: dict[str, RuleInfo] = {
             "MG510",
             W,
             "a union's CRD rule would reject an object the project keeps",
-            hint="change the marker the rule comes from so that it allows the object (`,optional` on a `+unionMember`, the member's value), or correct the object",
+            hint=_KEPT_OBJECT_HINT,
         ),
         RuleInfo(
             "MG511",
             W,
             "check: a union's CRD rule would reject an object the project keeps",
-            hint="change the marker the rule comes from so that it allows the object (`,optional` on a `+unionMember`, the member's value), or correct the object",
+            hint=_KEPT_OBJECT_HINT,
         ),
         RuleInfo(
             "MG512",
@@ -308,15 +318,13 @@ CATALOG: dict[str, RuleInfo] = {
             "MG520",
             W,
             "check: an enum differs between markergen's reading of the Go and the project's CRD",
-            hint="regenerate the CRDs (`make manifests`) and check again; if they still differ, "
-            "markergen reads the Go differently from controller-gen: report it",
+            hint=_CRD_DIFFERS_HINT,
         ),
         RuleInfo(
             "MG521",
             W,
             "check: a discriminator's default differs between markergen's reading of the Go and the project's CRD",
-            hint="regenerate the CRDs (`make manifests`) and check again; if they still differ, "
-            "markergen reads the Go differently from controller-gen: report it",
+            hint=_CRD_DIFFERS_HINT,
         ),
     )
 }

@@ -398,27 +398,15 @@ def default_registry() -> Registry:
             MarkerDef(K8S_OPTIONAL, _F, ARGS, arg_names=frozenset(), positional=0),
             MarkerDef(K8S_REQUIRED, _F, ARGS, arg_names=frozenset(), positional=0),
             # stability and feature-gate prefixes: the payload is another marker
-            MarkerDef(
-                "k8s:alpha",
-                _ALL,
-                ARGS,
-                arg_names=frozenset({"since"}),
-                positional=0,
-                prefix="stage",
+            *(
+                MarkerDef(
+                    n, _ALL, ARGS, arg_names=frozenset({"since"}), positional=0, prefix="stage"
+                )
+                for n in ("k8s:alpha", "k8s:beta")
             ),
-            MarkerDef(
-                "k8s:beta",
-                _ALL,
-                ARGS,
-                arg_names=frozenset({"since"}),
-                positional=0,
-                prefix="stage",
-            ),
-            MarkerDef(
-                "k8s:ifEnabled", _ALL, ARGS, arg_names=frozenset(), positional=1, prefix="gate"
-            ),
-            MarkerDef(
-                "k8s:ifDisabled", _ALL, ARGS, arg_names=frozenset(), positional=1, prefix="gate"
+            *(
+                MarkerDef(n, _ALL, ARGS, arg_names=frozenset(), positional=1, prefix="gate")
+                for n in ("k8s:ifEnabled", "k8s:ifDisabled")
             ),
             # path wrappers: the payload applies below the field or type (docs/k8s.md)
             MarkerDef(K8S_ITEM, _FT, ARGS, prefix="path"),
@@ -498,8 +486,6 @@ def _skip_ws(s: str, i: int) -> int:
 
 def _show(ch: str) -> str:
     return "white space" if ch.isspace() else repr(ch)
-
-
 
 
 def _go_string(s: str, i: int) -> tuple[str, int]:
