@@ -906,8 +906,9 @@ class LineCache:
         return found
 
     def group(self, group: CommentGroup) -> tuple[list[Marker], list[MarkerError]]:
-        """`parse_group(group, self.registry, self)`: each distinct line text is read
-        once per cache, and a line's record (its position) is made only for a marker."""
+        """Every marker of a comment group, in line order, and the lines that failed:
+        each distinct line text is read once per cache, and a line's record (its
+        position) is made only for a marker."""
         markers: list[Marker] = []
         errors: list[MarkerError] = []
         lines = self._lines
@@ -923,7 +924,8 @@ class LineCache:
             line = group.line(index)
             pos = line.pos
             if isinstance(outcome, Marker):
-                # `_moved`, inline: a copy of the outcome's instance dict at this line
+                # `replace(outcome, pos=...)` without its cost (it re-runs `__init__`
+                # through keyword arguments): a copy of the instance dict at this line
                 marker = _new(Marker)
                 fields = marker.__dict__
                 fields.update(outcome.__dict__)
@@ -941,23 +943,15 @@ class LineCache:
 _new = object.__new__
 
 
-def _moved(marker: Marker, pos: Position) -> Marker:
-    """`replace(marker, pos=pos)` without `replace`'s cost (it re-runs `__init__` through
-    keyword arguments, the slowest part of a cache hit): a copy of the instance dict."""
-    moved = object.__new__(Marker)
-    moved.__dict__.update(marker.__dict__)
-    object.__setattr__(moved, "pos", pos)
-    return moved
-
-
 def parse_line(
-    text: str, pos: Position, registry: Registry = REGISTRY, cache: LineCache | None = None
+    text: str, pos: Position, registry: Registry = REGISTRY
 ) -> Marker | MarkerError | None:
     """Parse one comment line's text (everything after `//`).
 
     `pos` is the position of text[0]. Returns None when the line is not a marker, a
     Marker (with `pos` at its `+`) when it is, a MarkerError when it is a known marker
-    written wrongly. `cache` (built for `registry`) remembers outcomes across lines.
+    written wrongly. (A tree's comment groups are read through a `LineCache`, which
+    parses each distinct line text once.)
     """
     stripped = text.lstrip()
     offset = len(text) - len(stripped)
@@ -967,12 +961,6 @@ def parse_line(
     if len(body) < 2 or not _is_name_start(body[1]):
         return None
     column = pos.column + offset
-    if cache is not None and cache.registry is registry:
-        outcome = cache.outcome(body)
-        if isinstance(outcome, Marker):
-            return _moved(outcome, Position(pos.file, pos.line, column))
-        message, at = outcome
-        return MarkerError(message, body, Position(pos.file, pos.line, column + at))
     parser = _LineParser(body, registry)
     try:
         return _parse_at(body, 0, parser, Position(pos.file, pos.line, column), body)
@@ -982,27 +970,10 @@ def parse_line(
 
 
 def parse_group(
-    group: CommentGroup | None, registry: Registry = REGISTRY, cache: LineCache | None = None
+    group: CommentGroup | None, registry: Registry = REGISTRY
 ) -> tuple[list[Marker], list[MarkerError]]:
     """Every marker of a comment group, in line order, and the lines that failed."""
-    if group is None:
-        return [], []
-    if cache is not None and cache.registry is registry:
-        return cache.group(group)
-    markers: list[Marker] = []
-    errors: list[MarkerError] = []
-    for index, text in enumerate(group.texts):
-        if "+" not in text:
-            continue  # most doc lines: no marker can start without a `+`
-        line = group.line(index)  # its record only when it may be a marker
-        result = parse_line(line.text, line.pos, registry, cache)
-        if isinstance(result, Marker):
-            if isinstance(line, BlockCommentLine):
-                object.__setattr__(result, "in_block", True)  # a fresh copy: ours to set
-            markers.append(result)
-        elif isinstance(result, MarkerError):
-            errors.append(result)
-    return markers, errors
+    return ([], []) if group is None else LineCache(registry).group(group)
 
 
 __all__ = [
