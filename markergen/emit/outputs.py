@@ -95,7 +95,9 @@ class Inputs:
         return output.chunks(self)
 
 
-def _template(name: str, context: Callable[[Inputs], dict[str, Any]]) -> Callable[[Inputs], Iterator[str]]:
+def _template(
+    name: str, context: Callable[[Inputs], dict[str, Any]]
+) -> Callable[[Inputs], Iterator[str]]:
     """An output rendered from the built-in template `name`, with `context`."""
 
     def chunks(inputs: Inputs) -> Iterator[str]:
@@ -127,14 +129,6 @@ def _openapi(inputs: Inputs, version: Literal[2, 3]) -> dict[str, Any]:
     }
 
 
-def _openapi_v2(inputs: Inputs) -> dict[str, Any]:
-    return _openapi(inputs, 2)
-
-
-def _openapi_v3(inputs: Inputs) -> dict[str, Any]:
-    return _openapi(inputs, 3)
-
-
 def _table_context(inputs: Inputs) -> dict[str, Any]:
     return {"table": inputs.table}
 
@@ -143,26 +137,18 @@ def _fragment(inputs: Inputs, version: Literal[2, 3]) -> dict[str, Any]:
     return {"fragment": inputs.schema_reader("v2-fragment" if version == 2 else "v3-fragment")}
 
 
-def _fragment_v2(inputs: Inputs) -> dict[str, Any]:
-    return _fragment(inputs, 2)
-
-
-def _fragment_v3(inputs: Inputs) -> dict[str, Any]:
-    return _fragment(inputs, 3)
-
-
 OUTPUTS: tuple[Output, ...] = (
     Output(
         "v2",
         "openapi-v2.json",
         "the OpenAPI v2 document",
-        _template("openapi-v2.json.j2", _openapi_v2),
+        _template("openapi-v2.json.j2", functools.partial(_openapi, version=2)),
     ),
     Output(
         "v3",
         "openapi-v3.json",
         "the OpenAPI v3 document",
-        _template("openapi-v3.json.j2", _openapi_v3),
+        _template("openapi-v3.json.j2", functools.partial(_openapi, version=3)),
     ),
     Output(
         "table-json",
@@ -180,14 +166,14 @@ OUTPUTS: tuple[Output, ...] = (
         "v2-fragment",
         "openapi-v2.fragment.json",
         "the OpenAPI v2 fragment (a merge patch of markergen's union and enum keys)",
-        _template("openapi-v2.fragment.json.j2", _fragment_v2),
+        _template("openapi-v2.fragment.json.j2", functools.partial(_fragment, version=2)),
         switch="fragments",
     ),
     Output(
         "v3-fragment",
         "openapi-v3.fragment.json",
         "the OpenAPI v3 fragment (a merge patch of markergen's union and enum keys)",
-        _template("openapi-v3.fragment.json.j2", _fragment_v3),
+        _template("openapi-v3.fragment.json.j2", functools.partial(_fragment, version=3)),
         switch="fragments",
     ),
 )

@@ -15,6 +15,7 @@ from markergen.markers import (
     K8S_UNION_MEMBER,
     UNION,
     UNION_DEPRECATED,
+    UNION_DISCRIMINATOR,
     UNION_MEMBER,
     Marker,
 )
@@ -28,7 +29,6 @@ from markergen.model import (
 from markergen.model.dialects.base import (
     FAMILY_MARKERS,
     FAMILY_NAMES,
-    PLAIN_DISCRIMINATOR,
     Ctx,
     StructInput,
     families,
@@ -79,7 +79,7 @@ def build_unions(
     plain = first["plain"]
     unions: list[Union] = []
     # a discriminator marked as a member too is MG204's, and makes no house style
-    house = [f for f in plain if marker_of(f, PLAIN_DISCRIMINATOR) is None]
+    house = [f for f in plain if marker_of(f, UNION_DISCRIMINATOR) is None]
     if struct_union is not None and house and not deprecated:
         # openshift/api's house style: `+union` on the struct with explicit
         # `+unionMember[,optional]` fields is one discriminated union whose members are
@@ -149,10 +149,7 @@ def _mixed_with_k8s(
             f"+{spelling} and {', '.join(f.go_name for f, _ in unnamed)} "
             f"+{K8S_UNION_MEMBER}; one union cannot mix dialects",
             hint=hints.edits(
-                *(
-                    hints.replace(f"+{spelling}", m.raw, on=f.go_name)
-                    for f, m in unnamed
-                ),
+                *(hints.replace(f"+{spelling}", m.raw, on=f.go_name) for f, m in unnamed),
                 otherwise=f"use +{K8S_UNION_MEMBER} on every member",
             ),
         )

@@ -1,7 +1,7 @@
 """What every rule module shares: the `Rule` record and small model look-ups.
 
 Rules read the model only; these helpers keep the look-ups (which
-struct a union belongs to, what a named type is underneath) in one place so that every
+struct a union belongs to, whether a type is a struct) in one place so that every
 rule answers them the same way.
 """
 
@@ -24,6 +24,7 @@ from markergen.markers import (
     UNION_MEMBER,
 )
 from markergen.model import Field, Member, Model, Struct, TypeRef, Union
+from markergen.model.dialects.base import named_underlying
 
 Check = Callable[[Model], Iterable[Diagnostic]]
 
@@ -76,24 +77,8 @@ def value_pos(union: Union, member: Member, field: Field | None) -> Position:
     return marker.pos if marker is not None else member.pos
 
 
-def underlying(model: Model, ref: TypeRef) -> TypeRef:
-    """The type behind a chain of named non-struct types (Go's underlying type).
-
-    Stops at a struct, an external or unresolvable name, or a cycle, and returns the
-    last reference it reached, so callers can still tell what they are looking at.
-    """
-    seen: set[str] = set()
-    while ref.kind == "named" and ref.type_key not in seen:
-        seen.add(ref.type_key)
-        named = model.types.get(ref.type_key)
-        if named is None:
-            return ref
-        ref = named.underlying
-    return ref
-
-
 def is_struct(model: Model, ref: TypeRef) -> bool:
-    target = underlying(model, ref)
+    target = named_underlying(ref, model.types)
     return target.kind == "struct" or (target.kind == "named" and target.type_key in model.structs)
 
 

@@ -32,6 +32,7 @@ from markergen.markers import (
     default_string,
 )
 from markergen.model import Discriminator, Model, Struct, Union
+from markergen.model.dialects.base import named_underlying
 from markergen.model.fields import DEFAULT_MARKERS, OPTIONAL_MARKERS, REQUIRED_MARKERS
 from markergen.rules.base import (
     DISCRIMINATOR_MARKERS,
@@ -39,7 +40,6 @@ from markergen.rules.base import (
     Rule,
     marker_removals,
     quoted,
-    underlying,
     union_label,
     unions,
 )
@@ -60,7 +60,7 @@ def check_discriminator_type(model: Model) -> Iterator[Diagnostic]:
         d = union.discriminator
         if d is None:
             continue
-        target = underlying(model, d.type.deref())
+        target = named_underlying(d.type.deref(), model.types)
         label = union_label(struct, union)
         if target.kind in ("external", "unknown"):
             continue  # unresolvable: MG104 or the builder's concern, not a type error

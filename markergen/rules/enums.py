@@ -20,9 +20,10 @@ from markergen.diagnostics import Diagnostic, diag
 from markergen.golang.syntax import Position
 from markergen.markers import ENUM, K8S_ENUM, KUBEBUILDER_ENUM, Marker
 from markergen.model import Enum, Field, Model, Struct, TypeRef, Union, scalar_json_type
+from markergen.model.dialects.base import named_underlying
 from markergen.model.enums import field_enum, gate_lines, list_marker, type_enum_of
 from markergen.model.ignores import DIRECTIVE as IGNORE_DIRECTIVE
-from markergen.rules.base import Rule, quoted, underlying, union_label, unions, value_pos
+from markergen.rules.base import Rule, quoted, union_label, unions, value_pos
 
 ENUM_TYPE_MARKERS = (ENUM, K8S_ENUM)
 
@@ -34,7 +35,7 @@ def check_enum_not_string(model: Model) -> Iterator[Diagnostic]:
         marker = next((m for m in named.markers if m.name in ENUM_TYPE_MARKERS), None)
         if marker is None or key in model.enums:
             continue
-        target = underlying(model, named.underlying)
+        target = named_underlying(named.underlying, model.types)
         if target.kind in ("external", "unknown") or (
             target.kind == "named" and target.type_key not in model.structs
         ):

@@ -16,6 +16,7 @@ from markergen import hints
 from markergen.diagnostics import Diagnostic, diag
 from markergen.markers import KUBEBUILDER_ENUM, UNION_DEPRECATED, Marker
 from markergen.model import Discriminator, Field, Member, Model, Struct, Union
+from markergen.model.dialects.base import named_underlying
 from markergen.model.fields import OPTIONAL_MARKERS, REQUIRED_MARKERS
 from markergen.model.lookup import FieldLookup, model_lookup
 from markergen.rules.base import (
@@ -26,7 +27,6 @@ from markergen.rules.base import (
     is_struct,
     marker_removals,
     quoted,
-    underlying,
     union_label,
     unions,
     value_pos,
@@ -91,7 +91,7 @@ def check_member_unset(model: Model) -> Iterator[Diagnostic]:
             continue  # json:"-" is MG308's: the field is not in the JSON at all
         if union.traits.zero_is_unset:
             continue  # validation-gen tells its zero value unset (MG342 gives the advice)
-        target = underlying(model, field.type)
+        target = named_underlying(field.type, model.types)
         if target.kind in NILLABLE or target.kind in ("external", "unknown"):
             continue
         honoured = honours_omitzero(model, struct)
@@ -153,7 +153,7 @@ def check_k8s_member_conventions(model: Model) -> Iterator[Diagnostic]:
             continue
         if field.required_marker or is_struct(model, field.type):
             continue
-        target = underlying(model, field.type)
+        target = named_underlying(field.type, model.types)
         if target.kind in ("external", "unknown"):
             continue
         written = target.kind not in NILLABLE and not field.json.omits_zero

@@ -37,34 +37,13 @@ from markergen.model import (
 from markergen.model.enums import field_enum, underlying_builtin
 from markergen.model.lookup import FieldLookup, JSONFields
 
-KEP2019_FIELD = UNION_DEPRECATED
-
-
-PLAIN_DISCRIMINATOR = UNION_DISCRIMINATOR
-
-
-PLAIN_MEMBER = UNION_MEMBER
-
-
-DISCRIMINATED_BY = UNION_DISCRIMINATED_BY
-
-
-K8S_DISCRIMINATOR = K8S_UNION_DISCRIMINATOR
-
-
-K8S_MEMBER = K8S_UNION_MEMBER
-
-
-K8S_ZERO_OR_ONE = K8S_ZERO_OR_ONE_OF_MEMBER
-
-
 FAMILY_MARKERS = {
-    "kep2019": (KEP2019_FIELD,),
-    "plain": (PLAIN_MEMBER, DISCRIMINATED_BY),
+    "kep2019": (UNION_DEPRECATED,),
+    "plain": (UNION_MEMBER, UNION_DISCRIMINATED_BY),
     "k8s": (
-        K8S_DISCRIMINATOR,
-        K8S_MEMBER,
-        K8S_ZERO_OR_ONE,
+        K8S_UNION_DISCRIMINATOR,
+        K8S_UNION_MEMBER,
+        K8S_ZERO_OR_ONE_OF_MEMBER,
         # mode unions (markergen/model/dialects/k8s_modes.py) are k8s too
         K8S_MODE_DISCRIMINATOR,
         K8S_IF_MODE,
@@ -193,7 +172,7 @@ def discriminator_of(f: Field, ctx: Ctx) -> Discriminator:
         ctx.diagnostics.append(
             diag(
                 "MG104",
-                pos_of(f, PLAIN_DISCRIMINATOR, K8S_DISCRIMINATOR),
+                pos_of(f, UNION_DISCRIMINATOR, K8S_UNION_DISCRIMINATOR),
                 f"discriminator {ctx.subject(f)} has type {base.name} from package "
                 f"{base.package}, which is not among the inputs, so its enum values are unknown",
                 hint=f"add the package {base.package} to the patterns markergen reads",
@@ -217,7 +196,7 @@ def plain_discriminators(ctx: Ctx) -> list[Field]:
     found: list[Field] = []
     for f in ctx.struct.fields:  # every field of a tree: no call per field
         for m in f.markers:
-            if m.name == PLAIN_DISCRIMINATOR:
+            if m.name == UNION_DISCRIMINATOR:
                 found.append(f)
                 break
     return found

@@ -22,7 +22,10 @@ from markergen.markers import (
     K8S_LIST_MAP_KEY,
     K8S_LIST_TYPE,
     K8S_SUBFIELD,
+    K8S_UNION_DISCRIMINATOR,
+    K8S_UNION_MEMBER,
     K8S_UNIQUE,
+    K8S_ZERO_OR_ONE_OF_MEMBER,
     Marker,
     Wrap,
     edit_distance,
@@ -40,9 +43,6 @@ from markergen.model import (
     Union,
 )
 from markergen.model.dialects.base import (
-    K8S_DISCRIMINATOR,
-    K8S_MEMBER,
-    K8S_ZERO_OR_ONE,
     Ctx,
     StructInput,
     discriminator_of,
@@ -99,19 +99,19 @@ def form_k8s(ctx: Ctx, fields: list[Field]) -> list[Union]:
         for m in f.markers:
             if m.via:
                 continue  # a wrapped tag is about a part of the value (build_wrapped)
-            if m.name == K8S_DISCRIMINATOR:
+            if m.name == K8S_UNION_DISCRIMINATOR:
                 if not _string_kind(f.type, ctx.types):
                     ctx.diagnostics.append(_not_string(ctx.subject(f), f, m))
                     continue
                 name = m.arg("union") or ""
                 discs.setdefault(name, f)
                 note(name)
-            elif m.name in (K8S_MEMBER, K8S_ZERO_OR_ONE):
+            elif m.name in (K8S_UNION_MEMBER, K8S_ZERO_OR_ONE_OF_MEMBER):
                 if zero_kind(f.type, ctx.types) == "struct":
                     ctx.diagnostics.append(_struct_member(ctx.subject(f), f, m))
                     continue
                 name = m.arg("union") or ""
-                target = members if m.name == K8S_MEMBER else zero_or_one
+                target = members if m.name == K8S_UNION_MEMBER else zero_or_one
                 target.setdefault(name, []).append((f, m))
                 note(name)
                 if name in seen_unions:
@@ -142,7 +142,7 @@ def form_k8s(ctx: Ctx, fields: list[Field]) -> list[Union]:
             _member(f, m, ctx.types)
             for f, m in sorted(entries, key=lambda e: (e[0].pos.line, e[0].pos.column))
         )
-        founding = marker_of(disc_field, K8S_DISCRIMINATOR) if disc_field else (entries[0][1])
+        founding = marker_of(disc_field, K8S_UNION_DISCRIMINATOR) if disc_field else (entries[0][1])
         values = disc.values if disc else ()
         out.append(
             Union(
@@ -213,9 +213,9 @@ def _not_string(subject: str, f: Field, m: Marker) -> Diagnostic:
 
 
 def _lonely_discriminator(ctx: Ctx, name: str, f: Field, order: list[str]) -> Diagnostic:
-    m = marker_of(f, K8S_DISCRIMINATOR)
+    m = marker_of(f, K8S_UNION_DISCRIMINATOR)
     others = [n for n in order if n != name]
-    tag = f"+{K8S_DISCRIMINATOR}"
+    tag = f"+{K8S_UNION_DISCRIMINATOR}"
     if name and others[0]:
         hint = f'replace `union: "{name}"` with `union: "{others[0]}"` on this line'
     elif name:
@@ -234,7 +234,7 @@ def _lonely_discriminator(ctx: Ctx, name: str, f: Field, order: list[str]) -> Di
 # ---------------------------------------------------------------------------
 # Unions through validation-gen's path wrappers (`+k8s:subfield`, `+k8s:item`, `+k8s:eachVal`)
 
-_UNION_TAGS = frozenset({K8S_DISCRIMINATOR, K8S_MEMBER, K8S_ZERO_OR_ONE})
+_UNION_TAGS = frozenset({K8S_UNION_DISCRIMINATOR, K8S_UNION_MEMBER, K8S_ZERO_OR_ONE_OF_MEMBER})
 
 
 @dataclass
@@ -470,17 +470,19 @@ class _WrappedBuilder:
         last: bool,
         found: dict[tuple[tuple[str, ...], str], _Wrapped],
     ) -> None:
-        if not last or m.name == K8S_DISCRIMINATOR:
+        if not last or m.name == K8S_UNION_DISCRIMINATOR:
             what = (
-                "a discriminator" if m.name == K8S_DISCRIMINATOR else "a tag through more wrappers"
+                "a discriminator"
+                if m.name == K8S_UNION_DISCRIMINATOR
+                else "a tag through more wrappers"
             )
             self.fail(
                 "MG118",
                 m,
                 f"+{m.name} through +{K8S_ITEM} on {subject}: a list item can only be a "
-                f"union member (+{K8S_MEMBER} or +{K8S_ZERO_OR_ONE}), not {what}",
+                f"union member (+{K8S_UNION_MEMBER} or +{K8S_ZERO_OR_ONE_OF_MEMBER}), not {what}",
                 hint="delete this line (a list item can be a member, "
-                f"`+{K8S_ITEM}(...)=+{K8S_MEMBER}`, never a discriminator)",
+                f"`+{K8S_ITEM}(...)=+{K8S_UNION_MEMBER}`, never a discriminator)",
             )
             return
         base = named_underlying(cur.deref(), self.types)
@@ -568,7 +570,7 @@ class _WrappedBuilder:
         name = m.arg("union") or ""
         w = found.setdefault((at, name), _Wrapped(at, name, owner))
         w.value = value
-        if m.name == K8S_DISCRIMINATOR:
+        if m.name == K8S_UNION_DISCRIMINATOR:
             if not _string_kind(sub.type, self.types):
                 self.diagnostics.append(_not_string(subject, sub, m))
                 return
@@ -596,7 +598,7 @@ class _WrappedBuilder:
             member for member, _ in w.items
         )
         tags = [m for _, m in w.fields] + [m for _, m in w.items]
-        exactly = any(m.name == K8S_MEMBER for m in tags)
+        exactly = any(m.name == K8S_UNION_MEMBER for m in tags)
         return Union(
             struct=s.key,
             dialect="k8s",

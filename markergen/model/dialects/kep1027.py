@@ -38,9 +38,6 @@ from markergen.model import (
     Union,
 )
 from markergen.model.dialects.base import (
-    DISCRIMINATED_BY,
-    PLAIN_DISCRIMINATOR,
-    PLAIN_MEMBER,
     Ctx,
     discriminator_of,
     known_discriminators,
@@ -80,8 +77,8 @@ def form_discriminated(ctx: Ctx, plain: list[Field], house: bool = False) -> lis
     for f in plain:
         if f.go_name in built:
             continue  # a discriminator with a member marker too: MG204, reported by the rules
-        members = f.all_markers(PLAIN_MEMBER)
-        by_markers = f.all_markers(DISCRIMINATED_BY)
+        members = f.all_markers(UNION_MEMBER)
+        by_markers = f.all_markers(UNION_DISCRIMINATED_BY)
         um = members[0] if members else None
         targets: list[tuple[Field, Marker]] = []
         for by in by_markers:
@@ -96,7 +93,8 @@ def form_discriminated(ctx: Ctx, plain: list[Field], house: bool = False) -> lis
                         + known_discriminators(discs)
                         + "; unions cannot span structs",
                         hint=hints.replace(
-                            f"+{DISCRIMINATED_BY}={_closest_name(by.value or '', discs)}", by.raw
+                            f"+{UNION_DISCRIMINATED_BY}={_closest_name(by.value or '', discs)}",
+                            by.raw,
                         )
                         if discs
                         else None,
@@ -116,8 +114,8 @@ def form_discriminated(ctx: Ctx, plain: list[Field], house: bool = False) -> lis
                         f"`+unionMember={um.value}` on {ctx.subject(f)} is the kep2022 form "
                         "naming the discriminator",
                         hint=hints.edits(
-                            hints.replace(f"+{PLAIN_MEMBER}", f"+{PLAIN_MEMBER}={um.value}"),
-                            hints.add_above(f"// +{DISCRIMINATED_BY}={um.value}", f.go_name),
+                            hints.replace(f"+{UNION_MEMBER}", f"+{UNION_MEMBER}={um.value}"),
+                            hints.add_above(f"// +{UNION_DISCRIMINATED_BY}={um.value}", f.go_name),
                         ),
                     )
                 )
@@ -145,7 +143,8 @@ def form_discriminated(ctx: Ctx, plain: list[Field], house: bool = False) -> lis
                         *(
                             hints.remove(hints.marker_line(m.raw), f.go_name)
                             for t, m in targets[1:]
-                            if t.go_name != targets[0][0].go_name and m.name == DISCRIMINATED_BY
+                            if t.go_name != targets[0][0].go_name
+                            and m.name == UNION_DISCRIMINATED_BY
                         )
                     )
                     or None,
@@ -205,7 +204,7 @@ def form_discriminated(ctx: Ctx, plain: list[Field], house: bool = False) -> lis
             for m in unmatched:
                 ctx.diagnostics.append(_unmatched_member(ctx, m, disc))
         dialect: Dialect = "kep1027" if disc.values else "kep2022"
-        marker = marker_of(d, PLAIN_DISCRIMINATOR)
+        marker = marker_of(d, UNION_DISCRIMINATOR)
         out.append(
             Union(
                 struct=ctx.struct.key,
@@ -255,21 +254,21 @@ def _which_union_hint(
     )
     others = " or ".join(d.go_name for d in discs if d.go_name != chosen)
     return hints.edits(
-        hints.add_above(f"// +{DISCRIMINATED_BY}={chosen}", f.go_name),
+        hints.add_above(f"// +{UNION_DISCRIMINATED_BY}={chosen}", f.go_name),
         otherwise=f"name {others} if the member belongs to that union",
     )
 
 
 def _unmatched_member(ctx: Ctx, m: Member, disc: Discriminator) -> Diagnostic:
     f = next(x for x in ctx.struct.fields if x.go_name == m.go_name)
-    marker = marker_of(f, PLAIN_MEMBER)
+    marker = marker_of(f, UNION_MEMBER)
     close = _closest(m.value, disc.values)
     flags = ",optional" if m.optional else ""
-    old = marker.raw if marker is not None else f"+{PLAIN_MEMBER}{flags}"
+    old = marker.raw if marker is not None else f"+{UNION_MEMBER}{flags}"
     chosen = close or disc.values[0]
     others = [v for v in disc.values if v != chosen]
     hint = hints.edits(
-        hints.replace(f"+{PLAIN_MEMBER}={chosen}{flags}", old),
+        hints.replace(f"+{UNION_MEMBER}={chosen}{flags}", old),
         otherwise=f"another of {', '.join(others)}: the discriminator value that selects it"
         if others
         else None,

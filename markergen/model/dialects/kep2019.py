@@ -15,6 +15,9 @@ from markergen.diagnostics import diag
 from markergen.golang.syntax import Position
 from markergen.markers import (
     UNION,
+    UNION_DEPRECATED,
+    UNION_DISCRIMINATOR,
+    UNION_MEMBER,
     Marker,
 )
 from markergen.model import (
@@ -24,9 +27,6 @@ from markergen.model import (
     Union,
 )
 from markergen.model.dialects.base import (
-    KEP2019_FIELD,
-    PLAIN_DISCRIMINATOR,
-    PLAIN_MEMBER,
     Ctx,
     discriminator_of,
     marker_of,
@@ -41,7 +41,7 @@ def form_kep2019(ctx: Ctx, struct_union: Marker | None, deprecated: list[Field])
         ctx.diagnostics.append(
             diag(
                 "MG203",
-                pos_of(extra, PLAIN_DISCRIMINATOR),
+                pos_of(extra, UNION_DISCRIMINATOR),
                 f"struct {ctx.struct.name} has several +unionDiscriminator fields "
                 f"({', '.join(d.go_name for d in discs)}) in a kep2019 union; the 2019 KEP allows "
                 "one per structure",
@@ -80,7 +80,7 @@ def form_kep2019(ctx: Ctx, struct_union: Marker | None, deprecated: list[Field])
                 union = replace(union, members=tuple(named), listed=union.members)
         out.append(union)
     if deprecated:
-        first = marker_of(deprecated[0], KEP2019_FIELD)
+        first = marker_of(deprecated[0], UNION_DEPRECATED)
         out.append(make("deprecated", deprecated, first.pos if first else deprecated[0].pos, first))
     return out
 
@@ -99,7 +99,7 @@ def _documentation(ctx: Ctx, disc: Discriminator, members: list[Field], marker: 
     once (MG360) and never enforced."""
     if not disc.values or len(members) < 2:
         return False
-    if any(marker_of(f, PLAIN_MEMBER) is not None for f in members):
+    if any(marker_of(f, UNION_MEMBER) is not None for f in members):
         return False  # members are marked: the author said which fields are alternatives
     values = {v.casefold() for v in disc.values}
     alternatives = [f for f in members if {f.go_name.casefold(), f.json_name.casefold()} & values]
@@ -117,17 +117,17 @@ def _documentation(ctx: Ctx, disc: Discriminator, members: list[Field], marker: 
             "(no runtime validation, no CRD rule)",
             hint=hints.edits(
                 *(
-                    hints.add_above(f"// +{PLAIN_MEMBER}={_value_of(f, disc)}", f.go_name)
+                    hints.add_above(f"// +{UNION_MEMBER}={_value_of(f, disc)}", f.go_name)
                     for f in alternatives
                 ),
-                otherwise=f"mark each other alternative `// +{PLAIN_MEMBER}=<its value of "
+                otherwise=f"mark each other alternative `// +{UNION_MEMBER}=<its value of "
                 f"{disc.go_name}>`; remove `// +{UNION}` if the fields are settings shared by "
                 "every value",
             )
             if alternatives
             else hints.edits(
                 hints.remove(hints.marker_line(marker.raw), ctx.struct.name),
-                otherwise=f"mark each alternative `// +{PLAIN_MEMBER}=<its value of "
+                otherwise=f"mark each alternative `// +{UNION_MEMBER}=<its value of "
                 f"{disc.go_name}>`",
             ),
         )
