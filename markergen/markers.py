@@ -239,12 +239,6 @@ class Registry:
     def get(self, name: str) -> MarkerDef | None:
         return self.by_name.get(name)
 
-    def __contains__(self, name: object) -> bool:
-        return name in self.by_name
-
-    def names(self) -> tuple[str, ...]:
-        return tuple(sorted(self.by_name))
-
     def suggest(self, name: str) -> str | None:
         """The known union/enum marker an unknown `name` was probably meant to be.
 
