@@ -155,9 +155,4 @@ def _plain_description(texts: Sequence[str]) -> str | None:
     return "".join(kept).strip(_GO_SPACE)
 
 
-def marker_free_lines(group: CommentGroup | None) -> list[str]:
-    """The comment lines of `group` without marker lines (for renderers that wrap text)."""
-    return [line for line in comment_lines(group) if not _is_marker(line)]
-
-
-__all__ = ["comment_lines", "description", "format_description", "marker_free_lines"]
+__all__ = ["comment_lines", "description", "format_description"]

@@ -14,9 +14,8 @@ from markergen.doctext import (
     comment_lines,
     description,
     format_description,
-    marker_free_lines,
 )
-from markergen.golang.parser import parse_file
+from markergen.golang.parser import GoParser
 from markergen.golang.syntax import (
     CommentGroup,
     CommentLine,
@@ -123,11 +122,6 @@ def test_comment_lines_like_go_ast_text() -> None:
     assert comment_lines(None) == []
 
 
-def test_marker_free_lines() -> None:
-    g = group(" A.", " +optional", "   +k8s:required", " B.")
-    assert marker_free_lines(g) == ["A.", "B."]
-
-
 def test_format_description_on_gengo_lines() -> None:
     assert format_description(["Line one", "line two", "", "  code", "end"]) == (
         "Line one line two\n\n  code\nend"
@@ -153,7 +147,7 @@ def test_real_go_file() -> None:
         '\tType string `json:"type,omitempty"`\n'
         "}\n"
     )
-    f = parse_file("apps/types.go", src.encode())
+    f = GoParser().parse("apps/types.go", src.encode())
     decl = f.types[0]
     assert description(decl.doc) == (
         "DeploymentStrategy describes how to replace existing pods with new ones."

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from markergen.doctext import comment_lines, description, format_description
-from markergen.golang.parser import DecodeError, GoParser, parse_file
+from markergen.golang.parser import DecodeError, GoParser
 from markergen.golang.syntax import (
     CommentGroup,
     CommentLine,
@@ -87,8 +87,8 @@ def test_texts_and_single_lines_equal_the_line_records(path: Path) -> None:
 
 @pytest.mark.parametrize("data", CRLF_AND_ODD)
 def test_texts_and_single_lines_on_crlf_non_ascii_and_block_comments(data: bytes) -> None:
-    groups = list(_groups(parse_file("x.go", data)))
-    eager = list(_groups(parse_file("x.go", data)))
+    groups = list(_groups(GoParser().parse("x.go", data)))
+    eager = list(_groups(GoParser().parse("x.go", data)))
     assert groups
     for lazy, made in zip(groups, eager, strict=True):
         lines = made.lines
@@ -112,14 +112,14 @@ type B map[string]*metav1.Time
 
 
 def test_equal_type_expressions_are_one_record_and_resolve_alike() -> None:
-    file = parse_file("x.go", REPEATED)
+    file = GoParser().parse("x.go", REPEATED)
     a, b = file.types
     x, y, z, w = a.type.fields
     assert x.type is y.type and b.type is x.type
     assert z.type is not w.type  # a struct type's fields have positions of their own
     assert z.type.elem is not None and z.type.elem.fields[0].pos.line == 8
     assert w.type.elem is not None and w.type.elem.fields[0].pos.line == 9
-    fresh = parse_file("x.go", REPEATED)  # another parser: nothing shared with the first
+    fresh = GoParser().parse("x.go", REPEATED)  # another parser: nothing shared with the first
     assert fresh.types == file.types
     index = TypeIndex(frozenset({("p", "A"), ("p", "B")}))
     remembered = Resolver(index, "p", file)
@@ -154,7 +154,7 @@ type Item struct {
 
 
 def test_make_field_builds_the_record_the_dataclass_builds() -> None:
-    file = parse_file("x.go", FIELDS)
+    file = GoParser().parse("x.go", FIELDS)
     decl: TypeDecl = file.types[0]
     resolver = Resolver(TypeIndex(frozenset({("p", "Item")})), "p", file)
     names = {f.name for f in dataclasses.fields(Field)}
@@ -200,7 +200,7 @@ def test_a_gap_of_many_comment_lines_before_a_block_comment_is_read_in_linear_ti
     # expression matching the whole gap would backtrack 2^40 ways before failing.
     lines = "".join(f"\t// see http://x/{i}//y   \n" for i in range(40))
     src = f"package p\n\ntype T struct {{\n\tA int\n\n{lines}\t/* c */\n\tB int\n}}\n"
-    (decl,) = parse_file("x.go", src.encode()).types
+    (decl,) = GoParser().parse("x.go", src.encode()).types
     a, b = decl.type.fields
     assert b.doc is not None and len(b.doc.texts) == 41 and b.doc.texts[-1] == " c "
     assert b.doc.texts[0] == " see http://x/0//y   " and a.trailing is None
@@ -209,5 +209,5 @@ def test_a_gap_of_many_comment_lines_before_a_block_comment_is_read_in_linear_ti
         "CommentLine",
         "BlockCommentLine",
     ]
-    (eager,) = parse_file("x.go", src.encode()).types
+    (eager,) = GoParser().parse("x.go", src.encode()).types
     assert decl == eager

@@ -15,7 +15,7 @@ from markergen.dump import model_to_json
 from markergen.golang.header import scan_header
 from markergen.golang.imports import ImportedPackages
 from markergen.golang.packages import LoadResult, PatternError, load_packages
-from markergen.golang.parser import parse_file
+from markergen.golang.parser import GoParser
 from markergen.golang.source import prepare
 from markergen.golang.syntax import GoPackage
 from markergen.model.builder import build_model
@@ -206,7 +206,7 @@ LICENSE = b"/*\nCopyright The Kubernetes Authors.\n\nLicensed under the Apache L
 
 
 def _parser_view(data: bytes) -> tuple[bool, str]:
-    f = parse_file("x.go", data)
+    f = GoParser().parse("x.go", data)
     return f.generated, f.build_constraint
 
 

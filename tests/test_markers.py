@@ -10,7 +10,7 @@ from frontend_records import ROOT, fixture_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from markergen.golang.parser import DecodeError, GoParser, parse_file
+from markergen.golang.parser import DecodeError, GoParser
 from markergen.golang.syntax import (
     BlockCommentLine,
     CommentGroup,
@@ -301,7 +301,7 @@ def test_real_go_file_positions() -> None:
         '\tFieldA *string `json:"fieldA,omitempty"`\n'
         "}\n"
     )
-    f = parse_file("api/t.go", src.encode())
+    f = GoParser().parse("api/t.go", src.encode())
     group = f.types[0].type.fields[0].doc
     markers, errors = parse_group(group)
     assert [(m.name, m.value, m.flags, m.pos) for m in markers] == [
@@ -838,7 +838,7 @@ def test_the_reader_remembers_only_what_it_accepts_without_a_word() -> None:
         "// +k8s:eachVal=+k8s:unionMember\ntype L3 []int\n\n"
         "// +unionMember\nconst X = 1\n\n// +unionMember\nconst Y = 2\n"
     )
-    file = parse_file("p.go", src.encode())
+    file = GoParser().parse("p.go", src.encode())
     reader = MarkerReader(REGISTRY)
     s, *lists = file.types
     fields = [reader.read((f.doc,), Target.FIELD, f"field S.{f.name}") for f in s.type.fields]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from markergen.golang.parser import parse_file
+from markergen.golang.parser import GoParser
 from markergen.markers import REGISTRY, Target
 from markergen.pipeline import check_model, load_model
 
@@ -124,7 +124,7 @@ def test_mg005_on_variables_and_functions_at_the_marker(tmp_path: Path) -> None:
 
 
 def test_only_declarations_with_a_marker_line_are_kept() -> None:
-    f = parse_file("t.go", DECLARATIONS.encode())
+    f = GoParser().parse("t.go", DECLARATIONS.encode())
     assert [(m.kind, m.name) for m in f.marked] == [
         ("var", "A"),
         ("var", "C"),

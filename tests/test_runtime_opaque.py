@@ -128,9 +128,9 @@ def test_without_the_methods_the_struct_shape_is_enforced(tmp_path: Path) -> Non
 
 
 def test_the_front_end_records_marshalling_receivers(tmp_path: Path) -> None:
-    from markergen.golang.parser import parse_file
+    from markergen.golang.parser import GoParser
 
     extra = '\nfunc (i Interval) String() string { return "" }\n'
     source = TYPES.replace("METHODS", METHODS + extra)
-    f = parse_file("types.go", source.encode())
+    f = GoParser().parse("types.go", source.encode())
     assert f.marshalers == ("Interval",)

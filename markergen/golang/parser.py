@@ -38,7 +38,7 @@ from markergen.golang.syntax import (
 )
 from markergen.golang.tags import json_tag, parse_struct_tag
 
-__all__ = ["DecodeError", "GoParser", "parse_file"]
+__all__ = ["DecodeError", "GoParser"]
 
 _SNIPPET = 40
 # Type expressions nested deeper than this are read as opaque types with an MG001
@@ -87,11 +87,6 @@ class GoParser:
             Source(path, data), self._json_tags, struct_fields, self._type_exprs, self._tags
         )
         return reader.read(tree.root_node)
-
-
-def parse_file(path: str, data: bytes) -> GoFile:
-    """Read one Go file; `path` is kept as given in every Position."""
-    return GoParser().parse(path, data)
 
 
 class _FileReader:
