@@ -972,7 +972,6 @@ def parse_group(
 
 __all__ = [
     "REGISTRY",
-    "CommentGroup",
     "LineCache",
     "Marker",
     "MarkerDef",
