@@ -13,7 +13,7 @@ from markergen.cache import CACHE_DIR_NAME, ENV_CACHE_DIR, OutputCache, cache_di
 from markergen.config import Config, load_config
 from markergen.generate import GenerateResult, generate
 
-UNION_GO = '''package v1
+UNION_GO = """package v1
 
 // +enum
 type UnionType string
@@ -37,7 +37,7 @@ type Union struct {
 \t// +optional
 \tFieldB *int32 `json:"fieldB,omitempty"`
 }
-'''
+"""
 
 
 @pytest.fixture
@@ -99,7 +99,7 @@ def test_editing_one_go_file_is_never_served_stale(module: Path) -> None:
     _, before = run(module)
     types = module / "api" / "v1" / "types.go"
     # A new enum value that selects no member (valid; the current KEP's empty member).
-    types.write_text(types.read_text().replace(')\n', '\tFieldC UnionType = "FieldC"\n)\n', 1))
+    types.write_text(types.read_text().replace(")\n", '\tFieldC UnionType = "FieldC"\n)\n', 1))
     cfg = load_config(module)
     assert generate_cached(cfg, ["./api/..."], module, verify=False) is None
     code, after = run(module)
@@ -128,9 +128,11 @@ def test_adding_a_file_and_changing_options_are_misses(module: Path) -> None:
         lambda b: b[: len(b) // 2],  # truncated body: checksum mismatch
         lambda b: b.replace(b'"format": 2', b'"format": "x"'),
         lambda b: b[:-10] + b"0123456789",  # same length, different body
-        lambda b: b.split(b"\n", 1)[0].replace(b'"outputs": [', b'"outputs": [[1, 2], ')
-        + b"\n"
-        + b.split(b"\n", 1)[1],
+        lambda b: (
+            b.split(b"\n", 1)[0].replace(b'"outputs": [', b'"outputs": [[1, 2], ')
+            + b"\n"
+            + b.split(b"\n", 1)[1]
+        ),
         lambda b: bytes([0xFF, 0xFE]) + b,
     ],
 )
@@ -197,7 +199,6 @@ def test_diagnostics_survive_the_cache(module: Path) -> None:
 
 def test_missing_pattern_gives_no_cache_slot(module: Path) -> None:
     assert OutputCache.open(module / ".c", ["./nope/..."], module, {}) is None
-
 
 
 def test_an_edit_in_an_imported_package_is_a_miss(tmp_path: Path) -> None:

@@ -64,8 +64,11 @@ def test_no_dialect_name_branches_and_no_marker_name_literals_outside_their_home
         # The runtime may not import the registry, and its "union" is validation-gen's
         # error origin, not a marker.
         if rel != "markergen/markers.py" and not rel.startswith("markergen/runtime/"):
-            wrong += [f"{rel}:{line}: marker name {s!r}" for s, line in _string_literals(tree)
-                      if s in UNION_MARKER_NAMES and s != "enum"]
+            wrong += [
+                f"{rel}:{line}: marker name {s!r}"
+                for s, line in _string_literals(tree)
+                if s in UNION_MARKER_NAMES and s != "enum"
+            ]
         # The diff compares documents, where the dialect is data (a table field).
         if rel.startswith(("markergen/model/dialects/", "markergen/diff/")):
             continue

@@ -53,11 +53,17 @@ class TestKep000OpenAPIParity:
     """The 2019 KEP "OpenAPI": the list form exactly as openapi-gen writes it for the
     "Go tags" example types."""
 
-    UNION: ClassVar[dict[str, Any]] = {"discriminator": "unionType",
-             "fields-to-discriminateBy": {"fieldA": "FieldA", "fieldB": "FieldB"}}
-    UNION2: ClassVar[dict[str, Any]] = {"discriminator": "type",
-              "fields-to-discriminateBy": {"alpha": "Alpha", "beta": "Beta"}}
-    MEMBERS: ClassVar[dict[str, Any]] = {"fields-to-discriminateBy": {"field1": "Field1", "field2": "Field2"}}
+    UNION: ClassVar[dict[str, Any]] = {
+        "discriminator": "unionType",
+        "fields-to-discriminateBy": {"fieldA": "FieldA", "fieldB": "FieldB"},
+    }
+    UNION2: ClassVar[dict[str, Any]] = {
+        "discriminator": "type",
+        "fields-to-discriminateBy": {"alpha": "Alpha", "beta": "Beta"},
+    }
+    MEMBERS: ClassVar[dict[str, Any]] = {
+        "fields-to-discriminateBy": {"field1": "Field1", "field2": "Field2"}
+    }
 
     def test_inlined_union_lists_three_unions_in_openapi_gen_order(self) -> None:
         d = v2_defs(kep000_model())[DEF + "InlinedUnion"]
@@ -72,8 +78,17 @@ class TestKep000OpenAPIParity:
 
     def test_inlined_fields_are_merged_into_the_parent(self) -> None:
         props = v2_defs(kep000_model())[DEF + "InlinedUnion"]["properties"]
-        assert sorted(props) == ["alpha", "beta", "field1", "field2", "fieldA", "fieldB",
-                                 "name", "type", "unionType"]
+        assert sorted(props) == [
+            "alpha",
+            "beta",
+            "field1",
+            "field2",
+            "fieldA",
+            "fieldB",
+            "name",
+            "type",
+            "unionType",
+        ]
         assert props["field1"] == {"type": "integer", "format": "int32"}
 
     def test_pointer_embedded_union_is_listed(self) -> None:
@@ -89,9 +104,15 @@ class TestKep000OpenAPIParity:
 class TestKep004FieldMembers:
     """The current KEP "OpenAPI": x-kubernetes-unions attached to the discriminator's property."""
 
-    FIELD_MEMBERS: ClassVar[dict[str, Any]] = {"fieldMembers": {
-        "": None, "FieldA": {"name": "fieldA", "optional": False},
-        "FieldB": {"name": "fieldB", "optional": True}, "FieldC": None, "FieldD": None}}
+    FIELD_MEMBERS: ClassVar[dict[str, Any]] = {
+        "fieldMembers": {
+            "": None,
+            "FieldA": {"name": "fieldA", "optional": False},
+            "FieldB": {"name": "fieldB", "optional": True},
+            "FieldC": None,
+            "FieldD": None,
+        }
+    }
 
     def test_field_members_on_discriminator_property(self) -> None:
         v2, v3 = docs(kep004_model())
@@ -107,9 +128,12 @@ class TestKep004FieldMembers:
 
     def test_union_format_both_adds_the_list_with_values(self) -> None:
         d = v2_defs(kep004_model(), EmitOptions(union_format="both"))[DEF4 + "Union"]
-        assert d["x-kubernetes-unions"] == [{
-            "discriminator": "unionType",
-            "fields-to-discriminateBy": {"fieldA": "FieldA", "fieldB": "FieldB"}}]
+        assert d["x-kubernetes-unions"] == [
+            {
+                "discriminator": "unionType",
+                "fields-to-discriminateBy": {"fieldA": "FieldA", "fieldB": "FieldB"},
+            }
+        ]
         assert "x-kubernetes-unions" in d["properties"]["unionType"]
 
     def test_union_format_list_only(self) -> None:
@@ -133,55 +157,97 @@ class TestKep004FieldMembers:
 
 
 def types_model() -> Model:
-    mode = enum("Mode", [("ModeA", "a", "ModeA is a."), ("ModeB", "b", ""),
-                         ("ModeA2", "a", "duplicate value")])
+    mode = enum(
+        "Mode",
+        [("ModeA", "a", "ModeA is a."), ("ModeB", "b", ""), ("ModeA2", "a", "duplicate value")],
+    )
     item = struct("Item", [fld("Name", builtin("string"), "name")])
-    s = struct("Types", [
-        fld("S", builtin("string"), "s", description="A string.\n\nSecond paragraph."),
-        fld("B", builtin("bool"), "b"),
-        fld("I", builtin("int"), "i"),
-        fld("I64", builtin("int64"), "i64"),
-        fld("U32", builtin("uint32"), "u32"),
-        fld("F32", builtin("float32"), "f32"),
-        fld("F64", builtin("float64"), "f64"),
-        fld("Raw", slice_(builtin("byte")), "raw"),
-        fld("Item", named("Item"), "item", description="The item."),
-        fld("ItemPtr", ptr(named("Item")), "itemPtr", omitempty=True),
-        fld("Items", slice_(named("Item")), "items", optional=True,
-            patch_strategy="merge", patch_merge_key="name",
-            list_type="map", list_map_keys=("name",)),
-        fld("Labels", map_(builtin("string")), "labels", omitempty=True),
-        fld("Mode", ptr(named("Mode")), "mode", omitempty=True),
-        fld("Modes", slice_(named("Mode")), "modes", omitempty=True),
-        fld("ByMode", map_(named("Mode")), "byMode", omitempty=True),
-        fld("Alias", named("Alias"), "alias", omitempty=True),
-        fld("Count", builtin("int32"), "count", default="3", omitempty=True),
-        fld("Word", builtin("string"), "word", default="hello", omitempty=True),
-        fld("Num", builtin("int64"), "num", json_string=True, omitempty=True),
-        fld("Kb", builtin("string"), "kb", enum_values=("y", "x"), omitempty=True),
-        fld("State", ptr(named("Item")), "state", patch_strategy="retainKeys",
-            omitempty=True),
-        fld("Req", builtin("string"), "req", optional=True, required_marker=True),
-        fld("Hidden", builtin("string"), "hidden", skip=True),
-        fld("private", builtin("string"), "private", exported=False),
-        fld("Created", external(META, "Time"), "created", omitempty=True),
-        fld("Timeout", external(META, "Duration"), "timeout", omitempty=True),
-        fld("Qty", external("k8s.io/apimachinery/pkg/api/resource", "Quantity"), "qty",
-            omitempty=True),
-        fld("Port", external("k8s.io/apimachinery/pkg/util/intstr", "IntOrString"), "port",
-            omitempty=True),
-        fld("Ext", external("k8s.io/apimachinery/pkg/runtime", "RawExtension"), "ext",
-            omitempty=True),
-        fld("Any", external("k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1",
-                            "JSON"), "any", omitempty=True),
-        fld("Meta", external(META, "ObjectMeta"), "metadata", omitempty=True,
-            description="Standard object metadata."),
-        fld("Other", slice_(external("example.org/other-mod/v1", "Thing")), "other",
-            omitempty=True),
-    ], description="Types shows the type mapping.")
-    return model([s, item], enums=[mode],
-                 types=[named_type("Mode", builtin("string")),
-                        named_type("Alias", slice_(builtin("string")))])
+    s = struct(
+        "Types",
+        [
+            fld("S", builtin("string"), "s", description="A string.\n\nSecond paragraph."),
+            fld("B", builtin("bool"), "b"),
+            fld("I", builtin("int"), "i"),
+            fld("I64", builtin("int64"), "i64"),
+            fld("U32", builtin("uint32"), "u32"),
+            fld("F32", builtin("float32"), "f32"),
+            fld("F64", builtin("float64"), "f64"),
+            fld("Raw", slice_(builtin("byte")), "raw"),
+            fld("Item", named("Item"), "item", description="The item."),
+            fld("ItemPtr", ptr(named("Item")), "itemPtr", omitempty=True),
+            fld(
+                "Items",
+                slice_(named("Item")),
+                "items",
+                optional=True,
+                patch_strategy="merge",
+                patch_merge_key="name",
+                list_type="map",
+                list_map_keys=("name",),
+            ),
+            fld("Labels", map_(builtin("string")), "labels", omitempty=True),
+            fld("Mode", ptr(named("Mode")), "mode", omitempty=True),
+            fld("Modes", slice_(named("Mode")), "modes", omitempty=True),
+            fld("ByMode", map_(named("Mode")), "byMode", omitempty=True),
+            fld("Alias", named("Alias"), "alias", omitempty=True),
+            fld("Count", builtin("int32"), "count", default="3", omitempty=True),
+            fld("Word", builtin("string"), "word", default="hello", omitempty=True),
+            fld("Num", builtin("int64"), "num", json_string=True, omitempty=True),
+            fld("Kb", builtin("string"), "kb", enum_values=("y", "x"), omitempty=True),
+            fld("State", ptr(named("Item")), "state", patch_strategy="retainKeys", omitempty=True),
+            fld("Req", builtin("string"), "req", optional=True, required_marker=True),
+            fld("Hidden", builtin("string"), "hidden", skip=True),
+            fld("private", builtin("string"), "private", exported=False),
+            fld("Created", external(META, "Time"), "created", omitempty=True),
+            fld("Timeout", external(META, "Duration"), "timeout", omitempty=True),
+            fld(
+                "Qty",
+                external("k8s.io/apimachinery/pkg/api/resource", "Quantity"),
+                "qty",
+                omitempty=True,
+            ),
+            fld(
+                "Port",
+                external("k8s.io/apimachinery/pkg/util/intstr", "IntOrString"),
+                "port",
+                omitempty=True,
+            ),
+            fld(
+                "Ext",
+                external("k8s.io/apimachinery/pkg/runtime", "RawExtension"),
+                "ext",
+                omitempty=True,
+            ),
+            fld(
+                "Any",
+                external("k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1", "JSON"),
+                "any",
+                omitempty=True,
+            ),
+            fld(
+                "Meta",
+                external(META, "ObjectMeta"),
+                "metadata",
+                omitempty=True,
+                description="Standard object metadata.",
+            ),
+            fld(
+                "Other",
+                slice_(external("example.org/other-mod/v1", "Thing")),
+                "other",
+                omitempty=True,
+            ),
+        ],
+        description="Types shows the type mapping.",
+    )
+    return model(
+        [s, item],
+        enums=[mode],
+        types=[
+            named_type("Mode", builtin("string")),
+            named_type("Alias", slice_(builtin("string"))),
+        ],
+    )
 
 
 class TestTypeMapping:
@@ -206,21 +272,24 @@ class TestTypeMapping:
         assert props["item"] == {"$ref": f"#/definitions/{DEF}Item", "description": "The item."}
         assert props["itemPtr"] == {"$ref": f"#/definitions/{DEF}Item"}
         assert props["items"] == {
-            "type": "array", "items": {"$ref": f"#/definitions/{DEF}Item"},
-            "x-kubernetes-patch-strategy": "merge", "x-kubernetes-patch-merge-key": "name",
-            "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"]}
+            "type": "array",
+            "items": {"$ref": f"#/definitions/{DEF}Item"},
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "name",
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": ["name"],
+        }
         assert props["labels"] == {"type": "object", "additionalProperties": {"type": "string"}}
         assert props["alias"] == {"type": "array", "items": {"type": "string"}}
-        assert props["state"]["x-kubernetes-patch-strategy"] == "retainKeys"  # the retainKeys proposal
+        assert (
+            props["state"]["x-kubernetes-patch-strategy"] == "retainKeys"
+        )  # the retainKeys proposal
 
     def test_enums_through_pointer_items_and_map_values(self, props: dict[str, Any]) -> None:
         assert props["mode"]["enum"] == ["a", "b"]
-        assert props["mode"]["description"] == (
-            'Possible enum values:\n - `"a"` is a.\n - `"b"`')
-        assert props["modes"] == {"type": "array", "items": {"type": "string",
-                                                             "enum": ["a", "b"]}}
-        assert props["byMode"]["additionalProperties"] == {"type": "string",
-                                                           "enum": ["a", "b"]}
+        assert props["mode"]["description"] == ('Possible enum values:\n - `"a"` is a.\n - `"b"`')
+        assert props["modes"] == {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}}
+        assert props["byMode"]["additionalProperties"] == {"type": "string", "enum": ["a", "b"]}
         assert props["kb"]["enum"] == ["x", "y"]
 
     def test_defaults_and_string_option(self, props: dict[str, Any]) -> None:
@@ -230,8 +299,7 @@ class TestTypeMapping:
 
     def test_required_skip_and_unexported(self) -> None:
         d = v2_defs(types_model())[DEF + "Types"]
-        assert d["required"] == ["s", "b", "i", "i64", "u32", "f32", "f64", "raw", "item",
-                                 "req"]
+        assert d["required"] == ["s", "b", "i", "i64", "u32", "f32", "f64", "raw", "item", "req"]
         assert "hidden" not in d["properties"] and "private" not in d["properties"]
         assert d["description"] == "Types shows the type mapping."
 
@@ -245,17 +313,22 @@ class TestTypeMapping:
 
     def test_external_references_listed(self) -> None:
         v2, v3 = docs(types_model())
-        expected = ["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
-                    "org.example.other-mod.v1.Thing"]
+        expected = [
+            "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+            "org.example.other-mod.v1.Thing",
+        ]
         assert v2["x-markergen-external-references"] == expected
         assert v3["x-markergen-external-references"] == expected
         assert v2["definitions"][DEF + "Types"]["properties"]["metadata"]["$ref"] == (
-            "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta")
+            "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+        )
 
     def test_v3_wraps_refs_with_siblings_in_all_of(self) -> None:
         props = docs(types_model())[1]["components"]["schemas"][DEF + "Types"]["properties"]
-        assert props["item"] == {"allOf": [{"$ref": f"#/components/schemas/{DEF}Item"}],
-                                 "description": "The item."}
+        assert props["item"] == {
+            "allOf": [{"$ref": f"#/components/schemas/{DEF}Item"}],
+            "description": "The item.",
+        }
         assert props["itemPtr"] == {"$ref": f"#/components/schemas/{DEF}Item"}
         assert "oneOf" in props["port"]
 
@@ -291,16 +364,18 @@ def test_deterministic_whatever_the_model_order() -> None:
     for _ in range(3):
         items = list(m.structs.values())
         rng.shuffle(items)
-        shuffled = Model(m.packages, {s.key: s for s in items}, dict(reversed(m.types.items())),
-                         m.enums)
+        shuffled = Model(
+            m.packages, {s.key: s for s in items}, dict(reversed(m.types.items())), m.enums
+        )
         assert render_outputs(shuffled, EmitOptions()) == base
 
 
 def test_documents_are_canonical_json_text() -> None:
     for text in render_outputs(kep000_model(), EmitOptions()).values():
         if text.startswith("{"):
-            canonical = json.dumps(json.loads(text), sort_keys=True, indent=2,
-                                   ensure_ascii=False) + "\n"
+            canonical = (
+                json.dumps(json.loads(text), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+            )
             assert text == canonical
 
 
@@ -313,23 +388,48 @@ def test_info_and_document_heads() -> None:
 
 
 def test_kep2022_undiscriminated_union_is_a_list_on_the_struct() -> None:
-    s = struct("OneOf", [fld("A", ptr(builtin("int")), "a", omitempty=True),
-                         fld("B", ptr(builtin("int")), "b", omitempty=True)],
-               [union(key("OneOf"), dialect="kep2022", origin="discriminated",
-                      members=[member("A", "a"), member("B", "b")], mode="exactly-one")])
+    s = struct(
+        "OneOf",
+        [
+            fld("A", ptr(builtin("int")), "a", omitempty=True),
+            fld("B", ptr(builtin("int")), "b", omitempty=True),
+        ],
+        [
+            union(
+                key("OneOf"),
+                dialect="kep2022",
+                origin="discriminated",
+                members=[member("A", "a"), member("B", "b")],
+                mode="exactly-one",
+            )
+        ],
+    )
     d = v2_defs(model([s]))[DEF + "OneOf"]
     assert d["x-kubernetes-unions"] == [{"fields-to-discriminateBy": {"a": "A", "b": "B"}}]
 
 
 def test_kep2022_discriminator_without_enum_lists_member_values() -> None:
-    s = struct("U", [fld("Kind", builtin("string"), "kind"),
-                     fld("A", ptr(builtin("int")), "a", omitempty=True)],
-               [union(key("U"), dialect="kep2022", origin="discriminated",
-                      discriminator=disc("Kind", "kind", required=True),
-                      members=[member("A", "a")], empty=("",))])
+    s = struct(
+        "U",
+        [
+            fld("Kind", builtin("string"), "kind"),
+            fld("A", ptr(builtin("int")), "a", omitempty=True),
+        ],
+        [
+            union(
+                key("U"),
+                dialect="kep2022",
+                origin="discriminated",
+                discriminator=disc("Kind", "kind", required=True),
+                members=[member("A", "a")],
+                empty=("",),
+            )
+        ],
+    )
     p = v2_defs(model([s]))[DEF + "U"]["properties"]["kind"]
-    assert p["x-kubernetes-unions"] == {"fieldMembers": {
-        "": None, "A": {"name": "a", "optional": False}}}
+    assert p["x-kubernetes-unions"] == {
+        "fieldMembers": {"": None, "A": {"name": "a", "optional": False}}
+    }
 
 
 def test_documents_report_externals_not_defined_locally() -> None:

@@ -167,7 +167,7 @@ def test_mg205_hint_keeps_an_enum_discriminator(tmp_path: Path) -> None:
     root = _module(
         tmp_path,
         "package v1\n\ntype S struct {\n"
-        "\t// +openshift:validation:FeatureGateAwareEnum:featureGate=\"\",enum=AWS;Azure\n"
+        '\t// +openshift:validation:FeatureGateAwareEnum:featureGate="",enum=AWS;Azure\n'
         '\t// +unionDiscriminator\n\t// +required\n\tType string `json:"type"`\n}\n',
     )
     (found,) = [d for d in check_model(load_model(["./..."], root)) if d.code == "MG205"]

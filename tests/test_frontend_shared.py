@@ -176,9 +176,30 @@ def test_make_field_builds_the_record_the_dataclass_builds() -> None:
 _TEXT = st.lists(
     st.one_of(
         st.sampled_from(
-            [" A doc line.", " +optional", " ---", " TODO: x", "", " ", "\tindented",
-             "  two spaces", " +k8s:enum", "go:generate x", " trailing  ", " a\xa0",
-             " \xa0b", " \x1cc", "nospace", " TODOx", " +", "\r", " \t", "\t", "  ", " b"]
+            [
+                " A doc line.",
+                " +optional",
+                " ---",
+                " TODO: x",
+                "",
+                " ",
+                "\tindented",
+                "  two spaces",
+                " +k8s:enum",
+                "go:generate x",
+                " trailing  ",
+                " a\xa0",
+                " \xa0b",
+                " \x1cc",
+                "nospace",
+                " TODOx",
+                " +",
+                "\r",
+                " \t",
+                "\t",
+                "  ",
+                " b",
+            ]
         ),
         st.text(alphabet=" \t+-TOD\xa0ab\r", max_size=6).map(lambda t: " " + t),
     ),

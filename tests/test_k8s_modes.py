@@ -124,8 +124,8 @@ def test_modes(
 
 def test_messages_are_validation_gens(built: tuple[dict[str, Any], Table]) -> None:
     _, table = built
-    required, = validate(table, PREFIX + "Strict", {"mode": "A"})
-    forbidden, = validate(table, PREFIX + "Strict", {"mode": "Z", "second": "v"})
+    (required,) = validate(table, PREFIX + "Strict", {"mode": "A"})
+    (forbidden,) = validate(table, PREFIX + "Strict", {"mode": "Z", "second": "v"})
     assert (str(required), str(forbidden)) == ("first: Required value", "second: Forbidden")
 
 
@@ -157,7 +157,9 @@ def test_openapi_writes_one_entry_for_the_union_written_twice(tmp_path: Path) ->
     model = load(tmp_path, "modes.go")
     for union_format in ("fieldMembers", "both"):
         text = render_outputs(model, EmitOptions(union_format=union_format))["openapi-v3.json"]
-        schema = json.loads(text)["components"]["schemas"][PREFIX + "PriorityLevelConfigurationSpec"]
+        schema = json.loads(text)["components"]["schemas"][
+            PREFIX + "PriorityLevelConfigurationSpec"
+        ]
         assert schema["x-kubernetes-unions"] == [
             {
                 "discriminator": "type",

@@ -81,15 +81,20 @@ def test_a_misspelt_marker_is_reported_at_its_plus(name: str, tmp_path: Path) ->
     typo = prefix + sep + last[:1] + last[2:]  # the second letter dropped
     field = Target.FIELD in REGISTRY.by_name[name].targets
     text = (
-        f"package p\n\ntype S struct {{\n\t// +{typo}=a\n\tA *string `json:\"a,omitempty\"`\n}}\n"
+        f'package p\n\ntype S struct {{\n\t// +{typo}=a\n\tA *string `json:"a,omitempty"`\n}}\n'
         if field
-        else f"package p\n\n// +{typo}=a\ntype S struct {{\n\tA *string `json:\"a,omitempty\"`\n}}\n"
+        else f'package p\n\n// +{typo}=a\ntype S struct {{\n\tA *string `json:"a,omitempty"`\n}}\n'
     )
     found = [d for d in _module(tmp_path, text) if d[0] == "MG003"]
     line, column = (4, 5) if field else (3, 4)
     assert found == [
-        ("MG003", line, column, f"write `+{name}` instead of `+{typo}` (or keep `+{typo}` if "
-         "another generator reads it, and ignore this warning)")
+        (
+            "MG003",
+            line,
+            column,
+            f"write `+{name}` instead of `+{typo}` (or keep `+{typo}` if "
+            "another generator reads it, and ignore this warning)",
+        )
     ]
 
 

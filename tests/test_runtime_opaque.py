@@ -13,7 +13,7 @@ from markergen.emit.outputs import render_outputs
 from markergen.pipeline import load_model
 from markergen.runtime import Table, validate
 
-TYPES = '''package v1
+TYPES = """package v1
 
 import (
 \t"encoding/json"
@@ -67,9 +67,9 @@ type HTTPCheck struct {
 type TCPCheck struct {
 \tPort int32 `json:"port"`
 }
-'''
+"""
 
-METHODS = '''// MarshalJSON writes the duration as a string.
+METHODS = """// MarshalJSON writes the duration as a string.
 func (i Interval) MarshalJSON() ([]byte, error) { return json.Marshal(i.D.String()) }
 
 // UnmarshalJSON reads a duration string.
@@ -82,7 +82,7 @@ func (i *Interval) UnmarshalJSON(b []byte) error {
 \ti.D = d
 \treturn err
 }
-'''
+"""
 
 TYPE = "com.example.checks.api.v1.HealthCheck"
 
