@@ -83,10 +83,6 @@ class _TemplateFailure(Exception):
     pass
 
 
-def _pyrepr(value: Any) -> str:
-    return repr(value)
-
-
 def _jsonstr(value: Any) -> str:
     """A value as one JSON token (strings quoted and escaped), for JSON and TypeScript."""
     if type(value) is str:
@@ -139,7 +135,7 @@ class Templates:
             env.bytecode_cache = _bytecode_cache(jinja2, env, self.bytecode_dir)
         env.filters.update(
             tojson=tojson, json_object=json_object, pyliteral=pyliteral,
-            pyliteral_dict=pyliteral_dict, pyrepr=_pyrepr, jsonstr=_jsonstr, mdcell=_mdcell,
+            pyliteral_dict=pyliteral_dict, pyrepr=repr, jsonstr=_jsonstr, mdcell=_mdcell,
             mdcode=_mdcode,
         )  # fmt: skip
         env.globals["fail"] = _fail
