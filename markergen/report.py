@@ -19,13 +19,13 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import markergen
 from markergen.diagnostics import CATALOG, Diagnostic, Severity
 
 Format = Literal["text", "json", "github", "sarif"]
-FORMATS: tuple[Format, ...] = ("text", "json", "github", "sarif")
+FORMATS: tuple[Format, ...] = get_args(Format)
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 DEFAULT_HELP_BASE = "docs/rules.md"
 

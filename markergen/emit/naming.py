@@ -8,10 +8,10 @@ reversed when it holds a dot (`k8s.io` -> `io.k8s`), and the elements are joined
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 Naming = Literal["openapi-gen", "go"]
-NAMINGS: tuple[Naming, ...] = ("openapi-gen", "go")
+NAMINGS: tuple[Naming, ...] = get_args(Naming)
 
 
 def canonical_go_name(package: str, name: str) -> str:

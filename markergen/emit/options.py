@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, get_args
 
 from markergen.emit.naming import Naming
+from markergen.semantics import SEMANTICS, Semantics
 
 if TYPE_CHECKING:  # annotations only: markergen.config imports this module for --help
-    from markergen.model import Semantics, Union
+    from markergen.model import Union
 
 UnionFormat = Literal["fieldMembers", "list", "both"]
-UNION_FORMATS: tuple[UnionFormat, ...] = ("fieldMembers", "list", "both")
+UNION_FORMATS: tuple[UnionFormat, ...] = get_args(UnionFormat)
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class EmitOptions:
                 f"(expected one of {', '.join(UNION_FORMATS)})"
             )
         for key, value in self.semantics.items():
-            if value not in ("kep1027", "kep2019", "smd", "k8s"):
+            if value not in SEMANTICS:
                 raise ValueError(f"unknown semantics {value!r} for {key!r}")
 
     def semantics_for(self, union: Union, def_name: str) -> Semantics:
