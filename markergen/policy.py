@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, get_args
 
 if TYPE_CHECKING:
     from markergen.diagnostics import Diagnostic
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 # run calls.
 
 Level = Literal["error", "warning", "info", "off"]
-LEVELS: tuple[Level, ...] = ("error", "warning", "info", "off")
+LEVELS: tuple[Level, ...] = get_args(Level)
 
 
 class PolicyError(ValueError):
