@@ -228,12 +228,12 @@ def _from_revision(
     # the head's Go model is always needed (it maps the CRD changes to the Go).
     if not cache or side != "base":
         return _read_revision(side, spec, top, commit, prefix, places, patterns, found)[0]
-    from markergen.cache import cache_dir, code_fingerprint
+    from markergen.cache import OutputCache, cache_dir
     from markergen.diff import basecache
 
-    where = cache_dir(top)
-    key = basecache.side_key(code_fingerprint(), [commit, prefix, list(patterns), places])
-    kept = basecache.load(where, key)
+    options = {"crd-places": places}
+    slot = OutputCache.keyed(cache_dir(top), "diff-base", patterns, cwd, options, [commit.encode()])
+    kept = basecache.load(slot)
     if kept is not None:
         found.update(kept.found)
         return Side(
@@ -250,8 +250,7 @@ def _from_revision(
     read, crd_files = _read_revision(side, spec, top, commit, prefix, places, patterns, mine)
     found.update(mine)
     basecache.store(
-        where,
-        key,
+        slot,
         basecache.CachedSide(
             read.surface,
             tuple(crd_files) if crd_files is not None else None,
