@@ -114,11 +114,6 @@ def project_root(cwd: Path) -> Path | None:
     return here if any((here / m).is_file() for m in MAKEFILES) else None
 
 
-def crd_dirs(root: Path) -> tuple[Path, ...]:
-    """The CRD directories of a project, as `markergen crd` finds them (relative)."""
-    return find_crd_outputs(root).dirs
-
-
 def _from_directory(
     side: str,
     spec: str,
@@ -167,7 +162,7 @@ def _from_directory(
         crds = crd_from
     elif with_crds:
         project = project_root(directory)
-        dirs = crd_dirs(project) if project is not None else ()
+        dirs = find_crd_outputs(project).dirs if project is not None else ()
         if project is not None and dirs:
             crds = read_paths([project / d for d in dirs], shown_from, spec)
     return Side(
@@ -368,7 +363,7 @@ def _crd_places(cwd: Path, top: Path) -> CrdPlaces:
     if project is None:
         return None
     at = Path(os.path.relpath(project.resolve(), top.resolve())).as_posix()
-    dirs = crd_dirs(project)
+    dirs = find_crd_outputs(project).dirs
     rel = [Path(os.path.relpath((project / d).resolve(), top.resolve())).as_posix() for d in dirs]
     return at, tuple(rel)
 
@@ -394,7 +389,7 @@ def _revision_crds(
         there = root / at
         if not there.is_dir():
             return found
-        old = crd_dirs(there)
+        old = find_crd_outputs(there).dirs
         if not old:
             return found
         inside = [posixpath.normpath(posixpath.join(at, d.as_posix())) for d in old]
