@@ -299,11 +299,6 @@ def render_block(value: Any, indent: int) -> str:
     return "".join(pad + line if line.strip("\n") else line for line in split_lines(text))
 
 
-def dump_documents(values: list[Any]) -> str:
-    """The YAML text of whole documents, each starting with `---` (tests build inputs so)."""
-    return "".join("---\n" + _dump(v, 80) for v in values)
-
-
 def walk_paths(value: Any, path: PathKey = ()) -> Iterator[tuple[PathKey, Any]]:
     """Every (path, value) pair of a JSON-like value, parents first."""
     yield path, value

@@ -50,7 +50,6 @@ class Option:
     values: tuple[str, ...]
     default: str
     help: str
-    crdify: str  # the crdify configuration it stands for ("" when crdify has none)
 
 
 OPTIONS: tuple[Option, ...] = (
@@ -61,7 +60,6 @@ OPTIONS: tuple[Option, ...] = (
         "A value added to an existing enum: allow (compatible: nothing accepted before is "
         "rejected) or disallow (breaking: clients that switch over every value meet one "
         "they do not know).",
-        "enum: additionPolicy (Allow/Disallow; crdify's default is Disallow)",
     ),
     Option(
         "required-with-default",
@@ -70,14 +68,12 @@ OPTIONS: tuple[Option, ...] = (
         "A field that becomes required and has a default: compatible (the server fills "
         "the default in before it validates, so objects that leave it out are still "
         "accepted) or breaking (as crdify, which does not look at the default).",
-        "",
     ),
     Option(
         "pattern-removal",
         ("allow", "disallow"),
         "allow",
         "A pattern removed: allow (compatible: every value is accepted) or disallow.",
-        "pattern: removalPolicy (crdify's main branch; its default is Disallow)",
     ),
     Option(
         "nullable-addition",
@@ -85,7 +81,6 @@ OPTIONS: tuple[Option, ...] = (
         "allow",
         "A property made nullable: allow (compatible for writers) or disallow (breaking: "
         "readers now meet null where the server used to drop it).",
-        "nullable: additionPolicy (crdify's main branch; its default is Disallow)",
     ),
     Option(
         "nullable-removal",
@@ -93,10 +88,8 @@ OPTIONS: tuple[Option, ...] = (
         "disallow",
         "A property no longer nullable: disallow (breaking: a null the client sends is "
         "dropped and the default, if any, stored instead) or allow.",
-        "nullable: removalPolicy (crdify's main branch; its default is Disallow)",
     ),
 )
-OPTION_VALUES: tuple[str, ...] = tuple(sorted({v for o in OPTIONS for v in o.values}))
 
 
 @dataclass(frozen=True, slots=True)

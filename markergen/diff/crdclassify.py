@@ -748,10 +748,3 @@ def _merge(
 def compare_crds(base: CrdSet, head: CrdSet, evaluator: CelEvaluator | None = None) -> list[Change]:
     """Every change between two sides of CRDs, unsorted."""
     return _Compare(evaluator or CelEvaluator()).crds(base, head)
-
-
-def removed_crds(base: CrdSet, head: CrdSet) -> Mapping[str, str]:
-    """CRDs (by name) present in the base and absent from the head, with their file."""
-    bnames = {v.name: v.file for v in base.versions.values()}
-    hnames = {v.name for v in head.versions.values()}
-    return {n: f for n, f in bnames.items() if n not in hnames}
