@@ -1,8 +1,9 @@
 """Reading one side of `markergen diff`: a git revision, a directory, a generated JSON
 document (a file, or `REV:PATH` inside a revision), or the working tree.
 
-A revision is read with git alone: `git archive` streams its tree into a temporary
-directory, so the working tree, the index and the checked-out branch are never touched.
+A revision is read with git alone (markergen.diff.revtree: `git ls-tree` lists it, one
+`git cat-file --batch` reads the files a side needs), so the working tree, the index and
+the checked-out branch are never touched.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from markergen.diff.crdsource import (
     is_crd_directory,
     is_crd_file,
     read_paths,
-    read_tree,
 )
 from markergen.diff.documents import DocumentError, surface_from_document
 from markergen.diff.errors import DiffInputError
@@ -436,7 +436,8 @@ def _blob_tree(side: str, spec: str, cwd: Path) -> Side | None:
     top = Path(_git_out(cwd, ["rev-parse", "--show-toplevel"]) or cwd)
     # `REV:./x` is relative to the current directory, `REV:x` to the top (git's rule).
     full = posixpath.normpath(prefix + path[2:]) if path.startswith("./") else path
-    crds = read_tree(top, side, spec, commit, [full.rstrip("/") or "."], prefix)
+    tree = RevisionTree(top, commit, side, spec)
+    crds = collect(_tree_crds(tree, [full.rstrip("/") or "."], prefix), spec)
     if not crds.versions:
         raise DiffInputError(side, spec, "no CustomResourceDefinition there")
     return _crd_side(spec, crds)
