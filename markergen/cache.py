@@ -201,10 +201,7 @@ class OutputCache:
 
     def store(self, run: CachedRun) -> bool:
         """Write the run atomically; False (and nothing left behind) when that fails."""
-        if not write_atomically(self.path, _encode(run, self.key)):
-            return False
-        _ignore_in_git(self.directory)
-        return True
+        return self.store_files(run.diagnostics, {}, run.extra, run.outputs)
 
     def store_files(
         self,
@@ -216,8 +213,8 @@ class OutputCache:
         """`store` with the outputs read from the files a run has just written (output
         name → path, size and SHA-256 as written), copied piece by piece: no output is
         held whole in memory. A file that no longer holds what was written (edited
-        meanwhile) stores nothing. `texts` are small entries kept beside them (name →
-        text). The same bytes as `store` would write."""
+        meanwhile) stores nothing. `texts` are entries kept beside them (name → text):
+        `store` writes a run's outputs as those."""
         small = {name: text.encode("utf-8") for name, text in (texts or {}).items()}
         names = sorted([*files, *small])
         sizes = [(n, len(small[n]) if n in small else files[n][1]) for n in names]
@@ -485,14 +482,6 @@ def _header(run: CachedRun, key: str, sizes: list[tuple[str, int]], body_sum: st
     }
     # ensure_ascii keeps the header free of raw newlines and multi-byte characters.
     return json.dumps(header, sort_keys=True).encode("ascii")
-
-
-def _encode(run: CachedRun, key: str) -> bytes:
-    names = sorted(run.outputs)
-    bodies = [run.outputs[name].encode("utf-8") for name in names]
-    body = b"".join(bodies)
-    sizes = [(name, len(data)) for name, data in zip(names, bodies, strict=True)]
-    return _header(run, key, sizes, hashlib.sha256(body).hexdigest()) + b"\n" + body
 
 
 def _decode(raw: bytes, key: str) -> CachedRun | None:
