@@ -105,6 +105,11 @@ class CrdChecks:
     def option(self, key: str) -> str:
         return self.options.get(key, next(o.default for o in OPTIONS if o.key == key))
 
+    def disallows(self, key: str) -> tuple[bool, str]:
+        """Whether the option `key` is `disallow`, and the note a finding then ends with."""
+        flagged = self.option(key) == "disallow"
+        return flagged, f" ({key}: disallow)" if flagged else ""
+
 
 class CrdChecksError(ValueError):
     """A `crd-checks` or `crd-check-options` value names no check or option."""
@@ -296,19 +301,10 @@ def _enum(pair: Pair, cfg: CrdChecks) -> Iterator[Finding]:
             be[gone[0]],
         )
     if new and be:
-        disallow = cfg.option("enum-addition") == "disallow"
-        yield Finding(
-            "enum",
-            "enum-value-added",
-            disallow,
-            f"enum value(s) {', '.join(new)} added"
-            + (
-                ": clients that handle every value meet one they do not know "
-                "(enum-addition: disallow)"
-                if disallow
-                else ""
-            ),
-        )
+        disallow, note = cfg.disallows("enum-addition")
+        added = f"enum value(s) {', '.join(new)} added"
+        why = ": clients that handle every value meet one they do not know" if disallow else ""
+        yield Finding("enum", "enum-value-added", disallow, added + why + note)
     if be and not he:
         yield Finding("enum", "enum-removed", False, "the enum is gone: any value is accepted")
 
@@ -392,13 +388,12 @@ def _nullable(pair: Pair, cfg: CrdChecks) -> Iterator[Finding]:
     if b == h:
         return
     if h:
-        flagged = cfg.option("nullable-addition") == "disallow"
+        flagged, note = cfg.disallows("nullable-addition")
         yield Finding(
             "nullable",
             "nullable-added",
             flagged,
-            "the property is nullable now: null is stored instead of dropped"
-            + (" (nullable-addition: disallow)" if flagged else ""),
+            "the property is nullable now: null is stored instead of dropped" + note,
         )
     else:
         flagged = cfg.option("nullable-removal") == "disallow"
@@ -422,13 +417,8 @@ def _pattern(pair: Pair, cfg: CrdChecks) -> Iterator[Finding]:
     if b == h:
         return
     if h is None:
-        flagged = cfg.option("pattern-removal") == "disallow"
-        yield Finding(
-            "pattern",
-            "pattern-removed",
-            flagged,
-            f"pattern {_json(b)} removed" + (" (pattern-removal: disallow)" if flagged else ""),
-        )
+        flagged, note = cfg.disallows("pattern-removal")
+        yield Finding("pattern", "pattern-removed", flagged, f"pattern {_json(b)} removed{note}")
         return
     lengths = [pair.base.get("minLength", 1), pair.base.get("maxLength", 1), 1, 3]
     witness = _first(pair.base, pair.head, _strings(pair.base, [int(n) for n in lengths]))
