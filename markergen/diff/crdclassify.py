@@ -230,7 +230,7 @@ class _Compare:
         for path in sorted(set(bnodes) | set(hnodes), key=lambda p: [str(x) for x in p]):
             bn, hn = bnodes.get(path), hnodes.get(path)
             if bn is not None and hn is not None:
-                self.properties(b, h, bn, hn)
+                self.properties(h, bn, hn)
                 self.unions(b, h, bn, hn)
             elif hn is not None:
                 self.node_alone(h, hn, added=True)
@@ -305,7 +305,7 @@ class _Compare:
                 return _object(n, found)
         return _with_value(n, name, value)
 
-    def properties(self, b: CrdVersion, h: CrdVersion, bn: Node, hn: Node) -> None:
+    def properties(self, h: CrdVersion, bn: Node, hn: Node) -> None:
         for name in sorted(set(bn.properties) & set(hn.properties)):
             bp, hp = bn.properties[name], hn.properties[name]
             path = (*hn.path, "properties", name)

@@ -146,11 +146,10 @@ def collect(files: Iterable[tuple[str, str]], origin: str) -> CrdSet:
     return CrdSet(versions, origin, tuple(notes))
 
 
-def yaml_files(directory: Path, recursive: bool = True) -> list[Path]:
+def yaml_files(directory: Path) -> list[Path]:
     """YAML files below a directory, sorted, skipping hidden and vendored directories."""
-    pattern = "**/*" if recursive else "*"
     out = []
-    for p in directory.glob(pattern):
+    for p in directory.glob("**/*"):
         rel = p.relative_to(directory).parts
         if any(part.startswith(".") or part in ("vendor", "node_modules") for part in rel[:-1]):
             continue

@@ -50,7 +50,7 @@ _NEGATIVE = re.compile(r"(?:^|[-_.])invalid(?:$|[-_.])", re.IGNORECASE)
 _FENCE = re.compile(r"^[ \t]{0,3}(```+|~~~+)[ \t]*(?:yaml|yml)\b[^\n]*$", re.IGNORECASE)
 
 
-def _yaml_files(root: Path, top: Path, markdown: bool = False) -> Iterator[Path]:
+def _yaml_files(top: Path, markdown: bool = False) -> Iterator[Path]:
     suffixes = (".yaml", ".yml", ".md") if markdown else (".yaml", ".yml")
     for dirpath, dirnames, filenames in os.walk(top):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS)
@@ -128,11 +128,11 @@ def sample_files(
     for top in CONVENTIONAL:
         if (root / top).is_dir():
             # the pages of docs/ and examples/ keep most examples in ```yaml blocks
-            found.update(dict.fromkeys(_yaml_files(root, root / top, markdown=True)))
+            found.update(dict.fromkeys(_yaml_files(root / top, markdown=True)))
     for suites in suite_dirs(root, crd_files):
-        found.update(dict.fromkeys(_yaml_files(root, suites)))
+        found.update(dict.fromkeys(_yaml_files(suites)))
     if include:
-        for path in _yaml_files(root, root):
+        for path in _yaml_files(root):
             if _matches(path.relative_to(root).as_posix(), include):
                 found[path] = None
     return sorted((p for p in found if not _matches(_shown(p, root), exclude)), key=str)
