@@ -1,9 +1,11 @@
 """markergen's one run cache: a run whose inputs did not change since the last run
 reuses that run's results (rendered outputs, printed text, patched CRDs, diagnostics)
-instead of recomputing them. `generate`, `check`, `dump` and `crd` all use it.
+instead of recomputing them. `generate`, `check`, `dump` and `crd` all use it, and
+`diff` keeps its base revision's reading in it (command `diff-base`, whose input is the
+commit: it pins every file of the revision).
 
 The one key (docs/performance.md, "Cache"), a SHA-256 over:
-- the command (`generate`, `check`, `dump`, `crd`);
+- the command (`generate`, `check`, `dump`, `crd`, `diff-base`);
 - its inputs: the Go package patterns, the working directory (reported paths are
   relative to it), and the path, module and bytes of every Go file the patterns
   select (generated files included, so a header edit counts);
@@ -55,7 +57,8 @@ CACHE_DIR_NAME = ".markergen-cache"
 ENV_CACHE_DIR = "MARKERGEN_CACHE_DIR"
 # Bumped whenever the layout of a cache file changes; old files then read as misses.
 _FORMAT = 2
-COMMANDS = ("generate", "check", "dump", "crd")
+# `diff-base`: the base revision's side of `markergen diff` (markergen.diff.basecache).
+COMMANDS = ("generate", "check", "dump", "crd", "diff-base")
 # Libraries whose version changes the bytes of the output (the parser).
 _LIBRARIES = ("tree_sitter", "tree_sitter_go")
 
@@ -142,12 +145,34 @@ class OutputCache:
         `read` reads them (default: from disk)."""
         from markergen.golang.packages import input_files
 
-        if command not in COMMANDS:
-            raise ValueError(f"no cache for command {command!r}")
         files = input_files(patterns, cwd)
         if files is None:
             return None
         extra = file_digests([os.path.abspath(p) for p in extra_files], read)
+        inputs = [json.dumps(list(map(list, extra))).encode()]
+        try:
+            for f in files:
+                with open(f.path, "rb") as handle:
+                    data = hashlib.sha256(handle.read()).digest()
+                inputs.append(f"{f.path}\0{f.explicit}\0{f.module}\0".encode() + data)
+        except OSError:
+            return None
+        return cls.keyed(directory, command, patterns, cwd, options, inputs)
+
+    @classmethod
+    def keyed(
+        cls,
+        directory: Path,
+        command: str,
+        patterns: Sequence[str],
+        cwd: Path,
+        options: Mapping[str, Any],
+        inputs: Sequence[bytes],
+    ) -> OutputCache:
+        """The slot of a run whose inputs `inputs` pins (the digests of the files it
+        reads, or a git commit, which pins every file of a revision), under the one key."""
+        if command not in COMMANDS:
+            raise ValueError(f"no cache for command {command!r}")
         shape = {
             "command": command,
             "cwd": os.path.abspath(cwd),
@@ -159,14 +184,8 @@ class OutputCache:
         digest = hashlib.sha256()
         digest.update(f"markergen-cache {_FORMAT}\n{shape_text}\n".encode())
         digest.update(code_fingerprint().encode())
-        digest.update(json.dumps(list(map(list, extra))).encode())
-        try:
-            for f in files:
-                digest.update(f"{f.path}\0{f.explicit}\0{f.module}\0".encode())
-                with open(f.path, "rb") as handle:
-                    digest.update(hashlib.sha256(handle.read()).digest())
-        except OSError:
-            return None
+        for part in inputs:
+            digest.update(part)
         return cls(directory, slot, digest.hexdigest(), command)
 
     def lookup(self) -> CachedRun | None:
@@ -182,10 +201,7 @@ class OutputCache:
 
     def store(self, run: CachedRun) -> bool:
         """Write the run atomically; False (and nothing left behind) when that fails."""
-        if not write_atomically(self.path, _encode(run, self.key)):
-            return False
-        _ignore_in_git(self.directory)
-        return True
+        return self.store_files(run.diagnostics, {}, run.extra, run.outputs)
 
     def store_files(
         self,
@@ -197,8 +213,8 @@ class OutputCache:
         """`store` with the outputs read from the files a run has just written (output
         name → path, size and SHA-256 as written), copied piece by piece: no output is
         held whole in memory. A file that no longer holds what was written (edited
-        meanwhile) stores nothing. `texts` are small entries kept beside them (name →
-        text). The same bytes as `store` would write."""
+        meanwhile) stores nothing. `texts` are entries kept beside them (name → text):
+        `store` writes a run's outputs as those."""
         small = {name: text.encode("utf-8") for name, text in (texts or {}).items()}
         names = sorted([*files, *small])
         sizes = [(n, len(small[n]) if n in small else files[n][1]) for n in names]
@@ -466,14 +482,6 @@ def _header(run: CachedRun, key: str, sizes: list[tuple[str, int]], body_sum: st
     }
     # ensure_ascii keeps the header free of raw newlines and multi-byte characters.
     return json.dumps(header, sort_keys=True).encode("ascii")
-
-
-def _encode(run: CachedRun, key: str) -> bytes:
-    names = sorted(run.outputs)
-    bodies = [run.outputs[name].encode("utf-8") for name in names]
-    body = b"".join(bodies)
-    sizes = [(name, len(data)) for name, data in zip(names, bodies, strict=True)]
-    return _header(run, key, sizes, hashlib.sha256(body).hexdigest()) + b"\n" + body
 
 
 def _decode(raw: bytes, key: str) -> CachedRun | None:

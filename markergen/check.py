@@ -43,7 +43,11 @@ def run_check(
     the project's own API server judges the CRD rules too; `note` is told what it did.
     Raises CrdError when it cannot (no envtest binaries, a server that does not start),
     and what loading the model raises."""
-    crd_dirs = _crd_dirs(cfg)
+    from markergen.yamlio import YamlReader
+
+    # one reading of the CRD and sample files: to find the CRDs, for the key, the findings
+    reader = YamlReader()
+    crd_dirs = _crd_dirs(cfg, reader)
     options: dict[str, Any] = {**output_settings(cfg), "strict": cfg.strict}
     assets = None
     if server and crd_dirs:
@@ -63,15 +67,11 @@ def run_check(
     # of the one cache key, so a new, edited or removed CRD or sample is never served stale.
     from markergen.cache import open_run, store_run, syntax_store
     from markergen.project.inputs import crd_inputs
-    from markergen.yamlio import YamlReader
 
-    # one reading of the CRD and sample files for the key and the findings
-    reader = YamlReader() if crd_dirs else None
     include, exclude = cfg.samples.get("include", ()), cfg.samples.get("exclude", ())
     read = crd_inputs(cfg.root, crd_dirs, include, exclude) if crd_dirs and use_cache else []
     cache, cached = open_run(
-        cfg.root, "check", patterns, cwd, options, use_cache, read,
-        read=reader.data if reader is not None else None,
+        cfg.root, "check", patterns, cwd, options, use_cache, read, read=reader.data
     )
     if cached is not None:
         return CheckRun(tuple(cached.diagnostics), cached.summary)
@@ -91,11 +91,11 @@ def run_check(
     return with_model(patterns, cwd, cfg.include_generated, check, records)
 
 
-def _crd_dirs(cfg: Config) -> list[Path]:
+def _crd_dirs(cfg: Config, reader: YamlReader) -> list[Path]:
     """The existing CRD directories of the project (the Makefile's controller-gen runs)."""
     from markergen.project.outputs import find_crd_outputs
 
-    dirs = [cfg.root / d for d in find_crd_outputs(cfg.root).dirs]
+    dirs = [cfg.root / d for d in find_crd_outputs(cfg.root, reader.data).dirs]
     return [d for d in dirs if d.is_dir()]
 
 
@@ -107,7 +107,7 @@ def _crd_findings(
     found: Sequence[Diagnostic],
     assets: Assets | None,
     note: Callable[[str], None],
-    reader: YamlReader | None,
+    reader: YamlReader,
 ) -> list[Diagnostic]:
     """In a project whose CRDs markergen patches: what check reports of `crd`'s plan
     (markergen.crd.checkfind) given check's own findings `found`, under `rules`. With
@@ -138,8 +138,7 @@ def _crd_findings(
     except ServerUnavailable as e:
         raise CrdError(str(e)) from e
     finally:
-        if reader is not None:
-            reader.release()  # while the collector is still paused (with_model)
+        reader.release()  # while the collector is still paused (with_model)
         if judge is not None:
             judge.close()
             note(judge.summary())

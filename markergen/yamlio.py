@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
@@ -123,31 +123,16 @@ class YamlReader:
 
     def data(self, path: Path) -> bytes:
         """The bytes of the file; raises OSError."""
-        found = self._data.get(path)
-        if found is None:
-            try:
-                found = path.read_bytes()
-            except OSError as e:
-                found = e
-            self._data[path] = found
-        if isinstance(found, OSError):
-            raise found
-        return found
+        return _once(self._data, path, path.read_bytes, OSError)
 
     def text(self, path: Path) -> str:
         """The file's text as `path.read_text(encoding="utf-8")` gives it (universal
         newlines); raises OSError or UnicodeDecodeError."""
-        found = self._texts.get(path)
-        if found is None:
-            data = self.data(path)
-            try:
-                found = _newlines(data.decode("utf-8"))
-            except UnicodeDecodeError as e:
-                found = e
-            self._texts[path] = found
-        if isinstance(found, UnicodeDecodeError):
-            raise found
-        return found
+
+        def decode() -> str:
+            return _newlines(self.data(path).decode("utf-8"))
+
+        return _once(self._texts, path, decode, UnicodeDecodeError)
 
     def loose_text(self, path: Path) -> str:
         """The file's text with undecodable bytes replaced (`errors="replace"`); raises
@@ -198,6 +183,24 @@ class YamlReader:
         self._documents.clear()
         self._values.clear()
         self._refused.clear()
+
+
+_T = TypeVar("_T")
+_E = TypeVar("_E", bound=Exception)
+
+
+def _once(memo: dict[Path, _T | _E], path: Path, make: Callable[[], _T], fails: type[_E]) -> _T:
+    """`make()` once per path; its failure (`fails`) is remembered and raised again."""
+    found = memo.get(path)
+    if found is None:
+        try:
+            found = make()
+        except fails as e:
+            found = e
+        memo[path] = found
+    if isinstance(found, fails):
+        raise found
+    return found  # type: ignore[return-value]
 
 
 def _newlines(text: str) -> str:
@@ -297,11 +300,6 @@ def render_block(value: Any, indent: int) -> str:
     text = _dump(value, max(80 - indent, 20))
     pad = " " * indent
     return "".join(pad + line if line.strip("\n") else line for line in split_lines(text))
-
-
-def dump_documents(values: list[Any]) -> str:
-    """The YAML text of whole documents, each starting with `---` (tests build inputs so)."""
-    return "".join("---\n" + _dump(v, 80) for v in values)
 
 
 def walk_paths(value: Any, path: PathKey = ()) -> Iterator[tuple[PathKey, Any]]:

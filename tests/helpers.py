@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -104,3 +105,11 @@ def as_nobody(work: Callable[[], str]) -> str:
         data = f.read().decode()
     os.waitpid(pid, 0)
     return data
+
+
+def yaml_documents(values: list[Any]) -> str:
+    """Whole documents as controller-gen writes them, each after a `---` line: the text
+    markergen's CRD writer renders (markergen.yamlio.render_block)."""
+    from markergen.yamlio import render_block
+
+    return "".join("---\n" + render_block(v, 0) for v in values)

@@ -23,7 +23,10 @@ import ssl
 import subprocess
 import tempfile
 import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -133,6 +136,15 @@ class Server(Client):
             ),
             cluster.get("tls-server-name") or "localhost",
         )
+
+    @contextmanager
+    def installed(self, crd: Mapping[str, Any]) -> Iterator[Installed]:
+        """`install`, deleted when the block ends."""
+        handle = self.install(crd)
+        try:
+            yield handle
+        finally:
+            handle.delete()
 
     @classmethod
     def start(cls) -> Server:

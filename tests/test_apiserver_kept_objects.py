@@ -17,7 +17,7 @@ from helpers import TESTDATA, run_cli
 
 from markergen.accept.admit import crd_version_schema, rejection
 from markergen.accept.celeval import CelEvaluator
-from markergen.project.samples import SampleObject, load_negatives, load_samples
+from markergen.project.samples import SampleObject, load_samples
 
 CRD = Path("config/crd/bases/net.example.com_tunnels-handwritten.yaml")
 GROUPS = ["net.example.com"]
@@ -37,8 +37,11 @@ def _crd(path: Path) -> dict[str, Any]:
 
 
 def _objects(root: Path) -> list[tuple[SampleObject, bool]]:
+    """The kept objects, and the negative cases (the project's `hack/invalid-examples/`)."""
     kept = [(o, False) for o in load_samples(root, GROUPS)]
-    return kept + [(o, True) for o in load_negatives(root, GROUPS)]
+    invalid = sorted((root / "hack" / "invalid-examples").rglob("*.yaml"))
+    negatives = [(p.relative_to(root).as_posix(), _crd(p)) for p in invalid]
+    return kept + [(SampleObject(f, 1, GROUPS[0], "v1", v["kind"], v), True) for f, v in negatives]
 
 
 def test_markergens_reading_of_today_is_the_servers(kube: kubeserver.Server, project: Path) -> None:

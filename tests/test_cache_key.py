@@ -75,6 +75,22 @@ def test_a_command_without_a_cache_is_refused(module: Path) -> None:
         OutputCache.open(module / CACHE_DIR_NAME, ["./api"], module, {}, "diff")
 
 
+def test_diff_base_is_keyed_by_its_commit_in_the_same_slot(module: Path) -> None:
+    """`diff`'s base revision (markergen.diff.basecache) uses the same key: its input is
+    the commit, so another base replaces the entry instead of adding one."""
+
+    def slot(commit: str, options: dict[str, object] | None = None) -> OutputCache:
+        where = module / CACHE_DIR_NAME
+        opts = options or {"crd-places": None}
+        return OutputCache.keyed(where, "diff-base", ["./api"], module, opts, [commit.encode()])
+
+    first, second = slot("a" * 40), slot("b" * 40)
+    assert first.key != second.key and first.path == second.path
+    assert slot("a" * 40).key == first.key
+    other = slot("a" * 40, {"crd-places": ["config/crd", []]})
+    assert other.key != first.key and other.path != first.path
+
+
 def test_no_cache_reads_and_writes_nothing(module: Path) -> None:
     assert open_run(module, "check", ["./api"], module, {}, use=False) == (None, None)
     assert not (module / CACHE_DIR_NAME).exists()

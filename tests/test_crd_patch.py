@@ -10,10 +10,11 @@ from typing import Any
 import kubernetes_validate
 import pytest
 from crd_support import CRD_NAME, EXAMPLE_CRD, copy_example, example_model
+from helpers import yaml_documents
 
 from markergen.crd import CrdError, run_crd
 from markergen.diagnostics import Severity
-from markergen.yamlio import dump_documents, load_documents
+from markergen.yamlio import load_documents
 
 HAND_RULE = {"message": "hand-written", "rule": 'self.method != "Fax"'}
 
@@ -38,7 +39,7 @@ def _bases(project: Path) -> Path:
 def test_controller_gen_layout_round_trips_byte_for_byte() -> None:
     text = EXAMPLE_CRD.read_text(encoding="utf-8")
     assert text.startswith("---\napiVersion: apiextensions.k8s.io/v1\n")
-    assert dump_documents([d.value for d in load_documents(text)]) == text
+    assert yaml_documents([d.value for d in load_documents(text)]) == text
 
 
 def test_patch_adds_rules_and_enums_and_second_run_changes_nothing(tmp_path: Path) -> None:
@@ -99,7 +100,7 @@ def test_hand_written_rules_are_kept_and_stale_rules_replaced(tmp_path: Path) ->
     crd = _crd(crd_file)
     delivery = _spec_props(crd)["delivery"]
     delivery["x-kubernetes-validations"].insert(0, dict(HAND_RULE))
-    crd_file.write_text(dump_documents([crd]), encoding="utf-8")
+    crd_file.write_text(yaml_documents([crd]), encoding="utf-8")
 
     # the API drops the webhook member: its rules are stale
     types = project / "api" / "v1" / "union_types.go"
@@ -121,7 +122,7 @@ def test_member_missing_from_the_crd_gets_no_rule_and_a_warning(tmp_path: Path) 
     crd_file = _bases(project) / CRD_NAME
     crd = _crd(crd_file)
     del _spec_props(crd)["storage"]["properties"]["redis"]
-    crd_file.write_text(dump_documents([crd]), encoding="utf-8")
+    crd_file.write_text(yaml_documents([crd]), encoding="utf-8")
 
     lines = crd_file.read_text(encoding="utf-8").splitlines()
 
@@ -175,7 +176,7 @@ def test_crd_without_go_type_is_left_alone_with_a_warning(tmp_path: Path) -> Non
     crd_file = _bases(project) / CRD_NAME
     crd = _crd(crd_file)
     crd["spec"]["group"] = "other.example.com"
-    crd_file.write_text(dump_documents([crd]), encoding="utf-8")
+    crd_file.write_text(yaml_documents([crd]), encoding="utf-8")
     before = crd_file.read_bytes()
     result = run_crd([crd_file], example_model(project), verify=False)
     (warning,) = result.diagnostics

@@ -1,8 +1,8 @@
-"""The base revision of `markergen diff` kept in markergen's cache directory, keyed by
-its commit: a second run reads it from there (shown by deleting one of its blobs from
-the repository: the cached run still answers, the uncached one cannot), the report is
-the same byte for byte, a change of the base commit is never answered from the cache,
-and a damaged cache file is a miss. Fixture: tests/diffunion.py."""
+"""The base revision of `markergen diff` kept in markergen's one run cache (command
+`diff-base`), keyed by its commit: a second run reads it from there (shown by deleting one
+of its blobs from the repository: the cached run still answers, the uncached one cannot),
+the report is the same byte for byte, a change of the base commit is never answered from
+the cache, and a damaged cache file is a miss. Fixture: tests/diffunion.py."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def _drop_object(root: Path, spec: str) -> None:
 def test_the_base_is_read_from_the_cache_the_second_time(tmp_path: Path, cache: Path) -> None:
     root = project(tmp_path, DROP_GCP)
     cold = run_diff("HEAD~1", "HEAD", root, "json").text
-    assert list((cache / "diff").glob("side-*.json"))
+    assert list(cache.glob("diff-base-*.cache"))
     # the base's Go file is gone from the repository: only the cache still knows it
     _drop_object(root, "HEAD~1:" + GO)
     assert run_diff("HEAD~1", "HEAD", root, "json").text == cold
@@ -67,7 +67,7 @@ def test_another_base_commit_is_not_answered_from_the_cache(tmp_path: Path, cach
 def test_a_damaged_cache_file_is_a_miss(tmp_path: Path, cache: Path) -> None:
     root = project(tmp_path, DROP_GCP)
     cold = run_diff("HEAD~1", "HEAD", root, "json").text
-    for f in (cache / "diff").glob("side-*.json"):
+    for f in cache.glob("diff-base-*.cache"):
         f.write_bytes(f.read_bytes()[:100])
     assert run_diff("HEAD~1", "HEAD", root, "json").text == cold
 

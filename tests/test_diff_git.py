@@ -1,5 +1,5 @@
 """`markergen diff` on git revisions of a real repository made in tmp_path. A revision is
-read with `git archive`; the working tree, the index and HEAD must stay untouched."""
+read from git (ls-tree, cat-file); the working tree, the index and HEAD must stay untouched."""
 
 from __future__ import annotations
 

@@ -17,6 +17,7 @@ from typing import Any
 import celpy
 import pytest
 import yaml
+from helpers import yaml_documents
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,7 +25,7 @@ from markergen.config import load_config
 from markergen.crd.cel import union_rules
 from markergen.generate import generate
 from markergen.pipeline import load_model
-from markergen.yamlio import dump_documents, load_documents
+from markergen.yamlio import load_documents
 
 HOSTILE = (
     'q"uote \'single\' back\\slash new\nline nul\x00 {{ jinja }} {% block %} \'\'\' """ '
@@ -197,7 +198,7 @@ def test_cel_rules_carry_the_hostile_value_exactly(tmp_path: Path) -> None:
 
 def _yaml_round_trip(value: str) -> None:
     doc = {"spec": {"enum": [value], value: {"description": value}}}
-    text = dump_documents([doc])
+    text = yaml_documents([doc])
     assert yaml.safe_load(text) == doc
     (loaded,) = load_documents(text)
     assert loaded.value == doc

@@ -4,7 +4,7 @@ the patcher, MG511, MG520 / MG521, the kept objects, the CRD discovery, the cach
 they all read through the run's one `markergen.yamlio.YamlReader`.
 
 Counted at the bottom: every read of a file (`Path.read_bytes`, `Path.read_text`,
-`open`) and every libyaml compose (`yaml.compose_all`), in-process runs of the real CLI
+`open`, `Path.open`) and every libyaml compose (`yaml.compose_all`), in-process runs of the real CLI
 on a copy of the gameserver fixture project, with a test suite whose cases repeat one
 object text and an example file that repeats a sample's text.
 """
@@ -74,6 +74,7 @@ class Counts:
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
         read_bytes, read_text, opener = Path.read_bytes, Path.read_text, builtins.open
+        path_open = Path.open
         compose_all = yaml.compose_all
 
         def counted_bytes(path: Path) -> bytes:
@@ -89,6 +90,12 @@ class Counts:
                 self._file(file)
             return opener(file, *args, **kwargs)
 
+        def counted_path_open(path: Path, *args: Any, **kwargs: Any) -> Any:
+            # read_bytes and read_text open the file through it: counted there
+            if "pathlib" not in sys._getframe(1).f_code.co_filename:
+                self._file(path)
+            return path_open(path, *args, **kwargs)
+
         def counted_compose(stream: Any, *args: Any, **kwargs: Any) -> Iterator[Any]:
             if isinstance(stream, str):
                 self.composes[stream] += 1
@@ -97,6 +104,7 @@ class Counts:
         monkeypatch.setattr(Path, "read_bytes", counted_bytes)
         monkeypatch.setattr(Path, "read_text", counted_text)
         monkeypatch.setattr(builtins, "open", counted_open)
+        monkeypatch.setattr(Path, "open", counted_path_open)
         monkeypatch.setattr(yaml, "compose_all", counted_compose)
 
 
@@ -171,6 +179,23 @@ def test_each_crd_and_object_file_is_read_and_composed_once(
     assert 1 <= counts.composes[sample] <= 2
     others = [(n, t[:60]) for t, n in counts.composes.items() if t != sample and n != 1]
     assert not others, others
+
+
+def test_check_finds_channel_crds_with_the_reading_it_checks_them_with(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """gateway-api's channel layout is found by looking into the files for a CRD: that
+    look is the run's one reading of them, not a read of its own."""
+    root = tmp_path / "gatewaychannels"
+    shutil.copytree(TESTDATA / "projects" / "gatewaychannels", root)
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("MARKERGEN_CACHE_DIR", str(tmp_path / "cache"))
+    counts = Counts(root)
+    assert _run(counts, monkeypatch, ["check", "-q", "--format", "json"]) == 0
+    capsys.readouterr()
+    crds = {p.relative_to(root).as_posix() for p in root.glob("config/crd/*/*.yaml")}
+    assert len(crds) == 2
+    assert {f: counts.reads[f] for f in crds} == dict.fromkeys(crds, 1)
 
 
 def test_the_reader_keeps_one_composition_per_text(tmp_path: Path) -> None:

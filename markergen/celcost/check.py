@@ -301,20 +301,14 @@ class Checker:
         return result
 
 
+# bool before int: a bool is an int to isinstance
+_LITERAL_TYPES = (
+    (bool, BOOL), (int, INT), (Uint, UINT), (float, DOUBLE), (str, STRING), (bytes, BYTES),
+)  # fmt: skip
+
+
 def _literal_type(v: object) -> Type:
-    if isinstance(v, bool):
-        return BOOL
-    if isinstance(v, int):
-        return INT
-    if isinstance(v, Uint):
-        return UINT
-    if isinstance(v, float):
-        return DOUBLE
-    if isinstance(v, str):
-        return STRING
-    if isinstance(v, bytes):
-        return BYTES
-    return NULL
+    return next((t for kind, t in _LITERAL_TYPES if isinstance(v, kind)), NULL)
 
 
 def _qualified_name(e: Expr) -> str | None:

@@ -665,26 +665,24 @@ class Coster:
 
     @staticmethod
     def _replace(sz: Range, to_replace: Range, with_: Range) -> tuple[Range, Range | None]:
-        cnt_min = cnt_max = ret_min = ret_max = 0
-        if to_replace.min == 0:
-            cnt_max = sz.max + 1 if sz.max < MAX_U64 else sz.max
-            ret_max = sz.max
-        elif with_.max <= to_replace.min:
-            cnt_max = 0
-            ret_max = sz.max
-        else:
-            cnt_max = math.ceil(float(sz.max) / float(to_replace.min))
-            cnt_max = min(cnt_max, MAX_U64)
-        if to_replace.max == 0:
-            cnt_min = sz.min + 1 if sz.min < MAX_U64 else sz.min
-            ret_min = sz.min
-        elif to_replace.max <= with_.min:
-            cnt_min = 0
-            ret_min = sz.min
-        else:
-            cnt_min = math.ceil(float(sz.min) / float(to_replace.max))
+        # the longest result: the shortest matches replaced by the longest replacement;
+        # the shortest: the longest matches by the shortest
+        cnt_max, ret_max = _replaced(sz.max, to_replace.min, with_.max <= to_replace.min)
+        cnt_min, ret_min = _replaced(sz.min, to_replace.max, to_replace.max <= with_.min)
         result = Range(cnt_min, cnt_max).mul(with_).add(Range(ret_min, ret_max))
         return sz.factor(2 * STRING_TRAVERSAL_COST_FACTOR), result
+
+
+def _replaced(size: int, match: int, no_longer: bool) -> tuple[int, int]:
+    """One end of `replace`'s result (library/cost.go): (how many replacements, the
+    length kept of the original). An empty match surrounds every character; a result
+    no longer (or no shorter) than the original keeps its length."""
+    if match == 0:
+        return (size + 1 if size < MAX_U64 else size), size
+    if no_longer:
+        return 0, size
+    # the count saturates in the multiplication that follows (Range.mul)
+    return min(math.ceil(float(size) / float(match)), MAX_U64), 0
 
 
 _NOMINAL = frozenset(

@@ -490,23 +490,9 @@ class _Parser:
         def acc() -> Expr:
             return Ident(ACCUMULATOR, self.nid())
 
-        if fn == "all":
-            init: Expr = Literal(True, self.nid())
-            cond: Expr = self.call("@not_strictly_false", acc())
-            step: Expr = self.call("_&&_", acc(), args[1])
-            result: Expr = acc()
-        elif fn == "exists":
-            init = Literal(False, self.nid())
-            cond = self.call("@not_strictly_false", self.call("!_", acc()))
-            step = self.call("_||_", acc(), args[1])
-            result = acc()
-        elif fn == "exists_one":
-            init = Literal(0, self.nid())
-            cond = Literal(True, self.nid())
-            step = self.call(
-                "_?_:_", args[1], self.call("_+_", acc(), Literal(1, self.nid())), acc()
-            )
-            result = self.call("_==_", acc(), Literal(1, self.nid()))
+        quantified = _quantifier(self, fn, args[1])
+        if quantified is not None:
+            init, cond, step, result = quantified
         elif fn == "map":
             fn_expr = args[-1]
             init = ListExpr([], self.nid())
@@ -531,6 +517,30 @@ _TWO_VAR = {"all": (3,), "exists": (3,), "existsOne": (3,), "exists_one": (3,),
             "transformMapEntry": (3, 4)}  # fmt: skip
 
 
+def _quantifier(p: _Parser, fn: str, predicate: Expr) -> tuple[Expr, Expr, Expr, Expr] | None:
+    """The accumulator's start, the loop condition, the step and the result of `all`,
+    `exists` and `exists_one` over `predicate` (cel-go's quantifierAll, quantifierExists,
+    quantifierExistsOne), for one iteration variable or two; None for another macro."""
+
+    def acc() -> Expr:
+        return Ident(ACCUMULATOR, p.nid())
+
+    init: Expr
+    cond: Expr
+    if fn == "all":
+        init = Literal(True, p.nid())
+        return init, p.call("@not_strictly_false", acc()), p.call("_&&_", acc(), predicate), acc()
+    if fn == "exists":
+        init = Literal(False, p.nid())
+        cond = p.call("@not_strictly_false", p.call("!_", acc()))
+        return init, cond, p.call("_||_", acc(), predicate), acc()
+    if fn in ("existsOne", "exists_one"):
+        init, cond = Literal(0, p.nid()), Literal(True, p.nid())
+        step = p.call("_?_:_", predicate, p.call("_+_", acc(), Literal(1, p.nid())), acc())
+        return init, cond, step, p.call("_==_", acc(), Literal(1, p.nid()))
+    return None
+
+
 def _two_var(p: _Parser, target: Expr, fn: str, args: list[Expr]) -> Expr:
     """The expansion of a two-variable macro, as cel-go's quantifierAll etc. build it."""
     names = []
@@ -546,21 +556,9 @@ def _two_var(p: _Parser, target: Expr, fn: str, args: list[Expr]) -> Expr:
     def acc() -> Expr:
         return Ident(ACCUMULATOR, p.nid())
 
-    if fn == "all":
-        init: Expr = Literal(True, p.nid())
-        cond: Expr = p.call("@not_strictly_false", acc())
-        step: Expr = p.call("_&&_", acc(), args[2])
-        result: Expr = acc()
-    elif fn == "exists":
-        init = Literal(False, p.nid())
-        cond = p.call("@not_strictly_false", p.call("!_", acc()))
-        step = p.call("_||_", acc(), args[2])
-        result = acc()
-    elif fn in ("existsOne", "exists_one"):
-        init = Literal(0, p.nid())
-        cond = Literal(True, p.nid())
-        step = p.call("_?_:_", args[2], p.call("_+_", acc(), Literal(1, p.nid())), acc())
-        result = p.call("_==_", acc(), Literal(1, p.nid()))
+    quantified = _quantifier(p, fn, args[2])
+    if quantified is not None:
+        init, cond, step, result = quantified
     elif fn == "transformList":
         init = ListExpr([], p.nid())
         cond = Literal(True, p.nid())

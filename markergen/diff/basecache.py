@@ -2,11 +2,11 @@
 
 A reviewer runs `diff` on every push against the same base: the base revision's Go
 surface and CRD files do not change between those runs, so they are kept in markergen's
-cache directory (`.markergen-cache/diff/`, or `$MARKERGEN_CACHE_DIR/diff/`), one JSON
-file per revision and reading (the commit pins every file's content; the key also holds
-where the command runs, the patterns, the CRD directories and markergen's own code).
-JSON only, as the other caches: loading a cache file never runs code. A file that
-cannot be read or decoded is a miss; failing to write only costs the speed-up.
+one run cache (markergen.cache, command `diff-base`): the slot is where the command runs,
+its patterns and CRD directories; the key adds the commit (it pins every file's content)
+and markergen's own code. A new base commit replaces the entry. The side is one JSON
+entry of the run, read back by its type hints: loading it never runs code, and one that
+cannot be decoded is a miss.
 
 The Go model itself is not kept: a base read from the cache has its surface (what the Go
 comparison needs) and its CRD texts (parsed again: their positions are yaml nodes); the
@@ -17,19 +17,17 @@ revision again.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import types
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from markergen.cache import CachedRun, OutputCache
 from markergen.diff.surface import Surface
 
-_FORMAT = 1
-_SUBDIR = "diff"
+_ENTRY = "side"  # the run's one output: the side as JSON
 
 
 @dataclass(frozen=True)
@@ -43,35 +41,19 @@ class CachedSide:
     shown: str
 
 
-def side_key(fingerprint: str, parts: Sequence[object]) -> str:
-    text = json.dumps([_FORMAT, fingerprint, *parts], sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _path(directory: Path, key: str) -> Path:
-    return directory / _SUBDIR / f"side-{key}.json"
-
-
-def load(directory: Path, key: str) -> CachedSide | None:
-    try:
-        raw = _path(directory, key).read_bytes()
-    except OSError:
+def load(cache: OutputCache) -> CachedSide | None:
+    run = cache.lookup()
+    if run is None:
         return None
     try:
-        doc = json.loads(raw)
-        if doc.get("format") != _FORMAT or doc.get("key") != key:
-            return None
-        return _decode(CachedSide, doc["side"], {})  # type: ignore[no-any-return]
+        return _decode(CachedSide, json.loads(run.outputs[_ENTRY]), {})  # type: ignore[no-any-return]
     except (ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
-def store(directory: Path, key: str, side: CachedSide) -> bool:
-    from markergen.cache import write_atomically
-
-    doc = {"format": _FORMAT, "key": key, "side": _encode(side)}
-    data = json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()
-    return write_atomically(_path(directory, key), data)
+def store(cache: OutputCache, side: CachedSide) -> bool:
+    text = json.dumps(_encode(side), sort_keys=True, separators=(",", ":"))
+    return cache.store(CachedRun((), {_ENTRY: text}))
 
 
 # -- a JSON form of frozen dataclasses, read back by their type hints ----------------------

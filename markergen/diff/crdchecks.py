@@ -50,7 +50,6 @@ class Option:
     values: tuple[str, ...]
     default: str
     help: str
-    crdify: str  # the crdify configuration it stands for ("" when crdify has none)
 
 
 OPTIONS: tuple[Option, ...] = (
@@ -61,7 +60,6 @@ OPTIONS: tuple[Option, ...] = (
         "A value added to an existing enum: allow (compatible: nothing accepted before is "
         "rejected) or disallow (breaking: clients that switch over every value meet one "
         "they do not know).",
-        "enum: additionPolicy (Allow/Disallow; crdify's default is Disallow)",
     ),
     Option(
         "required-with-default",
@@ -70,14 +68,12 @@ OPTIONS: tuple[Option, ...] = (
         "A field that becomes required and has a default: compatible (the server fills "
         "the default in before it validates, so objects that leave it out are still "
         "accepted) or breaking (as crdify, which does not look at the default).",
-        "",
     ),
     Option(
         "pattern-removal",
         ("allow", "disallow"),
         "allow",
         "A pattern removed: allow (compatible: every value is accepted) or disallow.",
-        "pattern: removalPolicy (crdify's main branch; its default is Disallow)",
     ),
     Option(
         "nullable-addition",
@@ -85,7 +81,6 @@ OPTIONS: tuple[Option, ...] = (
         "allow",
         "A property made nullable: allow (compatible for writers) or disallow (breaking: "
         "readers now meet null where the server used to drop it).",
-        "nullable: additionPolicy (crdify's main branch; its default is Disallow)",
     ),
     Option(
         "nullable-removal",
@@ -93,10 +88,8 @@ OPTIONS: tuple[Option, ...] = (
         "disallow",
         "A property no longer nullable: disallow (breaking: a null the client sends is "
         "dropped and the default, if any, stored instead) or allow.",
-        "nullable: removalPolicy (crdify's main branch; its default is Disallow)",
     ),
 )
-OPTION_VALUES: tuple[str, ...] = tuple(sorted({v for o in OPTIONS for v in o.values}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +104,11 @@ class CrdChecks:
 
     def option(self, key: str) -> str:
         return self.options.get(key, next(o.default for o in OPTIONS if o.key == key))
+
+    def disallows(self, key: str) -> tuple[bool, str]:
+        """Whether the option `key` is `disallow`, and the note a finding then ends with."""
+        flagged = self.option(key) == "disallow"
+        return flagged, f" ({key}: disallow)" if flagged else ""
 
 
 class CrdChecksError(ValueError):
@@ -303,19 +301,10 @@ def _enum(pair: Pair, cfg: CrdChecks) -> Iterator[Finding]:
             be[gone[0]],
         )
     if new and be:
-        disallow = cfg.option("enum-addition") == "disallow"
-        yield Finding(
-            "enum",
-            "enum-value-added",
-            disallow,
-            f"enum value(s) {', '.join(new)} added"
-            + (
-                ": clients that handle every value meet one they do not know "
-                "(enum-addition: disallow)"
-                if disallow
-                else ""
-            ),
-        )
+        disallow, note = cfg.disallows("enum-addition")
+        added = f"enum value(s) {', '.join(new)} added"
+        why = ": clients that handle every value meet one they do not know" if disallow else ""
+        yield Finding("enum", "enum-value-added", disallow, added + why + note)
     if be and not he:
         yield Finding("enum", "enum-removed", False, "the enum is gone: any value is accepted")
 
@@ -399,13 +388,12 @@ def _nullable(pair: Pair, cfg: CrdChecks) -> Iterator[Finding]:
     if b == h:
         return
     if h:
-        flagged = cfg.option("nullable-addition") == "disallow"
+        flagged, note = cfg.disallows("nullable-addition")
         yield Finding(
             "nullable",
             "nullable-added",
             flagged,
-            "the property is nullable now: null is stored instead of dropped"
-            + (" (nullable-addition: disallow)" if flagged else ""),
+            "the property is nullable now: null is stored instead of dropped" + note,
         )
     else:
         flagged = cfg.option("nullable-removal") == "disallow"
@@ -429,13 +417,8 @@ def _pattern(pair: Pair, cfg: CrdChecks) -> Iterator[Finding]:
     if b == h:
         return
     if h is None:
-        flagged = cfg.option("pattern-removal") == "disallow"
-        yield Finding(
-            "pattern",
-            "pattern-removed",
-            flagged,
-            f"pattern {_json(b)} removed" + (" (pattern-removal: disallow)" if flagged else ""),
-        )
+        flagged, note = cfg.disallows("pattern-removal")
+        yield Finding("pattern", "pattern-removed", flagged, f"pattern {_json(b)} removed{note}")
         return
     lengths = [pair.base.get("minLength", 1), pair.base.get("maxLength", 1), 1, 3]
     witness = _first(pair.base, pair.head, _strings(pair.base, [int(n) for n in lengths]))

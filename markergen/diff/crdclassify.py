@@ -53,44 +53,6 @@ class Place:
     base: bool  # the place is in the base side (the thing is gone from the head)
 
 
-def _change(
-    cls: ChangeClass,
-    kind: str,
-    place: Place,
-    field: str | None,
-    message: str,
-    rules: Sequence[str] = (),
-    default: str | None = None,
-    values: Sequence[str] | None = None,
-    witness: object = None,
-) -> Change:
-    """`witness`: for a breaking change, the part at `place` of an object the base
-    accepts and the head rejects (None: there is none)."""
-    v = place.version
-    subject = v.kind + (f".{place.node}" if place.node and place.node != "(root)" else "")
-    return Change(
-        cls,
-        kind,
-        subject,
-        field,
-        message,
-        go_type="",
-        package=f"{v.group}/{v.version}",
-        stage=version_stage(v.version),
-        crd=v.name,
-        crd_kind=v.kind,
-        crd_version=v.version,
-        crd_path=place.node,
-        crd_file=v.file,
-        crd_line=place.line,
-        crd_base=place.base,
-        crd_rules=tuple(rules),
-        crd_default=default,
-        crd_values=tuple(values) if values is not None else None,
-        crd_witness=None if witness is None else json.dumps(witness, sort_keys=True),
-    )
-
-
 def _q(values: Iterable[str]) -> str:
     listed = list(values)
     return ", ".join(f'"{v}"' for v in listed) if listed else "(none)"
@@ -115,6 +77,46 @@ class _Compare:
         self.judge = Judge(evaluator)
         self.out: list[Change] = []
 
+    def add(
+        self,
+        cls: ChangeClass,
+        kind: str,
+        place: Place,
+        field: str | None,
+        message: str,
+        rules: Sequence[str] = (),
+        default: str | None = None,
+        values: Sequence[str] | None = None,
+        witness: object = None,
+    ) -> None:
+        """Record a change; `witness`: for a breaking change, the part at `place` of an
+        object the base accepts and the head rejects (None: there is none)."""
+        v = place.version
+        subject = v.kind + (f".{place.node}" if place.node and place.node != "(root)" else "")
+        self.out.append(
+            Change(
+                cls,
+                kind,
+                subject,
+                field,
+                message,
+                go_type="",
+                package=f"{v.group}/{v.version}",
+                stage=version_stage(v.version),
+                crd=v.name,
+                crd_kind=v.kind,
+                crd_version=v.version,
+                crd_path=place.node,
+                crd_file=v.file,
+                crd_line=place.line,
+                crd_base=place.base,
+                crd_rules=tuple(rules),
+                crd_default=default,
+                crd_values=tuple(values) if values is not None else None,
+                crd_witness=None if witness is None else json.dumps(witness, sort_keys=True),
+            )
+        )
+
     # -- versions ---------------------------------------------------------------------
 
     def crds(self, base: CrdSet, head: CrdSet) -> list[Change]:
@@ -123,15 +125,12 @@ class _Compare:
             if b is not None and h is None:
                 self.version_gone(b)
             elif h is not None and b is None:
-                self.out.append(
-                    _change(
-                        "compatible",
-                        "version-added",
-                        Place(h, "", h.line, False),
-                        None,
-                        f"new version {h.version} of {h.name}"
-                        + ("" if h.served else " (not served)"),
-                    )
+                self.add(
+                    "compatible",
+                    "version-added",
+                    Place(h, "", h.line, False),
+                    None,
+                    f"new version {h.version} of {h.name}" + ("" if h.served else " (not served)"),
                 )
             elif b is not None and h is not None:
                 self.version(b, h)
@@ -140,84 +139,68 @@ class _Compare:
     def version_gone(self, b: CrdVersion) -> None:
         place = Place(b, "", b.line, True)
         if b.served:
-            self.out.append(
-                _change(
-                    "breaking",
-                    "version-removed",
-                    place,
-                    None,
-                    f"served version {b.version} of {b.name} is gone: clients of "
-                    f"{b.group}/{b.version} fail, and objects stored in it can no longer be "
-                    "read in it",
-                    witness=sample_value(b.schema),
-                )
+            self.add(
+                "breaking",
+                "version-removed",
+                place,
+                None,
+                f"served version {b.version} of {b.name} is gone: clients of "
+                f"{b.group}/{b.version} fail, and objects stored in it can no longer be "
+                "read in it",
+                witness=sample_value(b.schema),
             )
         else:
-            self.out.append(
-                _change(
-                    "compatible",
-                    "version-removed",
-                    place,
-                    None,
-                    f"version {b.version} of {b.name}, not served, is gone",
-                )
+            self.add(
+                "compatible",
+                "version-removed",
+                place,
+                None,
+                f"version {b.version} of {b.name}, not served, is gone",
             )
 
     def version(self, b: CrdVersion, h: CrdVersion) -> None:
         place = Place(h, "", h.line, False)
         if b.served and not h.served:
-            self.out.append(
-                _change(
-                    "breaking",
-                    "version-unserved",
-                    place,
-                    None,
-                    f"version {h.version} of {h.name} is no longer served: clients of "
-                    f"{h.group}/{h.version} fail",
-                    witness=sample_value(b.schema),
-                )
+            self.add(
+                "breaking",
+                "version-unserved",
+                place,
+                None,
+                f"version {h.version} of {h.name} is no longer served: clients of "
+                f"{h.group}/{h.version} fail",
+                witness=sample_value(b.schema),
             )
         elif h.served and not b.served:
-            self.out.append(
-                _change(
-                    "compatible",
-                    "version-served",
-                    place,
-                    None,
-                    f"version {h.version} is now served",
-                )
+            self.add(
+                "compatible",
+                "version-served",
+                place,
+                None,
+                f"version {h.version} is now served",
             )
         if b.storage != h.storage:
-            self.out.append(
-                _change(
-                    "compatible",
-                    "storage-version-changed",
-                    place,
-                    None,
-                    f"version {h.version} "
-                    + (
-                        "becomes the storage version"
-                        if h.storage
-                        else "is no longer the storage version"
-                    )
-                    + ": objects are stored in the new storage version from now on; "
-                    "existing ones keep theirs until rewritten (a storage migration)",
+            self.add(
+                "compatible",
+                "storage-version-changed",
+                place,
+                None,
+                f"version {h.version} "
+                + (
+                    "becomes the storage version"
+                    if h.storage
+                    else "is no longer the storage version"
                 )
+                + ": objects are stored in the new storage version from now on; "
+                "existing ones keep theirs until rewritten (a storage migration)",
             )
         if b.deprecated != h.deprecated:
-            self.out.append(
-                _change(
-                    "compatible",
-                    "version-deprecated" if h.deprecated else "version-undeprecated",
-                    place,
-                    None,
-                    f"version {h.version} is "
-                    + (
-                        "deprecated: clients get a warning"
-                        if h.deprecated
-                        else "no longer deprecated"
-                    ),
-                )
+            self.add(
+                "compatible",
+                "version-deprecated" if h.deprecated else "version-undeprecated",
+                place,
+                None,
+                f"version {h.version} is "
+                + ("deprecated: clients get a warning" if h.deprecated else "no longer deprecated"),
             )
         if b.served and h.served:
             self.schemas(b, h)
@@ -230,7 +213,7 @@ class _Compare:
         for path in sorted(set(bnodes) | set(hnodes), key=lambda p: [str(x) for x in p]):
             bn, hn = bnodes.get(path), hnodes.get(path)
             if bn is not None and hn is not None:
-                self.properties(b, h, bn, hn)
+                self.properties(h, bn, hn)
                 self.unions(b, h, bn, hn)
             elif hn is not None:
                 self.node_alone(h, hn, added=True)
@@ -246,29 +229,25 @@ class _Compare:
             place = Place(v, n.shown, line, not added)
             fields = _q(u.fields)
             if added:
-                self.out.append(
-                    _change(
-                        "compatible",
-                        "union-added",
-                        place,
-                        None,
-                        f"new object {n.shown} with a union over {fields}: no stored object "
-                        "sets these fields",
-                        [r.rule for r in u.rules],
-                    )
+                self.add(
+                    "compatible",
+                    "union-added",
+                    place,
+                    None,
+                    f"new object {n.shown} with a union over {fields}: no stored object "
+                    "sets these fields",
+                    [r.rule for r in u.rules],
                 )
             else:
-                self.out.append(
-                    _change(
-                        "breaking",
-                        "union-removed",
-                        place,
-                        None,
-                        f"object {n.shown} is gone with its union over {fields}: clients "
-                        "that set these fields send fields the schema no longer has",
-                        [r.rule for r in u.rules],
-                        witness=self._accepted(n, u),
-                    )
+                self.add(
+                    "breaking",
+                    "union-removed",
+                    place,
+                    None,
+                    f"object {n.shown} is gone with its union over {fields}: clients "
+                    "that set these fields send fields the schema no longer has",
+                    [r.rule for r in u.rules],
+                    witness=self._accepted(n, u),
                 )
 
     def _accepted(self, n: Node, u: UnionReading) -> dict[str, Any] | None:
@@ -305,7 +284,7 @@ class _Compare:
                 return _object(n, found)
         return _with_value(n, name, value)
 
-    def properties(self, b: CrdVersion, h: CrdVersion, bn: Node, hn: Node) -> None:
+    def properties(self, h: CrdVersion, bn: Node, hn: Node) -> None:
         for name in sorted(set(bn.properties) & set(hn.properties)):
             bp, hp = bn.properties[name], hn.properties[name]
             path = (*hn.path, "properties", name)
@@ -317,53 +296,45 @@ class _Compare:
                 gone = [v for v in be if v not in he]
                 new = [v for v in he if v not in be]
                 if gone:
-                    self.out.append(
-                        _change(
-                            "breaking",
-                            "enum-value-removed",
-                            place,
-                            name,
-                            f"enum value(s) {', '.join(gone)} removed: objects that use them "
-                            "are rejected (valid values do not become invalid)",
-                            values=he,
-                            witness=self._holding(bn, name, json.loads(gone[0])),
-                        )
+                    self.add(
+                        "breaking",
+                        "enum-value-removed",
+                        place,
+                        name,
+                        f"enum value(s) {', '.join(gone)} removed: objects that use them "
+                        "are rejected (valid values do not become invalid)",
+                        values=he,
+                        witness=self._holding(bn, name, json.loads(gone[0])),
                     )
                 if new:
-                    self.out.append(
-                        _change(
-                            "compatible",
-                            "enum-value-added",
-                            place,
-                            name,
-                            f"enum value(s) {', '.join(new)} added: clients that assume they "
-                            "know every value must handle them",
-                            values=he,
-                        )
+                    self.add(
+                        "compatible",
+                        "enum-value-added",
+                        place,
+                        name,
+                        f"enum value(s) {', '.join(new)} added: clients that assume they "
+                        "know every value must handle them",
+                        values=he,
                     )
             elif be is None and he is not None:
-                self.out.append(
-                    _change(
-                        "breaking",
-                        "enum-added",
-                        place,
-                        name,
-                        f"the field now only takes {', '.join(he)}: any other value that was "
-                        "accepted is rejected",
-                        values=he,
-                        witness=_outside(bn, name, [json.loads(v) for v in he]),
-                    )
+                self.add(
+                    "breaking",
+                    "enum-added",
+                    place,
+                    name,
+                    f"the field now only takes {', '.join(he)}: any other value that was "
+                    "accepted is rejected",
+                    values=he,
+                    witness=_outside(bn, name, [json.loads(v) for v in he]),
                 )
             elif be is not None and he is None:
-                self.out.append(
-                    _change(
-                        "compatible",
-                        "enum-removed",
-                        place,
-                        name,
-                        "the field's enum is gone",
-                        values=(),
-                    )
+                self.add(
+                    "compatible",
+                    "enum-removed",
+                    place,
+                    name,
+                    "the field's enum is gone",
+                    values=(),
                 )
             self.default(place, name, bp, hp, bn, hn)
 
@@ -386,41 +357,35 @@ class _Compare:
             f"accepts: {_describe(bn, rejected)}"
         )
         if bd is _NONE:
-            self.out.append(
-                _change(
-                    "compatible" if rejected is None else "breaking",
-                    "default-added",
-                    place,
-                    name,
-                    f"default {shown['h']} added: objects that leave the field out get it{now}",
-                    default=shown["h"],
-                    witness=witness,
-                )
+            self.add(
+                "compatible" if rejected is None else "breaking",
+                "default-added",
+                place,
+                name,
+                f"default {shown['h']} added: objects that leave the field out get it{now}",
+                default=shown["h"],
+                witness=witness,
             )
         elif hd is _NONE:
-            self.out.append(
-                _change(
-                    "breaking",
-                    "default-removed",
-                    place,
-                    name,
-                    f"default {shown['b']} removed: objects that leave the field out no longer "
-                    f"get it (the semantic meaning of default values changes){now}",
-                    witness=witness,
-                )
+            self.add(
+                "breaking",
+                "default-removed",
+                place,
+                name,
+                f"default {shown['b']} removed: objects that leave the field out no longer "
+                f"get it (the semantic meaning of default values changes){now}",
+                witness=witness,
             )
         else:
-            self.out.append(
-                _change(
-                    "breaking",
-                    "default-changed",
-                    place,
-                    name,
-                    f"default {shown['b']} changed to {shown['h']}: objects that leave the "
-                    f"field out get another value{now}",
-                    default=shown["h"],
-                    witness=witness,
-                )
+            self.add(
+                "breaking",
+                "default-changed",
+                place,
+                name,
+                f"default {shown['b']} changed to {shown['h']}: objects that leave the "
+                f"field out get another value{now}",
+                default=shown["h"],
+                witness=witness,
             )
 
     def _left_out_rejected(self, bn: Node, hn: Node, name: str) -> State | None:
@@ -551,17 +516,15 @@ class _Compare:
                 return  # rewritten rules with the same meaning
         texts = [r.rule for r in (hrules or brules)]
         if stricter is not None:
-            self.out.append(
-                _change(
-                    "breaking",
-                    kind,
-                    place,
-                    None,
-                    f"{text}: an object the base accepts is rejected now: "
-                    f"{_describe(bn, stricter)} ({_why(bn, hn, stricter)})",
-                    texts,
-                    witness=_object(bn, stricter),
-                )
+            self.add(
+                "breaking",
+                kind,
+                place,
+                None,
+                f"{text}: an object the base accepts is rejected now: "
+                f"{_describe(bn, stricter)} ({_why(bn, hn, stricter)})",
+                texts,
+                witness=_object(bn, stricter),
             )
             return
         extra = (
@@ -571,7 +534,7 @@ class _Compare:
         )
         if kind == "union-removed":
             extra += "; clients lose the server's check that only one member is set"
-        self.out.append(_change("compatible", kind, place, None, f"{text}{extra}", texts))
+        self.add("compatible", kind, place, None, f"{text}{extra}", texts)
 
     def _rules_place(
         self, v: CrdVersion, n: Node, rules: Sequence[NodeRule], base: bool = False
@@ -600,15 +563,13 @@ class _Compare:
                 if r.rule in others:
                     continue
                 line = v.line_of((*n.path, "x-kubernetes-validations", r.index))
-                self.out.append(
-                    _change(
-                        "not-compared",
-                        f"rule-{how}",
-                        Place(v, n.shown, line, base),
-                        None,
-                        f"rule {how} that markergen does not read as a union: {r.rule}",
-                        [r.rule],
-                    )
+                self.add(
+                    "not-compared",
+                    f"rule-{how}",
+                    Place(v, n.shown, line, base),
+                    None,
+                    f"rule {how} that markergen does not read as a union: {r.rule}",
+                    [r.rule],
                 )
 
 
@@ -748,10 +709,3 @@ def _merge(
 def compare_crds(base: CrdSet, head: CrdSet, evaluator: CelEvaluator | None = None) -> list[Change]:
     """Every change between two sides of CRDs, unsorted."""
     return _Compare(evaluator or CelEvaluator()).crds(base, head)
-
-
-def removed_crds(base: CrdSet, head: CrdSet) -> Mapping[str, str]:
-    """CRDs (by name) present in the base and absent from the head, with their file."""
-    bnames = {v.name: v.file for v in base.versions.values()}
-    hnames = {v.name for v in head.versions.values()}
-    return {n: f for n, f in bnames.items() if n not in hnames}

@@ -10,17 +10,12 @@ documents masked), so every schema node keeps its line for the report.
 
 from __future__ import annotations
 
-import posixpath
-import subprocess
-import tarfile
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from pathlib import Path, PurePosixPath
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from markergen.crd.helm import mask_templates
-from markergen.diff.errors import DiffInputError
 from markergen.yamlio import Document, PathKey, YamlError, load_documents
 
 CRD_KIND = "CustomResourceDefinition"
@@ -151,11 +146,10 @@ def collect(files: Iterable[tuple[str, str]], origin: str) -> CrdSet:
     return CrdSet(versions, origin, tuple(notes))
 
 
-def yaml_files(directory: Path, recursive: bool = True) -> list[Path]:
+def yaml_files(directory: Path) -> list[Path]:
     """YAML files below a directory, sorted, skipping hidden and vendored directories."""
-    pattern = "**/*" if recursive else "*"
     out = []
-    for p in directory.glob(pattern):
+    for p in directory.glob("**/*"):
         rel = p.relative_to(directory).parts
         if any(part.startswith(".") or part in ("vendor", "node_modules") for part in rel[:-1]):
             continue
@@ -205,57 +199,3 @@ def is_crd_directory(path: Path) -> bool:
     if next(iter(path.glob("**/*.go")), None) is not None:
         return False
     return any(is_crd_file(f) for f in yaml_files(path))
-
-
-def read_tree(
-    cwd: Path, side: str, spec: str, commit: str, paths: Sequence[str], prefix: str = ""
-) -> CrdSet:
-    """The CRDs under repository paths (from the top) as they are in a revision,
-    streamed with `git archive` into a temporary directory: the working tree, the index
-    and HEAD are never touched. Files are shown from `prefix` (the current directory's
-    path in the repository), as the working tree's are."""
-    with tempfile.TemporaryDirectory(prefix="markergen-diff-crd-") as tmp:
-        root = Path(tmp)
-        present = [p for p in paths if p == "." or _exists_in(cwd, commit, p)]
-        if present:
-            archive(cwd, side, spec, commit, [p for p in present if p != "."], root)
-        found = read_paths([root / p for p in present if (root / p).exists()], root, spec)
-        if not prefix:
-            return found
-        here = PurePosixPath(prefix.rstrip("/"))
-        moved = {
-            key: replace(v, file=posixpath.relpath(v.file, here.as_posix()))
-            for key, v in found.versions.items()
-        }
-        return CrdSet(moved, found.origin, found.notes)
-
-
-def _exists_in(cwd: Path, commit: str, path: str) -> bool:
-    proc = subprocess.run(
-        ["git", "-C", str(cwd), "ls-tree", "--name-only", commit, "--", path.rstrip("/")],
-        capture_output=True,
-        check=False,
-    )
-    return proc.returncode == 0 and bool(proc.stdout.strip())
-
-
-def archive(cwd: Path, side: str, spec: str, commit: str, paths: Sequence[str], dest: Path) -> None:
-    """`git archive COMMIT -- PATHS` extracted into `dest` (paths from the top; none:
-    the whole tree). A revision side of `diff` is read with it too."""
-    args = ["git", "-C", str(cwd), "archive", "--format=tar", commit, "--", *paths]
-    try:
-        with subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
-            assert proc.stdout is not None
-            try:
-                with tarfile.open(fileobj=proc.stdout, mode="r|") as tar:
-                    tar.extractall(dest, filter="data")
-            except tarfile.TarError as e:
-                proc.kill()
-                proc.wait()
-                err = proc.stderr.read().decode(errors="replace").strip() if proc.stderr else ""
-                raise DiffInputError(side, spec, err or f"cannot extract the tree: {e}") from None
-            err = proc.stderr.read().decode(errors="replace").strip() if proc.stderr else ""
-    except OSError as e:
-        raise DiffInputError(side, spec, f"cannot run git archive: {e}") from None
-    if proc.returncode != 0:
-        raise DiffInputError(side, spec, f"git archive failed: {err}")

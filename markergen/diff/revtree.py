@@ -55,15 +55,13 @@ def _skipped(path: str) -> bool:
 
 
 class RevisionTree:
-    """One revision's listing, and the blobs read from it (counted: `blobs_read`)."""
+    """One revision's listing, and the blobs read from it."""
 
     def __init__(self, top: Path, commit: str, side: str, spec: str) -> None:
         self.top = top
         self.commit = commit
         self.side = side
         self.spec = spec
-        self.blobs_read = 0
-        self.bytes_read = 0
         proc = subprocess.run(
             ["git", "-C", str(top), "ls-tree", "-r", "-z", "--full-tree", commit],
             capture_output=True,
@@ -134,8 +132,6 @@ class RevisionTree:
             size = int(fields[2])
             out[path] = data[end + 1 : end + 1 + size]
             at = end + 1 + size + 1
-            self.blobs_read += 1
-            self.bytes_read += size
         return out
 
     def write(self, contents: dict[str, bytes], dest: Path) -> None:

@@ -1,8 +1,9 @@
 """Reading one side of `markergen diff`: a git revision, a directory, a generated JSON
 document (a file, or `REV:PATH` inside a revision), or the working tree.
 
-A revision is read with git alone: `git archive` streams its tree into a temporary
-directory, so the working tree, the index and the checked-out branch are never touched.
+A revision is read with git alone (markergen.diff.revtree: `git ls-tree` lists it, one
+`git cat-file --batch` reads the files a side needs), so the working tree, the index and
+the checked-out branch are never touched.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from markergen.diff.crdsource import (
     is_crd_directory,
     is_crd_file,
     read_paths,
-    read_tree,
 )
 from markergen.diff.documents import DocumentError, surface_from_document
 from markergen.diff.errors import DiffInputError
@@ -114,11 +114,6 @@ def project_root(cwd: Path) -> Path | None:
     return here if any((here / m).is_file() for m in MAKEFILES) else None
 
 
-def crd_dirs(root: Path) -> tuple[Path, ...]:
-    """The CRD directories of a project, as `markergen crd` finds them (relative)."""
-    return find_crd_outputs(root).dirs
-
-
 def _from_directory(
     side: str,
     spec: str,
@@ -167,7 +162,7 @@ def _from_directory(
         crds = crd_from
     elif with_crds:
         project = project_root(directory)
-        dirs = crd_dirs(project) if project is not None else ()
+        dirs = find_crd_outputs(project).dirs if project is not None else ()
         if project is not None and dirs:
             crds = read_paths([project / d for d in dirs], shown_from, spec)
     return Side(
@@ -228,12 +223,12 @@ def _from_revision(
     # the head's Go model is always needed (it maps the CRD changes to the Go).
     if not cache or side != "base":
         return _read_revision(side, spec, top, commit, prefix, places, patterns, found)[0]
-    from markergen.cache import cache_dir, code_fingerprint
+    from markergen.cache import OutputCache, cache_dir
     from markergen.diff import basecache
 
-    where = cache_dir(top)
-    key = basecache.side_key(code_fingerprint(), [commit, prefix, list(patterns), places])
-    kept = basecache.load(where, key)
+    options = {"crd-places": places}
+    slot = OutputCache.keyed(cache_dir(top), "diff-base", patterns, cwd, options, [commit.encode()])
+    kept = basecache.load(slot)
     if kept is not None:
         found.update(kept.found)
         return Side(
@@ -250,8 +245,7 @@ def _from_revision(
     read, crd_files = _read_revision(side, spec, top, commit, prefix, places, patterns, mine)
     found.update(mine)
     basecache.store(
-        where,
-        key,
+        slot,
         basecache.CachedSide(
             read.surface,
             tuple(crd_files) if crd_files is not None else None,
@@ -369,7 +363,7 @@ def _crd_places(cwd: Path, top: Path) -> CrdPlaces:
     if project is None:
         return None
     at = Path(os.path.relpath(project.resolve(), top.resolve())).as_posix()
-    dirs = crd_dirs(project)
+    dirs = find_crd_outputs(project).dirs
     rel = [Path(os.path.relpath((project / d).resolve(), top.resolve())).as_posix() for d in dirs]
     return at, tuple(rel)
 
@@ -395,7 +389,7 @@ def _revision_crds(
         there = root / at
         if not there.is_dir():
             return found
-        old = crd_dirs(there)
+        old = find_crd_outputs(there).dirs
         if not old:
             return found
         inside = [posixpath.normpath(posixpath.join(at, d.as_posix())) for d in old]
@@ -442,7 +436,8 @@ def _blob_tree(side: str, spec: str, cwd: Path) -> Side | None:
     top = Path(_git_out(cwd, ["rev-parse", "--show-toplevel"]) or cwd)
     # `REV:./x` is relative to the current directory, `REV:x` to the top (git's rule).
     full = posixpath.normpath(prefix + path[2:]) if path.startswith("./") else path
-    crds = read_tree(top, side, spec, commit, [full.rstrip("/") or "."], prefix)
+    tree = RevisionTree(top, commit, side, spec)
+    crds = collect(_tree_crds(tree, [full.rstrip("/") or "."], prefix), spec)
     if not crds.versions:
         raise DiffInputError(side, spec, "no CustomResourceDefinition there")
     return _crd_side(spec, crds)

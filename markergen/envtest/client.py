@@ -18,8 +18,7 @@ import ssl
 import threading
 import time
 import urllib.parse
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -129,15 +128,6 @@ class Client:
         if isinstance(found, Refused):
             raise found
         return found
-
-    @contextmanager
-    def installed(self, crd: Mapping[str, Any]) -> Iterator[Installed]:
-        """`install`, deleted when the block ends."""
-        handle = self.install(crd)
-        try:
-            yield handle
-        finally:
-            handle.delete()
 
     def install_all(
         self, crds: Sequence[Mapping[str, Any]], *, timeout: float = 60.0

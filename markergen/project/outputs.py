@@ -29,6 +29,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,8 +92,9 @@ def _in_vendor(rel: Path) -> bool:
 
 
 class _Finder:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, read: Callable[[Path], bytes] | None) -> None:
         self.root = Path(os.path.abspath(root))
+        self.read = read
         # copies may go anywhere in the repository (`../helm/<chart>/crds/` of a module
         # in a sub-directory)
         self.top = repository_top(self.root)
@@ -294,7 +296,7 @@ class _Finder:
         for p in paths:
             if p == source or source in p.parents or p in source.parents or p in self.found:
                 continue
-            if _in_vendor(p) or not _holds_crds(self.root / p):
+            if _in_vendor(p) or not _holds_crds(self.root / p, self.read):
                 continue
             program = (
                 " ".join(words[:3]) if words[:2] == ("go", "run") else os.path.basename(words[0])
@@ -349,13 +351,18 @@ class _Finder:
                 self.add(rel, CrdOutput(rel, cmd.where, how))
 
 
-def _holds_crds(path: Path) -> bool:
-    """A YAML file holding a CRD, or a directory with one directly inside."""
+def _holds_crds(path: Path, read: Callable[[Path], bytes] | None) -> bool:
+    """A YAML file holding a CRD, or a directory with one directly inside. `read`: the
+    run's reading of the files (markergen.yamlio.YamlReader.data), which reads the CRDs
+    found here again; without it, the first 4 KB of each file."""
     files = [path] if path.is_file() else sorted(path.glob("*.y*ml")) if path.is_dir() else []
     for f in files[:200]:
         try:
-            with f.open("rb") as handle:
-                head = handle.read(4096)
+            if read is not None:
+                head = read(f.resolve())[:4096]
+            else:
+                with f.open("rb") as handle:
+                    head = handle.read(4096)
         except OSError:
             continue
         if b"kind: CustomResourceDefinition" in head:
@@ -376,18 +383,20 @@ def _openshift_dirs(root: Path) -> list[Path]:
     return out
 
 
-def find_crd_outputs(root: Path) -> CrdTargets:
+def find_crd_outputs(root: Path, read: Callable[[Path], bytes] | None = None) -> CrdTargets:
     """The CRD directories and type paths of the commands `make` runs in `root`.
 
     Directories that do not exist are left out with a note; when no command names a crd
-    output, `config/crd/bases` is used if it exists.
+    output, `config/crd/bases` is used if it exists. `read`: the run's reading of the
+    files it looks into for CRDs (markergen.yamlio.YamlReader.data), so that each CRD
+    file is read once per run.
     """
-    read = read_commands(root, generates)
-    finder = _Finder(root)
-    for cmd in read.commands:
+    made = read_commands(root, generates)
+    finder = _Finder(root, read)
+    for cmd in made.commands:
         finder.command(cmd)
     finder.copies_by_name()
-    notes = list(read.notes) + finder.notes
+    notes = list(made.notes) + finder.notes
     outputs: list[CrdOutput] = []
     kept_dirs = {r for r in finder.found if r not in finder.removed}
     for rel, out in finder.found.items():
@@ -410,6 +419,6 @@ def find_crd_outputs(root: Path) -> CrdTargets:
         # gateway-api's generator (`go run ./tools/generator`) writes one directory per
         # release channel; markergen.crd.channels compares each CRD with its channel
         for channel in CHANNEL_DIRS:
-            if _holds_crds(finder.root / channel):
+            if _holds_crds(finder.root / channel, read):
                 outputs.append(CrdOutput(channel, "default", "gateway-api's channel layout"))
-    return CrdTargets(tuple(outputs), tuple(dict.fromkeys(finder.types)), tuple(notes), read.files)
+    return CrdTargets(tuple(outputs), tuple(dict.fromkeys(finder.types)), tuple(notes), made.files)

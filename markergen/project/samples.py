@@ -50,7 +50,7 @@ _NEGATIVE = re.compile(r"(?:^|[-_.])invalid(?:$|[-_.])", re.IGNORECASE)
 _FENCE = re.compile(r"^[ \t]{0,3}(```+|~~~+)[ \t]*(?:yaml|yml)\b[^\n]*$", re.IGNORECASE)
 
 
-def _yaml_files(root: Path, top: Path, markdown: bool = False) -> Iterator[Path]:
+def _yaml_files(top: Path, markdown: bool = False) -> Iterator[Path]:
     suffixes = (".yaml", ".yml", ".md") if markdown else (".yaml", ".yml")
     for dirpath, dirnames, filenames in os.walk(top):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS)
@@ -128,11 +128,11 @@ def sample_files(
     for top in CONVENTIONAL:
         if (root / top).is_dir():
             # the pages of docs/ and examples/ keep most examples in ```yaml blocks
-            found.update(dict.fromkeys(_yaml_files(root, root / top, markdown=True)))
+            found.update(dict.fromkeys(_yaml_files(root / top, markdown=True)))
     for suites in suite_dirs(root, crd_files):
-        found.update(dict.fromkeys(_yaml_files(root, suites)))
+        found.update(dict.fromkeys(_yaml_files(suites)))
     if include:
-        for path in _yaml_files(root, root):
+        for path in _yaml_files(root):
             if _matches(path.relative_to(root).as_posix(), include):
                 found[path] = None
     return sorted((p for p in found if not _matches(_shown(p, root), exclude)), key=str)
@@ -151,69 +151,19 @@ def load_samples(
     suites beside `crd_files`). A file Kubernetes would refuse for its aliases is given
     to `refused` (its shown path and the error); other files that are not YAML are
     skipped quietly, as templates. `reader`: the run's reading of the files."""
-    files = [
-        p
-        for p in sample_files(root, include, exclude, crd_files)
-        if not is_negative(_shown(p, root))
-    ]
-    objects = _read_objects(
-        root, files, set(groups), reader or YamlReader(), negative=False, refused=refused
-    )
-    return list(objects)
-
-
-def load_negatives(
-    root: Path,
-    groups: Sequence[str],
-    crd_files: Sequence[Path] = (),
-    reader: YamlReader | None = None,
-) -> list[SampleObject]:
-    """The objects a project marks as ones its API server must reject: the files of its
-    sample places and of the folders up to three levels down named as invalid
-    (gateway-api's `hack/invalid-examples/`), and the test-suite cases that expect an
-    error (openshift/api's `expectedError`). Never kept as proof."""
-    found: dict[Path, None] = {}
-    for p in sample_files(root, crd_files=crd_files):
-        if is_negative(_shown(p, root)):
-            found[p] = None
-    for pattern in ("*invalid*", "*/*invalid*", "*/*/*invalid*"):
-        for hit in sorted(root.glob(pattern)):
-            rel = _shown(hit, root)
-            if any(part in SKIP_DIRS or part.startswith(".") for part in rel.split("/")):
-                continue
-            if not is_negative(rel):
-                continue
-            if hit.is_dir():
-                found.update(dict.fromkeys(_yaml_files(root, hit)))
-            elif hit.suffix in (".yaml", ".yml"):
-                found[hit] = None
-    for suites in suite_dirs(root, crd_files):
-        found.update(dict.fromkeys(_yaml_files(root, suites)))
-    objects = _read_objects(
-        root, sorted(found, key=str), set(groups), reader or YamlReader(), negative=True
-    )
-    return list(objects)
-
-
-def _read_objects(
-    root: Path,
-    files: Sequence[Path],
-    wanted: set[str],
-    reader: YamlReader,
-    negative: bool,
-    refused: Callable[[str, YamlError], None] | None = None,
-) -> Iterator[SampleObject]:
-    """The objects of `groups` in `files`: kept objects, or with `negative` the negative
-    cases (every object of a negative file; a test suite's cases that expect an error)."""
-    for path in files:
+    out: list[SampleObject] = []
+    wanted = set(groups)
+    reader = reader or YamlReader()
+    for path in sample_files(root, include, exclude, crd_files):
+        rel = _shown(path, root)
+        if is_negative(rel):
+            continue
         try:
             text = reader.text(path)
         except (OSError, UnicodeDecodeError):
             continue
         if not any(g in text for g in wanted):
             continue  # cheaper than parsing: most YAML in docs/ is not ours
-        rel = _shown(path, root)
-        whole = negative and is_negative(rel)
         blocks = markdown_blocks(text) if path.suffix == ".md" else [(0, text)]
         for offset, block in blocks:
             if ENVSUBST.search(block):
@@ -227,9 +177,7 @@ def _read_objects(
                     refused(rel, e)
                 continue  # templated or broken: not an object the project applies as is
             for doc in docs:
-                suite = _suite_objects(doc.value, doc.node, reader, negative and not whole)
-                if negative and not whole and not suite:
-                    continue
+                suite = _suite_objects(doc.value, doc.node, reader)
                 found = suite or ([] if _is_suite(doc.value) else _objects(doc.value, doc.node))
                 for value, line in found:
                     api = value.get("apiVersion")
@@ -238,7 +186,8 @@ def _read_objects(
                         continue
                     group, version = api.split("/", 1)
                     if group in wanted:
-                        yield SampleObject(rel, line + offset, group, version, kind, value)
+                        out.append(SampleObject(rel, line + offset, group, version, kind, value))
+    return out
 
 
 def _is_suite(value: Any) -> bool:
@@ -251,13 +200,11 @@ def _child(node: yaml.Node, key: str) -> yaml.Node | None:
 
 
 def _suite_objects(
-    value: Any, node: yaml.Node, reader: YamlReader, failing: bool = False
+    value: Any, node: yaml.Node, reader: YamlReader
 ) -> list[tuple[dict[str, Any], int]]:
     """The objects of an openshift/api test suite that the API server accepts: each
     case's `initial` (and `updated`, and the `expected` stored object) when it expects no
-    error; with `failing`, the `initial` object of each `onCreate` case that expects one
-    (an update's error may come from a transition rule: its object alone is no negative
-    case). Empty for any other document."""
+    error. Empty for any other document."""
     if not isinstance(value, dict) or "crdName" not in value:
         return []
     tests, tests_node = value.get("tests"), _child(node, "tests")
@@ -271,10 +218,9 @@ def _suite_objects(
         for case, case_node in zip(cases, cases_node.value, strict=False):
             if not isinstance(case, dict):
                 continue
-            expects = bool(case.get("expectedError") or case.get("expectedStatusError"))
-            if expects != failing or (failing and phase != "onCreate"):
-                continue  # a rejection proves nothing for a rule; an acceptance is no negative
-            for key in ("initial",) if failing else ("initial", "updated", "expected"):
+            if case.get("expectedError") or case.get("expectedStatusError"):
+                continue  # a rejection proves nothing for a rule
+            for key in ("initial", "updated", "expected"):
                 text, text_node = case.get(key), _child(case_node, key)
                 if not isinstance(text, str) or text_node is None:
                     continue
