@@ -98,14 +98,14 @@ def format_json(diags: Iterable[Diagnostic], cwd: Path) -> str:
     return _json_dump(out)
 
 
-def _escape_data(text: str) -> str:
+def escape_data(text: str) -> str:
     # GitHub's escaping of a workflow command's message (actions/toolkit escapeData).
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
-def _escape_property(text: str) -> str:
+def escape_property(text: str) -> str:
     # Properties also escape the separators of `key=value,key=value::`.
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 _GITHUB_COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
@@ -115,7 +115,7 @@ def format_github(diags: Iterable[Diagnostic], cwd: Path) -> str:
     lines = []
     for d in _sorted(diags):
         props = ",".join(
-            f"{key}={_escape_property(value)}"
+            f"{key}={escape_property(value)}"
             for key, value in (
                 ("file", display_path(d.pos.file, cwd)),
                 ("line", str(d.pos.line)),
@@ -124,7 +124,7 @@ def format_github(diags: Iterable[Diagnostic], cwd: Path) -> str:
             )
         )
         message = d.message + (f"\nhint: {d.hint}" if d.hint else "")
-        lines.append(f"::{_GITHUB_COMMAND[d.severity]} {props}::{_escape_data(message)}")
+        lines.append(f"::{_GITHUB_COMMAND[d.severity]} {props}::{escape_data(message)}")
     return "".join(line + "\n" for line in lines)
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from markergen.diff.choices import FORMATS
 from markergen.diff.classify import Change
+from markergen.report import escape_data, escape_property
 
 # Lets a CI job find and update its earlier comment instead of adding a new one.
 COMMENT_TAG = "<!-- markergen-diff -->"
@@ -217,14 +218,6 @@ def render_json(changes: Sequence[Change]) -> str:
     return json.dumps(doc, indent=2, sort_keys=True) + "\n"
 
 
-def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
 def _annotated(c: Change) -> tuple[str, int]:
     """Where an annotation goes: GitHub shows annotations on the head's lines only, so
     a removal (a base position) goes on its type in the head, or on the file alone."""
@@ -257,16 +250,16 @@ def render_github(changes: Sequence[Change], root_prefix: str = "") -> str:
         file, line = _annotated(c)
         if file:
             file = posixpath.normpath(root_prefix + file) if root_prefix else file
-            props.append(f"file={_escape_property(file)}")
+            props.append(f"file={escape_property(file)}")
             if line:
                 props.append(f"line={line}")
         title = f"markergen diff: {c.classification} {c.kind}"
-        props.append(f"title={_escape_property(title)}")
+        props.append(f"title={escape_property(title)}")
         definition = c.type + (f".{c.field}" if c.field else "")
         subject = f"{go_name(c)} ({definition})" if c.go_type else definition
         extra = labels(c)
         text = f"{subject}" + (f" [{extra}]" if extra else "") + f": {c.message}"
-        lines.append(f"::{level} {','.join(props)}::{_escape_data(text)}")
+        lines.append(f"::{level} {','.join(props)}::{escape_data(text)}")
     lines.append(summary(changes))
     return "\n".join(lines) + "\n"
 
