@@ -5,6 +5,7 @@ server's verdicts on the same fixture)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -92,3 +93,14 @@ def test_which_rules_read_a_member() -> None:
     assert not reads_member(["has(self.mode) && self.mode == 'A' ? has(self.b) : true"], "a")
     assert reads_member(["size(self) > 0"], "a")  # reads `self` whole: may read any field
     assert not reads_member([], "a")
+
+
+def test_diff_reads_the_go_as_generate_does(tmp_path: Path) -> None:
+    # generate's document against the same Go, read by diff with patterns (its in-memory
+    # build): no "member walk must now be set" from a second reading of the markers.
+    root = tmp_path / "unionrules"
+    shutil.copytree(FIXTURE, root)
+    assert run_cli(["generate", "--out-dir", "gen"], root).code == 0
+    result = run_cli(["diff", "gen/openapi-v3.json", ".", "./api/...", "--format", "json"], root)
+    assert result.code == 0, result.stderr
+    assert json.loads(result.stdout)["changes"] == []
