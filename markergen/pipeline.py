@@ -39,6 +39,7 @@ def load_model(
     finding imported packages, as the go command reads them. `records`: the syntax
     records of files read before (markergen.cache.SyntaxStore), so that only the
     files whose bytes changed are parsed."""
+    from markergen.accept.selected import settle_members
     from markergen.golang.imports import ImportedPackages
     from markergen.golang.packages import load_packages
     from markergen.model.builder import ModelBuilder
@@ -58,7 +59,8 @@ def load_model(
         )
         if result.errors:
             raise InputError("\n".join(f"{e.pattern}: {e.message}" for e in result.errors))
-        model = builder.finish()
+        # a member the markers leave to its struct's own rules is read from those rules
+        model = settle_members(builder.finish())
         if records is not None:
             records.save()  # after finish: imported packages are read while it resolves
         return model

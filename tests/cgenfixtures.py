@@ -192,6 +192,18 @@ JOBS: tuple[Job, ...] = (
         ),
     ),
     Job(
+        # openshift's union style in a kubebuilder project (tests/test_apiserver_unionrules.py)
+        "projects-unionrules",
+        "projects/unionrules",
+        ("crd", "paths=./..."),
+        (
+            _one(
+                "metrics.example.com_collectors.yaml",
+                "projects/unionrules/config/crd/bases/metrics.example.com_collectors.yaml",
+            ),
+        ),
+    ),
+    Job(
         "projects-rootfind",
         "projects/rootfind",
         ("crd", "paths=./api/...;./exp/api/..."),

@@ -212,8 +212,9 @@ def test_incomplete_enum_in_openapi(tmp_path: Path) -> None:
         text = outputs[name]
         prop = json.loads(text)
         found = [
-            s for s in _walk(prop) if isinstance(s, dict) and "Protocol of the port." in
-            str(s.get("description", ""))
+            s
+            for s in _walk(prop)
+            if isinstance(s, dict) and "Protocol of the port." in str(s.get("description", ""))
         ]
         assert found, name
         assert "enum" not in found[0], name
@@ -302,7 +303,9 @@ def test_field_of_an_imported_enum_type_from_the_module_cache(tmp_path: Path) ->
         'protocol.\n - `"UDP"` is the UDP protocol.',
     }
     assert props["protocols"] == {
-        "type": "array", "items": {"type": "string", "enum": ["SCTP", "TCP", "UDP"]}}
+        "type": "array",
+        "items": {"type": "string", "enum": ["SCTP", "TCP", "UDP"]},
+    }
     # A struct of the imported package stays a reference; nothing of it is emitted.
     assert props["ref"] == {"$ref": "#/definitions/io.k8s.api.core.v1.ObjectReference"}
     assert [p.import_path for p in model.packages] == ["example.com/op/api/v1"]
@@ -358,8 +361,7 @@ def test_field_of_an_unfound_package_keeps_its_reference(tmp_path: Path) -> None
     a module cache); its schema stays a $ref listed as an external reference."""
     _kubebuilder_project(tmp_path)
     model = load(tmp_path, "./api/v1", GOMODCACHE=str(tmp_path / "nowhere"))
-    assert _port_props(model)["protocol"] == {
-        "$ref": "#/definitions/io.k8s.api.core.v1.Protocol"}
+    assert _port_props(model)["protocol"] == {"$ref": "#/definitions/io.k8s.api.core.v1.Protocol"}
     assert "k8s.io/api/core/v1.Protocol" not in model.enums
     assert not [d for d in all_diagnostics(model) if d.code in ("MG020", "MG104")]
 
@@ -373,7 +375,8 @@ def test_imported_enum_with_a_missing_constant_is_incomplete(tmp_path: Path) -> 
     write(
         cache / "k8s.io/api@v0.31.0/core/v1/types.go",
         COREV1.replace('ProtocolUDP Protocol = "UDP"', "ProtocolUDP Protocol = net.UDP").replace(
-            "package v1\n", 'package v1\n\nimport net "example.com/gone/net"\n'),
+            "package v1\n", 'package v1\n\nimport net "example.com/gone/net"\n'
+        ),
     )
     write(cache / "k8s.io/api@v0.31.0/go.mod", "module k8s.io/api\n")
     model = load(tmp_path, "./api/v1", GOMODCACHE=str(cache))
@@ -395,3 +398,22 @@ def test_imported_files_follow_the_inputs_ignore_rule(tmp_path: Path) -> None:
     )
     model = load(tmp_path, "./api/v1")
     assert values(model) == {"example.com/m/api/v1.Protocol": ["TCP", "UDP"]}
+
+
+def test_an_imported_alias_takes_the_constants_of_the_type_it_names(tmp_path: Path) -> None:
+    # testdata/golang/aliasenum: `type FamilyPolicyType = FamilyPolicy` carries +enum in
+    # a module `replace`d by a local directory; the constants are FamilyPolicy's, in two
+    # files other than the alias's (as k8s.io/api's IPFamilyPolicyType).
+    from helpers import TESTDATA
+
+    from markergen.emit.options import EmitOptions
+    from markergen.emit.outputs import render_outputs
+
+    app = TESTDATA / "golang" / "aliasenum" / "app"
+    model = load(app, "./api/...", GOMODCACHE=str(tmp_path / "empty"))
+    enum = model.enums["example.com/dep/policy.FamilyPolicyType"]
+    assert enum.imported and [v.value for v in enum.values] == ["Single", "Prefer", "Require"]
+    assert not [d for d in all_diagnostics(model) if d.code == "MG102"]
+    doc = json.loads(render_outputs(model, EmitOptions())["openapi-v2.json"])
+    prop = doc["definitions"]["com.example.app.api.v1.ServiceSpec"]["properties"]["familyPolicy"]
+    assert prop["enum"] == ["Prefer", "Require", "Single"]

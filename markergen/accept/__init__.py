@@ -8,5 +8,7 @@
   small objects, and its whole space with the schema applied;
 - `judge`: the API server's verdict at one schema node (defaults, pruning, required,
   enum, the rules; what a rule's error means is a parameter);
-- `celeval`: the CEL engine the rules are evaluated with.
+- `celeval`: the CEL engine the rules are evaluated with;
+- `selected`: whether a member of openshift's union style must be set when selected, where
+  the markers leave that to the CEL rules beside them.
 """

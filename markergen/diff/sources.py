@@ -130,6 +130,7 @@ def _from_directory(
     everything below the directory. A pattern that names nothing here contributes
     nothing (the other side may have it). Positions are shown relative to `shown_from`,
     the place the user runs the command from."""
+    from markergen.accept.selected import settle_members
     from markergen.config import ConfigError, load_config
     from markergen.emit.naming import NAMINGS
     from markergen.golang.imports import ImportedPackages
@@ -148,7 +149,9 @@ def _from_directory(
         missing = {e.pattern for e in loaded.errors}
         found.update(p for p in patterns if p not in missing)
         # issue 18 (branch modules): constants imported from other packages resolved.
-        model = build_model(loaded.packages, imports=ImportedPackages(Path(os.path.abspath(root))))
+        model = settle_members(
+            build_model(loaded.packages, imports=ImportedPackages(Path(os.path.abspath(root))))
+        )
     else:
         wanted, root = (list(cfg.inputs), cfg.root) if cfg.inputs else (["./..."], directory)
         try:

@@ -15,7 +15,7 @@ import json
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from markergen import hints
@@ -516,8 +516,6 @@ def _type_expr_key(expr: TypeExpr, pc: PackageConsts) -> TypeKey | None:
     return None
 
 
-
-
 def enum_text(value: Const, json_type: str) -> str | None:
     """A constant as the model's enum value text, None when it is not of the enum's
     JSON type (`"1"` is no value of an integer enum, `true` none of a string one)."""
@@ -565,15 +563,29 @@ def external_refs(ref: TypeRef, out: set[TypeKey]) -> None:
 MarkerRead = Callable[[TypeDecl], tuple[Marker, ...]]
 
 
+def _alias_target(named: NamedType) -> TypeKey | None:
+    """The type an imported alias names (`type IPFamilyPolicyType = IPFamilyPolicy`):
+    the resolver knows no type of a package that is not an input, so a name of the
+    alias's own package is unknown to it and another package's is external."""
+    ref = named.underlying
+    if not named.alias or not ref.name:
+        return None
+    if ref.kind == "unknown" and not ref.package and "." not in ref.text:
+        return f"{named.package}.{ref.name}"
+    return ref.type_key if ref.kind == "external" else None
+
+
 def _imported_enums(
     wanted: Iterable[TypeKey],
     from_dirs: Mapping[TypeKey, str],
     const_values: _ConstValues,
     read_markers: MarkerRead,
     resolve: Callable[[PackageConsts, TypeDecl], TypeRef],
-) -> dict[TypeKey, NamedType]:
-    """The enum types of imported packages that input fields use, as named types."""
+) -> tuple[dict[TypeKey, NamedType], dict[TypeKey, TypeKey]]:
+    """The enum types of imported packages that input fields use, as named types, and
+    the type each of them that is an alias names (its constants are the alias's)."""
     out: dict[TypeKey, NamedType] = {}
+    targets: dict[TypeKey, TypeKey] = {}
     for key in sorted(wanted):
         path, _, name = key.rpartition(".")
         found = const_values.type_decl(
@@ -596,10 +608,19 @@ def _imported_enums(
         )
         if enum_marker(named) is None:
             continue
+        target = _alias_target(named)
+        if target is not None:
+            # An alias is the type it names: that type's underlying type and constants.
+            targets[key] = target
+            target_path, _, target_name = target.rpartition(".")
+            found = const_values.type_decl((target_path, target_name), from_dirs[key])
+            if found is not None and found[1].type.kind not in ("struct", "interface"):
+                named = replace(named, underlying=resolve(*found))
+            const_values.load_all(target_path, from_dirs[key], target_name)
         out[key] = named
         # Its constants may be in files that do not hold the type's declaration.
         const_values.load_all(path, from_dirs[key], name)
-    return out
+    return out, targets
 
 
 def _k8s_enum(named: NamedType | None) -> Marker | None:
@@ -668,11 +689,18 @@ def build_enums(
     const_markers = const_markers or {}
     const_values = _ConstValues(consts, types, imports)
     imported: dict[TypeKey, NamedType] = {}
+    targets: dict[TypeKey, TypeKey] = {}
     if fields_external and imports is not None and read_markers is not None and resolve:
-        imported = _imported_enums(
+        imported, targets = _imported_enums(
             fields_external, fields_external, const_values, read_markers, resolve
         )
     all_types = {**imported, **types}
+
+    def canonical(key: TypeKey) -> TypeKey:
+        """The type whose constants are `key`'s values: an alias chain of the inputs
+        followed to its end, and an imported alias to the type it names."""
+        key = _canonical(key, types)
+        return targets.get(key, key)
 
     def builtin_of(named: NamedType) -> str | None:
         if named.key in imported:
@@ -686,7 +714,7 @@ def build_enums(
         scalar = scalar_json_type(builtin_of(named))
         if scalar:
             candidates[type_key] = (named, scalar)
-    wanted = {_canonical(key, types): jt for key, (_, jt) in candidates.items()}
+    wanted = {canonical(key): jt for key, (_, jt) in candidates.items()}
     # built once, not per const block: a dict of every enum per block was quadratic
     # (0.6 s at 10,000 types)
     candidate_types = {k: n for k, (n, _) in candidates.items()}
@@ -694,9 +722,7 @@ def build_enums(
     # untyped one beside them was likely meant as a value. A `+kubebuilder:validation:Enum`
     # list names its values itself, so constants sharing the block (cluster-api's
     # annotation keys beside MachineDeploymentRolloutStrategyType) cannot be missing ones.
-    by_constants = {
-        k: n for k, n in candidate_types.items() if enum_marker(n) in (ENUM, K8S_ENUM)
-    }
+    by_constants = {k: n for k, n in candidate_types.items() if enum_marker(n) in (ENUM, K8S_ENUM)}
     # Values are collected per canonical type, so an alias of an enum type (a package
     # re-exporting another's enum) and the enum itself share their values.
     values: dict[TypeKey, list[EnumValue]] = defaultdict(list)
@@ -715,11 +741,11 @@ def build_enums(
             marks = const_markers.get((pc.import_path, spec.name), ()) if is_input else ()
             excluded, exclusions = _exclusions(marks)
             if excluded or exclusions:
-                canon = _canonical(key, types) if key is not None else None
+                canon = canonical(key) if key is not None else None
                 if canon is None or _k8s_enum(all_types.get(canon)) is None:
                     diagnostics.append(_exclude_without_enum(spec, marks, key, all_types))
                     excluded, exclusions = False, ()
-            if key is not None and key not in wanted and _canonical(key, types) not in wanted:
+            if key is not None and key not in wanted and canonical(key) not in wanted:
                 continue
             if key is None and (spec.type is not None or spec.value is not None):
                 continue  # untyped literal: no enum's value
@@ -730,8 +756,7 @@ def build_enums(
                 miss = const_values.missing.get((pc.import_path, spec.name))
                 if miss is None or key is None:
                     continue
-                canonical = _canonical(key, types)
-                incomplete.add(canonical)
+                incomplete.add(canonical(key))
                 if not is_input:
                     continue  # an imported package is never checked: incomplete is all
                 (path, name), searched = miss
@@ -747,20 +772,20 @@ def build_enums(
                     )
                 )
                 continue
-            canonical = _canonical(value.type or key or "", types)
-            json_type = wanted.get(canonical)
+            target = canonical(value.type or key or "")
+            json_type = wanted.get(target)
             if json_type is None:
                 continue
             text = enum_text(value, json_type)
             if text is not None and not excluded:
-                values[canonical].append(
+                values[target].append(
                     EnumValue(spec.name, text, description(spec.doc), spec.pos, exclusions)
                 )
         for specs in blocks.values():
             diagnostics.extend(_untyped_in_enum_block(specs, pc, by_constants))
     enums: dict[TypeKey, Enum] = {}
     for key, (named, json_type) in sorted(candidates.items()):
-        constants = _unique(values.get(_canonical(key, types), ()))
+        constants = _unique(values.get(canonical(key), ()))
         listed = _listed(named)
         gates = gate_lines(named.markers)
         marker = list_marker(named.markers)
@@ -773,10 +798,11 @@ def build_enums(
             name=named.name,
             package=named.package,
             values=found,
-            source="kubebuilder" if listed or source == KUBEBUILDER_ENUM else
-            (K8S_ENUM if source == K8S_ENUM else ENUM),
+            source="kubebuilder"
+            if listed or source == KUBEBUILDER_ENUM
+            else (K8S_ENUM if source == K8S_ENUM else ENUM),
             pos=named.pos,
-            incomplete=_canonical(key, types) in incomplete and not listed,
+            incomplete=canonical(key) in incomplete and not listed,
             type=json_type,
             imported=key in imported,
             stage=k8s.stage if (k8s := _k8s_enum(named)) is not None else "",
