@@ -13,6 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from markergen.accept.compare import Discriminator, Member, Side, refused
+from markergen.accept.compare import Union as EngineUnion
+from markergen.accept.space import ABSENT
 from markergen.diff.surface import (
     Fact,
     MemberSurface,
@@ -23,7 +26,7 @@ from markergen.diff.surface import (
     Where,
     family_of,
 )
-from markergen.markers import K8S_ENUM
+from markergen.markers import K8S_ENUM, default_string
 
 ChangeClass = Literal["breaking", "compatible", "not-compared"]
 RATCHETING = (
@@ -98,6 +101,10 @@ class Change:
     # level is `warning`: reported, never counted by `--fail-on`.
     crd_check: str = ""
     crd_warning: bool = False
+    # For a breaking change of a Go union or enum: an object of the type (the union's
+    # fields) that the base accepts and the head refuses, as JSON text
+    # (markergen.accept.compare); None when there is none or the change is not judged.
+    witness: str | None = None
 
     @property
     def breaking(self) -> bool:
@@ -440,7 +447,14 @@ class _TypeDiff:
         self.union_pos: Where | None = None
         self.union_base = False
 
-    def add(self, cls: ChangeClass, kind: str, field: str | None, message: str) -> None:
+    def add(
+        self,
+        cls: ChangeClass,
+        kind: str,
+        field: str | None,
+        message: str,
+        witness: dict[str, Any] | None = None,
+    ) -> None:
         """Records a change where a reviewer looks for it: the field on the HEAD side,
         else on the BASE side, else the union's marker, else the type."""
         detail = None
@@ -475,6 +489,7 @@ class _TypeDiff:
                 base=on_base,
                 anchor_file=self.h.pos.file if on_base and self.h.pos else "",
                 anchor_line=self.h.pos.line if on_base and self.h.pos else 0,
+                witness=None if witness is None else json.dumps(witness, sort_keys=True),
             )
         )
 
@@ -562,35 +577,53 @@ class _TypeDiff:
                     )
                 )
 
+    # the engine: every union and enum change is classed by the objects each side accepts
+
+    def side(self, u: UnionSurface | None, t: TypeSurface, *others: UnionSurface) -> Side:
+        """What the API server enforces over `u`'s fields in type `t`: the union, the
+        fields the schema declares, and the plain enums of the fields that discriminate
+        in `others` (the other side's union)."""
+        valued = {o.discriminator.field for o in (u, *others) if o and o.discriminator}
+        return Side(
+            None if u is None else _engine_union(u, self.facts),
+            t.fields if "fields" in self.facts else None,
+            {f: _json_values(t.enums[f]) for f in sorted(valued & t.enums.keys())},
+        )
+
+    def known(self, side: Side, *names: str) -> Side:
+        """`side` with `names` declared as the head declares them."""
+        if side.known is None:
+            return side
+        kept = {n for n in names if n in self.h.fields}
+        return replace(side, known=(side.known - set(names)) | kept)
+
+    def judged(self, kind: str, field: str | None, message: str, before: Side, after: Side) -> bool:
+        """Adds the change, breaking exactly when `after` refuses an object `before`
+        accepts (that object is the witness); says whether it is breaking."""
+        witness = refused(before, after)
+        cls: ChangeClass = "compatible" if witness is None else "breaking"
+        self.add(cls, kind, field, message, witness)
+        return witness is not None
+
     # whole unions
 
     def union_removed(self, u: UnionSurface) -> None:
         d = u.discriminator
         field = d.field if d else None
-        gone = sorted(
-            f
-            for f in ([d.field] if d else []) + [m.field for m in u.members]
-            if "fields" in self.facts and f not in self.h.fields
-        )
-        if gone:
-            self.add(
-                "breaking",
-                "union-removed",
-                field,
-                f"{_union_text(u)} was removed together with its field(s) "
-                f"{_q(gone)}: clients that set them send fields the schema no longer has, "
-                "and stored values are dropped",
-            )
-            return
-        self.add(
-            "compatible",
-            "union-removed",
-            field,
-            f"{_union_text(u)} was removed, its fields stay: stored "
+        before = self.side(u, self.b)
+        after = self.known(replace(before, union=None), *_fields(u))
+        gone = sorted(f for f in _fields(u) if "fields" in self.facts and f not in self.h.fields)
+        message = (
+            f"{_union_text(u)} was removed together with its field(s) "
+            f"{_q(gone)}: clients that set them send fields the schema no longer has, "
+            "and stored values are dropped"
+            if gone
+            else f"{_union_text(u)} was removed, its fields stay: stored "
             "objects stay valid, but clients lose normalization and validation: the server "
             "no longer clears the other members when the selection changes, nor rejects "
-            "objects with several members set",
+            "objects with several members set"
         )
+        self.judged("union-removed", field, message, before, after)
 
     def union_added(self, u: UnionSurface) -> None:
         d = u.discriminator
@@ -599,30 +632,30 @@ class _TypeDiff:
         if d is not None and d.required:
             touched.append(d.field)
         existing = sorted(f for f in touched if f in self.b.fields)
-        if "fields" in self.facts and not existing:
-            self.add(
-                "compatible",
-                "union-added",
-                field,
-                f"new {_union_text(u)} over new fields: no stored object sets them",
-            )
-            return
+        after = self.side(u, self.h)
+        # A field the base does not declare is refused there: no stored object sets it.
+        before = replace(after, union=None, known=None if after.known is None else self.b.fields)
+        kind = "union-added"
         if u.dialect == "k8s" and existing and built_in(self.h.package):
-            self.add(
-                "compatible",
-                "union-declared",
-                field,
+            # Declarative validation replaces the hand-written validation of a built-in
+            # type, which (its tests hold) accepted the same objects: the base enforced
+            # the union already, without the tags.
+            before = replace(before, union=after.union)
+            kind = "union-declared"
+        witness = refused(before, after)
+        if kind == "union-declared":
+            message = (
                 f"existing fields {_q(existing)} are declared a {u.describe()} with "
-                f"+k8s: tags: {DECLARED}",
+                f"+k8s: tags: {DECLARED}"
             )
-            return
-        why = NOT_BUILT_IN if u.dialect == "k8s" else f"breaking for stored objects: {RATCHETING}"
-        self.add(
-            "breaking",
-            "union-added",
-            field,
-            f"new {u.describe()} over existing fields {_q(existing or touched)}: {why}",
-        )
+        elif witness is None:
+            message = f"new {_union_text(u)} over new fields: no stored object sets them"
+        else:
+            why = (
+                NOT_BUILT_IN if u.dialect == "k8s" else f"breaking for stored objects: {RATCHETING}"
+            )
+            message = f"new {u.describe()} over existing fields {_q(existing or touched)}: {why}"
+        self.add("compatible" if witness is None else "breaking", kind, field, message, witness)
 
     # one union in both versions
 
@@ -635,127 +668,190 @@ class _TypeDiff:
             and family_of(h.dialect) is not None
             and family_of(b.dialect) != family_of(h.dialect)
         ):
+            # Named rule: the families accept the same objects but normalize them
+            # differently (who sets the discriminator, when members are cleared), which no
+            # object's verdict shows.
             self.add("breaking", "union-dialect-changed", field, _dialect_message(b, h))
+        base = self.side(b, self.b, h)
+        bu = base.union
+        assert bu is not None
+        # The other changes are judged under the head's semantics: a member value moving
+        # from a Go field name to an enum value refuses what the 2019 design took.
+        bu = replace(bu, family=family_of(h.dialect) or bu.family)
+        base = replace(base, union=bu)
+        mode = h.mode if "mode" in self.facts else bu.mode
         compare_values = False
         if bd is None and hd is None:
             if "mode" in self.facts and b.mode != h.mode:
-                stricter = h.mode == "exactly-one"
-                self.add(
-                    "breaking" if stricter else "compatible",
+                after = replace(base, union=replace(bu, mode=h.mode))
+                self.judged(
                     "union-mode-changed",
                     None,
                     f"{h.describe()} changes from {b.mode} to {h.mode}"
-                    + (": objects with no member set become invalid" if stricter else ""),
+                    + (
+                        ": objects with no member set become invalid"
+                        if refused(base, after)
+                        else ""
+                    ),
+                    base,
+                    after,
                 )
         elif bd is not None and hd is None:
+            after = self.known(
+                replace(base, union=replace(bu, discriminator=None, mode=mode)), bd.field
+            )
             if "fields" in self.facts and bd.field in self.h.fields:
-                self.add(
-                    "compatible",
-                    "discriminator-removed",
-                    bd.field,
+                message = (
                     f'field "{bd.field}" stays but no longer discriminates the union of '
                     f"{_members(h)}: the server stops checking that it matches the member "
-                    "set and stops clearing members when it changes (validation relaxed)",
+                    "set and stops clearing members when it changes (validation relaxed)"
                 )
             else:
-                self.add(
-                    "breaking",
-                    "discriminator-removed",
-                    bd.field,
+                message = (
                     f'discriminator "{bd.field}" of {b.describe()} was removed: clients that '
-                    "set it to select a member send a field the schema no longer has",
+                    "set it to select a member send a field the schema no longer has"
                 )
+            self.judged("discriminator-removed", bd.field, message, base, after)
         elif bd is None and hd is not None:
-            strict = hd.required and hd.default is None
-            self.add(
-                "breaking" if strict else "compatible",
+            disc = _engine_union(h, self.facts).discriminator
+            after = replace(base, union=replace(bu, discriminator=disc, mode=mode))
+            after = replace(after, known=None if base.known is None else base.known | {hd.field})
+            strict = refused(base, after) is not None
+            self.judged(
                 "discriminator-added",
                 hd.field,
                 f'the {h.describe()} gains discriminator "{hd.field}"'
                 + (
-                    ": it is required, so stored objects and clients that omit it fail"
+                    ": objects that leave it out or set a member it does not select fail"
                     if strict
                     else " (optional)"
                 ),
+                base,
+                after,
             )
         elif bd is not None and hd is not None:
-            compare_values = self.discriminator(b, h)
-        self.members(b, h, compare_values)
+            compare_values = self.discriminator(b, h, base)
+        self.members(b, h, compare_values, base)
 
-    def discriminator(self, b: UnionSurface, h: UnionSurface) -> bool:
-        """Compares the discriminators; says whether their enum values are comparable."""
+    def discriminator(self, b: UnionSurface, h: UnionSurface, base: Side) -> bool:
+        """Compares the discriminators, each change against the base; says whether their
+        enum values are comparable."""
         bd, hd = b.discriminator, h.discriminator
-        assert bd is not None and hd is not None
+        assert bd is not None and hd is not None and base.union is not None
+        disc = base.union.discriminator
+        assert disc is not None
+
+        def with_disc(**changes: Any) -> Side:
+            assert base.union is not None and disc is not None
+            return replace(base, union=replace(base.union, discriminator=replace(disc, **changes)))
+
         if bd.field != hd.field:
-            self.add(
-                "breaking",
+            after = self.known(with_disc(field=hd.field), bd.field)
+            after = replace(after, known=None if after.known is None else after.known | {hd.field})
+            self.judged(
                 "discriminator-renamed",
                 hd.field,
                 f'discriminator "{bd.field}" renamed to "{hd.field}" ({_members(h)}): '
                 f'clients that send "{bd.field}" send a field the schema no longer has',
+                base,
+                after,
             )
-        if not bd.required and hd.required:
-            self.add(
-                "breaking",
-                "discriminator-optional-to-required",
+        if bd.required != hd.required:
+            after = with_disc(required=hd.required)
+            self.judged(
+                f"discriminator-{'optional-to-required' if hd.required else 'required-to-optional'}",
                 hd.field,
                 f'discriminator "{hd.field}" becomes required: objects and clients that omit '
-                f"it fail validation ({RATCHETING})",
-            )
-        elif bd.required and not hd.required:
-            self.add(
-                "compatible",
-                "discriminator-required-to-optional",
-                hd.field,
-                f'discriminator "{hd.field}" becomes optional',
+                f"it fail validation ({RATCHETING})"
+                if hd.required
+                else f'discriminator "{hd.field}" becomes optional',
+                base,
+                after,
             )
         if "defaults" in self.facts and bd.default != hd.default:
-            self.add(
-                "compatible" if bd.default is None else "breaking",
+            after = with_disc(default=_default(hd.default))
+            self.judged(
                 "discriminator-default-changed",
                 hd.field,
                 f'default of discriminator "{hd.field}" changes from '
                 f"{'none' if bd.default is None else _q([bd.default])} to "
                 f"{'none' if hd.default is None else _q([hd.default])}"
                 + ("" if bd.default is None else ": clients that omit it get another selection"),
+                base,
+                after,
             )
         if not bd.values and hd.values:
-            self.add(
-                "breaking",
+            self.judged(
                 "discriminator-enum-added",
                 hd.field,
                 f'discriminator "{hd.field}" now only accepts {_q(hd.values)}; any string was '
                 "accepted before",
+                base,
+                with_disc(values=hd.values),
             )
             return False
         if bd.values and not hd.values:
-            self.add(
-                "compatible",
+            self.judged(
                 "discriminator-enum-removed",
                 hd.field,
                 f'discriminator "{hd.field}" no longer restricts its values (was {_q(bd.values)})',
+                base,
+                with_disc(values=None),
             )
             return False
         return bool(bd.values)
 
-    def members(self, b: UnionSurface, h: UnionSurface, compare_values: bool) -> None:
+    def members(self, b: UnionSurface, h: UnionSurface, compare_values: bool, base: Side) -> None:
+        """Each member change, and each discriminator value no member change explains,
+        judged against the base union with that one change made."""
         bd, hd = b.discriminator, h.discriminator
+        bu = base.union
+        assert bu is not None
         bm = {m.field: m for m in b.members}
         hm = {m.field: m for m in h.members}
+        head_values = set(hd.values) if hd is not None else set()
+
+        def changed(
+            drop: str | None = None,
+            add: MemberSurface | None = None,
+            values: tuple[set[str], set[str]] = (set(), set()),
+        ) -> Side:
+            """The base with member `drop` gone, `add` added (or put in its place), and
+            the discriminator's enum losing and gaining `values`."""
+            members = tuple(m for m in bu.members if m.field != (add.field if add else drop))
+            members = tuple(m for m in members if m.field != drop)
+            if add is not None:
+                members += (Member(add.field, add.value, add.optional),)
+            disc = bu.discriminator
+            if disc is not None and disc.values is not None:
+                lost, gained = values
+                kept = [v for v in disc.values if v not in lost]
+                disc = replace(disc, values=(*kept, *sorted(gained - set(kept))))
+            side = replace(base, union=replace(bu, discriminator=disc, members=members))
+            names = [n for n in (drop, add.field if add else None) if n]
+            side = self.known(side, *names)
+            if add is not None and side.known is not None:
+                side = replace(side, known=side.known | {add.field})
+            return side
+
         explained: set[str] = set()
         for name in sorted(bm.keys() & hm.keys()):
             old, new = bm[name], hm[name]
             if old.value != new.value and not (bd is None and hd is None):
                 explained.update((old.value, new.value))
-                self.add(
-                    "breaking",
+                lost = {old.value} - head_values
+                self.judged(
                     "member-renamed",
                     name,
                     f'member "{name}" is now selected by "{new.value}" instead of '
                     f'"{old.value}": clients that send "{old.value}" no longer select it',
+                    base,
+                    changed(add=new, values=(lost, {new.value})),
                 )
             if bd is not None and hd is not None:
-                self.optional_change(old, new)
+                self.optional_change(
+                    old, new, base, changed(add=replace(old, optional=new.optional))
+                )
         new_by_value = {m.value: m for f, m in sorted(hm.items()) if f not in bm}
         paired_new: set[str] = set()
         for name in sorted(bm.keys() - hm.keys()):
@@ -764,19 +860,21 @@ class _TypeDiff:
             moved = new_by_value.get(old.value)
             if moved is not None and (bd is not None or hd is not None):
                 paired_new.add(moved.field)
-                self.add(
-                    "breaking",
+                self.judged(
                     "member-renamed",
                     moved.field,
                     f'the member selected by "{old.value}" moves from field "{name}" to '
                     f'"{moved.field}": clients that set "{name}" no longer select it',
+                    base,
+                    changed(drop=name, add=replace(moved, optional=old.optional)),
                 )
                 if bd is not None and hd is not None:
-                    self.optional_change(old, moved)
+                    self.optional_change(
+                        old, moved, base, changed(add=replace(old, optional=moved.optional))
+                    )
                 continue
             still = hd is not None and old.value in hd.values
-            self.add(
-                "breaking",
+            self.judged(
                 "member-removed",
                 name,
                 f'"{name}" is no longer a member of {h.describe()}'
@@ -789,67 +887,67 @@ class _TypeDiff:
                         else f'; its value "{old.value}" is gone'
                     )
                 ),
+                base,
+                changed(drop=name, values=({old.value} - head_values, set())),
             )
-        base_values = set(bd.values if bd else ()) | set(bm_v.value for bm_v in b.members)
         for name in sorted(hm.keys() - bm.keys() - paired_new):
             new = hm[name]
             explained.add(new.value)
+            after = changed(add=new, values=(set(), {new.value} & head_values))
+            witness = refused(base, after)
             if "fields" in self.facts and name in self.b.fields:
-                self.add(
-                    "breaking",
-                    "member-added",
-                    name,
+                message = (
                     f'existing field "{name}" joins {h.describe()}: stored objects that set it '
-                    f"together with another member fail: {RATCHETING}",
+                    f"together with another member fail: {RATCHETING}"
                 )
-            elif bd is not None and bd.values and new.value in base_values and not new.optional:
-                self.add(
-                    "breaking",
-                    "member-added",
-                    name,
+            elif witness is not None:
+                message = (
                     f'"{new.value}" used to select no member; objects with that value now '
-                    f'need "{name}" set',
+                    f'need "{name}" set'
                 )
             else:
                 with_value = f' with its value "{new.value}"' if hd is not None else ""
-                self.add(
-                    "compatible",
-                    "member-added",
-                    name,
-                    f'"{name}" added to {h.describe()}{with_value}',
-                )
+                message = f'"{name}" added to {h.describe()}{with_value}'
+            self.add(
+                "compatible" if witness is None else "breaking",
+                "member-added",
+                name,
+                message,
+                witness,
+            )
         if compare_values and bd is not None and hd is not None:
             for v in sorted(set(bd.values) - set(hd.values) - explained):
-                self.add(
-                    "breaking",
+                self.judged(
                     "enum-value-removed",
                     hd.field,
                     f'discriminator "{hd.field}" no longer accepts "{v}"',
+                    base,
+                    changed(values=({v}, set())),
                 )
             for v in sorted(set(hd.values) - set(bd.values) - explained):
-                self.add(
-                    "compatible",
+                self.judged(
                     "enum-value-added",
                     hd.field,
                     f'discriminator "{hd.field}" accepts the new value "{v}", which selects no '
                     "member",
+                    base,
+                    changed(values=(set(), {v})),
                 )
 
-    def optional_change(self, old: MemberSurface, new: MemberSurface) -> None:
-        if old.optional and not new.optional:
-            self.add(
-                "breaking",
-                "member-optional-to-required",
-                new.field,
-                f'member "{new.field}" must now be set when "{new.value}" is selected',
-            )
-        elif not old.optional and new.optional:
-            self.add(
-                "compatible",
-                "member-required-to-optional",
-                new.field,
-                f'member "{new.field}" may now be unset when "{new.value}" is selected',
-            )
+    def optional_change(
+        self, old: MemberSurface, new: MemberSurface, base: Side, after: Side
+    ) -> None:
+        if old.optional == new.optional:
+            return
+        self.judged(
+            f"member-{'required-to-optional' if new.optional else 'optional-to-required'}",
+            new.field,
+            f'member "{new.field}" may now be unset when "{new.value}" is selected'
+            if new.optional
+            else f'member "{new.field}" must now be set when "{new.value}" is selected',
+            base,
+            after,
+        )
 
     # enums of other properties
 
@@ -860,54 +958,84 @@ class _TypeDiff:
         for prop in sorted((self.b.enums.keys() | self.h.enums.keys()) - skip):
             old = self.b.enums.get(prop)
             new = self.h.enums.get(prop)
+            before = Side(None, None, {} if old is None else {prop: _json_values(old)})
             if old is not None and new is not None:
                 for v in sorted(set(old) - set(new)):
-                    self.add(
-                        "breaking",
+                    self.judged(
                         "enum-value-removed",
                         prop,
                         f'"{prop}" no longer accepts {v}: stored objects and clients that use '
                         "it fail validation",
+                        before,
+                        Side(None, None, {prop: _json_values(x for x in old if x != v)}),
                     )
                 for v in sorted(set(new) - set(old)):
-                    self.add(
-                        "compatible",
+                    self.judged(
                         "enum-value-added",
                         prop,
                         f'"{prop}" accepts the new value {v}; clients that assume they know '
                         "every value must handle it",
+                        before,
+                        Side(None, None, {prop: _json_values([*old, v])}),
                     )
             elif new is not None and prop in self.b.fields:
+                after = Side(None, None, {prop: _json_values(new)})
                 source = self.h.enum_sources.get(prop, "")
                 if source == "enum":
-                    self.add(
-                        "compatible",
-                        "enum-declared",
-                        prop,
+                    # +enum is read by openapi-gen only: the API server enforces nothing.
+                    after = before
+                    message = (
                         f'existing field "{prop}" documents its values {_json_list(new)} with '
                         "+enum, which only openapi-gen reads: the API server does not "
-                        "enforce it, so no request that worked starts failing",
+                        "enforce it, so no request that worked starts failing"
                     )
                 elif source == K8S_ENUM and built_in(self.h.package):
-                    self.add(
-                        "compatible",
-                        "enum-declared",
-                        prop,
+                    # the hand-written validation it replaces enforced the same values
+                    before = after
+                    message = (
                         f'existing field "{prop}" declares its values {_json_list(new)} with '
-                        f"+k8s:enum: {DECLARED}",
+                        f"+k8s:enum: {DECLARED}"
                     )
                 else:
-                    self.add(
-                        "breaking",
-                        "enum-added",
-                        prop,
+                    message = (
                         f'existing field "{prop}" now only accepts {_json_list(new)}: values '
-                        "that were accepted before fail validation",
+                        "that were accepted before fail validation"
                     )
+                kind = "enum-added" if refused(before, after) else "enum-declared"
+                self.judged(kind, prop, message, before, after)
             elif old is not None and prop in self.h.fields:
-                self.add(
-                    "compatible",
+                self.judged(
                     "enum-removed",
                     prop,
                     f'"{prop}" no longer restricts its values (was {_json_list(old)})',
+                    before,
+                    Side(None, None, {}),
                 )
+
+
+def _json_values(texts: Iterable[str]) -> tuple[Any, ...]:
+    return tuple(json.loads(t) for t in texts)
+
+
+def _default(text: str | None) -> Any:
+    """The value the server sets for a left-out discriminator (ABSENT: none)."""
+    value = default_string(text)
+    return ABSENT if value is None else value
+
+
+def _fields(u: UnionSurface) -> list[str]:
+    return ([u.discriminator.field] if u.discriminator else []) + [m.field for m in u.members]
+
+
+def _engine_union(u: UnionSurface, facts: frozenset[Fact]) -> EngineUnion:
+    d = u.discriminator
+    disc = None
+    if d is not None:
+        default = _default(d.default) if "defaults" in facts else ABSENT
+        disc = Discriminator(d.field, d.required, d.values or None, default)
+    return EngineUnion(
+        disc,
+        tuple(Member(m.field, m.value, m.optional) for m in u.members),
+        u.mode if "mode" in facts else "at-most-one",
+        family_of(u.dialect) or "kep1027",
+    )
