@@ -54,6 +54,7 @@ class Union:
 class Side:
     union: Union | None  # None: nothing ties the fields together
     known: frozenset[str] | None = None  # the fields the schema declares; None: all
+    required: frozenset[str] = frozenset()  # fields an object must set
     enums: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)  # plain fields
 
 
@@ -114,6 +115,13 @@ def _within(i: int, values: Sequence[Any]) -> Condition:
     return Condition(frozenset({i}), holds)
 
 
+def _present(i: int) -> Condition:
+    def holds(a: Mapping[int, Any]) -> bool:
+        return a[i] is not ABSENT
+
+    return Condition(frozenset({i}), holds)
+
+
 def _negated(t: Condition) -> Condition:
     def holds(a: Mapping[int, Any]) -> bool:
         return not t.holds(a)
@@ -131,6 +139,8 @@ def tests(side: Side, fields: Sequence[str]) -> list[Condition]:
             out.append(_within(i, ()))
     u = side.union
     disc = u.discriminator if u is not None else None
+    for name in sorted(side.required & at.keys()):
+        out.append(_present(at[name]))
     for name, values in side.enums.items():
         if name in at and (disc is None or name != disc.field):
             out.append(_within(at[name], values))
@@ -164,6 +174,12 @@ def tests(side: Side, fields: Sequence[str]) -> list[Condition]:
 
     out.append(Condition(frozenset({d}), disc_ok))
     if u.family == "kep2019":
+        # the discriminator the client sets agrees with the one member set
+        def agrees(a: Mapping[int, Any]) -> bool:
+            chosen = [m for m, i in members if a[i] is not ABSENT]
+            return a[d] is ABSENT or len(chosen) != 1 or chosen[0].value == a[d]
+
+        out.append(Condition(frozenset({d, *(i for _, i in members)}), agrees))
         return out
     for m, i in members:
 

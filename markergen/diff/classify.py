@@ -587,6 +587,9 @@ class _TypeDiff:
         return Side(
             None if u is None else _engine_union(u, self.facts),
             t.fields if "fields" in self.facts else None,
+            # a plain field required in the base stays so on both sides: a change of it
+            # is no union change
+            self.b.required,
             {f: _json_values(t.enums[f]) for f in sorted(valued & t.enums.keys())},
         )
 
@@ -714,7 +717,9 @@ class _TypeDiff:
             self.judged("discriminator-removed", bd.field, message, base, after)
         elif bd is None and hd is not None:
             disc = _engine_union(h, self.facts).discriminator
-            after = replace(base, union=replace(bu, discriminator=disc, mode=mode))
+            # a member that becomes the discriminator leaves the members (its own change)
+            members = tuple(m for m in bu.members if m.field != hd.field)
+            after = replace(base, union=replace(bu, discriminator=disc, members=members, mode=mode))
             after = replace(after, known=None if base.known is None else base.known | {hd.field})
             strict = refused(base, after) is not None
             self.judged(
@@ -958,7 +963,7 @@ class _TypeDiff:
         for prop in sorted((self.b.enums.keys() | self.h.enums.keys()) - skip):
             old = self.b.enums.get(prop)
             new = self.h.enums.get(prop)
-            before = Side(None, None, {} if old is None else {prop: _json_values(old)})
+            before = Side(None, enums={} if old is None else {prop: _json_values(old)})
             if old is not None and new is not None:
                 for v in sorted(set(old) - set(new)):
                     self.judged(
@@ -967,7 +972,7 @@ class _TypeDiff:
                         f'"{prop}" no longer accepts {v}: stored objects and clients that use '
                         "it fail validation",
                         before,
-                        Side(None, None, {prop: _json_values(x for x in old if x != v)}),
+                        Side(None, enums={prop: _json_values(x for x in old if x != v)}),
                     )
                 for v in sorted(set(new) - set(old)):
                     self.judged(
@@ -976,10 +981,10 @@ class _TypeDiff:
                         f'"{prop}" accepts the new value {v}; clients that assume they know '
                         "every value must handle it",
                         before,
-                        Side(None, None, {prop: _json_values([*old, v])}),
+                        Side(None, enums={prop: _json_values([*old, v])}),
                     )
             elif new is not None and prop in self.b.fields:
-                after = Side(None, None, {prop: _json_values(new)})
+                after = Side(None, enums={prop: _json_values(new)})
                 source = self.h.enum_sources.get(prop, "")
                 if source == "enum":
                     # +enum is read by openapi-gen only: the API server enforces nothing.
@@ -1009,7 +1014,7 @@ class _TypeDiff:
                     prop,
                     f'"{prop}" no longer restricts its values (was {_json_list(old)})',
                     before,
-                    Side(None, None, {}),
+                    Side(None, enums={}),
                 )
 
 

@@ -202,6 +202,9 @@ class TypeSurface:
     enum_sources: Mapping[str, str] = field(default_factory=dict)
     # properties that come from inlined structs (reported at the inlined struct)
     inherited: frozenset[str] = frozenset()
+    # properties the schema requires (not optional as openapi-gen reads the Go); empty
+    # when the source does not say
+    required: frozenset[str] = frozenset()
 
     def discriminators(self) -> frozenset[str]:
         return frozenset(u.discriminator.field for u in self.unions if u.discriminator)
@@ -369,6 +372,7 @@ class _Collected:
     details: dict[str, FieldSurface] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)
     inherited: set[str] = field(default_factory=set)
+    required: set[str] = field(default_factory=set)
 
 
 def _collect(
@@ -392,6 +396,8 @@ def _collect(
         if not f.json_name:
             continue
         out.fields.add(f.json_name)
+        if not f.optional:
+            out.required.add(f.json_name)
         if inherited:
             out.inherited.add(f.json_name)
         out.details.setdefault(
@@ -441,5 +447,6 @@ def surface_from_model(
             gate=marker_gate(markers),
             enum_sources=got.sources,
             inherited=frozenset(got.inherited),
+            required=frozenset(got.required),
         )
     return Surface(types=types, carries=ALL_FACTS, origin=origin)

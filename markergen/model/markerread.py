@@ -190,4 +190,3 @@ def _prose_name(raw: str) -> str | None:
         return None
     name = head.split()[0].rstrip(",")
     return name or None
-
