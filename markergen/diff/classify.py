@@ -13,9 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from markergen.accept.compare import Discriminator, Member, Side, refused
-from markergen.accept.compare import Union as EngineUnion
-from markergen.accept.space import ABSENT
+from markergen.accept.compare import Member, Side, refused
 from markergen.diff.surface import (
     Fact,
     MemberSurface,
@@ -24,9 +22,11 @@ from markergen.diff.surface import (
     TypeSurface,
     UnionSurface,
     Where,
+    default_value,
     family_of,
+    json_values,
 )
-from markergen.markers import K8S_ENUM, default_string
+from markergen.markers import K8S_ENUM
 
 ChangeClass = Literal["breaking", "compatible", "not-compared"]
 RATCHETING = (
@@ -446,6 +446,8 @@ class _TypeDiff:
         self.union_gate = ""
         self.union_pos: Where | None = None
         self.union_base = False
+        # the base side of the union pair being compared (markergen.accept.compare)
+        self.base = Side(None)
 
     def add(
         self,
@@ -577,44 +579,50 @@ class _TypeDiff:
                     )
                 )
 
-    # the engine: every union and enum change is classed by the objects each side accepts
+    # Every union and enum change is classed by the union engine (markergen.accept.compare):
+    # breaking exactly when the base with that one change made refuses an object the base
+    # accepts. The few facts no object shows are named rules, each with its reason.
 
     def side(self, u: UnionSurface | None, t: TypeSurface, *others: UnionSurface) -> Side:
         """What the API server enforces over `u`'s fields in type `t`: the union, the
-        fields the schema declares, and the plain enums of the fields that discriminate
-        in `others` (the other side's union)."""
+        fields the schema declares, the fields the base requires (a change of that is no
+        union change) and the enums of fields that discriminate on either side."""
         valued = {o.discriminator.field for o in (u, *others) if o and o.discriminator}
         return Side(
-            None if u is None else _engine_union(u, self.facts),
+            None if u is None else u.engine(self.facts),
             t.fields if "fields" in self.facts else None,
-            # a plain field required in the base stays so on both sides: a change of it
-            # is no union change
             self.b.required,
-            {f: _json_values(t.enums[f]) for f in sorted(valued & t.enums.keys())},
+            {f: json_values(t.enums[f]) for f in sorted(valued & t.enums.keys())},
         )
 
     def known(self, side: Side, *names: str) -> Side:
         """`side` with `names` declared as the head declares them."""
         if side.known is None:
             return side
-        kept = {n for n in names if n in self.h.fields}
-        return replace(side, known=(side.known - set(names)) | kept)
+        return replace(side, known=(side.known - set(names)) | (set(names) & self.h.fields))
 
-    def judged(self, kind: str, field: str | None, message: str, before: Side, after: Side) -> bool:
-        """Adds the change, breaking exactly when `after` refuses an object `before`
-        accepts (that object is the witness); says whether it is breaking."""
-        witness = refused(before, after)
+    def judged(
+        self,
+        kind: str,
+        field: str | None,
+        after: Side,
+        message: str | tuple[str, str],
+        before: Side | None = None,
+        shown: bool = True,
+    ) -> None:
+        """Adds the change, breaking exactly when `after` refuses an object `before` (the
+        base union) accepts; that object is the witness when `shown`. A pair of messages
+        is (if breaking, if compatible)."""
+        witness = refused(before or self.base, after)
+        text = message if isinstance(message, str) else message[witness is None]
         cls: ChangeClass = "compatible" if witness is None else "breaking"
-        self.add(cls, kind, field, message, witness)
-        return witness is not None
+        self.add(cls, kind, field, text, witness if shown else None)
 
     # whole unions
 
     def union_removed(self, u: UnionSurface) -> None:
         d = u.discriminator
-        field = d.field if d else None
         before = self.side(u, self.b)
-        after = self.known(replace(before, union=None), *_fields(u))
         gone = sorted(f for f in _fields(u) if "fields" in self.facts and f not in self.h.fields)
         message = (
             f"{_union_text(u)} was removed together with its field(s) "
@@ -626,39 +634,37 @@ class _TypeDiff:
             "no longer clears the other members when the selection changes, nor rejects "
             "objects with several members set"
         )
-        self.judged("union-removed", field, message, before, after)
+        after = self.known(replace(before, union=None), *_fields(u))
+        self.judged("union-removed", d.field if d else None, after, message, before)
 
     def union_added(self, u: UnionSurface) -> None:
         d = u.discriminator
-        field = d.field if d else None
-        touched = [m.field for m in u.members]
-        if d is not None and d.required:
-            touched.append(d.field)
+        touched = [m.field for m in u.members] + ([d.field] if d and d.required else [])
         existing = sorted(f for f in touched if f in self.b.fields)
         after = self.side(u, self.h)
         # A field the base does not declare is refused there: no stored object sets it.
         before = replace(after, union=None, known=None if after.known is None else self.b.fields)
-        kind = "union-added"
         if u.dialect == "k8s" and existing and built_in(self.h.package):
             # Declarative validation replaces the hand-written validation of a built-in
             # type, which (its tests hold) accepted the same objects: the base enforced
             # the union already, without the tags.
-            before = replace(before, union=after.union)
-            kind = "union-declared"
-        witness = refused(before, after)
-        if kind == "union-declared":
             message = (
                 f"existing fields {_q(existing)} are declared a {u.describe()} with "
                 f"+k8s: tags: {DECLARED}"
             )
-        elif witness is None:
-            message = f"new {_union_text(u)} over new fields: no stored object sets them"
-        else:
-            why = (
-                NOT_BUILT_IN if u.dialect == "k8s" else f"breaking for stored objects: {RATCHETING}"
-            )
-            message = f"new {u.describe()} over existing fields {_q(existing or touched)}: {why}"
-        self.add("compatible" if witness is None else "breaking", kind, field, message, witness)
+            self.judged("union-declared", None, after, message, replace(before, union=after.union))
+            return
+        why = NOT_BUILT_IN if u.dialect == "k8s" else f"breaking for stored objects: {RATCHETING}"
+        self.judged(
+            "union-added",
+            d.field if d else None,
+            after,
+            (
+                f"new {u.describe()} over existing fields {_q(existing or touched)}: {why}",
+                f"new {_union_text(u)} over new fields: no stored object sets them",
+            ),
+            before,
+        )
 
     # one union in both versions
 
@@ -671,192 +677,160 @@ class _TypeDiff:
             and family_of(h.dialect) is not None
             and family_of(b.dialect) != family_of(h.dialect)
         ):
-            # Named rule: the families accept the same objects but normalize them
-            # differently (who sets the discriminator, when members are cleared), which no
-            # object's verdict shows.
+            # Named rule: the families differ in what the server does to an object (who
+            # sets the discriminator, when members are cleared), which no verdict shows.
             self.add("breaking", "union-dialect-changed", field, _dialect_message(b, h))
         base = self.side(b, self.b, h)
-        bu = base.union
-        assert bu is not None
+        assert base.union is not None
         # The other changes are judged under the head's semantics: a member value moving
         # from a Go field name to an enum value refuses what the 2019 design took.
-        bu = replace(bu, family=family_of(h.dialect) or bu.family)
-        base = replace(base, union=bu)
+        bu = replace(base.union, family=family_of(h.dialect) or base.union.family)
+        self.base = base = replace(base, union=bu)
         mode = h.mode if "mode" in self.facts else bu.mode
         compare_values = False
         if bd is None and hd is None:
             if "mode" in self.facts and b.mode != h.mode:
-                after = replace(base, union=replace(bu, mode=h.mode))
                 self.judged(
                     "union-mode-changed",
                     None,
-                    f"{h.describe()} changes from {b.mode} to {h.mode}"
-                    + (
-                        ": objects with no member set become invalid"
-                        if refused(base, after)
-                        else ""
+                    replace(base, union=replace(bu, mode=h.mode)),
+                    (
+                        f"{h.describe()} changes from {b.mode} to {h.mode}: objects with no "
+                        "member set become invalid",
+                        f"{h.describe()} changes from {b.mode} to {h.mode}",
                     ),
-                    base,
-                    after,
                 )
         elif bd is not None and hd is None:
-            after = self.known(
-                replace(base, union=replace(bu, discriminator=None, mode=mode)), bd.field
+            after = replace(base, union=replace(bu, discriminator=None, mode=mode))
+            self.judged(
+                "discriminator-removed",
+                bd.field,
+                self.known(after, bd.field),
+                f'field "{bd.field}" stays but no longer discriminates the union of '
+                f"{_members(h)}: the server stops checking that it matches the member "
+                "set and stops clearing members when it changes (validation relaxed)"
+                if "fields" in self.facts and bd.field in self.h.fields
+                else f'discriminator "{bd.field}" of {b.describe()} was removed: clients that '
+                "set it to select a member send a field the schema no longer has",
             )
-            if "fields" in self.facts and bd.field in self.h.fields:
-                message = (
-                    f'field "{bd.field}" stays but no longer discriminates the union of '
-                    f"{_members(h)}: the server stops checking that it matches the member "
-                    "set and stops clearing members when it changes (validation relaxed)"
-                )
-            else:
-                message = (
-                    f'discriminator "{bd.field}" of {b.describe()} was removed: clients that '
-                    "set it to select a member send a field the schema no longer has"
-                )
-            self.judged("discriminator-removed", bd.field, message, base, after)
         elif bd is None and hd is not None:
-            disc = _engine_union(h, self.facts).discriminator
             # a member that becomes the discriminator leaves the members (its own change)
-            members = tuple(m for m in bu.members if m.field != hd.field)
-            after = replace(base, union=replace(bu, discriminator=disc, members=members, mode=mode))
-            after = replace(after, known=None if base.known is None else base.known | {hd.field})
-            strict = refused(base, after) is not None
+            union = replace(
+                bu,
+                discriminator=h.engine(self.facts).discriminator,
+                members=tuple(m for m in bu.members if m.field != hd.field),
+                mode=mode,
+            )
             self.judged(
                 "discriminator-added",
                 hd.field,
-                f'the {h.describe()} gains discriminator "{hd.field}"'
-                + (
-                    ": objects that leave it out or set a member it does not select fail"
-                    if strict
-                    else " (optional)"
+                self.known(replace(base, union=union), hd.field),
+                (
+                    f'the {h.describe()} gains discriminator "{hd.field}": objects that leave '
+                    "it out or set a member it does not select fail",
+                    f'the {h.describe()} gains discriminator "{hd.field}" (optional)',
                 ),
-                base,
-                after,
             )
         elif bd is not None and hd is not None:
-            compare_values = self.discriminator(b, h, base)
-        self.members(b, h, compare_values, base)
+            compare_values = self.discriminator(b, h)
+        self.members(b, h, compare_values)
 
-    def discriminator(self, b: UnionSurface, h: UnionSurface, base: Side) -> bool:
-        """Compares the discriminators, each change against the base; says whether their
-        enum values are comparable."""
+    def discriminator(self, b: UnionSurface, h: UnionSurface) -> bool:
+        """Compares the discriminators; says whether their enum values are comparable."""
         bd, hd = b.discriminator, h.discriminator
-        assert bd is not None and hd is not None and base.union is not None
-        disc = base.union.discriminator
-        assert disc is not None
+        union = self.base.union
+        assert bd is not None and hd is not None and union and union.discriminator
 
         def with_disc(**changes: Any) -> Side:
-            assert base.union is not None and disc is not None
-            return replace(base, union=replace(base.union, discriminator=replace(disc, **changes)))
+            assert union and union.discriminator
+            disc = replace(union.discriminator, **changes)
+            return replace(self.base, union=replace(union, discriminator=disc))
 
         if bd.field != hd.field:
-            after = self.known(with_disc(field=hd.field), bd.field)
-            after = replace(after, known=None if after.known is None else after.known | {hd.field})
             self.judged(
                 "discriminator-renamed",
                 hd.field,
+                self.known(with_disc(field=hd.field), bd.field, hd.field),
                 f'discriminator "{bd.field}" renamed to "{hd.field}" ({_members(h)}): '
                 f'clients that send "{bd.field}" send a field the schema no longer has',
-                base,
-                after,
             )
         if bd.required != hd.required:
-            after = with_disc(required=hd.required)
             self.judged(
                 f"discriminator-{'optional-to-required' if hd.required else 'required-to-optional'}",
                 hd.field,
+                with_disc(required=hd.required),
                 f'discriminator "{hd.field}" becomes required: objects and clients that omit '
                 f"it fail validation ({RATCHETING})"
                 if hd.required
                 else f'discriminator "{hd.field}" becomes optional',
-                base,
-                after,
             )
         if "defaults" in self.facts and bd.default != hd.default:
-            after = with_disc(default=_default(hd.default))
             self.judged(
                 "discriminator-default-changed",
                 hd.field,
+                with_disc(default=default_value(hd.default)),
                 f'default of discriminator "{hd.field}" changes from '
                 f"{'none' if bd.default is None else _q([bd.default])} to "
                 f"{'none' if hd.default is None else _q([hd.default])}"
                 + ("" if bd.default is None else ": clients that omit it get another selection"),
-                base,
-                after,
             )
         if not bd.values and hd.values:
             self.judged(
                 "discriminator-enum-added",
                 hd.field,
+                with_disc(values=hd.values),
                 f'discriminator "{hd.field}" now only accepts {_q(hd.values)}; any string was '
                 "accepted before",
-                base,
-                with_disc(values=hd.values),
             )
-            return False
-        if bd.values and not hd.values:
+        elif bd.values and not hd.values:
             self.judged(
                 "discriminator-enum-removed",
                 hd.field,
-                f'discriminator "{hd.field}" no longer restricts its values (was {_q(bd.values)})',
-                base,
                 with_disc(values=None),
+                f'discriminator "{hd.field}" no longer restricts its values (was {_q(bd.values)})',
             )
-            return False
-        return bool(bd.values)
+        return bool(bd.values and hd.values)
 
-    def members(self, b: UnionSurface, h: UnionSurface, compare_values: bool, base: Side) -> None:
-        """Each member change, and each discriminator value no member change explains,
-        judged against the base union with that one change made."""
+    def edited(
+        self,
+        drop: str = "",
+        add: MemberSurface | None = None,
+        lost: Iterable[str] = (),
+        gained: Iterable[str] = (),
+    ) -> Side:
+        """The base union with member `drop` gone, `add` added (or in place of its
+        namesake) and the discriminator's enum losing `lost` and gaining `gained`."""
+        union = self.base.union
+        assert union is not None
+        members = [m for m in union.members if m.field not in (drop, add.field if add else "")]
+        if add is not None:
+            members.append(Member(add.field, add.value, add.optional))
+        disc = union.discriminator
+        if disc is not None and disc.values is not None:
+            kept = [v for v in disc.values if v not in set(lost)]
+            disc = replace(disc, values=(*kept, *sorted(set(gained) - set(kept))))
+        union = replace(union, discriminator=disc, members=tuple(members))
+        return self.known(replace(self.base, union=union), drop, add.field if add else drop)
+
+    def members(self, b: UnionSurface, h: UnionSurface, compare_values: bool) -> None:
         bd, hd = b.discriminator, h.discriminator
-        bu = base.union
-        assert bu is not None
         bm = {m.field: m for m in b.members}
         hm = {m.field: m for m in h.members}
         head_values = set(hd.values) if hd is not None else set()
-
-        def changed(
-            drop: str | None = None,
-            add: MemberSurface | None = None,
-            values: tuple[set[str], set[str]] = (set(), set()),
-        ) -> Side:
-            """The base with member `drop` gone, `add` added (or put in its place), and
-            the discriminator's enum losing and gaining `values`."""
-            members = tuple(m for m in bu.members if m.field != (add.field if add else drop))
-            members = tuple(m for m in members if m.field != drop)
-            if add is not None:
-                members += (Member(add.field, add.value, add.optional),)
-            disc = bu.discriminator
-            if disc is not None and disc.values is not None:
-                lost, gained = values
-                kept = [v for v in disc.values if v not in lost]
-                disc = replace(disc, values=(*kept, *sorted(gained - set(kept))))
-            side = replace(base, union=replace(bu, discriminator=disc, members=members))
-            names = [n for n in (drop, add.field if add else None) if n]
-            side = self.known(side, *names)
-            if add is not None and side.known is not None:
-                side = replace(side, known=side.known | {add.field})
-            return side
-
         explained: set[str] = set()
         for name in sorted(bm.keys() & hm.keys()):
             old, new = bm[name], hm[name]
             if old.value != new.value and not (bd is None and hd is None):
                 explained.update((old.value, new.value))
-                lost = {old.value} - head_values
                 self.judged(
                     "member-renamed",
                     name,
+                    self.edited(add=new, lost={old.value} - head_values, gained=[new.value]),
                     f'member "{name}" is now selected by "{new.value}" instead of '
                     f'"{old.value}": clients that send "{old.value}" no longer select it',
-                    base,
-                    changed(add=new, values=(lost, {new.value})),
                 )
             if bd is not None and hd is not None:
-                self.optional_change(
-                    old, new, base, changed(add=replace(old, optional=new.optional))
-                )
+                self.optional_change(old, new)
         new_by_value = {m.value: m for f, m in sorted(hm.items()) if f not in bm}
         paired_new: set[str] = set()
         for name in sorted(bm.keys() - hm.keys()):
@@ -868,91 +842,66 @@ class _TypeDiff:
                 self.judged(
                     "member-renamed",
                     moved.field,
+                    self.edited(drop=name, add=replace(moved, optional=old.optional)),
                     f'the member selected by "{old.value}" moves from field "{name}" to '
                     f'"{moved.field}": clients that set "{name}" no longer select it',
-                    base,
-                    changed(drop=name, add=replace(moved, optional=old.optional)),
                 )
                 if bd is not None and hd is not None:
-                    self.optional_change(
-                        old, moved, base, changed(add=replace(old, optional=moved.optional))
-                    )
+                    self.optional_change(old, moved)
                 continue
-            still = hd is not None and old.value in hd.values
+            why = f'; its value "{old.value}" is gone'
+            if hd is not None and old.value in hd.values:
+                why = f'; "{old.value}" now selects no member'
             self.judged(
                 "member-removed",
                 name,
-                f'"{name}" is no longer a member of {h.describe()}'
-                + (
-                    ""
-                    if bd is None
-                    else (
-                        f'; "{old.value}" now selects no member'
-                        if still
-                        else f'; its value "{old.value}" is gone'
-                    )
-                ),
-                base,
-                changed(drop=name, values=({old.value} - head_values, set())),
+                self.edited(drop=name, lost={old.value} - head_values),
+                f'"{name}" is no longer a member of {h.describe()}{why if bd else ""}',
             )
         for name in sorted(hm.keys() - bm.keys() - paired_new):
             new = hm[name]
             explained.add(new.value)
-            after = changed(add=new, values=(set(), {new.value} & head_values))
-            witness = refused(base, after)
-            if "fields" in self.facts and name in self.b.fields:
-                message = (
-                    f'existing field "{name}" joins {h.describe()}: stored objects that set it '
-                    f"together with another member fail: {RATCHETING}"
-                )
-            elif witness is not None:
-                message = (
-                    f'"{new.value}" used to select no member; objects with that value now '
-                    f'need "{name}" set'
-                )
-            else:
-                with_value = f' with its value "{new.value}"' if hd is not None else ""
-                message = f'"{name}" added to {h.describe()}{with_value}'
-            self.add(
-                "compatible" if witness is None else "breaking",
+            with_value = f' with its value "{new.value}"' if hd is not None else ""
+            self.judged(
                 "member-added",
                 name,
-                message,
-                witness,
+                self.edited(add=new, gained={new.value} & head_values),
+                (
+                    f'existing field "{name}" joins {h.describe()}: stored objects that set it '
+                    f"together with another member fail: {RATCHETING}"
+                    if "fields" in self.facts and name in self.b.fields
+                    else f'"{new.value}" used to select no member; objects with that value now '
+                    f'need "{name}" set',
+                    f'"{name}" added to {h.describe()}{with_value}',
+                ),
             )
-        if compare_values and bd is not None and hd is not None:
+        if compare_values and hd is not None and bd is not None:
             for v in sorted(set(bd.values) - set(hd.values) - explained):
                 self.judged(
                     "enum-value-removed",
                     hd.field,
+                    self.edited(lost=[v]),
                     f'discriminator "{hd.field}" no longer accepts "{v}"',
-                    base,
-                    changed(values=({v}, set())),
                 )
             for v in sorted(set(hd.values) - set(bd.values) - explained):
                 self.judged(
                     "enum-value-added",
                     hd.field,
+                    self.edited(gained=[v]),
                     f'discriminator "{hd.field}" accepts the new value "{v}", which selects no '
                     "member",
-                    base,
-                    changed(values=(set(), {v})),
                 )
 
-    def optional_change(
-        self, old: MemberSurface, new: MemberSurface, base: Side, after: Side
-    ) -> None:
-        if old.optional == new.optional:
-            return
-        self.judged(
-            f"member-{'required-to-optional' if new.optional else 'optional-to-required'}",
-            new.field,
-            f'member "{new.field}" may now be unset when "{new.value}" is selected'
-            if new.optional
-            else f'member "{new.field}" must now be set when "{new.value}" is selected',
-            base,
-            after,
-        )
+    def optional_change(self, old: MemberSurface, new: MemberSurface) -> None:
+        if old.optional != new.optional:
+            self.judged(
+                f"member-{'required-to-optional' if new.optional else 'optional-to-required'}",
+                new.field,
+                self.edited(add=replace(old, optional=new.optional)),
+                f'member "{new.field}" may now be unset when "{new.value}" is selected'
+                if new.optional
+                else f'member "{new.field}" must now be set when "{new.value}" is selected',
+            )
 
     # enums of other properties
 
@@ -963,84 +912,69 @@ class _TypeDiff:
         for prop in sorted((self.b.enums.keys() | self.h.enums.keys()) - skip):
             old = self.b.enums.get(prop)
             new = self.h.enums.get(prop)
-            before = Side(None, enums={} if old is None else {prop: _json_values(old)})
             if old is not None and new is not None:
                 for v in sorted(set(old) - set(new)):
-                    self.judged(
+                    self.enum(
                         "enum-value-removed",
                         prop,
+                        old,
+                        [x for x in old if x != v],
                         f'"{prop}" no longer accepts {v}: stored objects and clients that use '
                         "it fail validation",
-                        before,
-                        Side(None, enums={prop: _json_values(x for x in old if x != v)}),
                     )
                 for v in sorted(set(new) - set(old)):
-                    self.judged(
+                    self.enum(
                         "enum-value-added",
                         prop,
+                        old,
+                        [*old, v],
                         f'"{prop}" accepts the new value {v}; clients that assume they know '
                         "every value must handle it",
-                        before,
-                        Side(None, enums={prop: _json_values([*old, v])}),
                     )
             elif new is not None and prop in self.b.fields:
-                after = Side(None, enums={prop: _json_values(new)})
                 source = self.h.enum_sources.get(prop, "")
                 if source == "enum":
-                    # +enum is read by openapi-gen only: the API server enforces nothing.
-                    after = before
+                    # +enum is read by openapi-gen only: the API server enforces nothing
                     message = (
                         f'existing field "{prop}" documents its values {_json_list(new)} with '
                         "+enum, which only openapi-gen reads: the API server does not "
                         "enforce it, so no request that worked starts failing"
                     )
+                    self.enum("enum-declared", prop, None, None, message)
                 elif source == K8S_ENUM and built_in(self.h.package):
                     # the hand-written validation it replaces enforced the same values
-                    before = after
                     message = (
                         f'existing field "{prop}" declares its values {_json_list(new)} with '
                         f"+k8s:enum: {DECLARED}"
                     )
+                    self.enum("enum-declared", prop, new, new, message)
                 else:
                     message = (
                         f'existing field "{prop}" now only accepts {_json_list(new)}: values '
                         "that were accepted before fail validation"
                     )
-                kind = "enum-added" if refused(before, after) else "enum-declared"
-                self.judged(kind, prop, message, before, after)
+                    self.enum("enum-added", prop, None, new, message)
             elif old is not None and prop in self.h.fields:
-                self.judged(
-                    "enum-removed",
-                    prop,
-                    f'"{prop}" no longer restricts its values (was {_json_list(old)})',
-                    before,
-                    Side(None, enums={}),
-                )
+                message = f'"{prop}" no longer restricts its values (was {_json_list(old)})'
+                self.enum("enum-removed", prop, old, None, message)
 
+    def enum(
+        self,
+        kind: str,
+        prop: str,
+        before: Iterable[str] | None,
+        after: Iterable[str] | None,
+        message: str,
+    ) -> None:
+        """A change of a plain property's enforced enum (None: none), judged without a
+        witness: the enum may be on the property's list items or map values, whose shape
+        the surface does not keep."""
 
-def _json_values(texts: Iterable[str]) -> tuple[Any, ...]:
-    return tuple(json.loads(t) for t in texts)
+        def side(values: Iterable[str] | None) -> Side:
+            return Side(None, enums={} if values is None else {prop: json_values(values)})
 
-
-def _default(text: str | None) -> Any:
-    """The value the server sets for a left-out discriminator (ABSENT: none)."""
-    value = default_string(text)
-    return ABSENT if value is None else value
+        self.judged(kind, prop, side(after), message, side(before), shown=False)
 
 
 def _fields(u: UnionSurface) -> list[str]:
     return ([u.discriminator.field] if u.discriminator else []) + [m.field for m in u.members]
-
-
-def _engine_union(u: UnionSurface, facts: frozenset[Fact]) -> EngineUnion:
-    d = u.discriminator
-    disc = None
-    if d is not None:
-        default = _default(d.default) if "defaults" in facts else ABSENT
-        disc = Discriminator(d.field, d.required, d.values or None, default)
-    return EngineUnion(
-        disc,
-        tuple(Member(m.field, m.value, m.optional) for m in u.members),
-        u.mode if "mode" in facts else "at-most-one",
-        family_of(u.dialect) or "kep1027",
-    )

@@ -15,9 +15,11 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 from markergen import markers as names
+from markergen.accept import compare as accept
+from markergen.accept.space import ABSENT
 from markergen.emit.naming import Naming, key_definition_name
 from markergen.markers import Marker
 from markergen.model import Field, Model, Struct, TypeRef, Union
@@ -117,6 +119,17 @@ def json_value(value: object) -> str:
     return json.dumps(value, sort_keys=True)
 
 
+def json_values(texts: Iterable[str]) -> tuple[Any, ...]:
+    """Enum values (JSON texts) as the JSON values an object holds."""
+    return tuple(json.loads(t) for t in texts)
+
+
+def default_value(text: str | None) -> Any:
+    """The string a discriminator's default sets (ABSENT: none)."""
+    value = names.default_string(text)
+    return ABSENT if value is None else value
+
+
 @dataclass(frozen=True, slots=True)
 class Where:
     file: str
@@ -166,18 +179,25 @@ class UnionSurface:
             return "discriminator:" + self.discriminator.field
         return "members:" + ",".join(m.field for m in self.members)
 
-    @property
-    def empty_values(self) -> tuple[str, ...]:
-        if self.discriminator is None:
-            return ()
-        used = {m.value for m in self.members}
-        return tuple(v for v in self.discriminator.values if v not in used)
-
     def member(self, json_name: str) -> MemberSurface | None:
         for m in self.members:
             if m.field == json_name:
                 return m
         return None
+
+    def engine(self, facts: frozenset[Fact]) -> accept.Union:
+        """The union as the union engine judges it, with the facts the source knows."""
+        d = self.discriminator
+        disc = None
+        if d is not None:
+            default = default_value(d.default) if "defaults" in facts else ABSENT
+            disc = accept.Discriminator(d.field, d.required, d.values or None, default)
+        return accept.Union(
+            disc,
+            tuple(accept.Member(m.field, m.value, m.optional) for m in self.members),
+            self.mode if "mode" in facts else "at-most-one",
+            family_of(self.dialect) or "kep1027",
+        )
 
     def describe(self) -> str:
         if self.discriminator is not None:
@@ -218,11 +238,6 @@ class TypeSurface:
     @property
     def stage(self) -> Stage:
         return version_stage(self.package)
-
-    @property
-    def carries_api(self) -> bool:
-        """Whether the definition has something this diff compares."""
-        return bool(self.unions or self.enums)
 
 
 @dataclass(frozen=True)
