@@ -18,8 +18,9 @@ accepts and the head refuses; that object is the witness.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from markergen.accept.space import ABSENT, Condition, first, set_value
@@ -56,6 +57,36 @@ class Side:
     known: frozenset[str] | None = None  # the fields the schema declares; None: all
     required: frozenset[str] = frozenset()  # fields an object must set
     enums: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)  # plain fields
+
+    def declared(self, names: Iterable[str], present: AbstractSet[str]) -> Side:
+        """This side with `names` declared exactly when `present` has them."""
+        if self.known is None:
+            return self
+        named = set(names)
+        return replace(self, known=(self.known - named) | (named & present))
+
+    def edited(
+        self,
+        drop: str = "",
+        add: Member | None = None,
+        lost: Iterable[Any] = (),
+        gained: Iterable[Any] = (),
+        **discriminator: Any,
+    ) -> Side:
+        """This side with one change of its union: member `drop` gone, `add` added (in
+        place of the member of its field), the discriminator's enum losing `lost` and
+        gaining `gained`, or the discriminator's own facts changed."""
+        u = self.union
+        assert u is not None
+        members = [m for m in u.members if m.field not in (drop, add.field if add else drop)]
+        disc = u.discriminator
+        if disc is not None and disc.values is not None:
+            kept = [v for v in disc.values if v not in set(lost)]
+            disc = replace(disc, values=(*kept, *sorted(set(gained) - set(kept))))
+        if disc is not None and discriminator:
+            disc = replace(disc, **discriminator)
+        members += [add] if add is not None else []
+        return replace(self, union=replace(u, discriminator=disc, members=tuple(members)))
 
 
 def _value_fields(sides: Sequence[Side]) -> dict[str, list[Any]]:

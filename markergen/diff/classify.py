@@ -25,6 +25,9 @@ from markergen.diff.surface import (
     default_value,
     family_of,
     json_values,
+    namesake,
+    pair_renamed,
+    pair_unions,
 )
 from markergen.markers import K8S_ENUM
 
@@ -205,31 +208,6 @@ def _union_text(u: UnionSurface) -> str:
     return f"{u.describe()} ({_members(u)})"
 
 
-def _pair_renamed(base: Surface, head: Surface) -> dict[str, str]:
-    """Definitions that disappeared and reappeared in the same Go package under another
-    name with the same properties (a Go type renamed). Only unambiguous candidates pair;
-    a definition that left its package is a removal, whatever its namesakes elsewhere."""
-    removed = sorted(set(base.types) - set(head.types))
-    added = sorted(set(head.types) - set(base.types))
-    pairs: dict[str, str] = {}
-    taken: set[str] = set()
-    for r in removed:
-        b = base.types[r]
-        if not b.fields:
-            continue
-        candidates = [
-            a
-            for a in added
-            if a not in taken
-            and head.types[a].fields == b.fields
-            and head.types[a].group == b.group
-        ]
-        if len(candidates) == 1:
-            pairs[r] = candidates[0]
-            taken.add(candidates[0])
-    return pairs
-
-
 def _packages(s: Surface) -> set[str]:
     return {t.group for t in s.types.values()}
 
@@ -237,7 +215,7 @@ def _packages(s: Surface) -> set[str]:
 def compare(base: Surface, head: Surface) -> list[Change]:
     facts = base.carries & head.carries
     out: list[Change] = []
-    renamed = _pair_renamed(base, head)
+    renamed = pair_renamed(base, head)
     gone_packages = _packages(base) - _packages(head)
     new_packages = _packages(head) - _packages(base)
     for name in sorted(base.types):
@@ -247,7 +225,7 @@ def compare(base: Surface, head: Surface) -> list[Change]:
         elif name in renamed:
             out += _TypeDiff(b, head.types[renamed[name]], renamed[name], facts).run()
         elif b.group not in gone_packages and _compared(b, facts):
-            out.append(_whole_type("removed", b, _namesake(b, head)))
+            out.append(_whole_type("removed", b, namesake(b, head)))
     renamed_to = set(renamed.values())
     for name in sorted(head.types):
         h = head.types[name]
@@ -287,15 +265,6 @@ def _locate(t: TypeSurface, kind: str, cls: ChangeClass, message: str) -> Change
         stage=t.stage,
         gate=t.gate,
     )
-
-
-def _namesake(b: TypeSurface, head: Surface) -> str:
-    """Where a removed type lives on, for the reader: a type of the same name and the
-    same properties in another package (never used to hide the removal)."""
-    for t in head.types.values():
-        if t.go_name == b.go_name and t.fields == b.fields and t.group != b.group:
-            return t.package
-    return ""
 
 
 def _whole_type(how: str, t: TypeSurface, namesake: str = "") -> Change:
@@ -352,57 +321,6 @@ def _whole_packages(
         # Reported under the definitions' common prefix (`type` is a definition name).
         out.append(replace(change, type=group, go_type="", gate=""))
     return out
-
-
-def _union_score(b: UnionSurface, h: UnionSurface) -> int:
-    shared = len({m.field for m in b.members} & {m.field for m in h.members})
-    if b.discriminator is not None and h.discriminator is not None:
-        shared += len(set(b.discriminator.values) & set(h.discriminator.values))
-    return shared
-
-
-def _pair_unions(
-    base: TypeSurface, head: TypeSurface
-) -> tuple[list[tuple[UnionSurface, UnionSurface]], list[UnionSurface], list[UnionSurface]]:
-    """Unions pair by identity (discriminator JSON name, else member set); the rest pair
-    by the members and discriminator values they share, which recognises a renamed
-    discriminator (also of a union whose members are not marked), a discriminator added
-    to or removed from a union, and members added to undiscriminated unions. A last
-    discriminated union whose discriminator field is gone pairs with a last one whose
-    discriminator field is new: that is a rename too."""
-    pairs: list[tuple[UnionSurface, UnionSurface]] = []
-    left = list(base.unions)
-    right = list(head.unions)
-    for b in list(left):
-        match = next((h for h in right if h.identity == b.identity), None)
-        if match is not None:
-            pairs.append((b, match))
-            left.remove(b)
-            right.remove(match)
-    scored = sorted(
-        (-_union_score(b, h), i, j) for i, b in enumerate(left) for j, h in enumerate(right)
-    )
-    used_l: set[int] = set()
-    used_r: set[int] = set()
-    for score, i, j in scored:
-        if score == 0 or i in used_l or j in used_r:
-            continue
-        pairs.append((left[i], right[j]))
-        used_l.add(i)
-        used_r.add(j)
-    rest_l = [u for i, u in enumerate(left) if i not in used_l]
-    rest_r = [u for j, u in enumerate(right) if j not in used_r]
-    if len(rest_l) == 1 and len(rest_r) == 1:
-        bd, hd = rest_l[0].discriminator, rest_r[0].discriminator
-        if (
-            bd is not None
-            and hd is not None
-            and bd.field not in head.fields
-            and hd.field not in base.fields
-        ):
-            pairs.append((rest_l[0], rest_r[0]))
-            rest_l, rest_r = [], []
-    return pairs, rest_l, rest_r
 
 
 def _dialect_message(b: UnionSurface, h: UnionSurface) -> str:
@@ -507,7 +425,7 @@ class _TypeDiff:
             self.union_base = base.pos is not None
 
     def run(self) -> list[Change]:
-        pairs, removed, added = _pair_unions(self.b, self.h)
+        pairs, removed, added = pair_unions(self.b, self.h)
         # A union of an inlined struct is reported once, by that struct's own definition.
         pairs = [(bu, hu) for bu, hu in pairs if not (bu.inherited and hu.inherited)]
         removed = [u for u in removed if not u.inherited]
@@ -597,9 +515,7 @@ class _TypeDiff:
 
     def known(self, side: Side, *names: str) -> Side:
         """`side` with `names` declared as the head declares them."""
-        if side.known is None:
-            return side
-        return replace(side, known=(side.known - set(names)) | (set(names) & self.h.fields))
+        return side.declared(names, self.h.fields)
 
     def judged(
         self,
@@ -741,16 +657,11 @@ class _TypeDiff:
         union = self.base.union
         assert bd is not None and hd is not None and union and union.discriminator
 
-        def with_disc(**changes: Any) -> Side:
-            assert union and union.discriminator
-            disc = replace(union.discriminator, **changes)
-            return replace(self.base, union=replace(union, discriminator=disc))
-
         if bd.field != hd.field:
             self.judged(
                 "discriminator-renamed",
                 hd.field,
-                self.known(with_disc(field=hd.field), bd.field, hd.field),
+                self.known(self.base.edited(field=hd.field), bd.field, hd.field),
                 f'discriminator "{bd.field}" renamed to "{hd.field}" ({_members(h)}): '
                 f'clients that send "{bd.field}" send a field the schema no longer has',
             )
@@ -758,7 +669,7 @@ class _TypeDiff:
             self.judged(
                 f"discriminator-{'optional-to-required' if hd.required else 'required-to-optional'}",
                 hd.field,
-                with_disc(required=hd.required),
+                self.base.edited(required=hd.required),
                 f'discriminator "{hd.field}" becomes required: objects and clients that omit '
                 f"it fail validation ({RATCHETING})"
                 if hd.required
@@ -768,7 +679,7 @@ class _TypeDiff:
             self.judged(
                 "discriminator-default-changed",
                 hd.field,
-                with_disc(default=default_value(hd.default)),
+                self.base.edited(default=default_value(hd.default)),
                 f'default of discriminator "{hd.field}" changes from '
                 f"{'none' if bd.default is None else _q([bd.default])} to "
                 f"{'none' if hd.default is None else _q([hd.default])}"
@@ -778,7 +689,7 @@ class _TypeDiff:
             self.judged(
                 "discriminator-enum-added",
                 hd.field,
-                with_disc(values=hd.values),
+                self.base.edited(values=hd.values),
                 f'discriminator "{hd.field}" now only accepts {_q(hd.values)}; any string was '
                 "accepted before",
             )
@@ -786,31 +697,17 @@ class _TypeDiff:
             self.judged(
                 "discriminator-enum-removed",
                 hd.field,
-                with_disc(values=None),
+                self.base.edited(values=None),
                 f'discriminator "{hd.field}" no longer restricts its values (was {_q(bd.values)})',
             )
         return bool(bd.values and hd.values)
 
-    def edited(
-        self,
-        drop: str = "",
-        add: MemberSurface | None = None,
-        lost: Iterable[str] = (),
-        gained: Iterable[str] = (),
-    ) -> Side:
-        """The base union with member `drop` gone, `add` added (or in place of its
-        namesake) and the discriminator's enum losing `lost` and gaining `gained`."""
-        union = self.base.union
-        assert union is not None
-        members = [m for m in union.members if m.field not in (drop, add.field if add else "")]
-        if add is not None:
-            members.append(Member(add.field, add.value, add.optional))
-        disc = union.discriminator
-        if disc is not None and disc.values is not None:
-            kept = [v for v in disc.values if v not in set(lost)]
-            disc = replace(disc, values=(*kept, *sorted(set(gained) - set(kept))))
-        union = replace(union, discriminator=disc, members=tuple(members))
-        return self.known(replace(self.base, union=union), drop, add.field if add else drop)
+    def edited(self, drop: str = "", add: MemberSurface | None = None, **changes: Any) -> Side:
+        """The base union with one change made (`Side.edited`), its fields declared as
+        the head declares them."""
+        member = None if add is None else Member(add.field, add.value, add.optional)
+        after = self.base.edited(drop, member, **changes)
+        return self.known(after, drop, add.field if add else drop)
 
     def members(self, b: UnionSurface, h: UnionSurface, compare_values: bool) -> None:
         bd, hd = b.discriminator, h.discriminator

@@ -247,6 +247,94 @@ class Surface:
     origin: str  # what was read, for messages
 
 
+# Identity: which definition, and which union of it, is the same in both versions.
+
+
+def pair_renamed(base: Surface, head: Surface) -> dict[str, str]:
+    """Definitions that disappeared and reappeared in the same Go package under another
+    name with the same properties (a Go type renamed). Only unambiguous candidates pair;
+    a definition that left its package is a removal, whatever its namesakes elsewhere."""
+    removed = sorted(set(base.types) - set(head.types))
+    added = sorted(set(head.types) - set(base.types))
+    pairs: dict[str, str] = {}
+    taken: set[str] = set()
+    for r in removed:
+        b = base.types[r]
+        if not b.fields:
+            continue
+        candidates = [
+            a
+            for a in added
+            if a not in taken
+            and head.types[a].fields == b.fields
+            and head.types[a].group == b.group
+        ]
+        if len(candidates) == 1:
+            pairs[r] = candidates[0]
+            taken.add(candidates[0])
+    return pairs
+
+
+def namesake(b: TypeSurface, head: Surface) -> str:
+    """Where a removed type lives on, for the reader: a type of the same name and the
+    same properties in another package (never used to hide the removal)."""
+    for t in head.types.values():
+        if t.go_name == b.go_name and t.fields == b.fields and t.group != b.group:
+            return t.package
+    return ""
+
+
+def _union_score(b: UnionSurface, h: UnionSurface) -> int:
+    shared = len({m.field for m in b.members} & {m.field for m in h.members})
+    if b.discriminator is not None and h.discriminator is not None:
+        shared += len(set(b.discriminator.values) & set(h.discriminator.values))
+    return shared
+
+
+def pair_unions(
+    base: TypeSurface, head: TypeSurface
+) -> tuple[list[tuple[UnionSurface, UnionSurface]], list[UnionSurface], list[UnionSurface]]:
+    """Unions pair by identity (discriminator JSON name, else member set); the rest pair
+    by the members and discriminator values they share, which recognises a renamed
+    discriminator (also of a union whose members are not marked), a discriminator added
+    to or removed from a union, and members added to undiscriminated unions. A last
+    discriminated union whose discriminator field is gone pairs with a last one whose
+    discriminator field is new: that is a rename too."""
+    pairs: list[tuple[UnionSurface, UnionSurface]] = []
+    left = list(base.unions)
+    right = list(head.unions)
+    for b in list(left):
+        match = next((h for h in right if h.identity == b.identity), None)
+        if match is not None:
+            pairs.append((b, match))
+            left.remove(b)
+            right.remove(match)
+    scored = sorted(
+        (-_union_score(b, h), i, j) for i, b in enumerate(left) for j, h in enumerate(right)
+    )
+    used_l: set[int] = set()
+    used_r: set[int] = set()
+    for score, i, j in scored:
+        if score == 0 or i in used_l or j in used_r:
+            continue
+        pairs.append((left[i], right[j]))
+        used_l.add(i)
+        used_r.add(j)
+    rest_l = [u for i, u in enumerate(left) if i not in used_l]
+    rest_r = [u for j, u in enumerate(right) if j not in used_r]
+    if len(rest_l) == 1 and len(rest_r) == 1:
+        bd, hd = rest_l[0].discriminator, rest_r[0].discriminator
+        if (
+            bd is not None
+            and hd is not None
+            and bd.field not in head.fields
+            and hd.field not in base.fields
+        ):
+            pairs.append((rest_l[0], rest_r[0]))
+            rest_l, rest_r = [], []
+    return pairs, rest_l, rest_r
+
+
 def make_union(
     discriminator: DiscriminatorSurface | None,
     members: list[MemberSurface],
