@@ -143,6 +143,8 @@ class Change:
         out = self._json_go()
         # on every entry, so a reader need not know that a missing key means false
         out["base"] = self.base
+        if self.witness is not None:
+            out["witness"] = json.loads(self.witness)
         if self.crd:
             out["crd"] = {
                 "name": self.crd,
