@@ -70,13 +70,7 @@ def run_check(
     include, exclude = cfg.samples.get("include", ()), cfg.samples.get("exclude", ())
     read = crd_inputs(cfg.root, crd_dirs, include, exclude) if crd_dirs and use_cache else []
     cache, cached = open_run(
-        cfg.root,
-        "check",
-        patterns,
-        cwd,
-        options,
-        use_cache,
-        read,
+        cfg.root, "check", patterns, cwd, options, use_cache, read,
         read=reader.data if reader is not None else None,
     )
     if cached is not None:

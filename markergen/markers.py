@@ -500,6 +500,8 @@ def _show(ch: str) -> str:
     return "white space" if ch.isspace() else repr(ch)
 
 
+
+
 def _go_string(s: str, i: int) -> tuple[str, int]:
     """Decode the Go interpreted string starting at s[i] == '"'; return (value, end).
 

@@ -145,3 +145,4 @@ def kind_note(value: Any, type_name: str, names: list[str], shown: str) -> str |
             f"or give only its {short} value"
         )
     return f"{note}: give only its {short} value, or the type of the whole object"
+

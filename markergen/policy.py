@@ -70,7 +70,9 @@ def make_policy(
     return Policy(tuple(pairs), warnings_as_errors)
 
 
-def suppress(diags: Iterable[Diagnostic], ignores: Sequence[Ignore]) -> list[Diagnostic]:
+def suppress(
+    diags: Iterable[Diagnostic], ignores: Sequence[Ignore]
+) -> list[Diagnostic]:
     """Drop what the ignore comments cover; add MG010 for each code a comment lists
     that covered nothing."""
     from markergen.model.ignores import unused

@@ -472,10 +472,7 @@ CASES: dict[str, tuple[dict[str, str], dict[str, str], set[Row]]] = {
     ),
     "enum-declared/compatible-k8s": (
         one(PRIORITY, "k8s.io/api"),
-        one(
-            PRIORITY.replace("type Priority string", "// +k8s:enum\ntype Priority string"),
-            "k8s.io/api",
-        ),
+        one(PRIORITY.replace("type Priority string", "// +k8s:enum\ntype Priority string"), "k8s.io/api"),
         {("compatible", "enum-declared", "Order", "priority")},
     ),
     "enum-added/breaking-k8s-outside-k8s-api": (

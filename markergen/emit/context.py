@@ -41,22 +41,13 @@ def build_context(model: Model, options: EmitOptions, table: dict[str, Any]) -> 
     go_names: dict[str, dict[str, str]] = {}
     for key in sorted(model.structs):
         struct = model.structs[key]
-        go_names[key_definition_name(key, naming)] = {
-            "go_name": struct.name,
-            "package": struct.package,
-        }
+        go_names[key_definition_name(key, naming)] = {"go_name": struct.name, "package": struct.package}
     unions = []
     for name in sorted(types):
         for union in types[name]["unions"]:
             members = [{**_MEMBER_DEFAULTS, **m} for m in union["members"]]
             unions.append(
-                {
-                    "type": name,
-                    **go_names.get(name, {}),
-                    **_UNION_DEFAULTS,
-                    **union,
-                    "members": members,
-                }
+                {"type": name, **go_names.get(name, {}), **_UNION_DEFAULTS, **union, "members": members}
             )
     enums = []
     for key in sorted(model.enums):

@@ -49,17 +49,8 @@ def go_quote(value: str) -> str:
     """Go's strconv.Quote (`%q`): printable characters kept, others escaped."""
     if value.isascii() and value.isprintable() and '"' not in value and "\\" not in value:
         return f'"{value}"'  # most values: printable ASCII is kept as it is
-    named = {
-        "\a": "\\a",
-        "\b": "\\b",
-        "\f": "\\f",
-        "\n": "\\n",
-        "\r": "\\r",
-        "\t": "\\t",
-        "\v": "\\v",
-        "\\": "\\\\",
-        '"': '\\"',
-    }
+    named = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
+             "\t": "\\t", "\v": "\\v", "\\": "\\\\", '"': '\\"'}
     parts = ['"']
     for ch in value:
         code = ord(ch)

@@ -114,7 +114,9 @@ def listed_union(union: Union, options: EmitOptions) -> bool:
 
 def union_list_entry(union: Union) -> Schema:
     entry: Schema = {
-        "fields-to-discriminateBy": {m.json_name: m.value for m in (union.listed or union.members)},
+        "fields-to-discriminateBy": {
+            m.json_name: m.value for m in (union.listed or union.members)
+        },
     }
     if union.discriminator is not None:
         entry["discriminator"] = union.discriminator.json_name

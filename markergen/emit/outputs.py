@@ -95,9 +95,7 @@ class Inputs:
         return output.chunks(self)
 
 
-def _template(
-    name: str, context: Callable[[Inputs], dict[str, Any]]
-) -> Callable[[Inputs], Iterator[str]]:
+def _template(name: str, context: Callable[[Inputs], dict[str, Any]]) -> Callable[[Inputs], Iterator[str]]:
     """An output rendered from the built-in template `name`, with `context`."""
 
     def chunks(inputs: Inputs) -> Iterator[str]:

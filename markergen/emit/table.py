@@ -36,9 +36,7 @@ def typed_value(text: str, value_type: str) -> Any:
 
 def typed_values(texts: tuple[str, ...], value_type: str) -> list[Any]:
     values = {typed_value(t, value_type) for t in texts}
-    return sorted(
-        values, key=lambda v: (isinstance(v, str), v if not isinstance(v, str) else 0, str(v))
-    )
+    return sorted(values, key=lambda v: (isinstance(v, str), v if not isinstance(v, str) else 0, str(v)))
 
 
 def _default_value(text: str | None, value_type: str) -> Any:
@@ -121,9 +119,7 @@ class TableBuilder:
                 entry["listMapKeys"] = keys
             if enum is not None:
                 entry["enum"] = enum
-                if any(
-                    m.name == K8S_LIST_TYPE and m.value == "set" and not m.gate for m in f.markers
-                ):
+                if any(m.name == K8S_LIST_TYPE and m.value == "set" and not m.gate for m in f.markers):
                     entry["setItems"] = True
         elif kind == "map":
             entry = {"kind": "map"}

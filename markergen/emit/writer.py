@@ -147,9 +147,7 @@ class _Stream:
 
     __slots__ = ("file", "path", "pending", "pieces", "size", "tally", "tmp")
 
-    def __init__(
-        self, path: Path, tmp: Path, fd: int, pieces: Iterable[str], tally: _Tally
-    ) -> None:
+    def __init__(self, path: Path, tmp: Path, fd: int, pieces: Iterable[str], tally: _Tally) -> None:
         self.path = path
         self.tmp = tmp
         self.file = os.fdopen(fd, "wb")

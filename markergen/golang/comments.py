@@ -333,23 +333,16 @@ def items(src: Source, children: list[Node]) -> list[Item]:
                     gap_row = child.start_point[0]
             continue
         if commented:
-            _add_groups(
-                src,
-                out,
-                children,
-                gap_start,
-                child.start_byte,
-                gap_row,
-                code_end_row,
-                child.start_point[0],
-            )
+            _add_groups(src, out, children, gap_start, child.start_byte, gap_row,
+                        code_end_row, child.start_point[0])
             commented = False
         out.append(child)
         code_end = child.end_byte
         code_end_row = child.end_point[0]
         gap_start, gap_row = code_end, code_end_row
     if commented:
-        _add_groups(src, out, children, gap_start, children[-1].end_byte, gap_row, code_end_row, -1)
+        _add_groups(src, out, children, gap_start, children[-1].end_byte, gap_row,
+                    code_end_row, -1)
     return out
 
 
@@ -496,7 +489,9 @@ def gap(
         and _LINE_COMMENT.sub(b"", data[start:end]).strip()
     ):
         next_row = -1 if next_node is None else next_node.start_point[0]
-        return _any_gap(src, children, start, end, code_end_row, next_row, want_trailing, want_doc)
+        return _any_gap(
+            src, children, start, end, code_end_row, next_row, want_trailing, want_doc
+        )
     nl = data.find(b"\n", start, end)  # ends the line of the code above
     if nl < 0:  # the end of the list
         nl = end

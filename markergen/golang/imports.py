@@ -176,11 +176,7 @@ class ImportFinder:
             path: Path | None = Path(gowork)
         else:
             path = next(
-                (
-                    c / "go.work"
-                    for c in (directory, *directory.parents)
-                    if os.path.isfile(c / "go.work")
-                ),
+                (c / "go.work" for c in (directory, *directory.parents) if os.path.isfile(c / "go.work")),
                 None,
             )
         if path is None or not os.path.isfile(path):
@@ -253,15 +249,10 @@ class ImportFinder:
                     if _is_local(new):
                         base = Path(os.path.normpath(mod.root / new))
                     else:
-                        base = (
-                            self.modcache()
-                            / f"{escape_module_path(new)}@{escape_module_path(new_version)}"
-                        )
+                        base = self.modcache() / f"{escape_module_path(new)}@{escape_module_path(new_version)}"
                     return probe(base / rest)
             if version:
-                base = (
-                    self.modcache() / f"{escape_module_path(module)}@{escape_module_path(version)}"
-                )
+                base = self.modcache() / f"{escape_module_path(module)}@{escape_module_path(version)}"
                 if (hit := probe(base / rest)) is not None:
                     return hit
         return None

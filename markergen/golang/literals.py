@@ -86,7 +86,9 @@ def _decode_interpreted(body: str) -> str:
             width = 4 if e == "u" else 8
             digits = body[i + 2 : i + 2 + width]
             if len(digits) != width or not set(digits) <= _HEX:
-                raise LiteralError(f"invalid \\{e} escape in string: needs {width} hex digits", i)
+                raise LiteralError(
+                    f"invalid \\{e} escape in string: needs {width} hex digits", i
+                )
             code = int(digits, 16)
             if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
                 raise LiteralError(f"invalid \\{e} escape: not a Unicode code point", i)

@@ -350,7 +350,8 @@ class _FileReader:
                 SyntaxError_(
                     self.pos(node),
                     self.end_pos(node),
-                    f"type nested more than {MAX_TYPE_DEPTH} levels deep; read as an opaque type",
+                    f"type nested more than {MAX_TYPE_DEPTH} levels deep; "
+                    "read as an opaque type",
                 )
             )
             return type_expr("other", text)
@@ -454,9 +455,7 @@ class _FileReader:
         out: list[Attached] = []
         prev: Node | None = None  # the code node before the pending gap
         commented = False  # a comment node stands in the pending gap
-        pending: Node | None = (
-            None  # a wanted child above the gap, waiting for its trailing comment
-        )
+        pending: Node | None = None  # a wanted child above the gap, waiting for its trailing comment
         doc = extra = None
         for child in children:
             kind = child.kind_id
@@ -471,14 +470,8 @@ class _FileReader:
                     return None
                 if pending is not None or wanted:
                     trailing, next_doc, next_extra = comments.gap(
-                        src,
-                        children,
-                        prev.end_byte,
-                        child.start_byte,
-                        prev.end_point[0],
-                        child,
-                        pending is not None,
-                        wanted,
+                        src, children, prev.end_byte, child.start_byte, prev.end_point[0],
+                        child, pending is not None, wanted,
                     )
             elif prev is None:
                 next_doc, next_extra = first_doc, first_extra
@@ -493,14 +486,8 @@ class _FileReader:
                 trailing = None
                 if commented and prev is not None:
                     trailing = comments.gap(
-                        src,
-                        children,
-                        prev.end_byte,
-                        children[-1].end_byte,
-                        prev.end_point[0],
-                        None,
-                        True,
-                        False,
+                        src, children, prev.end_byte, children[-1].end_byte, prev.end_point[0],
+                        None, True, False,
                     )[0]
                 out.append((pending, doc, trailing, extra))
         return out
@@ -857,6 +844,7 @@ class _FileReader:
         return f"syntax error: cannot parse `{first}`"
 
 
+
 _GO = Language(tree_sitter_go.language())
 
 
@@ -881,7 +869,9 @@ _EXPRESSION_LIST = _kind("expression_list")
 _LPAREN = _kind("(", False)
 _STRING_KINDS = frozenset({_RAW_STRING, _INTERPRETED_STRING})
 _FIELD_KINDS = frozenset({_FIELD_DECLARATION})
-_TYPE_SPEC_KINDS = frozenset({_kind("type_spec"), _kind("type_alias")})
+_TYPE_SPEC_KINDS = frozenset(
+    {_kind("type_spec"), _kind("type_alias")}
+)
 _CONST_SPEC = _kind("const_spec")
 _CONST_SPEC_KINDS = frozenset({_CONST_SPEC})
 _PACKAGE_CLAUSE = _kind("package_clause")
@@ -939,18 +929,8 @@ def _first_name(node: Node, text: Callable[[Node], str]) -> str:
     stack = [node]
     while stack:
         n = stack.pop(0)
-        if (
-            n.type in ("type_identifier", "identifier")
-            and n.parent is not None
-            and n.parent.type
-            in (
-                "type_spec",
-                "type_alias",
-                "const_spec",
-                "ERROR",
-                "type_declaration",
-                "const_declaration",
-            )
+        if n.type in ("type_identifier", "identifier") and n.parent is not None and n.parent.type in (
+            "type_spec", "type_alias", "const_spec", "ERROR", "type_declaration", "const_declaration"
         ):
             return text(n)
         stack.extend(n.children)

@@ -128,7 +128,9 @@ class ModelBuilder:
         self.opaque.update(
             f"{pkg.import_path}.{name}" for file in pkg.files for name in file.marshalers
         )
-        optional_by_default = any(m.name == "kubebuilder:validation:Optional" for m in pkg_markers)
+        optional_by_default = any(
+            m.name == "kubebuilder:validation:Optional" for m in pkg_markers
+        )
         for file in pkg.files:
             resolver = Resolver(self.index, pkg.import_path, file)
             # The enum builder needs a file's imports and constants, not its types.
@@ -178,7 +180,6 @@ class ModelBuilder:
                         description=description(decl.doc),
                         pos=decl.pos,
                     )
-
     def finish(self) -> Model:
         wrong = self.index.assumed - self.index.declared
         if wrong:
@@ -317,7 +318,9 @@ def _defined_struct_types(structs: dict[TypeKey, Struct], types: dict[TypeKey, N
 
 
 def _read_problems(pkg: GoPackage) -> list[Diagnostic]:
-    out = [diag("MG002", Position(p.path, p.line, p.column), p.message) for p in pkg.problems]
+    out = [
+        diag("MG002", Position(p.path, p.line, p.column), p.message) for p in pkg.problems
+    ]
     for file in pkg.files:
         out.extend(diag("MG001", err.pos, err.message) for err in file.errors)
     if pkg.module_root is None and pkg.files:

@@ -516,6 +516,8 @@ def _type_expr_key(expr: TypeExpr, pc: PackageConsts) -> TypeKey | None:
     return None
 
 
+
+
 def enum_text(value: Const, json_type: str) -> str | None:
     """A constant as the model's enum value text, None when it is not of the enum's
     JSON type (`"1"` is no value of an integer enum, `true` none of a string one)."""
@@ -692,7 +694,9 @@ def build_enums(
     # untyped one beside them was likely meant as a value. A `+kubebuilder:validation:Enum`
     # list names its values itself, so constants sharing the block (cluster-api's
     # annotation keys beside MachineDeploymentRolloutStrategyType) cannot be missing ones.
-    by_constants = {k: n for k, n in candidate_types.items() if enum_marker(n) in (ENUM, K8S_ENUM)}
+    by_constants = {
+        k: n for k, n in candidate_types.items() if enum_marker(n) in (ENUM, K8S_ENUM)
+    }
     # Values are collected per canonical type, so an alias of an enum type (a package
     # re-exporting another's enum) and the enum itself share their values.
     values: dict[TypeKey, list[EnumValue]] = defaultdict(list)
@@ -769,9 +773,8 @@ def build_enums(
             name=named.name,
             package=named.package,
             values=found,
-            source="kubebuilder"
-            if listed or source == KUBEBUILDER_ENUM
-            else (K8S_ENUM if source == K8S_ENUM else ENUM),
+            source="kubebuilder" if listed or source == KUBEBUILDER_ENUM else
+            (K8S_ENUM if source == K8S_ENUM else ENUM),
             pos=named.pos,
             incomplete=_canonical(key, types) in incomplete and not listed,
             type=json_type,

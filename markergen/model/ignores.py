@@ -82,7 +82,11 @@ def _read(
         reason = rest[match.end() :].strip()
         unknown = [c for c in codes if c not in CATALOG]
         if unknown or not reason:
-            why = f"unknown code {', '.join(unknown)}" if unknown else "no reason after the codes"
+            why = (
+                f"unknown code {', '.join(unknown)}"
+                if unknown
+                else "no reason after the codes"
+            )
             problems.append(
                 diag(
                     "MG011",

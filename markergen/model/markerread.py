@@ -190,3 +190,4 @@ def _prose_name(raw: str) -> str | None:
         return None
     name = head.split()[0].rstrip(",")
     return name or None
+

@@ -149,7 +149,10 @@ def _mixed_with_k8s(
             f"+{spelling} and {', '.join(f.go_name for f, _ in unnamed)} "
             f"+{K8S_UNION_MEMBER}; one union cannot mix dialects",
             hint=hints.edits(
-                *(hints.replace(f"+{spelling}", m.raw, on=f.go_name) for f, m in unnamed),
+                *(
+                    hints.replace(f"+{spelling}", m.raw, on=f.go_name)
+                    for f, m in unnamed
+                ),
                 otherwise=f"use +{K8S_UNION_MEMBER} on every member",
             ),
         )

@@ -80,10 +80,8 @@ def check_discriminator_type(model: Model) -> Iterator[Diagnostic]:
                     otherwise="a named `+enum` string type with one constant per value",
                 ),
             )
-        elif (
-            union.traits.untyped_discriminator
-            and not d.values
-            and not _enum_marker_broken(model, d, f"{struct.name}.{d.go_name}")
+        elif union.traits.untyped_discriminator and not d.values and not _enum_marker_broken(
+            model, d, f"{struct.name}.{d.go_name}"
         ):
             yield diag(
                 "MG201",
@@ -165,9 +163,7 @@ def _requiredness_edits(struct: Struct, d: Discriminator, *, required: bool) -> 
         return []
     want, drop = ("required", OPTIONAL_MARKERS) if required else ("optional", REQUIRED_MARKERS)
     out = marker_removals(field, drop)
-    if not any(
-        m.name in (REQUIRED_MARKERS if required else OPTIONAL_MARKERS) for m in field.markers
-    ):
+    if not any(m.name in (REQUIRED_MARKERS if required else OPTIONAL_MARKERS) for m in field.markers):
         out.append(hints.add_above(f"// +{want}", d.go_name))
     tag = (
         hints.json_options(field.json, drop=("omitempty",))
@@ -251,11 +247,7 @@ def check_discriminator_is_member(model: Model) -> Iterator[Diagnostic]:
         as_member = any(m.go_name == d.go_name for u in struct.unions for m in u.members)
         if marks or as_member:
             what = ", ".join(f"+{m}" for m in marks) or "a member marker"
-            wrong = (
-                next((m for m in field.markers if m.name in MEMBER_MARKERS), None)
-                if field
-                else None
-            )
+            wrong = next((m for m in field.markers if m.name in MEMBER_MARKERS), None) if field else None
             yield diag(
                 "MG204",
                 wrong.pos if wrong is not None else d.pos,
@@ -290,10 +282,7 @@ def check_discriminator_without_members(model: Model) -> Iterator[Diagnostic]:
         similar = _similar_fields(struct, union)
         if similar:
             hint = hints.edits(
-                *(
-                    hints.add_above(f"// +{UNION_MEMBER}={value}", go_name)
-                    for go_name, value in similar
-                ),
+                *(hints.add_above(f"// +{UNION_MEMBER}={value}", go_name) for go_name, value in similar),
                 otherwise="remove the discriminator marker if no value needs a member",
             )
         elif any(m.name == UNION for m in struct.markers):

@@ -140,17 +140,15 @@ def _is_pointer(f: Field) -> bool:
 
 
 def _discriminator_kind(ctx: Ctx, f: Field) -> str | None:
-    """ "string" or "bool" for a field validation-gen takes as a mode discriminator."""
+    """"string" or "bool" for a field validation-gen takes as a mode discriminator."""
     kind = underlying_builtin(f.type, ctx.types)
     return kind if kind in ("string", "bool") else None
 
 
 def _first_candidate(ctx: Ctx) -> Field | None:
     for f in ctx.struct.fields:
-        if (
-            not _is_pointer(f)
-            and _discriminator_kind(ctx, f) is not None
-            and not any(m.name in MODE_MARKERS for m in f.markers)
+        if not _is_pointer(f) and _discriminator_kind(ctx, f) is not None and not any(
+            m.name in MODE_MARKERS for m in f.markers
         ):
             return f
     return None
@@ -184,7 +182,7 @@ def form_modes(ctx: Ctx, fields: list[Field]) -> list[Union]:
                         "rejects it (missing required mode)",
                         # The field's Go name is the usual mode value (`Fast` for `Fast`),
                         # as for union members; the author corrects it if the mode differs.
-                        hint=f'replace `+{m.name}` with `+{m.name}("{f.go_name}")` on this '
+                        hint=f"replace `+{m.name}` with `+{m.name}(\"{f.go_name}\")` on this "
                         "line (the discriminator's value this rule is for)",
                     )
                 )
@@ -350,7 +348,9 @@ def _union(
                 )
             )
         kept.append(
-            ModeRule(r.field.go_name, r.field.json_name, value, r.rule, r.stage, r.marker.pos)
+            ModeRule(
+                r.field.go_name, r.field.json_name, value, r.rule, r.stage, r.marker.pos
+            )
         )
     if not kept:
         return None
