@@ -15,7 +15,9 @@ selects a required member).
 
 from __future__ import annotations
 
+import itertools
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,28 +25,37 @@ import kubeserver
 import pytest
 from test_diff_rules import CASES, module
 
+from markergen.accept.compare import Side, states
+from markergen.accept.compare import tests as verdict_tests
+from markergen.accept.space import ABSENT
 from markergen.crd.cel import union_rules
 from markergen.diff import run_diff
+from markergen.diff.surface import ALL_FACTS, surface_from_model
 from markergen.markers import default_string
-from markergen.model import Struct
+from markergen.model import Model, Struct, TypeRef
 from markergen.pipeline import load_model
 
 UNION_KINDS = ("member-", "discriminator-", "union-", "enum-value-removed")
 
 
-def _struct(root: Path, name: str) -> Struct:
-    model = load_model(["./api/..."], root)
+def _struct(model: Model, name: str) -> Struct:
     (struct,) = [s for s in model.structs.values() if s.name == name]
     return struct
 
 
-def _crd(struct: Struct) -> dict[str, Any]:
+def _schema_type(model: Model, ref: TypeRef) -> str:
+    """The schema type controller-gen writes for these fixtures' fields: a struct is an
+    object, a string (or a named string type) a string."""
+    ref = ref.deref()
+    return "object" if ref.kind == "named" and ref.type_key in model.structs else "string"
+
+
+def _crd(model: Model, struct: Struct) -> dict[str, Any]:
     """The CRD whose `spec` is the struct, as markergen writes its union rules."""
     props: dict[str, Any] = {}
     for f in struct.fields:
         if f.json_name:
-            kind = "object" if f.type.kind == "pointer" else "string"
-            props[f.json_name] = {"type": kind}
+            props[f.json_name] = {"type": _schema_type(model, f.type)}
     # what controller-gen requires: the fields that are not optional
     required = [f.json_name for f in struct.fields if f.json_name and not f.optional]
     for u in struct.unions:
@@ -115,13 +126,65 @@ def test_each_breaking_witness_is_accepted_by_the_base_and_refused_by_the_head(
     if not judged:
         return
     go_type = judged[0].go_type
-    with (
-        kube.installed(_crd(_struct(base, go_type))) as old,
-        kube.installed(_crd(_struct(head, go_type))) as new,
-    ):
+    base_crd, head_crd = _crd(*_read(base, go_type)), _crd(*_read(head, go_type))
+    with kube.installed(base_crd) as old, kube.installed(head_crd) as new:
         for c in judged:
-            obj = {"spec": json.loads(c.witness or "{}")}
+            witness = json.loads(c.witness or "{}")
+            obj = {"spec": {**_others(base_crd, list(witness)), **witness}}
             taken = old.dry_run(obj)
             assert taken.accepted, (c.kind, obj, taken.message)
             refused = new.dry_run(obj)
             assert not refused.accepted, (c.kind, obj)
+
+
+def _others(crd: dict[str, Any], fields: Sequence[str]) -> dict[str, Any]:
+    """The type's required fields outside `fields`, set to a value of their type."""
+    spec = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]
+    return {
+        f: {} if spec["properties"][f]["type"] == "object" else "x"
+        for f in spec.get("required", ())
+        if f not in fields
+    }
+
+
+def _read(root: Path, go_type: str) -> tuple[Model, Struct]:
+    model = load_model(["./api/..."], root)
+    return model, _struct(model, go_type)
+
+
+def _engine_side(root: Path, go_type: str) -> Side:
+    """The side diff's engine judges with: the type's union, declared and required
+    fields, as markergen reads them from the Go."""
+    surface = surface_from_model(load_model(["./api/..."], root))
+    (t,) = [t for t in surface.types.values() if t.go_name == go_type]
+    union = t.unions[0].engine(ALL_FACTS) if t.unions else None
+    return Side(union, t.fields, t.required)
+
+
+@pytest.mark.parametrize("case", UNION_CASES)
+def test_the_engine_judges_each_object_as_the_server_does(
+    kube: kubeserver.Server, tmp_path: Path, case: str
+) -> None:
+    """Every object of the union's space over both versions (each discriminator value
+    either side names, `""`, one neither names, left out; each member set or left out):
+    each side's engine verdict is the server's verdict on that side's CRD."""
+    before, after, rows = CASES[case]
+    go_type = next(t for _, kind, t, _ in rows if kind.startswith(UNION_KINDS))
+    roots = [module(tmp_path / "base", before), module(tmp_path / "head", after)]
+    sides = [_engine_side(root, go_type) for root in roots]
+    fields, space = states(sides)
+    objects = [
+        {f: v for f, v in zip(fields, values, strict=True) if v is not ABSENT}
+        for values in itertools.product(*space)
+    ]
+    assert len(objects) >= 4
+    for root, engine in zip(roots, sides, strict=True):
+        checks = verdict_tests(engine, fields)
+        schema = _crd(*_read(root, go_type))
+        others = _others(schema, fields)
+        with kube.installed(schema) as crd:
+            for obj in objects:
+                assigned = {i: obj.get(f, ABSENT) for i, f in enumerate(fields)}
+                expected = all(c.holds(assigned) for c in checks)
+                verdict = crd.dry_run({"spec": {**others, **obj}})
+                assert verdict.accepted == expected, (root.name, obj, verdict.message)

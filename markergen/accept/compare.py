@@ -39,6 +39,7 @@ class Member:
     field: str
     value: Any  # the discriminator value that selects it
     optional: bool = False  # kep1027 `,optional`: may be unset when selected
+    kind: str = ""  # the JSON type of its values: what it holds when set (`set_value`)
 
 
 @dataclass(frozen=True)
@@ -130,10 +131,10 @@ def states(sides: Sequence[Side]) -> tuple[list[str], list[list[Any]]]:
     for name in fields:
         named = sorted((v for v in valued[name] if v != ""), key=repr)
         out.append([ABSENT, *named, *_others(named)])
-    members = sorted({m.field for s in sides if s.union for m in s.union.members} - set(fields))
-    for name in members:
+    kinds = {m.field: m.kind for s in reversed(sides) if s.union for m in s.union.members}
+    for name in sorted(kinds.keys() - set(fields)):
         fields.append(name)
-        out.append([ABSENT, set_value("")])
+        out.append([ABSENT, set_value(kinds[name])])
     return fields, out
 
 
@@ -205,10 +206,11 @@ def tests(side: Side, fields: Sequence[str]) -> list[Condition]:
 
     out.append(Condition(frozenset({d}), disc_ok))
     if u.family == "kep2019":
-        # the discriminator the client sets agrees with the one member set
+        # the discriminator the client sets (`""` reads as unset) agrees with the one
+        # member set
         def agrees(a: Mapping[int, Any]) -> bool:
             chosen = [m for m, i in members if a[i] is not ABSENT]
-            return a[d] is ABSENT or len(chosen) != 1 or chosen[0].value == a[d]
+            return a[d] in (ABSENT, "") or len(chosen) != 1 or chosen[0].value == a[d]
 
         out.append(Condition(frozenset({d, *(i for _, i in members)}), agrees))
         return out

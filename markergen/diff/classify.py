@@ -707,7 +707,7 @@ class _TypeDiff:
     def edited(self, drop: str = "", add: MemberSurface | None = None, **changes: Any) -> Side:
         """The base union with one change made (`Side.edited`), its fields declared as
         the head declares them."""
-        member = None if add is None else Member(add.field, add.value, add.optional)
+        member = None if add is None else Member(add.field, add.value, add.optional, add.kind)
         after = self.base.edited(drop, member, **changes)
         return self.known(after, drop, add.field if add else drop)
 

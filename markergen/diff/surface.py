@@ -150,6 +150,7 @@ class MemberSurface:
     field: str  # JSON name
     value: str  # discriminator value selecting it (kep2019: the Go field name)
     optional: bool
+    kind: str = ""  # the JSON type of its values ("object", "string", ...); "": not known
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +195,7 @@ class UnionSurface:
             disc = accept.Discriminator(d.field, d.required, d.values or None, default)
         return accept.Union(
             disc,
-            tuple(accept.Member(m.field, m.value, m.optional) for m in self.members),
+            tuple(accept.Member(m.field, m.value, m.optional, m.kind) for m in self.members),
             self.mode if "mode" in facts else "at-most-one",
             family_of(self.dialect) or "kep1027",
         )
@@ -358,7 +359,7 @@ def _where(pos: object, prefix: str) -> Where:
     return Where(f"{prefix}{file}" if prefix else file, int(getattr(pos, "line", 0)))
 
 
-def _union(u: Union, prefix: str) -> UnionSurface:
+def _union(u: Union, prefix: str, kinds: Mapping[str, str]) -> UnionSurface:
     d = u.discriminator
     disc = (
         DiscriminatorSurface(
@@ -370,7 +371,10 @@ def _union(u: Union, prefix: str) -> UnionSurface:
         if d is not None
         else None
     )
-    members = [MemberSurface(m.json_name, m.value, m.optional) for m in u.members]
+    members = [
+        MemberSurface(m.json_name, m.value, m.optional, kinds.get(m.json_name, ""))
+        for m in u.members
+    ]
     gate = u.gate and f"k8s:ifEnabled({u.gate})"
     if not gate and u.stage:
         gate = f"k8s:{u.stage}"
@@ -410,6 +414,31 @@ def _builtin_of(model: Model, ref: TypeRef | None) -> str:
         else:
             return ""
     return ""
+
+
+def json_kind(model: Model, ref: TypeRef | None) -> str:
+    """The JSON type of a field's values ("" when not known): what a set member holds in
+    the union engine's objects, so that a witness is of the member's type."""
+    seen: set[str] = set()
+    while ref is not None:
+        if ref.kind == "pointer":
+            ref = ref.elem
+        elif ref.kind in ("slice", "array", "map"):
+            return "array" if ref.kind != "map" else "object"
+        elif ref.kind == "builtin":
+            return _JSON_OF_BUILTIN.get(ref.name, "integer" if ref.name in _INTS else "")
+        elif ref.kind == "named" and ref.type_key not in seen:
+            seen.add(ref.type_key)
+            if ref.type_key in model.structs:
+                return "object"
+            named = model.types.get(ref.type_key)
+            ref = named.underlying if named is not None else None
+        else:
+            return ""
+    return ""
+
+
+_JSON_OF_BUILTIN = {"string": "string", "bool": "boolean", "float32": "number", "float64": "number"}
 
 
 def _typed(value: object, builtin: str) -> object:
@@ -487,7 +516,8 @@ def _collect(
     inherited: bool = False,
 ) -> None:
     seen = seen | {struct.key}
-    out.unions.extend(replace(_union(u, prefix), inherited=inherited) for u in struct.unions)
+    kinds = {f.json_name: json_kind(model, f.type) for f in struct.fields if f.json_name}
+    out.unions.extend(replace(_union(u, prefix, kinds), inherited=inherited) for u in struct.unions)
     for f in struct.fields:
         if not f.exported or f.json.skip:
             continue
