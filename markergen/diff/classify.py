@@ -104,9 +104,10 @@ class Change:
     # level is `warning`: reported, never counted by `--fail-on`.
     crd_check: str = ""
     crd_warning: bool = False
-    # For a breaking change of a Go union or enum: an object of the type (the union's
+    # For a breaking change of a Go union: the part of an object of the type (the union's
     # fields) that the base accepts and the head refuses, as JSON text
-    # (markergen.accept.compare); None when there is none or the change is not judged.
+    # (markergen.accept.compare); None when there is none. Not in the JSON report, whose
+    # shape is fixed (docs/diff.md).
     witness: str | None = None
 
     @property
@@ -143,8 +144,6 @@ class Change:
         out = self._json_go()
         # on every entry, so a reader need not know that a missing key means false
         out["base"] = self.base
-        if self.witness is not None:
-            out["witness"] = json.loads(self.witness)
         if self.crd:
             out["crd"] = {
                 "name": self.crd,
