@@ -23,7 +23,7 @@ from typing import Any
 
 import kubeserver
 import pytest
-from test_diff_rules import CASES, module
+from test_diff_rules import CASES, EMPTY_VALUE, K8S_DISCRIMINATED, PAYMENT, module, one, with_method
 
 from markergen.accept.compare import Side, states
 from markergen.accept.compare import tests as verdict_tests
@@ -99,9 +99,32 @@ def _crd(model: Model, struct: Struct) -> dict[str, Any]:
     }  # fmt: skip
 
 
+# Two more changes where the engine corrected the former table (which called both
+# compatible): the discriminator's marker removed, its field kept, from a union whose
+# value "None" selected no member (the head's exactly-one union refuses `{"method":
+# "None"}`); a union over new fields whose new discriminator is required (an object of
+# the base has no `method`).
+NONE_VALUE = ('\tMethodCash Method = "Cash"\n', EMPTY_VALUE)
+ALL_CASES = {
+    **CASES,
+    "discriminator-removed/breaking-empty-value": (
+        with_method(NONE_VALUE, K8S_DISCRIMINATED),
+        with_method(NONE_VALUE, K8S_DISCRIMINATED.replace("\t// +k8s:unionDiscriminator\n", "")),
+        {("breaking", "discriminator-removed", "Payment", "method")},
+    ),
+    "union-added/breaking-new-required-discriminator": (
+        one('type Payment struct {\n\tNote string `json:"note"`\n}\n'),
+        one(
+            PAYMENT.replace(
+                "type Payment struct {\n", 'type Payment struct {\n\tNote string `json:"note"`\n'
+            )
+        ),
+        {("breaking", "union-added", "Payment", "method")},
+    ),
+}
 UNION_CASES = sorted(
     case
-    for case, (_, _, rows) in CASES.items()
+    for case, (_, _, rows) in ALL_CASES.items()
     if any(kind.startswith(UNION_KINDS) and go_type in ("Payment", "Mutation")
            for _, kind, go_type, _ in rows)
 )  # fmt: skip
@@ -111,7 +134,7 @@ UNION_CASES = sorted(
 def test_each_breaking_witness_is_accepted_by_the_base_and_refused_by_the_head(
     kube: kubeserver.Server, tmp_path: Path, case: str
 ) -> None:
-    before, after, expected = CASES[case]
+    before, after, expected = ALL_CASES[case]
     base = module(tmp_path / "base", before)
     head = module(tmp_path / "head", after)
     changes = run_diff(str(base), str(head), tmp_path, "json").changes
@@ -168,7 +191,7 @@ def test_the_engine_judges_each_object_as_the_server_does(
     """Every object of the union's space over both versions (each discriminator value
     either side names, `""`, one neither names, left out; each member set or left out):
     each side's engine verdict is the server's verdict on that side's CRD."""
-    before, after, rows = CASES[case]
+    before, after, rows = ALL_CASES[case]
     go_type = next(t for _, kind, t, _ in rows if kind.startswith(UNION_KINDS))
     roots = [module(tmp_path / "base", before), module(tmp_path / "head", after)]
     sides = [_engine_side(root, go_type) for root in roots]

@@ -228,6 +228,12 @@ CASES: dict[str, tuple[Surface, Surface, list[Row]]] = {
         side(K8S_ONE_OF, frozenset({"note", "card", "cash"})),
         [("compatible", "union-added", None, None)],
     ),
+    # the former table called this compatible: the base's objects have no `method`
+    "union-added/new-fields-required-discriminator": (
+        side(None, frozenset({"note"})),
+        side(PAYMENT, frozenset({"note"}) | FIELDS),
+        [("breaking", "union-added", "method", {})],
+    ),
     # a built-in type's hand-written validation enforced the union before the tags
     "union-declared": (
         side(None, package="k8s.io/api/shop/v1"),

@@ -577,7 +577,10 @@ class _TypeDiff:
             d.field if d else None,
             after,
             (
-                f"new {u.describe()} over existing fields {_q(existing or touched)}: {why}",
+                f"new {u.describe()} over existing fields {_q(existing)}: {why}"
+                if existing
+                else f"new {_union_text(u)} over new fields: an object of the base sets none "
+                "of them, and the union requires one",
                 f"new {_union_text(u)} over new fields: no stored object sets them",
             ),
             before,
