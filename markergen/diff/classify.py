@@ -500,7 +500,7 @@ class _TypeDiff:
 
     # Every union and enum change is classed by the union engine (markergen.accept.compare):
     # breaking exactly when the base with that one change made refuses an object the base
-    # accepts. The few facts no object shows are named rules, each with its reason.
+    # accepts. The one change no object shows (the union's design) is a named rule.
 
     def side(self, u: UnionSurface | None, t: TypeSurface, *others: UnionSurface) -> Side:
         """What the API server enforces over `u`'s fields in type `t`: the union, the
