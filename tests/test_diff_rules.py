@@ -284,7 +284,10 @@ CASES: dict[str, tuple[dict[str, str], dict[str, str], set[Row]]] = {
         ),
         {("breaking", "discriminator-added", "Payment", "method")},
     ),
-    "discriminator-added/compatible": (
+    # An optional discriminator left out selects no member: an object that sets one of
+    # them alone, accepted before, is refused now (the API server agrees:
+    # tests/test_apiserver_diff_go.py).
+    "discriminator-added/breaking-optional": (
         one(K8S_ONE_OF),
         one(
             K8S_ONE_OF.replace(
@@ -293,7 +296,17 @@ CASES: dict[str, tuple[dict[str, str], dict[str, str], set[Row]]] = {
                 '\tMethod Method `json:"method,omitempty"`\n',
             )
         ),
-        {("compatible", "discriminator-added", "Payment", "method")},
+        {("breaking", "discriminator-added", "Payment", "method")},
+    ),
+    # The 2019 design: the server sets the discriminator from the member set, and the
+    # field was a member already (it stays in the object, out of the member set).
+    "discriminator-added/compatible": (
+        one(KEP2019.replace("\t// +unionDiscriminator\n", "")),
+        one(KEP2019),
+        {
+            ("compatible", "discriminator-added", "Payment", "method"),
+            ("compatible", "member-removed", "Payment", "method"),
+        },
     ),
     # "which fields are required and which are not" must not change.
     "member-optional-to-required/breaking": (
@@ -336,7 +349,9 @@ CASES: dict[str, tuple[dict[str, str], dict[str, str], set[Row]]] = {
         ),
         {("compatible", "discriminator-required-to-optional", "Payment", "method")},
     ),
-    "discriminator-default-changed/compatible": (
+    # A default that selects a required member: an object that leaves the discriminator
+    # out, accepted before, now lacks that member (the API server defaults, then refuses).
+    "discriminator-default-changed/breaking-added": (
         one(
             PAYMENT.replace(
                 '\t// +required\n\tMethod Method `json:"method"`',
@@ -348,6 +363,24 @@ CASES: dict[str, tuple[dict[str, str], dict[str, str], set[Row]]] = {
                 '\t// +required\n\tMethod Method `json:"method"`',
                 '\t// +optional\n\t// +default="Card"\n\tMethod Method `json:"method,omitempty"`',
             )
+        ),
+        {("breaking", "discriminator-default-changed", "Payment", "method")},
+    ),
+    # A default that selects no member: objects that leave the discriminator out stay valid.
+    "discriminator-default-changed/compatible": (
+        with_method(
+            ('\tMethodCash Method = "Cash"\n', EMPTY_VALUE),
+            PAYMENT.replace(
+                '\t// +required\n\tMethod Method `json:"method"`',
+                '\t// +optional\n\tMethod Method `json:"method,omitempty"`',
+            ),
+        ),
+        with_method(
+            ('\tMethodCash Method = "Cash"\n', EMPTY_VALUE),
+            PAYMENT.replace(
+                '\t// +required\n\tMethod Method `json:"method"`',
+                '\t// +optional\n\t// +default="None"\n\tMethod Method `json:"method,omitempty"`',
+            ),
         ),
         {("compatible", "discriminator-default-changed", "Payment", "method")},
     ),

@@ -9,6 +9,8 @@
 - `judge`: the API server's verdict at one schema node (defaults, pruning, required,
   enum, the rules; what a rule's error means is a parameter);
 - `celeval`: the CEL engine the rules are evaluated with;
+- `compare`: the object one version of a union accepts and another refuses, as the
+  markers describe it (diff's Go changes);
 - `selected`: whether a member of openshift's union style must be set when selected, where
   the markers leave that to the CEL rules beside them.
 """

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from markergen.accept.compare import Member, Side, refused
 from markergen.diff.surface import (
     Fact,
     MemberSurface,
@@ -21,7 +22,12 @@ from markergen.diff.surface import (
     TypeSurface,
     UnionSurface,
     Where,
+    default_value,
     family_of,
+    json_values,
+    namesake,
+    pair_renamed,
+    pair_unions,
 )
 from markergen.markers import K8S_ENUM
 
@@ -98,6 +104,11 @@ class Change:
     # level is `warning`: reported, never counted by `--fail-on`.
     crd_check: str = ""
     crd_warning: bool = False
+    # For a breaking change of a Go union: the part of an object of the type (the union's
+    # fields) that the base accepts and the head refuses, as JSON text
+    # (markergen.accept.compare); None when there is none. Not in the JSON report, whose
+    # shape is fixed (docs/diff.md).
+    witness: str | None = None
 
     @property
     def breaking(self) -> bool:
@@ -198,31 +209,6 @@ def _union_text(u: UnionSurface) -> str:
     return f"{u.describe()} ({_members(u)})"
 
 
-def _pair_renamed(base: Surface, head: Surface) -> dict[str, str]:
-    """Definitions that disappeared and reappeared in the same Go package under another
-    name with the same properties (a Go type renamed). Only unambiguous candidates pair;
-    a definition that left its package is a removal, whatever its namesakes elsewhere."""
-    removed = sorted(set(base.types) - set(head.types))
-    added = sorted(set(head.types) - set(base.types))
-    pairs: dict[str, str] = {}
-    taken: set[str] = set()
-    for r in removed:
-        b = base.types[r]
-        if not b.fields:
-            continue
-        candidates = [
-            a
-            for a in added
-            if a not in taken
-            and head.types[a].fields == b.fields
-            and head.types[a].group == b.group
-        ]
-        if len(candidates) == 1:
-            pairs[r] = candidates[0]
-            taken.add(candidates[0])
-    return pairs
-
-
 def _packages(s: Surface) -> set[str]:
     return {t.group for t in s.types.values()}
 
@@ -230,7 +216,7 @@ def _packages(s: Surface) -> set[str]:
 def compare(base: Surface, head: Surface) -> list[Change]:
     facts = base.carries & head.carries
     out: list[Change] = []
-    renamed = _pair_renamed(base, head)
+    renamed = pair_renamed(base, head)
     gone_packages = _packages(base) - _packages(head)
     new_packages = _packages(head) - _packages(base)
     for name in sorted(base.types):
@@ -240,7 +226,7 @@ def compare(base: Surface, head: Surface) -> list[Change]:
         elif name in renamed:
             out += _TypeDiff(b, head.types[renamed[name]], renamed[name], facts).run()
         elif b.group not in gone_packages and _compared(b, facts):
-            out.append(_whole_type("removed", b, _namesake(b, head)))
+            out.append(_whole_type("removed", b, namesake(b, head)))
     renamed_to = set(renamed.values())
     for name in sorted(head.types):
         h = head.types[name]
@@ -280,15 +266,6 @@ def _locate(t: TypeSurface, kind: str, cls: ChangeClass, message: str) -> Change
         stage=t.stage,
         gate=t.gate,
     )
-
-
-def _namesake(b: TypeSurface, head: Surface) -> str:
-    """Where a removed type lives on, for the reader: a type of the same name and the
-    same properties in another package (never used to hide the removal)."""
-    for t in head.types.values():
-        if t.go_name == b.go_name and t.fields == b.fields and t.group != b.group:
-            return t.package
-    return ""
 
 
 def _whole_type(how: str, t: TypeSurface, namesake: str = "") -> Change:
@@ -347,57 +324,6 @@ def _whole_packages(
     return out
 
 
-def _union_score(b: UnionSurface, h: UnionSurface) -> int:
-    shared = len({m.field for m in b.members} & {m.field for m in h.members})
-    if b.discriminator is not None and h.discriminator is not None:
-        shared += len(set(b.discriminator.values) & set(h.discriminator.values))
-    return shared
-
-
-def _pair_unions(
-    base: TypeSurface, head: TypeSurface
-) -> tuple[list[tuple[UnionSurface, UnionSurface]], list[UnionSurface], list[UnionSurface]]:
-    """Unions pair by identity (discriminator JSON name, else member set); the rest pair
-    by the members and discriminator values they share, which recognises a renamed
-    discriminator (also of a union whose members are not marked), a discriminator added
-    to or removed from a union, and members added to undiscriminated unions. A last
-    discriminated union whose discriminator field is gone pairs with a last one whose
-    discriminator field is new: that is a rename too."""
-    pairs: list[tuple[UnionSurface, UnionSurface]] = []
-    left = list(base.unions)
-    right = list(head.unions)
-    for b in list(left):
-        match = next((h for h in right if h.identity == b.identity), None)
-        if match is not None:
-            pairs.append((b, match))
-            left.remove(b)
-            right.remove(match)
-    scored = sorted(
-        (-_union_score(b, h), i, j) for i, b in enumerate(left) for j, h in enumerate(right)
-    )
-    used_l: set[int] = set()
-    used_r: set[int] = set()
-    for score, i, j in scored:
-        if score == 0 or i in used_l or j in used_r:
-            continue
-        pairs.append((left[i], right[j]))
-        used_l.add(i)
-        used_r.add(j)
-    rest_l = [u for i, u in enumerate(left) if i not in used_l]
-    rest_r = [u for j, u in enumerate(right) if j not in used_r]
-    if len(rest_l) == 1 and len(rest_r) == 1:
-        bd, hd = rest_l[0].discriminator, rest_r[0].discriminator
-        if (
-            bd is not None
-            and hd is not None
-            and bd.field not in head.fields
-            and hd.field not in base.fields
-        ):
-            pairs.append((rest_l[0], rest_r[0]))
-            rest_l, rest_r = [], []
-    return pairs, rest_l, rest_r
-
-
 def _dialect_message(b: UnionSurface, h: UnionSurface) -> str:
     renamed = [
         f'"{m.field}": "{m.value}" -> "{hm.value}"'
@@ -439,8 +365,17 @@ class _TypeDiff:
         self.union_gate = ""
         self.union_pos: Where | None = None
         self.union_base = False
+        # the base side of the union pair being compared (markergen.accept.compare)
+        self.base = Side(None)
 
-    def add(self, cls: ChangeClass, kind: str, field: str | None, message: str) -> None:
+    def add(
+        self,
+        cls: ChangeClass,
+        kind: str,
+        field: str | None,
+        message: str,
+        witness: dict[str, Any] | None = None,
+    ) -> None:
         """Records a change where a reviewer looks for it: the field on the HEAD side,
         else on the BASE side, else the union's marker, else the type."""
         detail = None
@@ -475,6 +410,7 @@ class _TypeDiff:
                 base=on_base,
                 anchor_file=self.h.pos.file if on_base and self.h.pos else "",
                 anchor_line=self.h.pos.line if on_base and self.h.pos else 0,
+                witness=None if witness is None else json.dumps(witness, sort_keys=True),
             )
         )
 
@@ -490,7 +426,7 @@ class _TypeDiff:
             self.union_base = base.pos is not None
 
     def run(self) -> list[Change]:
-        pairs, removed, added = _pair_unions(self.b, self.h)
+        pairs, removed, added = pair_unions(self.b, self.h)
         # A union of an inlined struct is reported once, by that struct's own definition.
         pairs = [(bu, hu) for bu, hu in pairs if not (bu.inherited and hu.inherited)]
         removed = [u for u in removed if not u.inherited]
@@ -562,66 +498,92 @@ class _TypeDiff:
                     )
                 )
 
+    # Every union and enum change is classed by the union engine (markergen.accept.compare):
+    # breaking exactly when the base with that one change made refuses an object the base
+    # accepts. The one change no object shows (the union's design) is a named rule.
+
+    def side(self, u: UnionSurface | None, t: TypeSurface, *others: UnionSurface) -> Side:
+        """What the API server enforces over `u`'s fields in type `t`: the union, the
+        fields the schema declares, the fields the base requires (a change of that is no
+        union change) and the enums of fields that discriminate on either side."""
+        valued = {o.discriminator.field for o in (u, *others) if o and o.discriminator}
+        return Side(
+            None if u is None else u.engine(self.facts),
+            t.fields if "fields" in self.facts else None,
+            self.b.required,
+            {f: json_values(t.enums[f]) for f in sorted(valued & t.enums.keys())},
+        )
+
+    def known(self, side: Side, *names: str) -> Side:
+        """`side` with `names` declared as the head declares them."""
+        return side.declared(names, self.h.fields)
+
+    def judged(
+        self,
+        kind: str,
+        field: str | None,
+        after: Side,
+        message: str | tuple[str, str],
+        before: Side | None = None,
+        shown: bool = True,
+    ) -> None:
+        """Adds the change, breaking exactly when `after` refuses an object `before` (the
+        base union) accepts; that object is the witness when `shown`. A pair of messages
+        is (if breaking, if compatible)."""
+        witness = refused(before or self.base, after)
+        text = message if isinstance(message, str) else message[witness is None]
+        cls: ChangeClass = "compatible" if witness is None else "breaking"
+        self.add(cls, kind, field, text, witness if shown else None)
+
     # whole unions
 
     def union_removed(self, u: UnionSurface) -> None:
         d = u.discriminator
-        field = d.field if d else None
-        gone = sorted(
-            f
-            for f in ([d.field] if d else []) + [m.field for m in u.members]
-            if "fields" in self.facts and f not in self.h.fields
-        )
-        if gone:
-            self.add(
-                "breaking",
-                "union-removed",
-                field,
-                f"{_union_text(u)} was removed together with its field(s) "
-                f"{_q(gone)}: clients that set them send fields the schema no longer has, "
-                "and stored values are dropped",
-            )
-            return
-        self.add(
-            "compatible",
-            "union-removed",
-            field,
-            f"{_union_text(u)} was removed, its fields stay: stored "
+        before = self.side(u, self.b)
+        gone = sorted(f for f in _fields(u) if "fields" in self.facts and f not in self.h.fields)
+        message = (
+            f"{_union_text(u)} was removed together with its field(s) "
+            f"{_q(gone)}: clients that set them send fields the schema no longer has, "
+            "and stored values are dropped"
+            if gone
+            else f"{_union_text(u)} was removed, its fields stay: stored "
             "objects stay valid, but clients lose normalization and validation: the server "
             "no longer clears the other members when the selection changes, nor rejects "
-            "objects with several members set",
+            "objects with several members set"
         )
+        after = self.known(replace(before, union=None), *_fields(u))
+        self.judged("union-removed", d.field if d else None, after, message, before)
 
     def union_added(self, u: UnionSurface) -> None:
         d = u.discriminator
-        field = d.field if d else None
-        touched = [m.field for m in u.members]
-        if d is not None and d.required:
-            touched.append(d.field)
+        touched = [m.field for m in u.members] + ([d.field] if d and d.required else [])
         existing = sorted(f for f in touched if f in self.b.fields)
-        if "fields" in self.facts and not existing:
-            self.add(
-                "compatible",
-                "union-added",
-                field,
-                f"new {_union_text(u)} over new fields: no stored object sets them",
-            )
-            return
+        after = self.side(u, self.h)
+        # A field the base does not declare is refused there: no stored object sets it.
+        before = replace(after, union=None, known=None if after.known is None else self.b.fields)
         if u.dialect == "k8s" and existing and built_in(self.h.package):
-            self.add(
-                "compatible",
-                "union-declared",
-                field,
+            # Declarative validation replaces the hand-written validation of a built-in
+            # type, which (its tests hold) accepted the same objects: the base enforced
+            # the union already, without the tags.
+            message = (
                 f"existing fields {_q(existing)} are declared a {u.describe()} with "
-                f"+k8s: tags: {DECLARED}",
+                f"+k8s: tags: {DECLARED}"
             )
+            self.judged("union-declared", None, after, message, replace(before, union=after.union))
             return
         why = NOT_BUILT_IN if u.dialect == "k8s" else f"breaking for stored objects: {RATCHETING}"
-        self.add(
-            "breaking",
+        self.judged(
             "union-added",
-            field,
-            f"new {u.describe()} over existing fields {_q(existing or touched)}: {why}",
+            d.field if d else None,
+            after,
+            (
+                f"new {u.describe()} over existing fields {_q(existing)}: {why}"
+                if existing
+                else f"new {_union_text(u)} over new fields: an object of the base sets none "
+                "of them, and the union requires one",
+                f"new {_union_text(u)} over new fields: no stored object sets them",
+            ),
+            before,
         )
 
     # one union in both versions
@@ -635,47 +597,58 @@ class _TypeDiff:
             and family_of(h.dialect) is not None
             and family_of(b.dialect) != family_of(h.dialect)
         ):
+            # Named rule: the families differ in what the server does to an object (who
+            # sets the discriminator, when members are cleared), which no verdict shows.
             self.add("breaking", "union-dialect-changed", field, _dialect_message(b, h))
+        base = self.side(b, self.b, h)
+        assert base.union is not None
+        # The other changes are judged under the head's semantics: a member value moving
+        # from a Go field name to an enum value refuses what the 2019 design took.
+        bu = replace(base.union, family=family_of(h.dialect) or base.union.family)
+        self.base = base = replace(base, union=bu)
+        mode = h.mode if "mode" in self.facts else bu.mode
         compare_values = False
         if bd is None and hd is None:
             if "mode" in self.facts and b.mode != h.mode:
-                stricter = h.mode == "exactly-one"
-                self.add(
-                    "breaking" if stricter else "compatible",
+                self.judged(
                     "union-mode-changed",
                     None,
-                    f"{h.describe()} changes from {b.mode} to {h.mode}"
-                    + (": objects with no member set become invalid" if stricter else ""),
+                    replace(base, union=replace(bu, mode=h.mode)),
+                    (
+                        f"{h.describe()} changes from {b.mode} to {h.mode}: objects with no "
+                        "member set become invalid",
+                        f"{h.describe()} changes from {b.mode} to {h.mode}",
+                    ),
                 )
         elif bd is not None and hd is None:
-            if "fields" in self.facts and bd.field in self.h.fields:
-                self.add(
-                    "compatible",
-                    "discriminator-removed",
-                    bd.field,
-                    f'field "{bd.field}" stays but no longer discriminates the union of '
-                    f"{_members(h)}: the server stops checking that it matches the member "
-                    "set and stops clearing members when it changes (validation relaxed)",
-                )
-            else:
-                self.add(
-                    "breaking",
-                    "discriminator-removed",
-                    bd.field,
-                    f'discriminator "{bd.field}" of {b.describe()} was removed: clients that '
-                    "set it to select a member send a field the schema no longer has",
-                )
+            after = replace(base, union=replace(bu, discriminator=None, mode=mode))
+            self.judged(
+                "discriminator-removed",
+                bd.field,
+                self.known(after, bd.field),
+                f'field "{bd.field}" stays but no longer discriminates the union of '
+                f"{_members(h)}: the server stops checking that it matches the member "
+                "set and stops clearing members when it changes (validation relaxed)"
+                if "fields" in self.facts and bd.field in self.h.fields
+                else f'discriminator "{bd.field}" of {b.describe()} was removed: clients that '
+                "set it to select a member send a field the schema no longer has",
+            )
         elif bd is None and hd is not None:
-            strict = hd.required and hd.default is None
-            self.add(
-                "breaking" if strict else "compatible",
+            # a member that becomes the discriminator leaves the members (its own change)
+            union = replace(
+                bu,
+                discriminator=h.engine(self.facts).discriminator,
+                members=tuple(m for m in bu.members if m.field != hd.field),
+                mode=mode,
+            )
+            self.judged(
                 "discriminator-added",
                 hd.field,
-                f'the {h.describe()} gains discriminator "{hd.field}"'
-                + (
-                    ": it is required, so stored objects and clients that omit it fail"
-                    if strict
-                    else " (optional)"
+                self.known(replace(base, union=union), hd.field),
+                (
+                    f'the {h.describe()} gains discriminator "{hd.field}": objects that leave '
+                    "it out or set a member it does not select fail",
+                    f'the {h.describe()} gains discriminator "{hd.field}" (optional)',
                 ),
             )
         elif bd is not None and hd is not None:
@@ -685,72 +658,75 @@ class _TypeDiff:
     def discriminator(self, b: UnionSurface, h: UnionSurface) -> bool:
         """Compares the discriminators; says whether their enum values are comparable."""
         bd, hd = b.discriminator, h.discriminator
-        assert bd is not None and hd is not None
+        union = self.base.union
+        assert bd is not None and hd is not None and union and union.discriminator
+
         if bd.field != hd.field:
-            self.add(
-                "breaking",
+            self.judged(
                 "discriminator-renamed",
                 hd.field,
+                self.known(self.base.edited(field=hd.field), bd.field, hd.field),
                 f'discriminator "{bd.field}" renamed to "{hd.field}" ({_members(h)}): '
                 f'clients that send "{bd.field}" send a field the schema no longer has',
             )
-        if not bd.required and hd.required:
-            self.add(
-                "breaking",
-                "discriminator-optional-to-required",
+        if bd.required != hd.required:
+            self.judged(
+                f"discriminator-{'optional-to-required' if hd.required else 'required-to-optional'}",
                 hd.field,
+                self.base.edited(required=hd.required),
                 f'discriminator "{hd.field}" becomes required: objects and clients that omit '
-                f"it fail validation ({RATCHETING})",
-            )
-        elif bd.required and not hd.required:
-            self.add(
-                "compatible",
-                "discriminator-required-to-optional",
-                hd.field,
-                f'discriminator "{hd.field}" becomes optional',
+                f"it fail validation ({RATCHETING})"
+                if hd.required
+                else f'discriminator "{hd.field}" becomes optional',
             )
         if "defaults" in self.facts and bd.default != hd.default:
-            self.add(
-                "compatible" if bd.default is None else "breaking",
+            self.judged(
                 "discriminator-default-changed",
                 hd.field,
+                self.base.edited(default=default_value(hd.default)),
                 f'default of discriminator "{hd.field}" changes from '
                 f"{'none' if bd.default is None else _q([bd.default])} to "
                 f"{'none' if hd.default is None else _q([hd.default])}"
                 + ("" if bd.default is None else ": clients that omit it get another selection"),
             )
         if not bd.values and hd.values:
-            self.add(
-                "breaking",
+            self.judged(
                 "discriminator-enum-added",
                 hd.field,
+                self.base.edited(values=hd.values),
                 f'discriminator "{hd.field}" now only accepts {_q(hd.values)}; any string was '
                 "accepted before",
             )
-            return False
-        if bd.values and not hd.values:
-            self.add(
-                "compatible",
+        elif bd.values and not hd.values:
+            self.judged(
                 "discriminator-enum-removed",
                 hd.field,
+                self.base.edited(values=None),
                 f'discriminator "{hd.field}" no longer restricts its values (was {_q(bd.values)})',
             )
-            return False
-        return bool(bd.values)
+        return bool(bd.values and hd.values)
+
+    def edited(self, drop: str = "", add: MemberSurface | None = None, **changes: Any) -> Side:
+        """The base union with one change made (`Side.edited`), its fields declared as
+        the head declares them."""
+        member = None if add is None else Member(add.field, add.value, add.optional, add.kind)
+        after = self.base.edited(drop, member, **changes)
+        return self.known(after, drop, add.field if add else drop)
 
     def members(self, b: UnionSurface, h: UnionSurface, compare_values: bool) -> None:
         bd, hd = b.discriminator, h.discriminator
         bm = {m.field: m for m in b.members}
         hm = {m.field: m for m in h.members}
+        head_values = set(hd.values) if hd is not None else set()
         explained: set[str] = set()
         for name in sorted(bm.keys() & hm.keys()):
             old, new = bm[name], hm[name]
             if old.value != new.value and not (bd is None and hd is None):
                 explained.update((old.value, new.value))
-                self.add(
-                    "breaking",
+                self.judged(
                     "member-renamed",
                     name,
+                    self.edited(add=new, lost={old.value} - head_values, gained=[new.value]),
                     f'member "{name}" is now selected by "{new.value}" instead of '
                     f'"{old.value}": clients that send "{old.value}" no longer select it',
                 )
@@ -764,91 +740,68 @@ class _TypeDiff:
             moved = new_by_value.get(old.value)
             if moved is not None and (bd is not None or hd is not None):
                 paired_new.add(moved.field)
-                self.add(
-                    "breaking",
+                self.judged(
                     "member-renamed",
                     moved.field,
+                    self.edited(drop=name, add=replace(moved, optional=old.optional)),
                     f'the member selected by "{old.value}" moves from field "{name}" to '
                     f'"{moved.field}": clients that set "{name}" no longer select it',
                 )
                 if bd is not None and hd is not None:
                     self.optional_change(old, moved)
                 continue
-            still = hd is not None and old.value in hd.values
-            self.add(
-                "breaking",
+            why = f'; its value "{old.value}" is gone'
+            if hd is not None and old.value in hd.values:
+                why = f'; "{old.value}" now selects no member'
+            self.judged(
                 "member-removed",
                 name,
-                f'"{name}" is no longer a member of {h.describe()}'
-                + (
-                    ""
-                    if bd is None
-                    else (
-                        f'; "{old.value}" now selects no member'
-                        if still
-                        else f'; its value "{old.value}" is gone'
-                    )
-                ),
+                self.edited(drop=name, lost={old.value} - head_values),
+                f'"{name}" is no longer a member of {h.describe()}{why if bd else ""}',
             )
-        base_values = set(bd.values if bd else ()) | set(bm_v.value for bm_v in b.members)
         for name in sorted(hm.keys() - bm.keys() - paired_new):
             new = hm[name]
             explained.add(new.value)
-            if "fields" in self.facts and name in self.b.fields:
-                self.add(
-                    "breaking",
-                    "member-added",
-                    name,
+            with_value = f' with its value "{new.value}"' if hd is not None else ""
+            self.judged(
+                "member-added",
+                name,
+                self.edited(add=new, gained={new.value} & head_values),
+                (
                     f'existing field "{name}" joins {h.describe()}: stored objects that set it '
-                    f"together with another member fail: {RATCHETING}",
-                )
-            elif bd is not None and bd.values and new.value in base_values and not new.optional:
-                self.add(
-                    "breaking",
-                    "member-added",
-                    name,
-                    f'"{new.value}" used to select no member; objects with that value now '
+                    f"together with another member fail: {RATCHETING}"
+                    if "fields" in self.facts and name in self.b.fields
+                    else f'"{new.value}" used to select no member; objects with that value now '
                     f'need "{name}" set',
-                )
-            else:
-                with_value = f' with its value "{new.value}"' if hd is not None else ""
-                self.add(
-                    "compatible",
-                    "member-added",
-                    name,
                     f'"{name}" added to {h.describe()}{with_value}',
-                )
-        if compare_values and bd is not None and hd is not None:
+                ),
+            )
+        if compare_values and hd is not None and bd is not None:
             for v in sorted(set(bd.values) - set(hd.values) - explained):
-                self.add(
-                    "breaking",
+                self.judged(
                     "enum-value-removed",
                     hd.field,
+                    self.edited(lost=[v]),
                     f'discriminator "{hd.field}" no longer accepts "{v}"',
                 )
             for v in sorted(set(hd.values) - set(bd.values) - explained):
-                self.add(
-                    "compatible",
+                self.judged(
                     "enum-value-added",
                     hd.field,
+                    self.edited(gained=[v]),
                     f'discriminator "{hd.field}" accepts the new value "{v}", which selects no '
                     "member",
                 )
 
     def optional_change(self, old: MemberSurface, new: MemberSurface) -> None:
-        if old.optional and not new.optional:
-            self.add(
-                "breaking",
-                "member-optional-to-required",
+        if old.optional != new.optional:
+            self.judged(
+                f"member-{'required-to-optional' if new.optional else 'optional-to-required'}",
                 new.field,
-                f'member "{new.field}" must now be set when "{new.value}" is selected',
-            )
-        elif not old.optional and new.optional:
-            self.add(
-                "compatible",
-                "member-required-to-optional",
-                new.field,
-                f'member "{new.field}" may now be unset when "{new.value}" is selected',
+                self.edited(add=replace(old, optional=new.optional)),
+                f'member "{new.field}" may now be unset when "{new.value}" is selected'
+                if new.optional
+                else f'member "{new.field}" must now be set when "{new.value}" is selected',
             )
 
     # enums of other properties
@@ -862,52 +815,67 @@ class _TypeDiff:
             new = self.h.enums.get(prop)
             if old is not None and new is not None:
                 for v in sorted(set(old) - set(new)):
-                    self.add(
-                        "breaking",
+                    self.enum(
                         "enum-value-removed",
                         prop,
+                        old,
+                        [x for x in old if x != v],
                         f'"{prop}" no longer accepts {v}: stored objects and clients that use '
                         "it fail validation",
                     )
                 for v in sorted(set(new) - set(old)):
-                    self.add(
-                        "compatible",
+                    self.enum(
                         "enum-value-added",
                         prop,
+                        old,
+                        [*old, v],
                         f'"{prop}" accepts the new value {v}; clients that assume they know '
                         "every value must handle it",
                     )
             elif new is not None and prop in self.b.fields:
                 source = self.h.enum_sources.get(prop, "")
                 if source == "enum":
-                    self.add(
-                        "compatible",
-                        "enum-declared",
-                        prop,
+                    # +enum is read by openapi-gen only: the API server enforces nothing
+                    message = (
                         f'existing field "{prop}" documents its values {_json_list(new)} with '
                         "+enum, which only openapi-gen reads: the API server does not "
-                        "enforce it, so no request that worked starts failing",
+                        "enforce it, so no request that worked starts failing"
                     )
+                    self.enum("enum-declared", prop, None, None, message)
                 elif source == K8S_ENUM and built_in(self.h.package):
-                    self.add(
-                        "compatible",
-                        "enum-declared",
-                        prop,
+                    # the hand-written validation it replaces enforced the same values
+                    message = (
                         f'existing field "{prop}" declares its values {_json_list(new)} with '
-                        f"+k8s:enum: {DECLARED}",
+                        f"+k8s:enum: {DECLARED}"
                     )
+                    self.enum("enum-declared", prop, new, new, message)
                 else:
-                    self.add(
-                        "breaking",
-                        "enum-added",
-                        prop,
+                    message = (
                         f'existing field "{prop}" now only accepts {_json_list(new)}: values '
-                        "that were accepted before fail validation",
+                        "that were accepted before fail validation"
                     )
+                    self.enum("enum-added", prop, None, new, message)
             elif old is not None and prop in self.h.fields:
-                self.add(
-                    "compatible",
-                    "enum-removed",
-                    prop,
-                    f'"{prop}" no longer restricts its values (was {_json_list(old)})',
-                )
+                message = f'"{prop}" no longer restricts its values (was {_json_list(old)})'
+                self.enum("enum-removed", prop, old, None, message)
+
+    def enum(
+        self,
+        kind: str,
+        prop: str,
+        before: Iterable[str] | None,
+        after: Iterable[str] | None,
+        message: str,
+    ) -> None:
+        """A change of a plain property's enforced enum (None: none), judged without a
+        witness: the enum may be on the property's list items or map values, whose shape
+        the surface does not keep."""
+
+        def side(values: Iterable[str] | None) -> Side:
+            return Side(None, enums={} if values is None else {prop: json_values(values)})
+
+        self.judged(kind, prop, side(after), message, side(before), shown=False)
+
+
+def _fields(u: UnionSurface) -> list[str]:
+    return ([u.discriminator.field] if u.discriminator else []) + [m.field for m in u.members]

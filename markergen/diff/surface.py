@@ -15,9 +15,11 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 from markergen import markers as names
+from markergen.accept import compare as accept
+from markergen.accept.space import ABSENT
 from markergen.emit.naming import Naming, key_definition_name
 from markergen.markers import Marker
 from markergen.model import Field, Model, Struct, TypeRef, Union
@@ -117,6 +119,17 @@ def json_value(value: object) -> str:
     return json.dumps(value, sort_keys=True)
 
 
+def json_values(texts: Iterable[str]) -> tuple[Any, ...]:
+    """Enum values (JSON texts) as the JSON values an object holds."""
+    return tuple(json.loads(t) for t in texts)
+
+
+def default_value(text: str | None) -> Any:
+    """The string a discriminator's default sets (ABSENT: none)."""
+    value = names.default_string(text)
+    return ABSENT if value is None else value
+
+
 @dataclass(frozen=True, slots=True)
 class Where:
     file: str
@@ -137,6 +150,7 @@ class MemberSurface:
     field: str  # JSON name
     value: str  # discriminator value selecting it (kep2019: the Go field name)
     optional: bool
+    kind: str = ""  # the JSON type of its values ("object", "string", ...); "": not known
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,18 +180,25 @@ class UnionSurface:
             return "discriminator:" + self.discriminator.field
         return "members:" + ",".join(m.field for m in self.members)
 
-    @property
-    def empty_values(self) -> tuple[str, ...]:
-        if self.discriminator is None:
-            return ()
-        used = {m.value for m in self.members}
-        return tuple(v for v in self.discriminator.values if v not in used)
-
     def member(self, json_name: str) -> MemberSurface | None:
         for m in self.members:
             if m.field == json_name:
                 return m
         return None
+
+    def engine(self, facts: frozenset[Fact]) -> accept.Union:
+        """The union as the union engine judges it, with the facts the source knows."""
+        d = self.discriminator
+        disc = None
+        if d is not None:
+            default = default_value(d.default) if "defaults" in facts else ABSENT
+            disc = accept.Discriminator(d.field, d.required, d.values or None, default)
+        return accept.Union(
+            disc,
+            tuple(accept.Member(m.field, m.value, m.optional, m.kind) for m in self.members),
+            self.mode if "mode" in facts else "at-most-one",
+            family_of(self.dialect) or "kep1027",
+        )
 
     def describe(self) -> str:
         if self.discriminator is not None:
@@ -202,6 +223,9 @@ class TypeSurface:
     enum_sources: Mapping[str, str] = field(default_factory=dict)
     # properties that come from inlined structs (reported at the inlined struct)
     inherited: frozenset[str] = frozenset()
+    # properties the schema requires (not optional as openapi-gen reads the Go); empty
+    # when the source does not say
+    required: frozenset[str] = frozenset()
 
     def discriminators(self) -> frozenset[str]:
         return frozenset(u.discriminator.field for u in self.unions if u.discriminator)
@@ -216,17 +240,100 @@ class TypeSurface:
     def stage(self) -> Stage:
         return version_stage(self.package)
 
-    @property
-    def carries_api(self) -> bool:
-        """Whether the definition has something this diff compares."""
-        return bool(self.unions or self.enums)
-
 
 @dataclass(frozen=True)
 class Surface:
     types: Mapping[str, TypeSurface]
     carries: frozenset[Fact]
     origin: str  # what was read, for messages
+
+
+# Identity: which definition, and which union of it, is the same in both versions.
+
+
+def pair_renamed(base: Surface, head: Surface) -> dict[str, str]:
+    """Definitions that disappeared and reappeared in the same Go package under another
+    name with the same properties (a Go type renamed). Only unambiguous candidates pair;
+    a definition that left its package is a removal, whatever its namesakes elsewhere."""
+    removed = sorted(set(base.types) - set(head.types))
+    added = sorted(set(head.types) - set(base.types))
+    pairs: dict[str, str] = {}
+    taken: set[str] = set()
+    for r in removed:
+        b = base.types[r]
+        if not b.fields:
+            continue
+        candidates = [
+            a
+            for a in added
+            if a not in taken
+            and head.types[a].fields == b.fields
+            and head.types[a].group == b.group
+        ]
+        if len(candidates) == 1:
+            pairs[r] = candidates[0]
+            taken.add(candidates[0])
+    return pairs
+
+
+def namesake(b: TypeSurface, head: Surface) -> str:
+    """Where a removed type lives on, for the reader: a type of the same name and the
+    same properties in another package (never used to hide the removal)."""
+    for t in head.types.values():
+        if t.go_name == b.go_name and t.fields == b.fields and t.group != b.group:
+            return t.package
+    return ""
+
+
+def _union_score(b: UnionSurface, h: UnionSurface) -> int:
+    shared = len({m.field for m in b.members} & {m.field for m in h.members})
+    if b.discriminator is not None and h.discriminator is not None:
+        shared += len(set(b.discriminator.values) & set(h.discriminator.values))
+    return shared
+
+
+def pair_unions(
+    base: TypeSurface, head: TypeSurface
+) -> tuple[list[tuple[UnionSurface, UnionSurface]], list[UnionSurface], list[UnionSurface]]:
+    """Unions pair by identity (discriminator JSON name, else member set); the rest pair
+    by the members and discriminator values they share, which recognises a renamed
+    discriminator (also of a union whose members are not marked), a discriminator added
+    to or removed from a union, and members added to undiscriminated unions. A last
+    discriminated union whose discriminator field is gone pairs with a last one whose
+    discriminator field is new: that is a rename too."""
+    pairs: list[tuple[UnionSurface, UnionSurface]] = []
+    left = list(base.unions)
+    right = list(head.unions)
+    for b in list(left):
+        match = next((h for h in right if h.identity == b.identity), None)
+        if match is not None:
+            pairs.append((b, match))
+            left.remove(b)
+            right.remove(match)
+    scored = sorted(
+        (-_union_score(b, h), i, j) for i, b in enumerate(left) for j, h in enumerate(right)
+    )
+    used_l: set[int] = set()
+    used_r: set[int] = set()
+    for score, i, j in scored:
+        if score == 0 or i in used_l or j in used_r:
+            continue
+        pairs.append((left[i], right[j]))
+        used_l.add(i)
+        used_r.add(j)
+    rest_l = [u for i, u in enumerate(left) if i not in used_l]
+    rest_r = [u for j, u in enumerate(right) if j not in used_r]
+    if len(rest_l) == 1 and len(rest_r) == 1:
+        bd, hd = rest_l[0].discriminator, rest_r[0].discriminator
+        if (
+            bd is not None
+            and hd is not None
+            and bd.field not in head.fields
+            and hd.field not in base.fields
+        ):
+            pairs.append((rest_l[0], rest_r[0]))
+            rest_l, rest_r = [], []
+    return pairs, rest_l, rest_r
 
 
 def make_union(
@@ -252,7 +359,7 @@ def _where(pos: object, prefix: str) -> Where:
     return Where(f"{prefix}{file}" if prefix else file, int(getattr(pos, "line", 0)))
 
 
-def _union(u: Union, prefix: str) -> UnionSurface:
+def _union(u: Union, prefix: str, kinds: Mapping[str, str]) -> UnionSurface:
     d = u.discriminator
     disc = (
         DiscriminatorSurface(
@@ -264,7 +371,10 @@ def _union(u: Union, prefix: str) -> UnionSurface:
         if d is not None
         else None
     )
-    members = [MemberSurface(m.json_name, m.value, m.optional) for m in u.members]
+    members = [
+        MemberSurface(m.json_name, m.value, m.optional, kinds.get(m.json_name, ""))
+        for m in u.members
+    ]
     gate = u.gate and f"k8s:ifEnabled({u.gate})"
     if not gate and u.stage:
         gate = f"k8s:{u.stage}"
@@ -304,6 +414,31 @@ def _builtin_of(model: Model, ref: TypeRef | None) -> str:
         else:
             return ""
     return ""
+
+
+def json_kind(model: Model, ref: TypeRef | None) -> str:
+    """The JSON type of a field's values ("" when not known): what a set member holds in
+    the union engine's objects, so that a witness is of the member's type."""
+    seen: set[str] = set()
+    while ref is not None:
+        if ref.kind == "pointer":
+            ref = ref.elem
+        elif ref.kind in ("slice", "array", "map"):
+            return "array" if ref.kind != "map" else "object"
+        elif ref.kind == "builtin":
+            return _JSON_OF_BUILTIN.get(ref.name, "integer" if ref.name in _INTS else "")
+        elif ref.kind == "named" and ref.type_key not in seen:
+            seen.add(ref.type_key)
+            if ref.type_key in model.structs:
+                return "object"
+            named = model.types.get(ref.type_key)
+            ref = named.underlying if named is not None else None
+        else:
+            return ""
+    return ""
+
+
+_JSON_OF_BUILTIN = {"string": "string", "bool": "boolean", "float32": "number", "float64": "number"}
 
 
 def _typed(value: object, builtin: str) -> object:
@@ -369,6 +504,7 @@ class _Collected:
     details: dict[str, FieldSurface] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)
     inherited: set[str] = field(default_factory=set)
+    required: set[str] = field(default_factory=set)
 
 
 def _collect(
@@ -380,7 +516,8 @@ def _collect(
     inherited: bool = False,
 ) -> None:
     seen = seen | {struct.key}
-    out.unions.extend(replace(_union(u, prefix), inherited=inherited) for u in struct.unions)
+    kinds = {f.json_name: json_kind(model, f.type) for f in struct.fields if f.json_name}
+    out.unions.extend(replace(_union(u, prefix, kinds), inherited=inherited) for u in struct.unions)
     for f in struct.fields:
         if not f.exported or f.json.skip:
             continue
@@ -392,6 +529,8 @@ def _collect(
         if not f.json_name:
             continue
         out.fields.add(f.json_name)
+        if not f.optional:
+            out.required.add(f.json_name)
         if inherited:
             out.inherited.add(f.json_name)
         out.details.setdefault(
@@ -441,5 +580,6 @@ def surface_from_model(
             gate=marker_gate(markers),
             enum_sources=got.sources,
             inherited=frozenset(got.inherited),
+            required=frozenset(got.required),
         )
     return Surface(types=types, carries=ALL_FACTS, origin=origin)
