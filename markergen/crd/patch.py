@@ -22,9 +22,8 @@ from typing import Any
 
 from markergen.accept.admit import rejection
 from markergen.accept.celeval import CelEvaluator
-from markergen.accept.judge import rule_passes
+from markergen.accept.samples import KeptParts
 from markergen.accept.union import NodeFacts, json_value, text_of
-from markergen.celcost.escape import escape_property
 from markergen.crd.advice import (
     allowance_hint,
     as_documentation,
@@ -76,21 +75,14 @@ CRD_API_VERSION = "apiextensions.k8s.io/v1"
 _GROUP = re.compile(r"group: ['\"]?([A-Za-z0-9.-]+)")
 
 
-Shape = tuple[tuple[str, Any], ...]
-ListShape = tuple[Shape, ...]  # a list of objects: each item's shape
-
-
 class RunMemo:
     """What one run computes once for many files (feature-set variants, copies in a Helm
-    chart repeat the same unions): rendered blocks, the sample objects' shapes at a schema
-    path, rule verdicts on those shapes, proofs, cost estimates and, for a CRD version
+    chart repeat the same unions): rendered blocks, the kept objects' verdicts, proofs,
+    cost estimates and, for a CRD version
     read before (the same schema for the same Go type), the changes its unions make."""
 
     def __init__(self) -> None:
         self._blocks: dict[tuple[str, int], str] = {}
-        self._shapes: dict[tuple[Any, ...], list[tuple[Shape, SampleObject]]] = {}
-        self._list_shapes: dict[PathKey, list[tuple[ListShape, SampleObject]]] = {}
-        self._verdicts: dict[tuple[str, Shape | ListShape, bool], bool] = {}
         self._proofs: dict[tuple[Any, ...], Proof] = {}
         self._items_proofs: dict[tuple[Any, ...], list[str]] = {}
         self._told: set[tuple[Any, ...]] = set()
@@ -134,43 +126,6 @@ class RunMemo:
             self._blocks[key] = found
         return found
 
-    def shapes(
-        self, kind: tuple[str, str, str], objects: Sequence[SampleObject], below: PathKey
-    ) -> list[tuple[Shape, SampleObject]]:
-        """The distinct shapes of the objects' parts at `below`, each with the first object
-        that has it. A shape keeps a part's keys and scalar values; nested values become
-        `()` (`{}` to CEL), since union rules test only presence and the discriminator's value."""
-        # the objects are those the CRD version accepts, which may differ between two
-        # schemas of one kind (feature-set variants): they are part of the key
-        key = (*kind, *below, tuple(id(o) for o in objects))
-        found = self._shapes.get(key)
-        if found is None:
-            seen: dict[Shape, SampleObject] = {}
-            for o in objects:
-                for part in values_at(o.value, below):
-                    if isinstance(part, dict):
-                        seen.setdefault(_shape(part), o)
-            found = list(seen.items())
-            self._shapes[key] = found
-        return found
-
-    def list_shapes(
-        self, kind: tuple[str, str, str], objects: Sequence[SampleObject], below: PathKey
-    ) -> list[tuple[ListShape, SampleObject]]:
-        """As `shapes`, for the lists at `below`: the shapes of their items, in order."""
-        key = (*kind, *below)
-        found = self._list_shapes.get(key)
-        if found is None:
-            seen: dict[ListShape, SampleObject] = {}
-            for o in objects:
-                for part in values_at(o.value, below):
-                    if isinstance(part, list):
-                        items = tuple(_shape(x) for x in part if isinstance(x, dict))
-                        seen.setdefault(items, o)
-            found = list(seen.items())
-            self._list_shapes[key] = found
-        return found
-
     def proof(
         self,
         union: Union,
@@ -211,21 +166,6 @@ class RunMemo:
         if found is None:
             found = prove_items(union, rules, evaluator)
             self._items_proofs[key] = found
-        return found
-
-    def verdict(
-        self, evaluator: CelEvaluator, rule: str, shape: Shape | ListShape, list_of: bool = False
-    ) -> bool:
-        """True unless the rule rejects the shape (no verdict counts as accepting); with
-        `list_of`, `shape` is a ListShape and the rule's `self` is the list."""
-        key = (rule, shape, list_of)
-        found = self._verdicts.get(key)
-        if found is None:
-            value: Any = (
-                [_shape_object(item) for item in shape] if list_of else _shape_object(shape)
-            )
-            found = rule_passes(evaluator, rule, value, errors="accept")
-            self._verdicts[key] = found
         return found
 
 
@@ -661,31 +601,13 @@ class _VersionPlanner:
         rules = self._server_rejected(rules, site, label)
         if not objects or not rules:
             return rules
-        below = site.path[5:]  # under spec.versions[i].schema.openAPIV3Schema
         # The API server defaults an object before it validates it: a kept object that
-        # leaves a defaulted field out is judged with the default.
-        shapes: list[tuple[Shape | ListShape, SampleObject]]
-        if site.union.items:
-            # the rules of a union of list items are the list's: they see every item
-            items = site.node.get("items") if isinstance(site.node, dict) else None
-            defaults = _shape_defaults(items)
-            shapes = [
-                (tuple(_defaulted(item, defaults) for item in shape), first)
-                for shape, first in self.memo.list_shapes(self.kind, objects, below)
-            ]
-        else:
-            defaults = _shape_defaults(site.node)
-            shapes = [
-                (_defaulted(shape, defaults), first)
-                for shape, first in self.memo.shapes(self.kind, objects, below)
-            ]
+        # leaves a defaulted field out is judged with the default. The rules of a union of
+        # list items are the list's: they see every item.
+        kept = self._kept(site, objects)
         keep: list[Rule] = []
         for r in rules:
-            rejected = None
-            for shape, first in shapes:
-                if not self.memo.verdict(self.evaluator, r.rule, shape, list_of=site.union.items):
-                    rejected = first
-                    break
+            rejected = kept.rejected(r.rule)
             if rejected is None:
                 keep.append(r)
                 continue
@@ -699,6 +621,12 @@ class _VersionPlanner:
                 hint=rejection_hint(self.model, site.union, r),
             )
         return keep
+
+    def _kept(self, site: UnionSite, objects: Sequence[SampleObject]) -> KeptParts[SampleObject]:
+        """The kept objects' parts at the union's node (markergen.accept.samples)."""
+        below = site.path[5:]  # under spec.versions[i].schema.openAPIV3Schema
+        values = ((part, o) for o in objects for part in values_at(o.value, below))
+        return KeptParts(self.evaluator, site.node, values, items=site.union.items)
 
     def _server_rejected(self, rules: list[Rule], site: UnionSite, label: str) -> list[Rule]:
         server = self.context.server
@@ -730,11 +658,8 @@ class _VersionPlanner:
         disc = site.union.discriminator
         if disc is None or not objects:
             return True
-        name = escape_property(disc.json_name) or disc.json_name
-        defaults = _shape_defaults(site.node)
-        for shape, first in self.memo.shapes(self.kind, objects, site.path[5:]):
-            value = dict(_defaulted(shape, defaults)).get(name)
-            if value is None or value == () or value in values:
+        for value, first in self._kept(site, objects).values(disc.json_name):
+            if value in values:
                 continue
             path = (*site.path, "properties", disc.json_name)
             self.say(
@@ -934,49 +859,6 @@ class _DocumentPlanner:
 
     def _cost_of(self, rules: Sequence[Rule], path: PathKey) -> int:
         return sum(self.rule_costs.get((path, r.rule), 0) for r in rules)
-
-
-def _shape_value(v: Any) -> Any:
-    return v if isinstance(v, (str, int, float, bool)) else ()
-
-
-def _shape(part: Mapping[str, Any]) -> Shape:
-    """A part of an object as `RunMemo.shapes` keeps it."""
-    return tuple(
-        sorted(
-            (escape_property(str(k)) or str(k), _shape_value(v))
-            for k, v in part.items()
-            if v is not None
-        )
-    )
-
-
-def _shape_object(shape: Any) -> dict[str, Any]:
-    """The object CEL is given for a shape (nested values as `{}`)."""
-    return {k: {} if v == () else v for k, v in shape}
-
-
-def _shape_defaults(node: Any) -> Shape:
-    """The defaults of a schema node's properties, as a shape (`RunMemo.shapes`)."""
-    props = node.get("properties") if isinstance(node, dict) else None
-    if not isinstance(props, dict):
-        return ()
-    return tuple(
-        sorted(
-            (escape_property(str(k)) or str(k), _shape_value(p["default"]))
-            for k, p in props.items()
-            if isinstance(p, dict) and p.get("default") is not None
-        )
-    )
-
-
-def _defaulted(shape: Shape, defaults: Shape) -> Shape:
-    """`shape` with the defaults of the fields it leaves out."""
-    if not defaults:
-        return shape
-    present = {k for k, _ in shape}
-    missing = [(k, v) for k, v in defaults if k not in present]
-    return tuple(sorted((*shape, *missing))) if missing else shape
 
 
 def _facts(props: Mapping[str, Any], union: Union) -> NodeFacts:
