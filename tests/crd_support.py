@@ -9,7 +9,7 @@ from typing import Any
 
 from helpers import TESTDATA
 
-from markergen.crd.patch import patch_text
+from markergen.crd.run import patch_text
 from markergen.diagnostics import Diagnostic
 from markergen.emit.options import EmitOptions
 from markergen.emit.table import build_table

@@ -18,7 +18,7 @@ from test_crd_samples import OPENSHIFT, SAMPLE, TECH
 import markergen.crd.enumcheck as enumcheck
 import markergen.yamlio as yamlio
 from markergen.crd.checkfind import crd_findings, sample_findings
-from markergen.crd.patch import crd_files
+from markergen.crd.files import crd_files
 from markergen.pipeline import load_model
 
 ENUMS = TESTDATA / "projects" / "enumcrd"

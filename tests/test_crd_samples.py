@@ -10,8 +10,8 @@ from pathlib import Path
 import yaml
 from helpers import TESTDATA
 
-from markergen.crd import run_crd
 from markergen.crd.checkfind import sample_findings
+from markergen.crd.run import run_crd
 from markergen.diagnostics import Severity
 from markergen.pipeline import load_model
 from markergen.project.samples import load_samples, sample_files

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from helpers import TESTDATA, run_cli
 
-from markergen.crd import patch_text
 from markergen.crd.enumcheck import EnumNode, compare_files, crd_enum, summary
+from markergen.crd.run import patch_text
 from markergen.diff import run_diff
 from markergen.emit.openapi import build_document
 from markergen.emit.options import EmitOptions
@@ -167,7 +167,7 @@ def test_mg205_hint_keeps_an_enum_discriminator(tmp_path: Path) -> None:
     root = _module(
         tmp_path,
         "package v1\n\ntype S struct {\n"
-        "\t// +openshift:validation:FeatureGateAwareEnum:featureGate=\"\",enum=AWS;Azure\n"
+        '\t// +openshift:validation:FeatureGateAwareEnum:featureGate="",enum=AWS;Azure\n'
         '\t// +unionDiscriminator\n\t// +required\n\tType string `json:"type"`\n}\n',
     )
     (found,) = [d for d in check_model(load_model(["./..."], root)) if d.code == "MG205"]

@@ -1,7 +1,7 @@
 """`markergen check` in a project with CRDs: the findings that need the CRD files, from
 one reading of them.
 
-Two checks read the same CRDs: the plan `markergen crd` would make (`markergen.crd.patch`,
+Two checks read the same CRDs: the plan `markergen crd` would make (`markergen.crd.run`,
 applied to nothing), whose findings check reports in its own words from their reasons
 (`markergen.crd.reasons`: a rule withheld for a kept object is MG511 here), and
 markergen's enums and discriminator defaults against the CRDs' (MG520, MG521,
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from markergen.crd.enumcheck import Comparison, findings
 from markergen.crd.files import crd_files
-from markergen.crd.patch import plan_files
+from markergen.crd.run import plan_files
 from markergen.crd.serverproof import ServerStep
 from markergen.diagnostics import Diagnostic
 from markergen.model import Model
