@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 import yaml
+from crd_support import run_crd
 from helpers import TESTDATA
 
 from markergen.accept.celeval import CelEvaluator
-from markergen.crd.run import patch_text, run_crd
+from markergen.crd.run import patch_text
 from markergen.diagnostics import Severity
 from markergen.pipeline import load_model
 

@@ -9,10 +9,9 @@ from typing import Any
 
 import kubernetes_validate
 import pytest
-from crd_support import CRD_NAME, EXAMPLE_CRD, copy_example, example_model
+from crd_support import CRD_NAME, EXAMPLE_CRD, copy_example, example_model, run_crd
 
 from markergen.crd.files import CrdError
-from markergen.crd.run import run_crd
 from markergen.diagnostics import Severity
 from markergen.yamlio import dump_documents, load_documents
 

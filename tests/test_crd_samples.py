@@ -8,10 +8,10 @@ import shutil
 from pathlib import Path
 
 import yaml
+from crd_support import run_crd
 from helpers import TESTDATA
 
 from markergen.crd.checkfind import sample_findings
-from markergen.crd.run import run_crd
 from markergen.diagnostics import Severity
 from markergen.pipeline import load_model
 from markergen.project.samples import load_samples, sample_files

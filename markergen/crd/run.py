@@ -15,7 +15,6 @@ from pathlib import Path
 from markergen.accept.celeval import CelEvaluator
 from markergen.crd.apply import apply_plan
 from markergen.crd.edit import LineEdits
-from markergen.crd.files import CrdResult, crd_files, finish
 from markergen.crd.helm import mask_templates, templated
 from markergen.crd.patch import PatchContext, RunMemo, Withheld, plan_document
 from markergen.crd.reasons import Placed, Reason
@@ -107,37 +106,6 @@ def _display(path: Path) -> str:
         return path.relative_to(Path.cwd()).as_posix()
     except ValueError:
         return path.as_posix()
-
-
-def run_crd(
-    paths: Sequence[Path],
-    model: Model,
-    verify: bool,
-    *,
-    root: Path | None = None,
-    samples_include: Sequence[str] = (),
-    samples_exclude: Sequence[str] = (),
-    strict: bool = False,
-) -> CrdResult:
-    """Patch every CRD under `paths` in place (all files or none), or with `verify` write
-    nothing and return the diffs of stale files. Raises CrdError for a missing path or a
-    failed write; a file that is not YAML is an MG504 error diagnostic and nothing is
-    written.
-
-    With `root` (the project root), each union's rules are first evaluated on the objects
-    the project keeps (`markergen.project.samples`, plus `samples_include` globs, minus
-    `samples_exclude`); a rule that rejects one is not written (MG510, an error with
-    `strict`). A union with a `markergen check` error gets no rules (MG506)."""
-    files = crd_files(paths)
-    outputs, found = plan_files(
-        files,
-        model,
-        root=root,
-        samples_include=samples_include,
-        samples_exclude=samples_exclude,
-        strict=strict,
-    )
-    return finish(files, outputs, [f.for_crd() for f in found], verify)
 
 
 def plan_files(
