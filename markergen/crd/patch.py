@@ -58,7 +58,6 @@ from markergen.yamlio import (
     Document,
     PathKey,
     YamlReader,
-    render_block,
 )
 
 CRD_API_VERSION = "apiextensions.k8s.io/v1"
@@ -66,14 +65,12 @@ CRD_API_VERSION = "apiextensions.k8s.io/v1"
 
 class RunMemo:
     """What one run computes once for many files (feature-set variants, copies in a Helm
-    chart repeat the same unions): rendered blocks, the kept objects' verdicts, proofs,
-    cost estimates and, for a CRD version
-    read before (the same schema for the same Go type), the changes its unions make."""
+    chart repeat the same unions): the kept objects' verdicts, the unions' proofs, cost
+    estimates and, for a CRD version read before (the same schema for the same Go type),
+    the changes its unions make."""
 
     def __init__(self) -> None:
-        self._blocks: dict[tuple[str, int], str] = {}
         self._proofs: dict[tuple[Any, ...], Proof] = {}
-        self._items_proofs: dict[tuple[Any, ...], list[str]] = {}
         self._told: set[tuple[Any, ...]] = set()
         self.costs = CostMemo()
         # the plan of a CRD version's unions (_DocumentPlanner._version), by what decides it
@@ -107,14 +104,6 @@ class RunMemo:
         self._told.add(what)
         return True
 
-    def render(self, value: list[Any], indent: int) -> str:
-        key = (repr(value), indent)  # plain JSON-like values: equal reprs, equal values
-        found = self._blocks.get(key)
-        if found is None:
-            found = render_block(value, indent)
-            self._blocks[key] = found
-        return found
-
     def proof(
         self,
         union: Union,
@@ -144,17 +133,6 @@ class RunMemo:
                 union, rules, properties, required, enum, evaluator, hand, types, facts
             )
             self._proofs[key] = found
-        return found
-
-    def items_proof(
-        self, union: Union, rules: Sequence[Rule], evaluator: CelEvaluator
-    ) -> list[str]:
-        """`prove_items`, once per distinct union of list items and rules."""
-        key = (union, tuple(rules))
-        found = self._items_proofs.get(key)
-        if found is None:
-            found = prove_items(union, rules, evaluator)
-            self._items_proofs[key] = found
         return found
 
 
@@ -537,7 +515,7 @@ class _VersionPlanner:
             )
         if not rules or self._blocked(site, label, where):
             return
-        for p in self.memo.items_proof(union, rules, self.evaluator):
+        for p in prove_items(union, rules, self.evaluator):
             self.say(Reason.UNPROVEN, site.path, f"union {label} at {where}: {p}")
             return
         rules = self._not_rejecting(list(rules), site, objects, label)

@@ -97,7 +97,7 @@ def _plan_text(
         plan = plan_document(model, doc, file, evaluator, context, memo, path)
         found.extend(plan.findings)
         if apply and plan.writes:
-            apply_plan(doc, lines, edits, plan.wanted, plan.enums, memo.render)
+            apply_plan(doc, lines, edits, plan.wanted, plan.enums)
     return (edits.apply(lines) if edits else None), found
 
 
