@@ -30,27 +30,13 @@ from markergen.yamlio import Document, YamlError, YamlReader, indented_values, s
 _GROUP = re.compile(r"group: ['\"]?([A-Za-z0-9.-]+)")
 
 
-def patch_text(
-    model: Model,
-    text: str,
-    file: str,
-    evaluator: CelEvaluator | None = None,
-    context: PatchContext | None = None,
-    memo: RunMemo | None = None,
-    path: Path | None = None,
-    each: Callable[[list[Document]], None] | None = None,
-) -> tuple[str, list[Diagnostic]]:
-    """The patched file text; raises YamlError for a file that is not YAML.
-
-    The result differs from `text` only by inserted lines (and by the lines of rules
-    markergen wrote earlier that are now stale); unchanged when there is nothing to do.
-    `each` is given the file's documents when they are read (a file templated inside a
-    document, or not YAML, has none).
-    """
-    memo = memo or RunMemo()
-    new, found = _plan_text(
-        model, text, file, evaluator or CelEvaluator(), context or PatchContext(), memo, path, each
-    )
+def patch_text(model: Model, text: str, file: str) -> tuple[str, list[Diagnostic]]:
+    """One CRD file's text patched, with crd's diagnostics, and no kept objects; raises
+    YamlError for a file that is not YAML. The result differs from `text` only by
+    inserted lines (and by the lines of rules markergen wrote earlier that are now stale);
+    unchanged when there is nothing to do."""
+    context = PatchContext()
+    new, found = _plan_text(model, text, file, CelEvaluator(), context, RunMemo(), None, None)
     return new if new is not None else text, [f.for_crd() for f in found]
 
 
@@ -76,7 +62,7 @@ def _plan_text(
             )
         ]
     try:
-        docs = (context.reader if context else YamlReader()).documents(masked.text)
+        docs = context.reader.documents(masked.text)
     except YamlError as e:
         if not templated(text):
             raise
