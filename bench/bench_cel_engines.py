@@ -66,7 +66,9 @@ def evaluator(engine: str) -> Callable[[str], Callable[[Any], bool]]:
                     result = prog.evaluate({"self": celpy.json_to_cel(obj)})  # type: ignore[attr-defined]
                 except Exception:
                     return False
-                return not isinstance(result, Exception) and isinstance(result, int) and bool(result)
+                return (
+                    not isinstance(result, Exception) and isinstance(result, int) and bool(result)
+                )
 
             return run
 
@@ -141,12 +143,15 @@ def rule_cases(checkout: Path) -> list[tuple[str, list[Any]]]:
     """(rule, objects) for every rule markergen writes into the checkout's CRDs."""
     sys.path.insert(0, str(checkout))
     from markergen.crd.cel import escape_property
-    from markergen.crd.patch import patch_text
+    from markergen.crd.run import patch_text
     from markergen.pipeline import load_model
     from markergen.yamlio import load_documents
 
     cases: list[tuple[str, list[Any]]] = []
-    projects = [checkout / "testdata" / "example", *sorted((checkout / "testdata" / "crd").iterdir())]
+    projects = [
+        checkout / "testdata" / "example",
+        *sorted((checkout / "testdata" / "crd").iterdir()),
+    ]
     for project in projects:
         if not (project / "go.mod").is_file():
             continue

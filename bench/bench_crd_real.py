@@ -43,7 +43,7 @@ from markergen.accept.celeval import CelEvaluator  # noqa: E402
 from markergen.crd.apply import OURS, VALIDATIONS  # noqa: E402
 from markergen.crd.cel import escape_property  # noqa: E402
 from markergen.crd.helm import mask_templates  # noqa: E402
-from markergen.crd.patch import patch_files  # noqa: E402
+from markergen.crd.run import plan_files  # noqa: E402
 from markergen.pipeline import load_model  # noqa: E402
 from markergen.project.samples import load_samples, values_at  # noqa: E402
 
@@ -211,7 +211,8 @@ def main() -> None:
     loaded = time.perf_counter()
     # root: the proof on the objects the checkout keeps (samples, e2e data, openshift's
     # API-server test suites), as `markergen crd` does in a project
-    outputs, diagnostics = patch_files(files, model, root=root)
+    outputs, found = plan_files(files, model, root=root)
+    diagnostics = [f.for_crd() for f in found]
     done = time.perf_counter()
     only_inserts = 0
     rules = 0

@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from markergen.crd.enumcheck import EnumNode, compare_files, findings, summary  # noqa: E402
-from markergen.crd.patch import crd_files  # noqa: E402
+from markergen.crd.files import crd_files  # noqa: E402
 from markergen.pipeline import InputError, load_model  # noqa: E402
 from markergen.project.outputs import find_crd_outputs  # noqa: E402
 
@@ -129,10 +129,12 @@ def run(root: Path, show: bool) -> dict[str, int]:
     if show:
         for n in nodes:
             if n.verdict != "agree":
-                print(f"  {n.verdict:8} {n.what:7} {n.file}:{n.line} {n.subject}: "
-                      f"markergen {list(n.ours) if n.ours is not None else None} "
-                      f"CRD {list(n.theirs) if n.theirs is not None else None}"
-                      + (f" floor {list(n.floor)}" if n.floor is not None else ""))
+                print(
+                    f"  {n.verdict:8} {n.what:7} {n.file}:{n.line} {n.subject}: "
+                    f"markergen {list(n.ours) if n.ours is not None else None} "
+                    f"CRD {list(n.theirs) if n.theirs is not None else None}"
+                    + (f" floor {list(n.floor)}" if n.floor is not None else "")
+                )
     for d in diags:
         print(f"  {d.code} {d.pos.file}:{d.pos.line}: {d.message}")
     return counts

@@ -5,6 +5,8 @@ schema node so that only what is put at that node decides the server's verdict."
 from __future__ import annotations
 
 import copy
+import itertools
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -109,3 +111,49 @@ def placed(root_schema: Mapping[str, Any], below: PathKey, value: Any) -> dict[s
 
     out: dict[str, Any] = put(root_schema, obj, below)
     return out
+
+
+_STEP = re.compile(r"\[\*\]|\{\*\}|[^.\[{]+")
+
+
+def schema_path(shown: str | None) -> PathKey:
+    """The schema path below openAPIV3Schema of a `diff` report's `crd.path` (`spec.a[*]`)."""
+    out: list[str] = []
+    for step in _STEP.findall("" if shown in (None, "", "(root)") else shown):
+        if step == "[*]":
+            out.append("items")
+        elif step == "{*}":
+            out.append("additionalProperties")
+        else:
+            out += ["properties", step]
+    return tuple(out)
+
+
+def schema_root(doc: Mapping[str, Any], version: str) -> dict[str, Any]:
+    """The openAPIV3Schema of a version of a CRD document."""
+    found = version_of(doc, version)
+    assert found is not None, version
+    return found["schema"]["openAPIV3Schema"]  # type: ignore[no-any-return]
+
+
+def probe_objects(schema: Mapping[str, Any], path: PathKey = ()) -> Iterator[tuple[PathKey, Any]]:
+    """At every object of the schema: each property alone and each pair of properties,
+    each with each of its enum values (else a small value), the node's required ones
+    filled in."""
+    props = schema.get("properties") or {}
+    if props:
+        base = minimal(schema)
+        names = sorted(props)
+        values = {n: props[n].get("enum") or [minimal(props[n])] for n in names}
+        for name in names:
+            for value in values[name]:
+                yield path, {**base, name: value}
+        for a, b in itertools.combinations(names, 2):
+            for va, vb in itertools.product(values[a], values[b]):
+                yield path, {**base, a: va, b: vb}
+    for name, sub in props.items():
+        if isinstance(sub, dict):
+            yield from probe_objects(sub, (*path, "properties", name))
+    for key in ("items", "additionalProperties"):
+        if isinstance(schema.get(key), dict):
+            yield from probe_objects(schema[key], (*path, key))

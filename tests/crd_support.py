@@ -9,7 +9,8 @@ from typing import Any
 
 from helpers import TESTDATA
 
-from markergen.crd.patch import patch_text
+from markergen.crd.files import CrdResult, crd_files, finish
+from markergen.crd.run import patch_text, plan_files
 from markergen.diagnostics import Diagnostic
 from markergen.emit.options import EmitOptions
 from markergen.emit.table import build_table
@@ -64,3 +65,12 @@ def spec_schema(crd: dict[str, Any]) -> dict[str, Any]:
 
 def rules_of(node: dict[str, Any]) -> list[str]:
     return [r["rule"] for r in node.get("x-kubernetes-validations", [])]
+
+
+def run_crd(paths: list[Path], model: Model, verify: bool, **options: Any) -> CrdResult:
+    """`markergen crd` on the CRD files under `paths` with a loaded model, as `run_project`
+    runs it after locating them: all files written or none, or with `verify` only the
+    diffs. `options` are plan_files' (root, samples_include, strict, ...)."""
+    files = crd_files(paths)
+    outputs, found = plan_files(files, model, **options)
+    return finish(files, outputs, [f.for_crd() for f in found], verify)

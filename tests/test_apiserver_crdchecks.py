@@ -17,10 +17,7 @@ the case says why (the server checks above are the evidence).
 from __future__ import annotations
 
 import copy
-import itertools
 import json
-import re
-from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -29,7 +26,16 @@ import crdify_peer
 import kubeserver
 import pytest
 import yaml
-from apiserver_objects import PathKey, minimal, node_at, placed, version_of
+from apiserver_objects import (
+    PathKey,
+    minimal,
+    node_at,
+    placed,
+    probe_objects,
+    schema_path,
+    schema_root,
+    version_of,
+)
 
 from markergen.diff import run_diff
 from markergen.diff.crdchecks import CHECKS, LEVELS, OPTIONS, crd_checks
@@ -98,46 +104,6 @@ def _report(tmp: Path, case: dict[str, Any]) -> tuple[list[dict[str, Any]], bool
     return changes, result.fails("breaking-any-stage")
 
 
-_STEP = re.compile(r"\[\*\]|\{\*\}|[^.\[{]+")
-
-
-def schema_path(shown: str | None) -> PathKey:
-    out: list[str] = []
-    for step in _STEP.findall("" if shown in (None, "", "(root)") else shown):
-        if step == "[*]":
-            out.append("items")
-        elif step == "{*}":
-            out.append("additionalProperties")
-        else:
-            out += ["properties", step]
-    return tuple(out)
-
-
-def _root(doc: dict[str, Any], version: str) -> dict[str, Any]:
-    found = version_of(doc, version)
-    assert found is not None, version
-    return found["schema"]["openAPIV3Schema"]  # type: ignore[no-any-return]
-
-
-def _objects(schema: dict[str, Any], path: PathKey = ()) -> Iterator[tuple[PathKey, Any]]:
-    """At every object of the schema: each property alone and each pair, each with its
-    enum values (else a small value), the node's required ones filled in."""
-    props = schema.get("properties") or {}
-    if props:
-        base = minimal(schema)
-        names = sorted(props)
-        values = {n: props[n].get("enum") or [minimal(props[n])] for n in names}
-        for name in names:
-            for value in values[name]:
-                yield path, {**base, name: value}
-        for a, b in itertools.combinations(names, 2):
-            for va, vb in itertools.product(values[a], values[b]):
-                yield path, {**base, a: va, b: vb}
-    for name, sub in props.items():
-        if isinstance(sub, dict):
-            yield from _objects(sub, (*path, "properties", name))
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_markergen_entries_and_their_witnesses_on_the_server(
     kube: kubeserver.Server, tmp_path: Path, name: str
@@ -177,11 +143,11 @@ def _judge(
     assert witness is not None, f"no witness for a breaking change: {c}"
     if kind.startswith("served-"):
         older = next(v["name"] for v in head["spec"]["versions"] if v["served"] and v["storage"])
-        obj = placed(_root(head, older), below, witness)
+        obj = placed(schema_root(head, older), below, witness)
         assert after.dry_run(obj, version=older).accepted, obj
         assert not after.dry_run(obj, version=version).accepted, obj
         return
-    obj = placed(_root(BASE, version), below, witness)
+    obj = placed(schema_root(BASE, version), below, witness)
     was = before.dry_run(obj, version=version)
     assert was.accepted, (kind, obj, was.message)
     now = after.dry_run(obj, version=version)
@@ -199,7 +165,7 @@ def _default_matters(
     before: kubeserver.Installed, after: Any, version: str, below: PathKey, field: str
 ) -> None:
     """An object that leaves `field` out is stored with another value of it."""
-    root = _root(BASE, version)
+    root = schema_root(BASE, version)
     obj = placed(
         root, below, {k: v for k, v in minimal(node_at(root, below)).items() if k != field}
     )
@@ -218,7 +184,7 @@ def _base_objects_stay_accepted(
         if not v.get("served") or version_of(head, v["name"]) is None:
             continue
         root = v["schema"]["openAPIV3Schema"]
-        for below, value in _objects(root):
+        for below, value in probe_objects(root):
             obj = placed(root, below, copy.deepcopy(value))
             if not before.dry_run(obj, version=v["name"]).accepted:
                 continue

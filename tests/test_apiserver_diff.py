@@ -13,12 +13,10 @@ each pair of properties, at every object of the schema) is accepted by the head.
 from __future__ import annotations
 
 import copy
-import itertools
 import json
-import re
 import shutil
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +24,16 @@ from typing import Any
 import kubeserver
 import pytest
 import yaml
-from apiserver_objects import PathKey, minimal, node_at, placed, version_of
+from apiserver_objects import (
+    PathKey,
+    minimal,
+    node_at,
+    placed,
+    probe_objects,
+    schema_path,
+    schema_root,
+    version_of,
+)
 
 from markergen.diff import run_diff
 
@@ -264,51 +271,6 @@ def _report(tmp_path: Path, base: dict[str, Any], head: dict[str, Any]) -> list[
     return changes
 
 
-_STEP = re.compile(r"\[\*\]|\{\*\}|[^.\[{]+")
-
-
-def schema_path(shown: str | None) -> PathKey:
-    """The schema path below openAPIV3Schema of a report's `crd.path` (`spec.a[*]`)."""
-    out: list[str] = []
-    for step in _STEP.findall("" if shown in (None, "", "(root)") else shown):
-        if step == "[*]":
-            out.append("items")
-        elif step == "{*}":
-            out.append("additionalProperties")
-        else:
-            out += ["properties", step]
-    return tuple(out)
-
-
-def _root(doc: dict[str, Any], version: str) -> dict[str, Any]:
-    found = version_of(doc, version)
-    assert found is not None, version
-    return found["schema"]["openAPIV3Schema"]  # type: ignore[no-any-return]
-
-
-def _objects(schema: dict[str, Any], path: PathKey = ()) -> Iterator[tuple[PathKey, Any]]:
-    """At every object of the schema: each property alone and each pair of properties,
-    each with each of its enum values (else a small value), the node's required ones
-    filled in."""
-    props = schema.get("properties") or {}
-    if props:
-        base = minimal(schema)
-        names = sorted(props)
-        values = {n: props[n].get("enum") or [minimal(props[n])] for n in names}
-        for name in names:
-            for value in values[name]:
-                yield path, {**base, name: value}
-        for a, b in itertools.combinations(names, 2):
-            for va, vb in itertools.product(values[a], values[b]):
-                yield path, {**base, a: va, b: vb}
-    for name, sub in props.items():
-        if isinstance(sub, dict):
-            yield from _objects(sub, (*path, "properties", name))
-    for key in ("items", "additionalProperties"):
-        if isinstance(schema.get(key), dict):
-            yield from _objects(schema[key], (*path, key))
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_breaking_witnesses_and_compatible_objects_on_the_server(
     kube: kubeserver.Server, tmp_path: Path, name: str
@@ -328,7 +290,7 @@ def test_breaking_witnesses_and_compatible_objects_on_the_server(
                 _default_matters(base, before, after, version, below, c["field"])
                 continue
             assert witness is not None, f"no witness for a breaking change: {c}"
-            obj = placed(_root(base, version), below, witness)
+            obj = placed(schema_root(base, version), below, witness)
             was = before.dry_run(obj, version=version)
             assert was.accepted, (c["kind"], obj, was.message)
             now = after.dry_run(obj, version=version)
@@ -347,7 +309,7 @@ def _default_matters(
 ) -> None:
     """An object that leaves `field` out and that the base accepts is stored with
     another value of it by the head, or rejected there."""
-    root = _root(base, version)
+    root = schema_root(base, version)
     node = node_at(root, below)
     bare = {k: v for k, v in minimal(node).items() if k != field}
     props = node.get("properties") or {}
@@ -380,7 +342,7 @@ def _base_objects_stay_accepted(
         if not v.get("served", True) or version_of(head, v["name"]) is None:
             continue
         root = v["schema"]["openAPIV3Schema"]
-        for below, value in _objects(root):
+        for below, value in probe_objects(root):
             obj = placed(root, below, copy.deepcopy(value))
             if not before.dry_run(obj, version=v["name"]).accepted:
                 continue
@@ -524,7 +486,7 @@ def test_revision_witnesses_on_the_server(
             if c["kind"] in NO_REJECTION and c["crd"]["witness"] is None:
                 _default_matters(base, before, after, version, below, c["field"])
                 continue
-            obj = placed(_root(base, version), below, c["crd"]["witness"])
+            obj = placed(schema_root(base, version), below, c["crd"]["witness"])
             assert before.dry_run(obj, version=version).accepted, (c["kind"], obj)
             assert not after.dry_run(obj, version=version).accepted, (c["kind"], obj)
 

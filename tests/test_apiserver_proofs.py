@@ -15,7 +15,7 @@ import itertools
 import json
 import re
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,12 +38,15 @@ from test_crd_proof import HAND_RULES
 from test_crd_samples import FINE, SAMPLE
 
 from markergen.crd.files import CrdError
-from markergen.crd.project import ProjectProofs, project_proofs, run_project
+from markergen.crd.patch import Withheld
+from markergen.crd.project import _plan, run_project
+from markergen.crd.run import _GROUP, plan_files
 from markergen.emit.options import EmitOptions
 from markergen.emit.table import build_table
-from markergen.pipeline import load_model
-from markergen.project.samples import SampleObject
+from markergen.pipeline import load_model, with_model
+from markergen.project.samples import SampleObject, load_samples
 from markergen.runtime import Table, validate
+from markergen.yamlio import YamlReader, indented_values
 
 PROJECTS = TESTDATA / "projects"
 GROUP = "ingress.example.openshift.io"
@@ -339,6 +342,35 @@ CASES: dict[str, Case] = {
         withholds=True,
     ),
 }
+
+
+@dataclass(frozen=True)
+class ProjectProofs:
+    """What `markergen crd`'s proof reads and decides in a project."""
+
+    files: tuple[Path, ...]  # the CRD files the run patches
+    kept: tuple[SampleObject, ...]  # the objects the rules are evaluated on
+    withheld: tuple[Withheld, ...]  # the rules not written for one of them (MG510)
+
+
+def project_proofs(
+    root: Path, *, paths: Sequence[Path] = (), types: Sequence[str] = ()
+) -> ProjectProofs:
+    """The proof of a `run_project` with the same arguments, writing nothing (and without
+    the cache). Raises CrdError as `run_project` does."""
+    reader = YamlReader()
+    files, _, patterns = _plan(root, paths, types, False, reader)
+    withheld: list[Withheld] = []
+    with_model(
+        list(patterns),
+        root,
+        False,
+        lambda model: plan_files(files, model, root=root, withheld=withheld.append, reader=reader),
+    )
+    # the objects of the CRDs' groups, as the run's plan reads them
+    groups = sorted({g for f in files for g in indented_values(_GROUP, reader.text(f), "  ")})
+    kept = load_samples(root, groups, (), (), files, reader=reader) if groups else []
+    return ProjectProofs(tuple(files), tuple(kept), tuple(withheld))
 
 
 def _proofs(root: Path, case: Case) -> ProjectProofs:

@@ -66,7 +66,7 @@ def test_no_model_outlives_the_run(project: Path, collector_off: None, args: lis
     [
         (["generate", "--no-cache"], "markergen.pipeline", "check_model"),
         (["check", "--no-cache"], "markergen.pipeline", "check_model"),
-        (["crd", "--no-cache"], "markergen.crd.patch", "patch_files"),
+        (["crd", "--no-cache"], "markergen.crd.run", "plan_files"),
     ],
     ids=["generate", "check", "crd"],
 )

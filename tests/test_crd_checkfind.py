@@ -17,8 +17,8 @@ from test_crd_samples import OPENSHIFT, SAMPLE, TECH
 
 import markergen.crd.enumcheck as enumcheck
 import markergen.yamlio as yamlio
-from markergen.crd.checkfind import crd_findings, sample_findings
-from markergen.crd.patch import crd_files
+from markergen.crd.checkfind import crd_findings
+from markergen.crd.files import crd_files
 from markergen.pipeline import load_model
 
 ENUMS = TESTDATA / "projects" / "enumcrd"
@@ -45,7 +45,7 @@ def _openshift(tmp_path: Path) -> tuple[Path, list[Path]]:
 def test_one_reading_gives_both_passes_findings(tmp_path: Path, project: Any) -> None:
     root, dirs = project(tmp_path)
     model = load_model(["./..."], root)
-    separate = sample_findings(dirs, model, root) + enumcheck.findings(
+    separate = crd_findings(dirs, model, root, enums=False) + enumcheck.findings(
         enumcheck.compare_files(model, crd_files(dirs), root)
     )
     assert {d.code for d in separate} & {"MG511", "MG520", "MG521"}

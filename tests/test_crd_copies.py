@@ -11,7 +11,7 @@ from pathlib import Path
 
 from helpers import TESTDATA, run_cli
 
-from markergen.crd.checkfind import sample_findings
+from markergen.crd.checkfind import crd_findings
 from markergen.pipeline import load_model
 
 CRD = Path("config/crd/bases/net.example.com_uplinks.yaml")
@@ -42,7 +42,7 @@ def test_crd_reports_the_disagreement_once_for_two_copies(tmp_path: Path) -> Non
 def test_check_reads_both_copies_and_reports_it_once(tmp_path: Path) -> None:
     root = _project(tmp_path)
     model = load_model(["./api/..."], root)
-    one = sample_findings([root / CRD.parent], model, root)
-    both = sample_findings([root / CRD.parent, root / COPY.parent], model, root)
+    one = crd_findings([root / CRD.parent], model, root, enums=False)
+    both = crd_findings([root / CRD.parent, root / COPY.parent], model, root, enums=False)
     assert [d.code for d in one].count("MG508") == 1
     assert [d for d in both if d.code == "MG508"] == [d for d in one if d.code == "MG508"]

@@ -19,7 +19,7 @@ import pytest
 import yaml
 from helpers import TESTDATA, run_cli
 
-from markergen.crd.patch import patch_files
+from markergen.crd.run import plan_files
 from markergen.crd.serverproof import ServerStep, judge
 from markergen.envtest import assets
 from markergen.envtest.controlplane import ControlPlane
@@ -206,14 +206,15 @@ def _patch_with(root: Path, step: ServerStep) -> tuple[dict[Path, str], list[Any
     cwd = Path.cwd()
     os.chdir(root)
     try:
-        return with_model(
+        outputs, found = with_model(
             ["./api/..."],
             root,
             False,
-            lambda model: patch_files(files, model, root=root, server=step),
+            lambda model: plan_files(files, model, root=root, server=step),
         )
     finally:
         os.chdir(cwd)
+    return outputs, [f.for_crd() for f in found]
 
 
 def test_a_crd_the_server_refuses_is_not_written(project: Path, plane: ControlPlane) -> None:

@@ -16,7 +16,7 @@ import pytest
 from crd_support import EXAMPLE_CRD, example_model
 
 from markergen.celcost.escape import escape_property
-from markergen.crd.patch import patch_text
+from markergen.crd.run import patch_text
 from markergen.crd.walk import UnionSite, union_sites
 from markergen.emit.naming import key_definition_name
 from markergen.emit.options import EmitOptions
@@ -43,9 +43,7 @@ def _sample(prop: dict[str, Any]) -> Any:
     return "x"
 
 
-def _table_union(
-    generated: dict[str, Any], union: Union, props: dict[str, Any]
-) -> dict[str, Any]:
+def _table_union(generated: dict[str, Any], union: Union, props: dict[str, Any]) -> dict[str, Any]:
     """The union's entry in the runtime table markergen generates,
     members limited to the CRD's properties (the API server prunes any other field, so
     it can never be set)."""

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 import yaml
+from crd_support import run_crd
 from helpers import TESTDATA
 
 from markergen.accept.celeval import CelEvaluator
-from markergen.crd import run_crd
-from markergen.crd.patch import patch_text
+from markergen.crd.run import patch_text
 from markergen.diagnostics import Severity
 from markergen.pipeline import load_model
 
@@ -102,7 +102,12 @@ def test_fields_named_unlike_any_value_are_settings_the_rest_is_enforced(
     endpoint = next(s for k, s in model.structs.items() if k.endswith(".Endpoint"))
     [union] = endpoint.unions
     assert [m.json_name for m in union.members] == ["hostNetwork", "private"]
-    assert [m.json_name for m in union.listed] == ["loadBalancer", "hostNetwork", "private", "nodePort"]
+    assert [m.json_name for m in union.listed] == [
+        "loadBalancer",
+        "hostNetwork",
+        "private",
+        "nodePort",
+    ]
 
 
 def test_documentation_union_gets_no_rule_and_no_crd_diagnostic(tmp_path: Path) -> None:
@@ -129,7 +134,9 @@ def test_feature_gated_member_absent_from_a_variant(tmp_path: Path) -> None:
     model = load_model(["./..."], project)
     result = run_crd([manifests], model, verify=False)
     default_warnings = [d for d in result.diagnostics if d.pos.file.endswith(DEFAULT)]
-    assert [d.code for d in default_warnings if "Publishing" in d.message and "nodePort" in d.message] == ["MG501"]
+    assert [
+        d.code for d in default_warnings if "Publishing" in d.message and "nodePort" in d.message
+    ] == ["MG501"]
     # the enum lacks only the gated member's value: not a disagreement (no MG503)
     assert not any(d.code == "MG503" for d in result.diagnostics)
     default_rules = _node((manifests / DEFAULT).read_text(encoding="utf-8"), *SPEC, "publishing")[
@@ -391,9 +398,7 @@ def test_openshift_test_suites_are_objects_the_project_keeps(tmp_path: Path) -> 
     suite.mkdir(parents=True)
     (suite / "AAA_ungated.yaml").write_text(SUITE, encoding="utf-8")
     manifests = project / MANIFESTS
-    result = run_crd(
-        [manifests], load_model(["./..."], project), verify=False, root=project
-    )
+    result = run_crd([manifests], load_model(["./..."], project), verify=False, root=project)
     mg510 = [d for d in result.diagnostics if d.code == "MG510"]
     assert mg510 and all("loadBalancer must be set" in d.message for d in mg510)
     assert all(

@@ -15,7 +15,7 @@ import pytest
 from crd_support import PatchedGo, patch_go, rules_of, spec_schema
 
 from markergen.accept.celeval import CelEvaluator
-from markergen.crd.patch import patch_text
+from markergen.crd.run import patch_text
 from markergen.runtime import validate
 
 GO = """// +groupName=k8s.example.com

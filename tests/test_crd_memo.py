@@ -14,7 +14,9 @@ import pytest
 from helpers import TESTDATA
 
 import markergen.crd.patch as patch
+import markergen.crd.run as run
 from markergen.crd.cost import CostMemo, estimate, hand_cost, hand_rules
+from markergen.crd.files import crd_files
 from markergen.crd.helm import mask_templates
 from markergen.crd.patch import is_ours
 from markergen.pipeline import load_model
@@ -51,7 +53,7 @@ def test_versions_read_before_get_the_changes_a_fresh_reading_gives(
     assert files
     for f in files:  # a copy of each, as a chart keeps them
         shutil.copyfile(f, f.with_name("copy-" + f.name))
-    files = patch.crd_files([*files, *(f.with_name("copy-" + f.name) for f in files)])
+    files = crd_files([*files, *(f.with_name("copy-" + f.name) for f in files)])
     model = load_model(["./..."], root)
     walks: list[str] = []  # the versions whose unions are looked for
     real = patch.union_sites
@@ -61,7 +63,7 @@ def test_versions_read_before_get_the_changes_a_fresh_reading_gives(
         return real(*args)
 
     monkeypatch.setattr(patch, "union_sites", counting)
-    remembered = patch.patch_files(files, model, root=root)
+    remembered = run.plan_files(files, model, root=root)
     read = len(walks)
 
     class Fresh(patch.RunMemo):
@@ -69,8 +71,8 @@ def test_versions_read_before_get_the_changes_a_fresh_reading_gives(
             super().__init__()
             self.versions = _Forgetful()
 
-    monkeypatch.setattr(patch, "RunMemo", Fresh)
-    assert patch.patch_files(files, model, root=root) == remembered
+    monkeypatch.setattr(run, "RunMemo", Fresh)
+    assert run.plan_files(files, model, root=root) == remembered
     # a fresh run reads each version of a copy again (and of an original that is a copy)
     assert len(walks) - read >= 2 * read
     outputs, _ = remembered

@@ -9,10 +9,10 @@ from typing import Any
 
 import kubernetes_validate
 import pytest
-from crd_support import CRD_NAME, EXAMPLE_CRD, copy_example, example_model
+from crd_support import CRD_NAME, EXAMPLE_CRD, copy_example, example_model, run_crd
 from helpers import yaml_documents
 
-from markergen.crd import CrdError, run_crd
+from markergen.crd.files import CrdError
 from markergen.diagnostics import Severity
 from markergen.yamlio import load_documents
 

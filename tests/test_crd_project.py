@@ -82,7 +82,7 @@ kind: CustomResourceDefinition
 def test_indented_values_find_what_the_line_anchored_patterns_find() -> None:
     import re
 
-    from markergen.crd import patch, project
+    from markergen.crd import project, run
     from markergen.yamlio import indented_values
 
     texts = [_EDGES, _EDGES.replace("\n", "\r\n")]
@@ -91,7 +91,7 @@ def test_indented_values_find_what_the_line_anchored_patterns_find() -> None:
         for anchored, pattern, indent in (
             (_LINE_GROUP, project._CRD_GROUP, None),
             (_LINE_KIND, project._NAMES_KIND, None),
-            (_SPEC_GROUP, patch._GROUP, "  "),
+            (_SPEC_GROUP, run._GROUP, "  "),
         ):
             expected = re.findall(anchored, text, re.MULTILINE)
             assert indented_values(pattern, text, indent) == expected

@@ -8,10 +8,10 @@ import shutil
 from pathlib import Path
 
 import yaml
+from crd_support import run_crd
 from helpers import TESTDATA
 
-from markergen.crd import run_crd
-from markergen.crd.checkfind import sample_findings
+from markergen.crd.checkfind import crd_findings
 from markergen.diagnostics import Severity
 from markergen.pipeline import load_model
 from markergen.project.samples import load_samples, sample_files
@@ -106,7 +106,7 @@ def test_check_gets_the_same_finding_as_its_own_warning(tmp_path: Path) -> None:
     root = _project(tmp_path)
     _write(root, "examples/widget.yaml", SAMPLE)
     before = (root / TECH).read_bytes()
-    (finding,) = sample_findings([root / TECH], load_model(["./..."], root), root)
+    (finding,) = crd_findings([root / TECH], load_model(["./..."], root), root, enums=False)
     assert finding.code == "MG511" and finding.severity is Severity.WARNING
     assert "examples/widget.yaml:2" in finding.message
     assert (root / TECH).read_bytes() == before

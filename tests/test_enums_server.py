@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from helpers import TESTDATA, run_cli
 
-from markergen.crd import patch_text
 from markergen.crd.enumcheck import EnumNode, compare_files, crd_enum, summary
+from markergen.crd.run import patch_text
 from markergen.diff import run_diff
 from markergen.emit.options import EmitOptions
 from markergen.emit.outputs import render_outputs

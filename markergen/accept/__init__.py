@@ -8,6 +8,8 @@
   small objects, and its whole space with the schema applied;
 - `judge`: the API server's verdict at one schema node (defaults, pruning, required,
   enum, the rules; what a rule's error means is a parameter);
+- `samples`: the parts the objects a project keeps hold at one schema node, as the
+  judge defaults and prunes them, and the first of them a rule rejects;
 - `celeval`: the CEL engine the rules are evaluated with;
 - `compare`: the object one version of a union accepts and another refuses, as the
   markers describe it (diff's Go changes);

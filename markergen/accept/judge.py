@@ -112,7 +112,7 @@ class Judge:
         # ask it again for every object that differs only in other fields
         self._verdicts: dict[tuple[int, str, tuple[tuple[str, Any], ...]], bool] = {}
 
-    def _value(self, node: Schema, field: str, s: Any) -> Any:
+    def value(self, node: Schema, field: str, s: Any) -> Any:
         """The field's value after defaulting (ABSENT: left out), or pruned (ABSENT)."""
         prop = node.properties.get(field)
         if field not in node.properties:
@@ -125,7 +125,7 @@ class Judge:
 
     def field_ok(self, node: Schema, field: str, s: Any) -> bool:
         """The schema's own verdict on one field: its `enum`, and `required`."""
-        value = self._value(node, field, s)
+        value = self.value(node, field, s)
         if value is ABSENT:
             return field not in node.required
         prop = node.properties.get(field)
@@ -136,14 +136,19 @@ class Judge:
         key = (id(node), rule, tuple(sorted(assigned.items(), key=lambda kv: kv[0])))
         found = self._verdicts.get(key)
         if found is None:
-            obj = {}
-            for field, s in assigned.items():
-                value = self._value(node, field, s)
-                if value is not ABSENT:
-                    obj[escape_property(field) or field] = value
-            found = rule_passes(self.evaluator, rule, obj, self.errors)
+            found = rule_passes(self.evaluator, rule, self.cel_object(node, assigned), self.errors)
             self._verdicts[key] = found
         return found
+
+    def cel_object(self, node: Schema, assigned: Mapping[str, Any]) -> dict[str, Any]:
+        """The object the rules at `node` see for these fields' states: defaulted, pruned,
+        with CEL names."""
+        obj = {}
+        for field, s in assigned.items():
+            value = self.value(node, field, s)
+            if value is not ABSENT:
+                obj[escape_property(field) or field] = value
+        return obj
 
     def accepts(self, node: Schema, rules: Iterable[str], state: State) -> bool:
         if not all(self.field_ok(node, f, s) for f, s in state):

@@ -12,20 +12,17 @@ controller-gen's alphabetical order puts them.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import yaml
 
 from markergen.crd.edit import LineEdits
-from markergen.yamlio import Document, PathKey, last_line, mapping_item, to_value
+from markergen.yamlio import Document, PathKey, last_line, mapping_item, render_block, to_value
 
 VALIDATIONS = "x-kubernetes-validations"
 # the tail of every message markergen writes: how a later run knows its own rules
 OURS = re.compile(r" \(union [^()]*\)$")
-
-# a block of YAML lines for a value at an indent (a run renders each distinct one once)
-Render = Callable[[list[Any], int], str]
 
 
 def is_ours(rule: Any) -> bool:
@@ -43,7 +40,6 @@ def apply_plan(
     edits: LineEdits,
     wanted: Mapping[PathKey, list[dict[str, str]]],
     enums: Mapping[PathKey, list[Any]],
-    render: Render,
 ) -> None:
     """Record in `edits` the lines that make `doc` hold exactly markergen's `wanted`
     rules (others' rules untouched) and the `enums` it adds."""
@@ -57,11 +53,11 @@ def apply_plan(
             if found is not None:
                 nodes[path] = found
     for path, node in nodes.items():
-        _rules_at(doc, lines, edits, node, wanted.get(path, []), render)
+        _rules_at(doc, lines, edits, node, wanted.get(path, []))
     for path, values in enums.items():
         found = doc.node_at(path)
         if found is not None:
-            _insert_key(doc, lines, edits, found, "enum", values, render)
+            _insert_key(doc, lines, edits, found, "enum", values)
 
 
 def _rules_at(
@@ -70,12 +66,11 @@ def _rules_at(
     edits: LineEdits,
     node: yaml.Node,
     wanted: list[dict[str, str]],
-    render: Render,
 ) -> None:
     item = mapping_item(node, VALIDATIONS)
     if item is None:
         if wanted:
-            _insert_key(doc, lines, edits, node, VALIDATIONS, wanted, render)
+            _insert_key(doc, lines, edits, node, VALIDATIONS, wanted)
         return
     key, seq = item
     if not isinstance(seq, yaml.SequenceNode) or seq.flow_style:
@@ -87,7 +82,7 @@ def _rules_at(
         edits.delete(int(key.start_mark.line), last_line(seq))
         if add:
             offset = int(seq.start_mark.column - key.start_mark.column)
-            edits.insert(int(key.start_mark.line), _key_text(key, VALIDATIONS, add, offset, render))
+            edits.insert(int(key.start_mark.line), _key_text(key, VALIDATIONS, add, offset))
         return
     for i in stale:
         start = int(seq.value[i].start_mark.line)
@@ -98,12 +93,12 @@ def _rules_at(
         )
         edits.delete(start, end)
     if add:
-        edits.insert(last_line(seq), render(add, int(seq.start_mark.column)))
+        edits.insert(last_line(seq), render_block(add, int(seq.start_mark.column)))
 
 
-def _key_text(key: yaml.Node, name: str, value: list[Any], offset: int, render: Render) -> str:
+def _key_text(key: yaml.Node, name: str, value: list[Any], offset: int) -> str:
     col = int(key.start_mark.column)
-    return " " * col + name + ":\n" + render(value, col + offset)
+    return " " * col + name + ":\n" + render_block(value, col + offset)
 
 
 def _insert_key(
@@ -113,7 +108,6 @@ def _insert_key(
     node: yaml.Node,
     name: str,
     value: list[Any],
-    render: Render,
 ) -> None:
     """Add `name: value` to a block mapping, before the first key that sorts after it."""
     if not isinstance(node, yaml.MappingNode) or node.flow_style or not node.value:
@@ -123,10 +117,10 @@ def _insert_key(
         if isinstance(k, yaml.ScalarNode) and str(k.value) > name:
             line = int(k.start_mark.line)
             if lines[line][: k.start_mark.column].strip() == "":
-                edits.insert(line, _key_text(k, name, value, offset, render))
+                edits.insert(line, _key_text(k, name, value, offset))
                 return
     first_key = node.value[0][0]
-    edits.insert(last_line(node), _key_text(first_key, name, value, offset, render))
+    edits.insert(last_line(node), _key_text(first_key, name, value, offset))
 
 
 def _validation_nodes(node: yaml.Node, path: PathKey, out: dict[PathKey, yaml.Node]) -> None:

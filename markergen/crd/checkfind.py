@@ -1,7 +1,7 @@
 """`markergen check` in a project with CRDs: the findings that need the CRD files, from
 one reading of them.
 
-Two checks read the same CRDs: the plan `markergen crd` would make (`markergen.crd.patch`,
+Two checks read the same CRDs: the plan `markergen crd` would make (`markergen.crd.run`,
 applied to nothing), whose findings check reports in its own words from their reasons
 (`markergen.crd.reasons`: a rule withheld for a kept object is MG511 here), and
 markergen's enums and discriminator defaults against the CRDs' (MG520, MG521,
@@ -10,47 +10,19 @@ markergen's enums and discriminator defaults against the CRDs' (MG520, MG521,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from markergen.crd.enumcheck import Comparison, findings
 from markergen.crd.files import crd_files
-from markergen.crd.patch import plan_files
+from markergen.crd.run import plan_files
 from markergen.crd.serverproof import ServerStep
 from markergen.diagnostics import Diagnostic
 from markergen.model import Model
-from markergen.yamlio import Document, YamlReader
+from markergen.yamlio import YamlReader
 
 
 def crd_findings(
-    dirs: Sequence[Path],
-    model: Model,
-    root: Path,
-    *,
-    samples_include: Sequence[str] = (),
-    samples_exclude: Sequence[str] = (),
-    check_errors: Sequence[Diagnostic] | None = None,
-    server: ServerStep | None = None,
-    reader: YamlReader | None = None,
-) -> list[Diagnostic]:
-    """The plan's findings, then MG520 / MG521, over the CRD files of `dirs` (with
-    `server`, the project's API server judges the rules too; `reader`: the run's reading
-    of the YAML files, markergen.yamlio.YamlReader)."""
-    comparison = Comparison(model, root)
-    return sample_findings(
-        dirs,
-        model,
-        root,
-        samples_include=samples_include,
-        samples_exclude=samples_exclude,
-        check_errors=check_errors,
-        each=comparison.add,
-        server=server,
-        reader=reader,
-    ) + findings(comparison.nodes)
-
-
-def sample_findings(
     paths: Sequence[Path],
     model: Model,
     root: Path,
@@ -58,9 +30,9 @@ def sample_findings(
     samples_include: Sequence[str] = (),
     samples_exclude: Sequence[str] = (),
     check_errors: Sequence[Diagnostic] | None = None,
-    each: Callable[[Path, list[Document]], None] | None = None,
     server: ServerStep | None = None,
     reader: YamlReader | None = None,
+    enums: bool = True,
 ) -> list[Diagnostic]:
     """What check reports of the plan `markergen crd` makes for the CRDs under `paths`:
     the union rules it would not write because they reject an object the project keeps
@@ -69,8 +41,11 @@ def sample_findings(
     rules, and `markergen validate` the markers: a user of `check` alone must hear of it),
     the CRDs older than the Go types (MG514), what the project's API server refused
     (MG515), and the CRD and object files it cannot read (MG504, MG513). A union blocked
-    by one of `check_errors` is not among them: check reports that error itself.
-    Nothing is written, no diff is made."""
+    by one of `check_errors` is not among them: check reports that error itself. Then,
+    with `enums`, MG520 / MG521 from the same reading of the files. With `server`, the
+    project's API server judges the rules too; `reader`: the run's reading of the YAML
+    files (markergen.yamlio.YamlReader). Nothing is written, no diff is made."""
+    comparison = Comparison(model, root)
     _, found = plan_files(
         crd_files(paths),
         model,
@@ -78,9 +53,9 @@ def sample_findings(
         samples_include=samples_include,
         samples_exclude=samples_exclude,
         check_errors=check_errors,
-        each=each,
+        each=comparison.add if enums else None,
         server=server,
         apply=False,
         reader=reader,
     )
-    return [d for d in (f.for_check() for f in found) if d is not None]
+    return [d for d in (f.for_check() for f in found) if d is not None] + findings(comparison.nodes)

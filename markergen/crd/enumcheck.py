@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -464,7 +464,3 @@ def summary(nodes: Sequence[EnumNode]) -> dict[str, int]:
         counts["compared"] += 1
         counts[n.verdict] += 1
     return counts
-
-
-def iter_disagreements(nodes: Sequence[EnumNode]) -> Iterator[EnumNode]:
-    return (n for n in nodes if n.verdict != "agree")

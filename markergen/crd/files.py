@@ -63,4 +63,3 @@ def finish(
     except OutputError as e:
         raise CrdError(str(e)) from e
     return CrdResult(tuple(files), report.written, (), tuple(diagnostics))
-

@@ -12,19 +12,16 @@ the plan of the first, placed in its own document.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
-import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from markergen.accept.admit import rejection
 from markergen.accept.celeval import CelEvaluator
-from markergen.accept.judge import rule_passes
+from markergen.accept.samples import KeptParts
 from markergen.accept.union import NodeFacts, json_value, text_of
-from markergen.celcost.escape import escape_property
 from markergen.crd.advice import (
     allowance_hint,
     as_documentation,
@@ -32,7 +29,7 @@ from markergen.crd.advice import (
     rejection_hint,
     rule_marker,
 )
-from markergen.crd.apply import VALIDATIONS, apply_plan, is_ours
+from markergen.crd.apply import VALIDATIONS, is_ours
 from markergen.crd.cel import (
     Rule,
     compact,
@@ -47,52 +44,33 @@ from markergen.crd.cost import (
     CostMemo,
     hand_cost,
 )
-from markergen.crd.edit import LineEdits
-from markergen.crd.files import CrdResult, crd_files, finish
-from markergen.crd.helm import mask_templates, templated
 from markergen.crd.prove import Proof, prove_items, prove_union
 from markergen.crd.reasons import Finding, Placed, Reason
-from markergen.crd.serverproof import ServerStep, ServerVerdicts
+from markergen.crd.serverproof import ServerVerdicts
 from markergen.crd.walk import MissingSite, UnionSite, union_sites
 from markergen.diagnostics import Diagnostic, Severity
 from markergen.golang.syntax import Position
 from markergen.model import Model, Struct, Union
 from markergen.model.lookup import FieldLookup, model_lookup
 from markergen.project.locate import describe_missing, root_type
-from markergen.project.samples import SampleObject, load_samples, values_at
+from markergen.project.samples import SampleObject, values_at
 from markergen.yamlio import (
     Document,
     PathKey,
-    YamlError,
     YamlReader,
-    indented_values,
-    render_block,
-    split_lines,
 )
 
 CRD_API_VERSION = "apiextensions.k8s.io/v1"
-# a CRD's `spec.group` line (indented by two spaces: yamlio.indented_values), to pick the
-# sample files worth parsing before parsing any
-_GROUP = re.compile(r"group: ['\"]?([A-Za-z0-9.-]+)")
-
-
-Shape = tuple[tuple[str, Any], ...]
-ListShape = tuple[Shape, ...]  # a list of objects: each item's shape
 
 
 class RunMemo:
     """What one run computes once for many files (feature-set variants, copies in a Helm
-    chart repeat the same unions): rendered blocks, the sample objects' shapes at a schema
-    path, rule verdicts on those shapes, proofs, cost estimates and, for a CRD version
-    read before (the same schema for the same Go type), the changes its unions make."""
+    chart repeat the same unions): the kept objects' verdicts, the unions' proofs, cost
+    estimates and, for a CRD version read before (the same schema for the same Go type),
+    the changes its unions make."""
 
     def __init__(self) -> None:
-        self._blocks: dict[tuple[str, int], str] = {}
-        self._shapes: dict[tuple[Any, ...], list[tuple[Shape, SampleObject]]] = {}
-        self._list_shapes: dict[PathKey, list[tuple[ListShape, SampleObject]]] = {}
-        self._verdicts: dict[tuple[str, Shape | ListShape, bool], bool] = {}
         self._proofs: dict[tuple[Any, ...], Proof] = {}
-        self._items_proofs: dict[tuple[Any, ...], list[str]] = {}
         self._told: set[tuple[Any, ...]] = set()
         self.costs = CostMemo()
         # the plan of a CRD version's unions (_DocumentPlanner._version), by what decides it
@@ -126,51 +104,6 @@ class RunMemo:
         self._told.add(what)
         return True
 
-    def render(self, value: list[Any], indent: int) -> str:
-        key = (repr(value), indent)  # plain JSON-like values: equal reprs, equal values
-        found = self._blocks.get(key)
-        if found is None:
-            found = render_block(value, indent)
-            self._blocks[key] = found
-        return found
-
-    def shapes(
-        self, kind: tuple[str, str, str], objects: Sequence[SampleObject], below: PathKey
-    ) -> list[tuple[Shape, SampleObject]]:
-        """The distinct shapes of the objects' parts at `below`, each with the first object
-        that has it. A shape keeps a part's keys and scalar values; nested values become
-        `()` (`{}` to CEL), since union rules test only presence and the discriminator's value."""
-        # the objects are those the CRD version accepts, which may differ between two
-        # schemas of one kind (feature-set variants): they are part of the key
-        key = (*kind, *below, tuple(id(o) for o in objects))
-        found = self._shapes.get(key)
-        if found is None:
-            seen: dict[Shape, SampleObject] = {}
-            for o in objects:
-                for part in values_at(o.value, below):
-                    if isinstance(part, dict):
-                        seen.setdefault(_shape(part), o)
-            found = list(seen.items())
-            self._shapes[key] = found
-        return found
-
-    def list_shapes(
-        self, kind: tuple[str, str, str], objects: Sequence[SampleObject], below: PathKey
-    ) -> list[tuple[ListShape, SampleObject]]:
-        """As `shapes`, for the lists at `below`: the shapes of their items, in order."""
-        key = (*kind, *below)
-        found = self._list_shapes.get(key)
-        if found is None:
-            seen: dict[ListShape, SampleObject] = {}
-            for o in objects:
-                for part in values_at(o.value, below):
-                    if isinstance(part, list):
-                        items = tuple(_shape(x) for x in part if isinstance(x, dict))
-                        seen.setdefault(items, o)
-            found = list(seen.items())
-            self._list_shapes[key] = found
-        return found
-
     def proof(
         self,
         union: Union,
@@ -200,32 +133,6 @@ class RunMemo:
                 union, rules, properties, required, enum, evaluator, hand, types, facts
             )
             self._proofs[key] = found
-        return found
-
-    def items_proof(
-        self, union: Union, rules: Sequence[Rule], evaluator: CelEvaluator
-    ) -> list[str]:
-        """`prove_items`, once per distinct union of list items and rules."""
-        key = (union, tuple(rules))
-        found = self._items_proofs.get(key)
-        if found is None:
-            found = prove_items(union, rules, evaluator)
-            self._items_proofs[key] = found
-        return found
-
-    def verdict(
-        self, evaluator: CelEvaluator, rule: str, shape: Shape | ListShape, list_of: bool = False
-    ) -> bool:
-        """True unless the rule rejects the shape (no verdict counts as accepting); with
-        `list_of`, `shape` is a ListShape and the rule's `self` is the list."""
-        key = (rule, shape, list_of)
-        found = self._verdicts.get(key)
-        if found is None:
-            value: Any = (
-                [_shape_object(item) for item in shape] if list_of else _shape_object(shape)
-            )
-            found = rule_passes(evaluator, rule, value, errors="accept")
-            self._verdicts[key] = found
         return found
 
 
@@ -608,7 +515,7 @@ class _VersionPlanner:
             )
         if not rules or self._blocked(site, label, where):
             return
-        for p in self.memo.items_proof(union, rules, self.evaluator):
+        for p in prove_items(union, rules, self.evaluator):
             self.say(Reason.UNPROVEN, site.path, f"union {label} at {where}: {p}")
             return
         rules = self._not_rejecting(list(rules), site, objects, label)
@@ -661,31 +568,13 @@ class _VersionPlanner:
         rules = self._server_rejected(rules, site, label)
         if not objects or not rules:
             return rules
-        below = site.path[5:]  # under spec.versions[i].schema.openAPIV3Schema
         # The API server defaults an object before it validates it: a kept object that
-        # leaves a defaulted field out is judged with the default.
-        shapes: list[tuple[Shape | ListShape, SampleObject]]
-        if site.union.items:
-            # the rules of a union of list items are the list's: they see every item
-            items = site.node.get("items") if isinstance(site.node, dict) else None
-            defaults = _shape_defaults(items)
-            shapes = [
-                (tuple(_defaulted(item, defaults) for item in shape), first)
-                for shape, first in self.memo.list_shapes(self.kind, objects, below)
-            ]
-        else:
-            defaults = _shape_defaults(site.node)
-            shapes = [
-                (_defaulted(shape, defaults), first)
-                for shape, first in self.memo.shapes(self.kind, objects, below)
-            ]
+        # leaves a defaulted field out is judged with the default. The rules of a union of
+        # list items are the list's: they see every item.
+        kept = self._kept(site, objects)
         keep: list[Rule] = []
         for r in rules:
-            rejected = None
-            for shape, first in shapes:
-                if not self.memo.verdict(self.evaluator, r.rule, shape, list_of=site.union.items):
-                    rejected = first
-                    break
+            rejected = kept.rejected(r.rule)
             if rejected is None:
                 keep.append(r)
                 continue
@@ -699,6 +588,12 @@ class _VersionPlanner:
                 hint=rejection_hint(self.model, site.union, r),
             )
         return keep
+
+    def _kept(self, site: UnionSite, objects: Sequence[SampleObject]) -> KeptParts[SampleObject]:
+        """The kept objects' parts at the union's node (markergen.accept.samples)."""
+        below = site.path[5:]  # under spec.versions[i].schema.openAPIV3Schema
+        values = ((part, o) for o in objects for part in values_at(o.value, below))
+        return KeptParts(self.evaluator, site.node, values, items=site.union.items)
 
     def _server_rejected(self, rules: list[Rule], site: UnionSite, label: str) -> list[Rule]:
         server = self.context.server
@@ -730,11 +625,8 @@ class _VersionPlanner:
         disc = site.union.discriminator
         if disc is None or not objects:
             return True
-        name = escape_property(disc.json_name) or disc.json_name
-        defaults = _shape_defaults(site.node)
-        for shape, first in self.memo.shapes(self.kind, objects, site.path[5:]):
-            value = dict(_defaulted(shape, defaults)).get(name)
-            if value is None or value == () or value in values:
+        for value, first in self._kept(site, objects).values(disc.json_name):
+            if value in values:
                 continue
             path = (*site.path, "properties", disc.json_name)
             self.say(
@@ -936,49 +828,6 @@ class _DocumentPlanner:
         return sum(self.rule_costs.get((path, r.rule), 0) for r in rules)
 
 
-def _shape_value(v: Any) -> Any:
-    return v if isinstance(v, (str, int, float, bool)) else ()
-
-
-def _shape(part: Mapping[str, Any]) -> Shape:
-    """A part of an object as `RunMemo.shapes` keeps it."""
-    return tuple(
-        sorted(
-            (escape_property(str(k)) or str(k), _shape_value(v))
-            for k, v in part.items()
-            if v is not None
-        )
-    )
-
-
-def _shape_object(shape: Any) -> dict[str, Any]:
-    """The object CEL is given for a shape (nested values as `{}`)."""
-    return {k: {} if v == () else v for k, v in shape}
-
-
-def _shape_defaults(node: Any) -> Shape:
-    """The defaults of a schema node's properties, as a shape (`RunMemo.shapes`)."""
-    props = node.get("properties") if isinstance(node, dict) else None
-    if not isinstance(props, dict):
-        return ()
-    return tuple(
-        sorted(
-            (escape_property(str(k)) or str(k), _shape_value(p["default"]))
-            for k, p in props.items()
-            if isinstance(p, dict) and p.get("default") is not None
-        )
-    )
-
-
-def _defaulted(shape: Shape, defaults: Shape) -> Shape:
-    """`shape` with the defaults of the fields it leaves out."""
-    if not defaults:
-        return shape
-    present = {k for k, _ in shape}
-    missing = [(k, v) for k, v in defaults if k not in present]
-    return tuple(sorted((*shape, *missing))) if missing else shape
-
-
 def _facts(props: Mapping[str, Any], union: Union) -> NodeFacts:
     """The schema's defaults of the union's fields and the rules on its discriminator."""
     names = [m.json_name for m in union.members]
@@ -1039,302 +888,3 @@ def plan_document(
         )
         return DocumentPlan({}, {}, (said,), writes=False)
     return _DocumentPlanner(model, doc, file, evaluator, context, memo, path).plan()
-
-
-def patch_text(
-    model: Model,
-    text: str,
-    file: str,
-    evaluator: CelEvaluator | None = None,
-    context: PatchContext | None = None,
-    memo: RunMemo | None = None,
-    path: Path | None = None,
-    each: Callable[[list[Document]], None] | None = None,
-) -> tuple[str, list[Diagnostic]]:
-    """The patched file text; raises YamlError for a file that is not YAML.
-
-    The result differs from `text` only by inserted lines (and by the lines of rules
-    markergen wrote earlier that are now stale); unchanged when there is nothing to do.
-    `each` is given the file's documents when they are read (a file templated inside a
-    document, or not YAML, has none).
-    """
-    memo = memo or RunMemo()
-    new, found = _plan_text(
-        model, text, file, evaluator or CelEvaluator(), context or PatchContext(), memo, path, each
-    )
-    return new if new is not None else text, [f.for_crd() for f in found]
-
-
-def _plan_text(
-    model: Model,
-    text: str,
-    file: str,
-    evaluator: CelEvaluator,
-    context: PatchContext,
-    memo: RunMemo,
-    path: Path | None,
-    each: Callable[[list[Document]], None] | None,
-    apply: bool = True,
-) -> tuple[str | None, list[Placed]]:
-    """The file's plan: its findings and, with `apply`, its new text (None: unchanged or
-    not asked for). Raises YamlError for a file that is not YAML."""
-    masked = mask_templates(text)
-    if masked.inside_line:
-        where = Position(file, masked.inside_line, 1)
-        return None, [
-            Placed(
-                Reason.TEMPLATED, where, "templating inside a YAML document; the file is left alone"
-            )
-        ]
-    try:
-        docs = (context.reader if context else YamlReader()).documents(masked.text)
-    except YamlError as e:
-        if not templated(text):
-            raise
-        # a Helm template that is YAML only once Helm renders it: a note, never an error
-        return None, [
-            Placed(
-                Reason.TEMPLATED,
-                Position(file, e.line, e.column),
-                f"Helm templating that is not YAML until rendered ({e.message}); the file is left alone",
-            )
-        ]
-    if each is not None:
-        each(docs)
-    lines = split_lines(text)
-    edits = LineEdits()
-    found: list[Placed] = []
-    for doc in docs:
-        plan = plan_document(model, doc, file, evaluator, context, memo, path)
-        found.extend(plan.findings)
-        if apply and plan.writes:
-            apply_plan(doc, lines, edits, plan.wanted, plan.enums, memo.render)
-    return (edits.apply(lines) if edits else None), found
-
-
-def _display(path: Path) -> str:
-    try:
-        return path.relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return path.as_posix()
-
-
-def run_crd(
-    paths: Sequence[Path],
-    model: Model,
-    verify: bool,
-    *,
-    root: Path | None = None,
-    samples_include: Sequence[str] = (),
-    samples_exclude: Sequence[str] = (),
-    strict: bool = False,
-) -> CrdResult:
-    """Patch every CRD under `paths` in place (all files or none), or with `verify` write
-    nothing and return the diffs of stale files. Raises CrdError for a missing path or a
-    failed write; a file that is not YAML is an MG504 error diagnostic and nothing is
-    written.
-
-    With `root` (the project root), each union's rules are first evaluated on the objects
-    the project keeps (`markergen.project.samples`, plus `samples_include` globs, minus
-    `samples_exclude`); a rule that rejects one is not written (MG510, an error with
-    `strict`). A union with a `markergen check` error gets no rules (MG506)."""
-    files = crd_files(paths)
-    outputs, diagnostics = patch_files(
-        files,
-        model,
-        root=root,
-        samples_include=samples_include,
-        samples_exclude=samples_exclude,
-        strict=strict,
-    )
-    return finish(files, outputs, diagnostics, verify)
-
-
-def patch_files(
-    files: Sequence[Path],
-    model: Model,
-    *,
-    root: Path | None = None,
-    samples_include: Sequence[str] = (),
-    samples_exclude: Sequence[str] = (),
-    strict: bool = False,
-    check_errors: Sequence[Diagnostic] | None = None,
-    each: Callable[[Path, list[Document]], None] | None = None,
-    withheld: Callable[[Withheld], None] | None = None,
-    server: ServerStep | None = None,
-    reader: YamlReader | None = None,
-) -> tuple[dict[Path, str], list[Diagnostic]]:
-    """The new text of every file that changes, and `markergen crd`'s diagnostics; writes
-    nothing. See `plan_files` for the arguments."""
-    outputs, found = plan_files(
-        files,
-        model,
-        root=root,
-        samples_include=samples_include,
-        samples_exclude=samples_exclude,
-        strict=strict,
-        check_errors=check_errors,
-        each=each,
-        withheld=withheld,
-        server=server,
-        reader=reader,
-    )
-    return outputs, [f.for_crd() for f in found]
-
-
-def plan_files(
-    files: Sequence[Path],
-    model: Model,
-    *,
-    root: Path | None = None,
-    samples_include: Sequence[str] = (),
-    samples_exclude: Sequence[str] = (),
-    strict: bool = False,
-    check_errors: Sequence[Diagnostic] | None = None,
-    each: Callable[[Path, list[Document]], None] | None = None,
-    withheld: Callable[[Withheld], None] | None = None,
-    server: ServerStep | None = None,
-    apply: bool = True,
-    reader: YamlReader | None = None,
-) -> tuple[dict[Path, str], list[Placed]]:
-    """The plan of every file: with `apply`, the new text of every file that changes; and
-    the findings, each once, sorted. Writes nothing.
-
-    `check_errors` are the errors `markergen check` reports for the model (after the
-    project's ignore comments and severities): a union with one gets no rules. None: the
-    model's errors under its ignore comments (no severity settings).
-    `each` is given every file's documents as they are read (`patch_text`), in order;
-    `withheld` every rule not written because it rejects a kept object (MG510).
-    With `server`, the changed CRDs and the project's objects go to the project's API
-    server (markergen.crd.serverproof), and the files are planned again with what it
-    said, until it has nothing more to say (three passes at most); the texts are made
-    then, whatever `apply` says. `reader`: the run's one reading of the YAML files."""
-    found: list[Placed] = []
-    reader = reader if reader is not None else YamlReader()
-    texts = _read(files, found, reader)
-    evaluator = CelEvaluator()
-
-    def refused(shown: str, e: YamlError) -> None:
-        found.append(Placed(Reason.OBJECT_NOT_YAML, Position(shown, e.line, e.column), e.message))
-
-    if check_errors is None:
-        from markergen.pipeline import check_model
-
-        check_errors = [d for d in check_model(model) if d.severity is Severity.ERROR]
-    context = PatchContext(
-        samples=tuple(
-            _samples(_groups(texts), root, samples_include, samples_exclude, files, refused, reader)
-        ),
-        check_errors=tuple(check_errors),
-        strict=strict,
-        withheld=withheld,
-        reader=reader,
-    )
-    apply = apply or server is not None
-    outputs, planned = _plan_texts(model, texts, evaluator, context, each, apply)
-    if server is not None:
-        verdicts = ServerVerdicts(server=server.name)
-        for _ in range(3):
-            said = server.judge(outputs, texts, _display, context.samples)
-            new = [k for k in said.refused if k not in verdicts.refused] + [
-                k for k in said.rejects if k not in verdicts.rejects
-            ]
-            verdicts = verdicts.merged(said)
-            if not new:
-                break
-            context = replace(context, server=verdicts)
-            outputs, planned = _plan_texts(model, texts, evaluator, context, None, apply)
-        server.verdicts = verdicts
-    outputs = {path: _line_ends_of(reader.data(path), text) for path, text in outputs.items()}
-    return outputs, _distinct(found + planned)
-
-
-def _line_ends_of(original: bytes, text: str) -> str:
-    """`text` (read with universal newlines, so "\n" ends every line) with the line ends
-    of the file it replaces: a CRD checked out with CRLF (git's autocrlf on Windows)
-    stays CRLF, so the patch adds lines and changes none."""
-    first = original.split(b"\n", 1)[0]
-    return text.replace("\n", "\r\n") if first.endswith(b"\r") else text
-
-
-def _distinct(found: Sequence[Placed]) -> list[Placed]:
-    """Each finding once (a CRD kept in two places says the same twice), in the order of
-    crd's diagnostics."""
-    first: dict[Diagnostic, Placed] = {}
-    for f in found:
-        first.setdefault(f.for_crd(), f)
-    return [f for _, f in sorted(first.items(), key=lambda item: item[0].sort_key())]
-
-
-def _plan_texts(
-    model: Model,
-    texts: Mapping[Path, str],
-    evaluator: CelEvaluator,
-    context: PatchContext,
-    each: Callable[[Path, list[Document]], None] | None,
-    apply: bool,
-) -> tuple[dict[Path, str], list[Placed]]:
-    found: list[Placed] = []
-    outputs: dict[Path, str] = {}
-    memo = RunMemo()
-    for path, text in texts.items():
-        shown = _display(path)
-        try:
-            seen = None if each is None else functools.partial(each, path)
-            new, planned = _plan_text(
-                model, text, shown, evaluator, context, memo, path, seen, apply
-            )
-        except YamlError as e:
-            where = Position(shown, e.line, e.column)
-            found.append(Placed(Reason.NOT_READABLE, where, f"not valid YAML: {e.message}"))
-            continue
-        found.extend(planned)
-        refused = context.server.refused if context.server else {}
-        if new is not None and new != text and shown not in refused:
-            outputs[path] = new
-    return outputs, found
-
-
-def _read(files: Sequence[Path], found: list[Placed], reader: YamlReader) -> dict[Path, str]:
-    """The files' texts; one that cannot be read is an MG504 in `found`."""
-    texts: dict[Path, str] = {}
-    for path in files:
-        try:
-            texts[path] = reader.text(path)
-        except (OSError, UnicodeDecodeError) as e:
-            where = Position(_display(path), 1, 1)
-            found.append(Placed(Reason.NOT_READABLE, where, f"cannot read: {e}"))
-    return texts
-
-
-def _groups(texts: Mapping[Path, str]) -> list[str]:
-    return sorted({g for text in texts.values() for g in indented_values(_GROUP, text, "  ")})
-
-
-def kept_objects(
-    files: Sequence[Path],
-    root: Path,
-    *,
-    samples_include: Sequence[str] = (),
-    samples_exclude: Sequence[str] = (),
-    reader: YamlReader | None = None,
-) -> list[SampleObject]:
-    """The objects the proof of a `patch_files` run over `files` evaluates the union
-    rules on: the project's kept objects of the CRDs' groups."""
-    reader = reader if reader is not None else YamlReader()
-    texts = _read(files, [], reader)
-    return _samples(_groups(texts), root, samples_include, samples_exclude, files, reader=reader)
-
-
-def _samples(
-    groups: Sequence[str],
-    root: Path | None,
-    include: Sequence[str],
-    exclude: Sequence[str],
-    crd_files: Sequence[Path] = (),
-    refused: Callable[[str, YamlError], None] | None = None,
-    reader: YamlReader | None = None,
-) -> list[SampleObject]:
-    if root is None or not groups:
-        return []
-    return load_samples(root, groups, include, exclude, crd_files, refused, reader)

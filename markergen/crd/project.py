@@ -23,11 +23,7 @@ from markergen.golang.header import generated_struct_names
 from markergen.golang.packages import input_files
 from markergen.project.inputs import crd_inputs
 from markergen.project.outputs import CrdTargets, find_crd_outputs
-from markergen.project.samples import SampleObject
 from markergen.yamlio import YamlReader, indented_values
-
-if TYPE_CHECKING:
-    from markergen.crd.patch import Withheld
 
 _GROUP_MARKER = re.compile(rb"^\s*//\s*\+groupName=\"?([A-Za-z0-9.-]*)", re.MULTILINE)
 # `spec.group: x` on an indented line (a property named `group` in a schema has no value
@@ -134,7 +130,7 @@ def run_project(
         return ProjectRun(run, targets, patterns, said, hit.summary)
     # Imported here: a run served from the cache needs neither the Go front end nor the
     # patcher (YAML composer, CEL, proofs), a third of its time to import.
-    from markergen.crd.patch import patch_files
+    from markergen.crd.run import plan_files
     from markergen.crd.serverproof import ProjectServer, ServerUnavailable
     from markergen.pipeline import check_model, inputs_summary, with_model
 
@@ -143,7 +139,7 @@ def run_project(
     def patch(model: Model) -> tuple[dict[Path, str], list[Diagnostic], str]:
         errors = [d for d in check_model(model, policy) if d.severity is Severity.ERROR]
         try:
-            texts, found = patch_files(
+            texts, planned = plan_files(
                 files,
                 model,
                 root=root,
@@ -156,6 +152,7 @@ def run_project(
             )
         finally:
             reader.release()  # while the collector is still paused (with_model)
+        found = [f.for_crd() for f in planned]
         summary = inputs_summary(model, patterns)
         if cache is not None:
             store_run(
@@ -208,57 +205,6 @@ def _plan(
             f"({shown}{more}), as controller-gen does",
         )
     return files, replace(targets, notes=targets.notes + notes), (*patterns, *generated)
-
-
-@dataclass(frozen=True)
-class ProjectProofs:
-    """What `markergen crd`'s proof reads and decides in a project, for tools and tests
-    that check it against an API server."""
-
-    files: tuple[Path, ...]  # the CRD files the run patches
-    kept: tuple[SampleObject, ...]  # the objects the rules are evaluated on
-    withheld: tuple[Withheld, ...]  # the rules not written for one of them (MG510)
-
-
-def project_proofs(
-    root: Path,
-    *,
-    paths: Sequence[Path] = (),
-    types: Sequence[str] = (),
-    include_generated: bool = False,
-    samples_include: Sequence[str] = (),
-    samples_exclude: Sequence[str] = (),
-) -> ProjectProofs:
-    """The proof of a `run_project` with the same arguments, without writing anything
-    (and without the cache). Raises CrdError as `run_project` does."""
-    from markergen.crd.patch import kept_objects, patch_files
-    from markergen.pipeline import with_model
-
-    reader = YamlReader()
-    files, _, patterns = _plan(root, paths, types, include_generated, reader)
-    withheld: list[Withheld] = []
-    with_model(
-        list(patterns),
-        root,
-        include_generated,
-        lambda model: patch_files(
-            files,
-            model,
-            root=root,
-            samples_include=samples_include,
-            samples_exclude=samples_exclude,
-            withheld=withheld.append,
-            reader=reader,
-        ),
-    )
-    kept = kept_objects(
-        files,
-        root,
-        samples_include=samples_include,
-        samples_exclude=samples_exclude,
-        reader=reader,
-    )
-    return ProjectProofs(tuple(files), tuple(kept), tuple(withheld))
 
 
 def _type_patterns(
