@@ -184,7 +184,7 @@ def _plan(
     reader: YamlReader,
 ) -> tuple[list[Path], CrdTargets, tuple[str, ...]]:
     """The CRD files a run patches, where they were found, and the Go patterns it reads."""
-    targets = find_crd_outputs(root)
+    targets = find_crd_outputs(root, reader.data)
     dirs = [Path(p) for p in paths] or [root / d for d in targets.dirs]
     if not dirs:
         raise CrdError(
