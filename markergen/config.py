@@ -181,7 +181,7 @@ class Config:
     severity: Mapping[str, Level] = setting(
         {},
         help="The severity of a diagnostic code, or off to drop it: a mapping such as "
-        "{MG205: off, MG302: error}.",
+        "{MG205: off, MG302: error}. It applies to what check, generate and crd report.",
         affects_outputs=True,
     )
     warnings_as_errors: bool = setting(

@@ -235,6 +235,7 @@ CRDWANT: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("mg506-good-severity-off", _RELAYS),
     ("mg508-bad", _RELAYS),
     ("mg508-good", _RELAYS),
+    ("mg508-good-severity-off", _RELAYS),
     ("mg509-bad", _RELAYS),
     ("mg509-good", _RELAYS),
     ("mg510-bad", _RELAYS),

@@ -131,3 +131,37 @@ def test_a_crd_run_is_not_served_stale_after_a_severity_change(example: Path) ->
     second = run_main(["crd", "--verify"], cwd=example)
     assert "`markergen check` reports" not in second.stderr
     assert "(union Delivery.method)" in second.stdout  # the rules it would now write
+
+
+@pytest.mark.parametrize(
+    ("level", "severity", "code"),
+    [("error", "error", 1), ("info", "info", 0), ("warning", "warning", 0)],
+)
+def test_crd_reports_its_own_findings_at_the_severity_the_project_sets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, level: str, severity: str, code: int
+) -> None:
+    # crd's own MG508 (a hand-written rule allows what the union's rule would reject) is
+    # a warning unless `severity:` says otherwise, as check's findings are
+    root = tmp_path / "relay"
+    shutil.copytree(TESTDATA / "crdwant" / "mg508-bad", root)
+    (root / "markergen.yaml").write_text(f"severity:\n  MG508: {level}\n", encoding="utf-8")
+    monkeypatch.setenv("MARKERGEN_CACHE_DIR", str(tmp_path / "cache"))
+    r = run_main(["crd", "--server", "off", "--no-cache"], cwd=root)
+    found = [line for line in r.stderr.splitlines() if " MG508: " in line]
+    assert len(found) == 1, r.stderr
+    assert f": {severity} MG508: " in found[0]
+    assert r.code == code
+
+
+def test_crd_drops_its_own_findings_a_project_turns_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "relay"
+    shutil.copytree(TESTDATA / "crdwant" / "mg508-bad", root)
+    monkeypatch.setenv("MARKERGEN_CACHE_DIR", str(tmp_path / "cache"))
+    before = run_main(["crd", "--server", "off", "--no-cache"], cwd=root)
+    assert " MG508: " in before.stderr
+    (root / "markergen.yaml").write_text("severity:\n  MG508: off\n", encoding="utf-8")
+    after = run_main(["crd", "--server", "off", "--no-cache"], cwd=root)
+    assert " MG508: " not in after.stderr
+    assert after.code == 0

@@ -21,6 +21,7 @@ from markergen.diagnostics import Severity
 from markergen.envtest.assets import Assets
 from markergen.golang.header import generated_struct_names
 from markergen.golang.packages import input_files
+from markergen.policy import apply_policy
 from markergen.project.inputs import crd_inputs
 from markergen.project.outputs import CrdTargets, find_crd_outputs
 from markergen.yamlio import YamlReader, indented_values
@@ -126,7 +127,7 @@ def run_project(
     if hit is not None:
         said = f"{assets.describe()}: unchanged inputs, as judged before" if assets else ""
         texts = {Path(name): text for name, text in hit.outputs.items() if name != INPUTS_SUMMARY}
-        run = finish(files, texts, hit.diagnostics, verify)
+        run = finish(files, texts, _under(hit.diagnostics, policy), verify)
         return ProjectRun(run, targets, patterns, said, hit.summary)
     # Imported here: a run served from the cache needs neither the Go front end nor the
     # patcher (YAML composer, CEL, proofs), a third of its time to import.
@@ -171,9 +172,18 @@ def run_project(
     finally:
         if judge is not None:
             judge.close()
-    result = finish(files, outputs, diagnostics, verify)
+    result = finish(files, outputs, _under(diagnostics, policy), verify)
     said = judge.summary() if judge is not None else ""
     return ProjectRun(result, targets, patterns, said, summary)
+
+
+def _under(diagnostics: Sequence[Diagnostic], policy: Policy | None) -> list[Diagnostic]:
+    """crd's own findings under the project's `severity:` settings, as check's are (`off`
+    drops a code, a level replaces its severity); `warnings-as-errors` is check's and
+    generate's setting, not crd's."""
+    if policy is None:
+        return list(diagnostics)
+    return apply_policy(diagnostics, replace(policy, warnings_as_errors=False))
 
 
 def _plan(
