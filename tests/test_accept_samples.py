@@ -76,3 +76,12 @@ def test_the_rules_of_a_list_see_every_item_defaulted() -> None:
     assert [first for _, first in kept.parts] == ["two", "empty"]
     assert kept.rejected("self.exists(i, i.kind == 'K')") == "empty"
     assert kept.rejected("self.all(i, i.kind == 'K')") == "two"
+
+
+def test_an_empty_list_or_map_is_present_but_of_size_zero() -> None:
+    # validation-gen's "len" members count an empty list or map as unset; `has` sees it
+    kept = _kept([({"b": []}, "empty list"), ({"a": {}}, "empty map"), ({"b": ["x"]}, "full")])
+    assert [first for _, first in kept.parts] == ["empty list", "empty map", "full"]
+    assert kept.rejected("!has(self.b) || size(self.b) > 0") == "empty list"
+    assert kept.rejected("!has(self.a) || size(self.a) > 0") == "empty map"
+    assert kept.rejected("has(self.a) || has(self.b)") is None

@@ -35,7 +35,25 @@ class _Sample:
 
 SAMPLE: Any = _Sample()
 
-State = tuple[tuple[str, Any], ...]  # (field, ABSENT | SAMPLE | value), in field order
+
+class _Empty:
+    """A field set to an empty list or map: present (`has` is true), yet of size 0, which
+    validation-gen's "len" members count as unset."""
+
+    def __init__(self, value: list[Any] | dict[str, Any]) -> None:
+        self._value = value
+
+    def value(self) -> list[Any] | dict[str, Any]:
+        return type(self._value)()
+
+    def __repr__(self) -> str:
+        return repr(self._value)
+
+
+EMPTY_LIST: Any = _Empty([])
+EMPTY_MAP: Any = _Empty({})
+
+State = tuple[tuple[str, Any], ...]  # (field, ABSENT | SAMPLE | EMPTY_* | value), in order
 
 
 class Schema(Protocol):
@@ -121,6 +139,8 @@ class Judge:
             if isinstance(prop, dict) and "default" in prop:
                 return prop["default"]
             return ABSENT
+        if isinstance(s, _Empty):
+            return s.value()
         return sample_value(prop) if s is SAMPLE else s
 
     def field_ok(self, node: Schema, field: str, s: Any) -> bool:

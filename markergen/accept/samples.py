@@ -3,8 +3,8 @@ there, as the API server validates them (a field left out takes its default, a f
 node does not declare is pruned: `markergen.accept.judge`), and the first of them a rule
 rejects.
 
-A part keeps its fields' scalars and stands for a nested value by SAMPLE (a value of the
-field's schema, which counts as set): the union rules proved on kept objects read which
+A part keeps its fields' scalars and empty lists and maps, and stands for any other nested
+value by SAMPLE (a value of the field's schema, which counts as set): the union rules proved on kept objects read which
 fields are set and the scalars they compare, so parts that differ only inside nested
 values are one part. A rule that errors on a part accepts it: markergen cannot tell, and
 withholds no rule for its own shortcoming.
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from markergen.accept.celeval import CelEvaluator
-from markergen.accept.judge import SAMPLE, Judge, State, rule_passes
+from markergen.accept.judge import EMPTY_LIST, EMPTY_MAP, SAMPLE, Judge, State, rule_passes
 from markergen.accept.space import ABSENT
 
 T = TypeVar("T")
@@ -42,13 +42,20 @@ class Node:
         )
 
 
+def _stand_in(v: Any) -> Any:
+    if v is None:
+        return ABSENT
+    if isinstance(v, (str, int, float, bool)):
+        return v
+    if v == []:
+        return EMPTY_LIST
+    return EMPTY_MAP if v == {} else SAMPLE
+
+
 def _state(part: Mapping[str, Any], node: Node) -> State:
-    """A part's fields at `node`: left out (or null), a scalar, or SAMPLE for the rest."""
-    return tuple(
-        (f, ABSENT if v is None else v if isinstance(v, (str, int, float, bool)) else SAMPLE)
-        for f in node.properties
-        for v in (part.get(f),)
-    )
+    """A part's fields at `node`: left out (or null), a scalar, an empty list or map as
+    itself, or SAMPLE for the rest."""
+    return tuple((f, _stand_in(part.get(f))) for f in node.properties)
 
 
 class KeptParts(Generic[T]):
