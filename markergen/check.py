@@ -112,13 +112,15 @@ def _crd_findings(
     """In a project whose CRDs markergen patches: what check reports of `crd`'s plan
     (markergen.crd.checkfind) given check's own findings `found`, under `rules`. With
     `assets` (`check --server`), the project's own API server judges the rules too
-    (MG511, MG515)."""
+    (MG511, MG515). Without CRDs, MG010 for each ignore comment's CRD finding code:
+    there is no finding for it to silence."""
+    from markergen.policy import apply_policy, unused_crd
+
     if not dirs:
-        return []
+        return apply_policy(unused_crd(model.ignores, set()), rules)
     from markergen.crd.checkfind import crd_findings
     from markergen.crd.files import CrdError
     from markergen.crd.serverproof import ProjectServer, ServerUnavailable
-    from markergen.policy import apply_policy
 
     judge = ProjectServer(assets, reader) if assets is not None else None
     try:

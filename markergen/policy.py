@@ -4,6 +4,11 @@ Applied once, after every rule ran (`markergen.pipeline.check_model`):
 
 1. `// markergen:ignore MGnnn reason` comments (markergen.model.ignores) drop the
    diagnostics they cover; a comment that drops nothing is itself reported (MG010).
+   The codes of the CRD findings (`crd_code`) are not the rules': `markergen crd` and
+   `markergen check` silence those at the Go place each finding is about
+   (markergen.crd.reasons.silence), and check reports the comments that silenced none
+   (`unused_crd`) once the CRD plan is made. So an MG010 of such a code never blocks a
+   union's CRD rules, which are decided by the rules' errors alone.
 2. `Policy.severity` sets a code's severity, or turns it `off`.
 3. `Policy.warnings_as_errors` makes every remaining warning an error (infos stay infos).
 
@@ -70,11 +75,26 @@ def make_policy(
     return Policy(tuple(pairs), warnings_as_errors)
 
 
+def crd_code(code: str) -> bool:
+    """Whether `code` is a CRD finding's (the catalog's 500s): the CRD plan reports it,
+    never a rule."""
+    return code.startswith("MG5")
+
+
 def suppress(diags: Iterable[Diagnostic], ignores: Sequence[Ignore]) -> list[Diagnostic]:
-    """Drop what the ignore comments cover; add MG010 for each code a comment lists
-    that covered nothing."""
+    """Drop what the ignore comments cover; add MG010 for each rule code a comment lists
+    that covered nothing (a CRD finding's code is accounted by `unused_crd`)."""
     from markergen.model.ignores import unused
 
+    kept, used = silenced(diags, ignores)
+    return kept + unused(ignores, used, lambda code: not crd_code(code))
+
+
+def silenced(
+    diags: Iterable[Diagnostic], ignores: Sequence[Ignore]
+) -> tuple[list[Diagnostic], set[tuple[Ignore, str]]]:
+    """The diagnostics no ignore comment covers, and the (comment, code) pairs that
+    covered one."""
     kept: list[Diagnostic] = []
     used: set[tuple[Ignore, str]] = set()
     for d in diags:
@@ -83,7 +103,15 @@ def suppress(diags: Iterable[Diagnostic], ignores: Sequence[Ignore]) -> list[Dia
             used.update((ig, d.code) for ig in covering)
         else:
             kept.append(d)
-    return kept + unused(ignores, used)
+    return kept, used
+
+
+def unused_crd(ignores: Sequence[Ignore], used: set[tuple[Ignore, str]]) -> list[Diagnostic]:
+    """MG010 for each CRD finding's code a comment lists that silenced no finding of the
+    CRD plan (`used`: markergen.crd.reasons.silence), whichever command reports it."""
+    from markergen.model.ignores import unused
+
+    return unused(ignores, used, crd_code)
 
 
 def apply_policy(diags: Iterable[Diagnostic], policy: Policy) -> list[Diagnostic]:

@@ -38,6 +38,36 @@ def rule_marker(model: Model, union: Union, rule: Rule) -> Position:
     return union.pos
 
 
+def union_place(model: Model, union: Union) -> Position:
+    """The Go place a finding about the whole union is about, where an ignore comment
+    silences it: the discriminator's field, else the struct's declaration (an ignore
+    comment in the struct's doc comment covers both)."""
+    struct = model.structs.get(union.struct)
+    disc = union.discriminator
+    if disc is not None:
+        field = struct.field(disc.go_name) if struct is not None else None
+        return field.pos if field is not None else disc.pos
+    return struct.pos if struct is not None else union.pos
+
+
+def member_place(model: Model, union: Union, member: str) -> Position:
+    """The Go place of a finding about one member (by JSON name): its field, else the
+    union's place."""
+    struct = model.structs.get(union.struct)
+    for m in union.members:
+        if m.json_name == member:
+            field = struct.field(m.go_name) if struct is not None else None
+            return field.pos if field is not None else m.pos
+    return union_place(model, union)  # the discriminator's too
+
+
+def rule_place(model: Model, union: Union, rule: Rule) -> Position:
+    """The Go place of a rule's finding: the field its `fieldPath` names (a member or
+    the discriminator), else the union's place."""
+    name = rule.field_path[1:] if rule.field_path.startswith(".") else ""
+    return member_place(model, union, name)
+
+
 def optional_marker(model: Model, union: Union, member: str) -> str:
     """The member's `+unionMember` marker as written, with `,optional` added."""
     for m in union.members:

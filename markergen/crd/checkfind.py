@@ -15,10 +15,12 @@ from pathlib import Path
 
 from markergen.crd.enumcheck import Comparison, findings
 from markergen.crd.files import crd_files
+from markergen.crd.reasons import silence
 from markergen.crd.run import plan_files
 from markergen.crd.serverproof import ServerStep
 from markergen.diagnostics import Diagnostic
 from markergen.model import Model
+from markergen.policy import silenced, unused_crd
 from markergen.yamlio import YamlReader
 
 
@@ -44,7 +46,12 @@ def crd_findings(
     by one of `check_errors` is not among them: check reports that error itself. Then,
     with `enums`, MG520 / MG521 from the same reading of the files. With `server`, the
     project's API server judges the rules too; `reader`: the run's reading of the YAML
-    files (markergen.yamlio.YamlReader). Nothing is written, no diff is made."""
+    files (markergen.yamlio.YamlReader). Nothing is written, no diff is made.
+
+    A finding an ignore comment silences at its Go place (markergen.crd.reasons.silence)
+    is left out. One that only crd reports counts too (a comment that silences crd's
+    MG509 is used), and MG010 is added for each CRD finding's code a comment names that
+    silenced nothing (markergen.policy.unused_crd)."""
     comparison = Comparison(model, root)
     _, found = plan_files(
         crd_files(paths),
@@ -58,4 +65,8 @@ def crd_findings(
         apply=False,
         reader=reader,
     )
-    return [d for d in (f.for_check() for f in found) if d is not None] + findings(comparison.nodes)
+    kept, used = silence(found, model.ignores)
+    # MG520 / MG521 are at their Go markers: covered as a rule's diagnostics are
+    enum_findings, enum_used = silenced(findings(comparison.nodes), model.ignores)
+    said = [d for d in (f.for_check() for f in kept) if d is not None]
+    return said + enum_findings + unused_crd(model.ignores, used | enum_used)

@@ -26,8 +26,11 @@ from markergen.crd.advice import (
     allowance_hint,
     as_documentation,
     member_marker,
+    member_place,
     rejection_hint,
     rule_marker,
+    rule_place,
+    union_place,
 )
 from markergen.crd.apply import VALIDATIONS, is_ours
 from markergen.crd.cel import (
@@ -249,8 +252,9 @@ class _VersionPlanner:
         severity: Severity | None = None,
         hint: str | None = None,
         once: tuple[Any, ...] | None = None,
+        about: Position | None = None,
     ) -> None:
-        self.findings.append(Finding(reason, where, text, after, severity, hint, once))
+        self.findings.append(Finding(reason, where, text, after, severity, hint, once, about))
 
     def read(
         self,
@@ -288,6 +292,7 @@ class _VersionPlanner:
             f"{gap.owner.name}, where the Go types hold union{plural} {labels}; no rules "
             f"written for {'them' if plural else 'it'}",
             once=("stale", gap.owner.key, gap.field.go_name, group, version),
+            about=gap.field.pos,
         )
 
     def _accepted(
@@ -341,6 +346,7 @@ class _VersionPlanner:
         node = site.node
         label = union_label(union, site.struct.name)
         where = ".".join(str(p) for p in site.path)
+        place = union_place(self.model, union)
         if union.gate and not union.gate_disabled:
             self.say(
                 Reason.UNPROVEN,
@@ -351,6 +357,7 @@ class _VersionPlanner:
                 severity=Severity.INFO,
                 hint="nothing to do; if the option is always on where this CRD is served, "
                 f"drop the `+k8s:ifEnabled({union.gate})=` wrapper",
+                about=place,
             )
             return
         if union.items:
@@ -369,6 +376,7 @@ class _VersionPlanner:
                 "markergen does not write as CRD rules",
                 severity=Severity.INFO,
                 hint="nothing to do; the API server's declarative validation checks it",
+                about=place,
             )
             return
         props = node.get("properties")
@@ -383,6 +391,7 @@ class _VersionPlanner:
                 (*site.path, "properties"),
                 f"union {site.struct.name} field {s.field} {s.reason} at {where}; "
                 "the union's rules leave it out",
+                about=member_place(self.model, union, s.field),
             )
         if not rules or self._blocked(site, label, where):
             return
@@ -410,6 +419,7 @@ class _VersionPlanner:
                 (*site.path, "properties", disc.json_name, "enum"),
                 f"enum of discriminator {disc.json_name} at {where} is "
                 f"{enum!r} in the CRD but {go_values!r} in Go; kept as written",
+                about=place,
             )
         hand = [
             str(r["rule"])
@@ -435,13 +445,18 @@ class _VersionPlanner:
                 f"union {label} at {where}: {p}",
                 after=documentation,
                 once=(union.struct, union.name, p),
+                about=place,
             )
         # once per union and finding: a CRD kept in two places (openshift's
         # zz_generated.crd-manifests and payload-manifests) holds the same rules twice
         for c in proof.contradictions:
             once = (union.struct, union.name, c)
             self.say(
-                Reason.HAND_CONTRADICTS, site.path, f"union {label} at {where}: {c}", once=once
+                Reason.HAND_CONTRADICTS,
+                site.path,
+                f"union {label} at {where}: {c}",
+                once=once,
+                about=place,
             )
         for a in proof.allowances:
             marker = member_marker(self.model, union, a.member)
@@ -451,6 +466,7 @@ class _VersionPlanner:
                 f"union {label} at {where}: {a.text} (member {a.member} at {marker})",
                 hint=allowance_hint(self.model, union, a),
                 once=(union.struct, union.name, a.member, a.text),
+                about=member_place(self.model, union, a.member),
             )
         if proof.allowances:
             return
@@ -465,6 +481,7 @@ class _VersionPlanner:
                 f"union {label} at {where}: the hand-written rules already enforce it; "
                 "nothing added",
                 once=(union.struct, union.name),
+                about=place,
             )
         rules = self._not_rejecting(list(proof.rules), site, objects, label)
         rules = self._affordable(rules, site, schema, label)
@@ -504,6 +521,7 @@ class _VersionPlanner:
                     severity=Severity.INFO,
                     hint="bound the list (`+kubebuilder:validation:MaxItems`, regenerate the "
                     "CRD), then run `markergen crd` again",
+                    about=union_place(self.model, union),
                 )
                 return
         rules, skipped = item_rules(union, label)
@@ -512,11 +530,17 @@ class _VersionPlanner:
                 Reason.SKIPPED_MEMBER,
                 site.path,
                 f"union {label} member {s.field} {s.reason} at {where}",
+                about=member_place(self.model, union, s.field),
             )
         if not rules or self._blocked(site, label, where):
             return
         for p in prove_items(union, rules, self.evaluator):
-            self.say(Reason.UNPROVEN, site.path, f"union {label} at {where}: {p}")
+            self.say(
+                Reason.UNPROVEN,
+                site.path,
+                f"union {label} at {where}: {p}",
+                about=union_place(self.model, union),
+            )
             return
         rules = self._not_rejecting(list(rules), site, objects, label)
         rules = self._affordable(rules, site, schema, label)
@@ -535,6 +559,7 @@ class _VersionPlanner:
                     f"union {label}: {server.server} refuses {self.file} with markergen's "
                     f"rules: {refusal}; the file is not written",
                     severity=Severity.ERROR if self.context.strict else None,
+                    about=union_place(self.model, site.union),
                 )
             return True
         blocked = self._check_error(site.union)
@@ -544,6 +569,7 @@ class _VersionPlanner:
                 site.path,
                 f"union {label} at {where}: `markergen check` reports {blocked.code} at "
                 f"{blocked.pos}: {blocked.message}",
+                about=union_place(self.model, site.union),
             )
         return blocked is not None
 
@@ -586,6 +612,7 @@ class _VersionPlanner:
                 f"{rejected.kind} at {rejected.file}:{rejected.line}",
                 severity=Severity.ERROR if self.context.strict else None,
                 hint=rejection_hint(self.model, site.union, r),
+                about=rule_place(self.model, site.union, r),
             )
         return keep
 
@@ -613,6 +640,7 @@ class _VersionPlanner:
                 f"`{r.message}` (it says: {words})",
                 severity=Severity.ERROR if self.context.strict else None,
                 hint=rejection_hint(self.model, site.union, r),
+                about=rule_place(self.model, site.union, r),
             )
         return keep
 
@@ -638,6 +666,7 @@ class _VersionPlanner:
                 severity=Severity.ERROR if self.context.strict else None,
                 hint=f"if {json.dumps(value)} is a value of the API, add it as a constant of "
                 "the discriminator's type; or correct the object",
+                about=union_place(self.model, site.union),
             )
             self.withheld.append((path, {}, first, tuple(values)))
             return False
@@ -669,6 +698,7 @@ class _VersionPlanner:
                 f"nodes; {how}), over the API server's per-rule limit of "
                 f"{STATIC_ESTIMATED_COST_LIMIT:,}; not written. Bound the enclosing lists and "
                 "maps (+kubebuilder:validation:MaxItems, MaxProperties)",
+                about=rule_place(self.model, site.union, r),
             )
         merged = compact(keep)
         if merged != keep:

@@ -131,6 +131,7 @@ def run_project(
         return ProjectRun(run, targets, patterns, said, hit.summary)
     # Imported here: a run served from the cache needs neither the Go front end nor the
     # patcher (YAML composer, CEL, proofs), a third of its time to import.
+    from markergen.crd.reasons import silence
     from markergen.crd.run import plan_files
     from markergen.crd.serverproof import ProjectServer, ServerUnavailable
     from markergen.pipeline import check_model, inputs_summary, with_model
@@ -153,7 +154,9 @@ def run_project(
             )
         finally:
             reader.release()  # while the collector is still paused (with_model)
-        found = [f.for_crd() for f in planned]
+        # the project's ignore comments silence a finding at the Go place it is about
+        kept, _ = silence(planned, model.ignores)
+        found = [f.for_crd() for f in kept]
         summary = inputs_summary(model, patterns)
         if cache is not None:
             store_run(

@@ -12,11 +12,13 @@ union).
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from markergen.diagnostics import Diagnostic, Severity, diag
 from markergen.golang.syntax import Position
+from markergen.model.ignores import Ignore
 from markergen.yamlio import PathKey
 
 Command = Literal["crd", "check"]
@@ -80,7 +82,10 @@ class Finding:
     """One finding of the plan. `where` is a position in Go or in a file, or a node of the
     CRD document being planned (placed by `place`); the message is `text`, the reason's
     words for the command, then `after`. With `once`, the finding is said the first time
-    a run meets it only (feature-set variants and copies of a CRD repeat one union)."""
+    a run meets it only (feature-set variants and copies of a CRD repeat one union).
+    `about` is the Go place the finding is about (the union's discriminator or member
+    field, or its struct), where an ignore comment silences it (`silence`); None for a
+    finding about a file alone."""
 
     reason: Reason
     where: Position | PathKey
@@ -89,9 +94,10 @@ class Finding:
     severity: Severity | None = None
     hint: str | None = None
     once: tuple[Any, ...] | None = None
+    about: Position | None = None
 
     def placed(self, pos: Position) -> Placed:
-        return Placed(self.reason, pos, self.text, self.after, self.severity, self.hint)
+        return Placed(self.reason, pos, self.text, self.after, self.severity, self.hint, self.about)
 
 
 @dataclass(frozen=True)
@@ -104,6 +110,14 @@ class Placed:
     after: str = ""
     severity: Severity | None = None
     hint: str | None = None
+    about: Position | None = None  # the Go place it is about (Finding.about)
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        """The codes the finding is reported under: crd's, and check's where it differs
+        (MG510 and MG511 are one finding)."""
+        words: _Words = self.reason.value
+        return tuple(dict.fromkeys(c for c in (words.crd, words.check) if c is not None))
 
     def message(self, command: Command) -> str:
         words: _Words = self.reason.value
@@ -124,3 +138,25 @@ class Placed:
             return self.for_crd()
         # the hint as crd's diagnostic has it (the catalog's, when the finding has none)
         return diag(words.check, self.pos, self.message("check"), hint=self.for_crd().hint)
+
+
+def silence(
+    found: Sequence[Placed], ignores: Sequence[Ignore]
+) -> tuple[list[Placed], set[tuple[Ignore, str]]]:
+    """The findings no `// markergen:ignore` comment silences, and the (comment, code)
+    pairs that silenced one (markergen.policy.unused_crd reports the other pairs). A
+    comment silences a finding when it covers the finding's Go place and names one of
+    its codes: then in both commands, whichever code each reports it under."""
+    kept: list[Placed] = []
+    used: set[tuple[Ignore, str]] = set()
+    for f in found:
+        about = f.about
+        hits = (
+            [(ig, c) for ig in ignores for c in f.codes if ig.covers_at(c, about)]
+            if about is not None
+            else []
+        )
+        used.update(hits)
+        if not hits:
+            kept.append(f)
+    return kept, used

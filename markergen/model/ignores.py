@@ -18,7 +18,7 @@ an ignore that suppressed nothing, happen after every rule ran (markergen.policy
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from markergen import hints
@@ -43,10 +43,12 @@ class Ignore:
     written_codes: str = ""  # the codes as written (`MG302,MG305`)
 
     def covers(self, d: Diagnostic) -> bool:
+        return self.covers_at(d.code, d.pos)
+
+    def covers_at(self, code: str, pos: Position) -> bool:
+        """Whether the comment silences `code` at `pos` (a CRD finding's Go place too)."""
         return (
-            d.code in self.codes
-            and d.pos.file == self.pos.file
-            and self.first <= d.pos.line <= self.last
+            code in self.codes and pos.file == self.pos.file and self.first <= pos.line <= self.last
         )
 
 
@@ -82,11 +84,7 @@ def _read(
         reason = rest[match.end() :].strip()
         unknown = [c for c in codes if c not in CATALOG]
         if unknown or not reason:
-            why = (
-                f"unknown code {', '.join(unknown)}"
-                if unknown
-                else "no reason after the codes"
-            )
+            why = f"unknown code {', '.join(unknown)}" if unknown else "no reason after the codes"
             problems.append(
                 diag(
                     "MG011",
@@ -139,12 +137,17 @@ def _has_directive(group: CommentGroup | None) -> bool:
     return group is not None and DIRECTIVE in "\n".join(group.texts)
 
 
-def unused(ignores: Iterable[Ignore], used: set[tuple[Ignore, str]]) -> list[Diagnostic]:
-    """MG010 for each (comment, code) that silenced nothing."""
+def unused(
+    ignores: Iterable[Ignore],
+    used: set[tuple[Ignore, str]],
+    accounted: Callable[[str], bool] = lambda code: True,
+) -> list[Diagnostic]:
+    """MG010 for each (comment, code) that silenced nothing, of the codes `accounted`
+    says this step decides (markergen.policy: the rules' codes, then the CRD findings')."""
     out = []
     for ig in ignores:
         for code in ig.codes:
-            if (ig, code) in used:
+            if (ig, code) in used or not accounted(code):
                 continue
             out.append(
                 diag(
