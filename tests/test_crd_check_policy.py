@@ -165,3 +165,110 @@ def test_crd_drops_its_own_findings_a_project_turns_off(
     after = run_main(["crd", "--server", "off", "--no-cache"], cwd=root)
     assert " MG508: " not in after.stderr
     assert after.code == 0
+
+
+# Ignore comments on CRD findings: a finding about a union or a member is silenced by an
+# ignore comment at that Go place, in both commands, and the comment counts as used.
+
+RELAY_TYPES = Path("api/v1/relay_types.go")
+TLS_MEMBER = "\t// tls configures TLS.\n"
+MODE_DISCRIMINATOR = "\t// mode selects how to connect.\n"
+
+
+def _relay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fixture: str) -> Path:
+    root = tmp_path / "relay"
+    shutil.copytree(TESTDATA / "crdwant" / fixture, root)
+    monkeypatch.setenv("MARKERGEN_CACHE_DIR", str(tmp_path / "cache"))
+    return root
+
+
+def _ignore(root: Path, above: str, codes: str) -> int:
+    """An ignore comment of `codes` in the doc comment that starts with `above`; its line."""
+    path = root / RELAY_TYPES
+    source = path.read_text(encoding="utf-8")
+    assert above in source
+    path.write_text(
+        source.replace(above, f"{above}\t// markergen:ignore {codes} kept as released\n"),
+        encoding="utf-8",
+    )
+    return source[: source.index(above)].count("\n") + 2
+
+
+def _codes(found: list[dict[str, object]]) -> list[tuple[object, object]]:
+    return sorted((d["code"], d["line"]) for d in found)
+
+
+def _crd_codes(root: Path) -> tuple[int, list[str]]:
+    r = run_main(["crd", "--server", "off", "--no-cache"], cwd=root)
+    return r.code, [
+        line.split(": ")[1].split()[-1] for line in r.stderr.splitlines() if " MG" in line
+    ]
+
+
+def test_an_ignore_that_silences_only_a_crd_finding_is_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _relay(tmp_path, monkeypatch, "mg508-bad")
+    assert [d["code"] for d in _check(root)] == ["MG508"]
+    _ignore(root, TLS_MEMBER, "MG508")
+    assert _check(root) == []  # neither the MG508 nor an MG010 for the comment
+    assert _crd_codes(root) == (0, [])
+
+
+def test_an_ignore_of_a_crd_code_that_silences_nothing_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # MG508 is about member tls: a comment on the discriminator does not cover it
+    root = _relay(tmp_path, monkeypatch, "mg508-bad")
+    line = _ignore(root, MODE_DISCRIMINATOR, "MG508")
+    found = _check(root)
+    assert ("MG010", line) in _codes(found)
+    assert [d["code"] for d in found].count("MG508") == 1
+    (unused,) = [d for d in found if d["code"] == "MG010"]
+    assert "no MG508 is reported on the lines it covers" in str(unused["message"])
+    assert _crd_codes(root) == (0, ["MG508"])
+
+
+def test_an_ignore_of_a_finding_only_crd_reports_is_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # MG509 (hand-written rules already enforce the union) is crd's alone, about the
+    # union: its discriminator's field
+    root = _relay(tmp_path, monkeypatch, "mg509-bad")
+    assert _crd_codes(root) == (0, ["MG509"])
+    _ignore(root, MODE_DISCRIMINATOR, "MG509")
+    assert _check(root) == []
+    assert _crd_codes(root) == (0, [])
+
+
+def test_one_ignore_silences_both_codes_of_one_finding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # MG510 (crd) and MG511 (check) are one finding: a comment naming both uses both
+    root = _relay(tmp_path, monkeypatch, "mg510-bad")
+    _ignore(root, "\t// tls configures TLS.\n", "MG510,MG511")
+    assert _check(root) == []
+    assert _crd_codes(root) == (0, [])
+
+
+def test_an_ignore_of_a_crd_code_without_crds_silences_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _relay(tmp_path, monkeypatch, "mg508-bad")
+    shutil.rmtree(root / "config")
+    line = _ignore(root, TLS_MEMBER, "MG508")
+    assert _codes(_check(root)) == [("MG010", line)]
+
+
+def test_an_unused_ignore_of_a_crd_code_blocks_no_union(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its MG010 is known only once the plan is made: as an error (warnings-as-errors)
+    check reports it, and crd still writes the union's rules."""
+    root = _relay(tmp_path, monkeypatch, "mg508-good")
+    (root / "markergen.yaml").write_text("warnings-as-errors: true\n", encoding="utf-8")
+    line = _ignore(root, TLS_MEMBER, "MG512")
+    found = _check(root)
+    assert [(d["code"], d["line"], d["severity"]) for d in found] == [("MG010", line, "error")]
+    code, said = _crd_codes(root)
+    assert "MG506" not in said and code == 0
