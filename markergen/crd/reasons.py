@@ -7,6 +7,9 @@ two differ (a rule withheld for a kept object: MG510 for crd, MG511 for check), 
 all where check reports the cause itself (a union blocked by one of check's errors) or the
 finding is about the CRD file alone (costs, stale enums, hand-written rules that cover a
 union).
+
+A finding about a Go union or member carries that Go place (`Finding.about`): the
+project's `// markergen:ignore` comments silence it there, in both commands (`silence`).
 """
 
 from __future__ import annotations

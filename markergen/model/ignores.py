@@ -12,7 +12,8 @@ An ignore comment sits in the doc comment of a field, a type or a constant:
 
 Several codes may be listed (`MG302,MG305` or `MG302 MG305`); the reason is required,
 as linters require one, so that the next reader knows why. Suppressing, and reporting
-an ignore that suppressed nothing, happen after every rule ran (markergen.policy).
+an ignore that suppressed nothing, happen after every rule ran (markergen.policy); a CRD
+finding is silenced at the Go place it is about (markergen.crd.reasons.silence).
 """
 
 from __future__ import annotations
