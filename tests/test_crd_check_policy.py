@@ -215,6 +215,15 @@ def test_an_ignore_that_silences_only_a_crd_finding_is_used(
     assert _crd_codes(root) == (0, [])
 
 
+def test_an_ignore_in_the_structs_comment_covers_its_unions_findings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _relay(tmp_path, monkeypatch, "mg508-bad")
+    _ignore(root, "// Endpoint is where a relay connects.\n", "MG508")
+    assert _check(root) == []
+    assert _crd_codes(root) == (0, [])
+
+
 def test_an_ignore_of_a_crd_code_that_silences_nothing_is_reported(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
