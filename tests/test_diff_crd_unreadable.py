@@ -47,14 +47,31 @@ def _versions_not_a_list(text: str) -> tuple[str, str]:
     return out, f"{versions.start_mark.line + 1}:{versions.start_mark.column + 1}"
 
 
+def _v1beta1(text: str) -> tuple[str, str]:
+    """The CRD as apiextensions.k8s.io/v1beta1, which the server no longer serves, and
+    where its apiVersion's value starts."""
+    old = "apiVersion: apiextensions.k8s.io/v1\n"
+    assert text.count(old) == 1
+    out = text.replace(old, "apiVersion: apiextensions.k8s.io/v1beta1\n")
+    node = yaml.compose(out)
+    api = next(v for k, v in node.value if k.value == "apiVersion")
+    return out, f"{api.start_mark.line + 1}:{api.start_mark.column + 1}"
+
+
 CONFIG_MAP = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: widgets\n"
 
 
 def _bad_files(good: str) -> list[tuple[str, str, str]]:
     """(name, text, what the message says after `FILE:`) of each unreadable kind."""
     not_a_list, at = _versions_not_a_list(good)
+    beta, beta_at = _v1beta1(good)
     bad = _bad_yaml(good)
     return [
+        (
+            "v1beta1",
+            beta,
+            f"{beta_at}: a CustomResourceDefinition of 'apiextensions.k8s.io/v1beta1'",
+        ),
         ("yaml", bad, f"{_yaml_mark(bad)}: not valid YAML: "),
         ("versions", not_a_list, f"{at}: spec.versions: expected a list of versions"),
         ("configmap", CONFIG_MAP, "1:1: a ConfigMap document, not a CustomResourceDefinition"),
@@ -69,7 +86,7 @@ def _one_error_line(res: Result, side: str, spec: str, file: str, says: str) -> 
     assert res.stderr.startswith(prefix), (prefix, res.stderr)
 
 
-@pytest.mark.parametrize("which", ["yaml", "versions", "configmap"])
+@pytest.mark.parametrize("which", ["yaml", "versions", "v1beta1", "configmap"])
 def test_an_unreadable_crd_file_on_either_side_is_an_error(tmp_path: Path, which: str) -> None:
     good = CRD.read_text(encoding="utf-8")
     _name, text, says = next(b for b in _bad_files(good) if b[0] == which)

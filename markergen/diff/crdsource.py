@@ -87,6 +87,8 @@ def _kind_of(value: object) -> str:
         return "a list"
     if isinstance(value, dict):
         return "a mapping"
+    if value == "":
+        return "an empty string"
     return "nothing" if value is None else f"{type(value).__name__} {value!r}"
 
 
@@ -175,19 +177,24 @@ def _versions(doc: Document, shown: str) -> list[CrdVersion]:
 def crds_of_text(text: str, shown: str) -> list[CrdVersion]:
     """The CRD versions of one YAML stream; other documents are ignored. Raises
     CrdReadError."""
+    out: list[CrdVersion] = []
+    for doc in _documents(text, shown) or []:
+        out.extend(_versions(doc, shown))
+    return out
+
+
+def _documents(text: str, shown: str) -> list[Document] | None:
+    """The documents of a YAML stream, None for a Helm template with templating inside a
+    document (only Helm can read it). Raises CrdReadError."""
     masked = mask_templates(text)
     if masked.inside_line:
-        return []  # templating inside a document: only Helm can read it
-    out: list[CrdVersion] = []
+        return None
     try:
-        docs = load_documents(masked.text)
+        return load_documents(masked.text)
     except YamlError as e:
         raise CrdReadError(
             shown, e.line, e.column, f"not valid YAML: {e.message}", yaml=True
         ) from None
-    for doc in docs:
-        out.extend(_versions(doc, shown))
-    return out
 
 
 def no_crd_reason(files: Sequence[tuple[str, str]]) -> str:
@@ -195,17 +202,9 @@ def no_crd_reason(files: Sequence[tuple[str, str]]) -> str:
     none (of a file that looks like CRDs first). Raises CrdReadError."""
     ordered = sorted(files, key=lambda f: not looks_like_crd(f[1]))
     for shown, text in ordered:
-        masked = mask_templates(text)
-        if masked.inside_line:
-            return (
-                f"{shown}:{masked.inside_line}:1: a Helm template, not a CustomResourceDefinition"
-            )
-        try:
-            docs = load_documents(masked.text)
-        except YamlError as e:
-            raise CrdReadError(
-                shown, e.line, e.column, f"not valid YAML: {e.message}", yaml=True
-            ) from None
+        docs = _documents(text, shown)
+        if docs is None:
+            return f"{shown}:1:1: a Helm template, not a CustomResourceDefinition"
         for doc in docs:
             kind = doc.value.get("kind") if isinstance(doc.value, dict) else None
             what = f"a {kind} document" if isinstance(kind, str) else "a document without a kind"
