@@ -93,3 +93,61 @@ def test_a_member_added_with_its_discriminator_value_is_one_entry(tmp_path: Path
     result = run_diff("base.yaml", "head.yaml", tmp_path, "json")
     kinds = sorted((c["crd"]["version"], c["kind"]) for c in json.loads(result.text)["changes"])
     assert kinds == [("v1", "member-added")], kinds
+
+
+def _without_version(tmp_path: Path, index: int, config: str | None = None) -> list[Any]:
+    """The JSON entries of the base against a head without `spec.versions[index]` (both
+    versions are in the base's status.storedVersions); the version left is the served
+    storage version."""
+    doc: dict[str, Any] = yaml.safe_load(BASE.read_text(encoding="utf-8"))
+    assert set(doc["status"]["storedVersions"]) == {"v1", "v1beta1"}
+    (tmp_path / "base.yaml").write_text(yaml.safe_dump(doc, sort_keys=False))
+    del doc["spec"]["versions"][index]
+    doc["spec"]["versions"][0].update(served=True, storage=True)
+    (tmp_path / "head.yaml").write_text(yaml.safe_dump(doc, sort_keys=False))
+    if config is not None:
+        (tmp_path / "markergen.yaml").write_text(config)
+    res = run_cli(["diff", "base.yaml", "head.yaml", "--format", "json"], tmp_path)
+    assert res.code == 0, res.stderr
+    changes: list[Any] = json.loads(res.stdout)["changes"]
+    return changes
+
+
+def test_a_stored_version_removed_is_one_entry(tmp_path: Path) -> None:
+    """The version's removal and the storedVersionRemoval check are one cause: one
+    entry, of the check's stricter kind, always breaking, at the version in the base,
+    with the check's name and level and the removal's witness (a served version's)."""
+    # v1beta1 (not served): the removal alone is compatible, the check makes it breaking
+    (gone,) = _without_version(tmp_path, 1)
+    assert (gone["class"], gone["kind"]) == ("breaking", "stored-version-removed")
+    assert gone["crd"]["version"] == "v1beta1" and gone["crd"]["base"] is True
+    assert (gone["crd"]["check"], gone["crd"]["level"]) == ("storedVersionRemoval", "error")
+    assert gone["crd"]["witness"] is None  # no client could use that version
+    assert "not served, is gone" in gone["message"]
+    assert "status.storedVersions" in gone["message"]
+    # v1 (served): the removal's witness stays, one entry for the version
+    changes = _without_version(tmp_path, 0)
+    gone = next(c for c in changes if c["crd"]["version"] == "v1")
+    assert [c["kind"] for c in changes].count("stored-version-removed") == 1
+    assert not any(c["kind"] == "version-removed" for c in changes), changes
+    assert gone["class"] == "breaking" and gone["kind"] == "stored-version-removed"
+    assert gone["crd"]["witness"] == {}  # the whole object of v1, refused in the head
+    assert "clients of checks.example.com/v1 fail" in gone["message"]
+
+
+def test_a_stored_version_removed_under_the_checks_levels(tmp_path: Path) -> None:
+    """`warning` leaves the entry breaking without failing the run only where the
+    removal alone is not breaking; `off` leaves the removal as it is."""
+    warned = "crd-checks:\n  storedVersionRemoval: warning\n"
+    (gone,) = _without_version(tmp_path, 1, warned)
+    assert (gone["class"], gone["kind"], gone["crd"]["level"]) == (
+        "breaking",
+        "stored-version-removed",
+        "warning",
+    )
+    gone = next(c for c in _without_version(tmp_path, 0, warned) if c["crd"]["version"] == "v1")
+    assert (gone["kind"], gone["crd"]["level"]) == ("stored-version-removed", "error")
+    off = "crd-checks:\n  storedVersionRemoval: 'off'\n"
+    (gone,) = _without_version(tmp_path, 1, off)
+    assert (gone["class"], gone["kind"]) == ("compatible", "version-removed")
+    assert "check" not in gone["crd"]

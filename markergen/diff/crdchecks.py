@@ -183,7 +183,7 @@ class Check:
     level: Level
     summary: str
     prop: PropertyCheck | None = None  # per schema node
-    whole: CrdCheck | None = None  # per CRD (scope, stored versions)
+    whole: CrdCheck | None = None  # per CRD (scope)
 
 
 def _json(value: object) -> str:
@@ -516,22 +516,18 @@ def _scope(base: Mapping[str, Any], head: Mapping[str, Any], cfg: CrdChecks) -> 
         )
 
 
-def _stored_versions(
-    base: Mapping[str, Any], head: Mapping[str, Any], cfg: CrdChecks
-) -> Iterator[Finding]:
+def _stored(base: Mapping[str, Any], version: str) -> bool:
+    """Whether the base CRD lists `version` in status.storedVersions."""
     status = base.get("status")
     stored = status.get("storedVersions") if isinstance(status, dict) else None
-    names = {v.get("name") for v in _spec(head).get("versions") or [] if isinstance(v, dict)}
-    gone = [v for v in stored or [] if isinstance(v, str) and v not in names]
-    if gone:
-        yield Finding(
-            "storedVersionRemoval",
-            "stored-version-removed",
-            True,
-            f"stored version(s) {', '.join(gone)} removed from spec.versions: the API "
-            "server refuses the update until the objects are migrated and status."
-            "storedVersions no longer lists them",
-        )
+    return isinstance(stored, list) and version in stored
+
+
+# what the API server does to the CRD update that drops a stored version
+_STORED = (
+    "it is in the base's status.storedVersions: the API server refuses the update until "
+    "its objects are migrated and status.storedVersions no longer lists it"
+)
 
 
 def _spec(doc: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -550,7 +546,6 @@ CHECKS: tuple[Check, ...] = (
         "storedVersionRemoval",
         "error",
         "a version listed in the base's status.storedVersions is not in the head",
-        whole=_stored_versions,
     ),
     Check("enum", "error", "an enum added, a value removed, a value added", _enum),
     Check("default", "error", "a default added, removed or changed", _default),
@@ -742,13 +737,17 @@ class _Run:
             b, h = base.versions[key], head.versions[key]
             docs.setdefault(b.name, (b, h))
             self.version(b, h)
-        # A version gone from the head is `version-removed` (crdclassify); the whole-CRD
-        # checks need one version on each side, any will do for the documents.
+        # A version gone from the head is `version-removed` (crdclassify); a stored one
+        # is flagged at it too (`merge` makes them one entry). The whole-CRD checks need
+        # one version on each side, any will do for the documents.
         for key in sorted(set(base.versions) - set(head.versions)):
             b = base.versions[key]
             h2 = next((h for h in head.versions.values() if h.name == b.name), None)
             if h2 is not None:
                 docs.setdefault(b.name, (b, h2))
+                if _stored(b.document.value, b.version):
+                    f = Finding("storedVersionRemoval", "stored-version-removed", True, _STORED)
+                    self.add(f, b, (), f"stored version {b.version} is gone: {_STORED}", base=True)
         for name in sorted(docs):
             b, h = docs[name]
             for c in CHECKS:
@@ -895,10 +894,14 @@ def merge(
     node where the union reading reports a change over the same field is left out."""
     out = list(union)
     by_place = {(*_property(c), c.kind): i for i, c in enumerate(out)}
+    removed = {(c.crd, c.crd_version): i for i, c in enumerate(out) if c.kind == "version-removed"}
     unions = [c for c in union if c.kind in _UNION_KINDS]
     for f in checks:
         i = by_place.get((*_property(f), f.kind))
-        if i is not None and f.crd_check in _SAME:
+        gone = removed.get((f.crd, f.crd_version))
+        if f.kind == "stored-version-removed" and gone is not None:
+            out[gone] = _stored_removed(out[gone], f)
+        elif i is not None and f.crd_check in _SAME:
             out[i] = _fold(out[i], f, cfg)
         elif not _union_covers(unions, f):
             out.append(f)
@@ -933,6 +936,24 @@ def _fold(c: Change, f: Change, cfg: CrdChecks) -> Change:
         message += f" (a warning: crd-checks {f.crd_check}: warning)"
     return replace(
         c, classification=cls, message=message, crd_check=f.crd_check, crd_warning=warning
+    )
+
+
+def _stored_removed(removed: Change, f: Change) -> Change:
+    """A stored version removed is one entry with the version's removal: the check's
+    stricter kind (the server refuses the update), always breaking, at the version's
+    place in the base, with the removal's witness (an object of a served version). A
+    `warning` level lowers it only where the removal alone is not breaking (a version
+    that was not served)."""
+    warning = f.crd_warning and not removed.breaking
+    note = f" (a warning: crd-checks {f.crd_check}: warning)" if warning else ""
+    return replace(
+        removed,
+        classification="breaking",
+        kind=f.kind,
+        message=f"{removed.message}; {_STORED}{note}",
+        crd_check=f.crd_check,
+        crd_warning=warning,
     )
 
 

@@ -20,10 +20,13 @@ from typing import Literal
 
 from markergen.diff.crdsource import (
     YAML_SUFFIXES,
+    CrdReadError,
     CrdSet,
     collect,
+    files_of,
     is_crd_directory,
     is_crd_file,
+    no_crd_reason,
     read_paths,
 )
 from markergen.diff.documents import DocumentError, surface_from_document
@@ -96,8 +99,37 @@ def is_side_directory(path: Path) -> bool:
     return is_crd_directory(path)
 
 
-def _crd_side(spec: str, crds: CrdSet) -> Side:
+def _crd_side(side: str, spec: str, files: Sequence[tuple[str, str]]) -> Side:
+    """A side of CRD files; one with no CRD version in them is an error (compared, every
+    version of the other side would be added or removed)."""
+    crds = collect(files, spec)
+    if not crds.versions:
+        raise DiffInputError(side, spec, f"{no_crd_reason(files)}; {_NO_CRD_HINT}")
     return Side(Surface(types={}, carries=ALL_FACTS, origin=spec), "crd", crds)
+
+
+_NO_CRD_HINT = (
+    "give CustomResourceDefinition documents (apiextensions.k8s.io/v1), one per document, "
+    "as `kubectl get crd NAME -o yaml` writes one"
+)
+
+
+def _unreadable(e: CrdReadError, revision: str | None) -> str:
+    """The message of a CRD file that cannot be read, with what to do about it."""
+    if revision is not None:
+        hint = (
+            f"the file is so in {revision}: fix it in a new commit and compare with that, "
+            "or compare with a revision where it reads"
+        )
+    elif e.yaml:
+        hint = "fix the YAML there (a CRD controller-gen writes: run it again, `make manifests`)"
+    else:
+        hint = (
+            "fix it there: an apiextensions.k8s.io/v1 CustomResourceDefinition has "
+            "spec.group, spec.names.kind and spec.versions, a list of versions with a name "
+            "(a CRD controller-gen writes: run it again, `make manifests`)"
+        )
+    return f"{e}; {hint}"
 
 
 def project_root(cwd: Path) -> Path | None:
@@ -440,10 +472,7 @@ def _blob_tree(side: str, spec: str, cwd: Path) -> Side | None:
     # `REV:./x` is relative to the current directory, `REV:x` to the top (git's rule).
     full = posixpath.normpath(prefix + path[2:]) if path.startswith("./") else path
     tree = RevisionTree(top, commit, side, spec)
-    crds = collect(_tree_crds(tree, [full.rstrip("/") or "."], prefix), spec)
-    if not crds.versions:
-        raise DiffInputError(side, spec, "no CustomResourceDefinition there")
-    return _crd_side(spec, crds)
+    return _crd_side(side, spec, _tree_crds(tree, [full.rstrip("/") or "."], prefix))
 
 
 def _from_blob(side: str, spec: str, cwd: Path) -> Side | None:
@@ -474,7 +503,10 @@ def read_side(
     keeps its CRDs (its Makefiles are read once)."""
     found = set() if found is None else found
     if spec is None:
-        return _from_directory(side, "working tree", cwd, cwd, patterns, found)
+        try:
+            return _from_directory(side, "working tree", cwd, cwd, patterns, found)
+        except CrdReadError as e:
+            raise DiffInputError(side, "working tree", _unreadable(e, None)) from None
     if not spec:
         raise DiffInputError(side, spec, "empty")
     path = Path(spec) if Path(spec).is_absolute() else cwd / spec
@@ -487,10 +519,11 @@ def read_side(
             f"both a path and a git revision; write ./{spec} for the path or "
             f"{spec}^{{commit}} for the revision",
         )
+    # a file that is not there: a revision's, or `REV:PATH` (the CRDs as committed)
+    revision = None if path.exists() else spec.partition(":")[0]
     try:
-        if is_crd_file(path) or is_crd_directory(path):
-            crds = read_paths([path], cwd, spec)
-            return _crd_side(spec, crds)
+        if is_crd_file(path) or is_crd_directory(path) or _yaml_file(path):
+            return _crd_side(side, spec, files_of([path], cwd))
         if path.is_file():
             try:
                 data = path.read_bytes()
@@ -503,5 +536,12 @@ def read_side(
         if blob is not None:
             return blob
         return _from_revision(side, spec, cwd, patterns, found, cache, places_seen)
+    except CrdReadError as e:
+        raise DiffInputError(side, spec, _unreadable(e, revision)) from None
     except OSError as e:
         raise DiffInputError(side, spec, str(e)) from None
+
+
+def _yaml_file(path: Path) -> bool:
+    """A YAML file given as a side: CRDs, since the generated documents are JSON."""
+    return path.suffix in YAML_SUFFIXES and path.is_file()
