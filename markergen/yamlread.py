@@ -38,10 +38,16 @@ _MERGE = "tag:yaml.org,2002:merge"
 
 # libyaml when PyYAML was built with it (the pure-Python composer is ~30x slower)
 _Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-# YAML 1.1's implicit types by the first character of a plain scalar (PyYAML's own table,
-# never copied: the same regexes decide). The safe loader has no wildcard and no path
-# resolvers; the fast resolver below relies on that.
-_IMPLICIT: dict[str, list[tuple[str, re.Pattern[str]]]] = _Base.yaml_implicit_resolvers
+# YAML 1.1's implicit types by the first character of a plain scalar (PyYAML's own
+# regexes decide), but for `value`: PyYAML resolves a plain `=` to YAML 1.1's value key
+# and has no constructor for it, where go-yaml (Kubernetes, kubectl) reads the string "="
+# (prometheus-operator's CRDs have `- =` in an enum). The safe loader has no wildcard and
+# no path resolvers; the fast resolver below relies on that.
+_VALUE = "tag:yaml.org,2002:value"
+_IMPLICIT: dict[str, list[tuple[str, re.Pattern[str]]]] = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != _VALUE]
+    for first, resolvers in _Base.yaml_implicit_resolvers.items()
+}
 assert None not in _IMPLICIT and not _Base.yaml_path_resolvers
 
 

@@ -223,3 +223,25 @@ def test_markdown_globs_and_cel_are_no_alias_tokens() -> None:
         "rule: self.a && self.b || x*y\n"
     )
     assert not (_has_token(text, "&") and _has_token(text, "*"))
+
+
+def test_a_plain_equals_sign_is_the_string_go_yaml_reads() -> None:
+    # PyYAML resolves a plain `=` to YAML 1.1's value key and cannot construct it;
+    # Kubernetes' go-yaml reads the string "=" (prometheus-operator's CRDs list `- =`)
+    text = "enum:\n- =\n- '!='\n- =~\n"
+    assert load_value(text) == {"enum": ["=", "!=", "=~"]}
+    assert load_documents(text)[0].value == {"enum": ["=", "!=", "=~"]}
+
+
+def test_diff_reads_a_crd_whose_enum_lists_an_equals_sign(tmp_path: Path) -> None:
+    from helpers import run_cli
+
+    crd = (TESTDATA / "diff" / "crd" / "example.com_widgets.yaml").read_text(encoding="utf-8")
+    sizes = "                - Small\n                - Medium\n"
+    assert crd.count(sizes) == 1
+    (tmp_path / "base.yaml").write_text(crd.replace(sizes, sizes + "                - =\n"))
+    (tmp_path / "head.yaml").write_text(crd)
+    r = run_cli(["diff", "base.yaml", "head.yaml", "--format", "json"], cwd=tmp_path)
+    assert r.code == 0, r.stderr
+    removed = [c for c in json.loads(r.stdout)["changes"] if c["kind"] == "enum-value-removed"]
+    assert len(removed) == 1 and '"="' in removed[0]["message"], removed
