@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
-from markergen.accept.reads import mentions
 from markergen.celcost.escape import escape_property
 from markergen.golang.literals import unquote
 from markergen.markers import UNION, UNION_MEMBER, Marker
@@ -95,6 +94,10 @@ def left_to_rules(struct: Struct, field: Field) -> bool:
 def reads_member(rules: Iterable[str], member: str) -> bool:
     """Whether one of `rules` (CEL over `self`) reads `member` or may read any field
     (`markergen.accept.reads`: from the rule's syntax tree)."""
+    # Imported here: the CEL parser costs every cold `generate` 4-6 ms to import, and only
+    # a project with openshift's union style has rules to read.
+    from markergen.accept.reads import mentions
+
     name = escape_property(member)
     for rule in rules:
         read = mentions(rule)
