@@ -130,3 +130,17 @@ def test_the_semantics_names_are_the_runtimes() -> None:
     # markergen.runtime installs alone and keeps its own copy of the names.
     assert markergen.semantics.SEMANTICS == get_args(markergen.semantics.Semantics) == SEMANTICS
     assert markergen.model.Semantics is markergen.semantics.Semantics
+
+
+def test_a_cold_generate_without_openshifts_union_style_parses_no_cel(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the CEL parser reads the rules beside openshift's `+union` members only
+    # (markergen.accept.selected); every other cold generate would pay for its import
+    monkeypatch.delenv("MARKERGEN_CACHE_DIR", raising=False)
+    [(_, code, new)] = probe([["generate", "-q", "--no-cache"]], example)
+    assert code == 0
+    assert "markergen.model.builder" in new
+    assert [
+        m for m in new if m.startswith(("markergen.celcost.syntax", "markergen.accept.reads"))
+    ] == []
