@@ -327,6 +327,9 @@ CASES: dict[str, Case] = {
         withholds=True,
     ),
     "gameserver": Case(PROJECTS / "gameserver"),
+    # openshift's union style: a member no rule reads is optional when selected, and the
+    # kept object that leaves it out is accepted (markergen.accept.selected)
+    "unionrules": Case(PROJECTS / "unionrules"),
     # controller-gen v0.23.0 merges the schema of Template's own `secret` with the inlined
     # one it hides (Go's encoding/json lets the outer field win), so its CRD requires
     # `secret.key` and rejects the first sample (tests/test_project_relay.py, strict xfail)
