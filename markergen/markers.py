@@ -526,6 +526,22 @@ def _arg_value(s: str, i: int) -> tuple[str, int, bool]:
     return s[i:j], j, True
 
 
+def keyed_value(s: str, i: int) -> tuple[str, int]:
+    """One value of kubebuilder's `key=value,key=value` arguments at s[i] (the form of
+    `+kubebuilder:validation:XValidation:rule="...",message="..."`): a Go string or a raw
+    string, read as every marker's strings are, or bare text up to the next comma; return
+    (value, index after it). A string that does not end or decode reads as "" and ends
+    the arguments."""
+    if i < len(s) and s[i] in '"`':
+        try:
+            return _go_string(s, i) if s[i] == '"' else _raw_string(s, i)
+        except _ParseError:
+            return "", len(s)
+    end = s.find(",", i)
+    end = len(s) if end < 0 else end
+    return s[i:end], end
+
+
 def _parse_args(s: str, i: int) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...], int]:
     """Arguments `( ... )` with s[i] == '('; return (named, positional, index after ')')."""
     open_at = i
@@ -982,6 +998,7 @@ __all__ = [
     "Wrap",
     "default_registry",
     "edit_distance",
+    "keyed_value",
     "parse_group",
     "parse_line",
     "split_list",

@@ -854,3 +854,15 @@ def test_the_reader_remembers_only_what_it_accepts_without_a_word() -> None:
         ("MG005", 21),
         ("MG005", 24),
     ]
+
+
+def test_keyed_values_read_strings_as_every_marker_does() -> None:
+    from markergen.markers import keyed_value
+
+    text = '"has(self.a) ? \\"x,y\\" : 1",message=`a, b`,reason=FieldValueInvalid'
+    value, i = keyed_value(text, 0)
+    assert value == 'has(self.a) ? "x,y" : 1' and text[i] == ","
+    value, i = keyed_value(text, text.index("`"))
+    assert value == "a, b" and text[i] == ","
+    assert keyed_value(text, text.rindex("=") + 1) == ("FieldValueInvalid", len(text))
+    assert keyed_value('"open', 0) == ("", 5)

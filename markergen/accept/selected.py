@@ -21,8 +21,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from markergen.celcost.escape import escape_property
-from markergen.golang.literals import unquote
-from markergen.markers import UNION, UNION_MEMBER, Marker
+from markergen.markers import UNION, UNION_MEMBER, Marker, keyed_value
 from markergen.model import Field, Member, Model, Struct, TypeKey, Union
 
 # The struct rules' marker names, up to their first argument's name: controller-gen's, and
@@ -34,23 +33,6 @@ _RULE_MARKERS = (
 )
 
 
-def _value_at(text: str, i: int) -> tuple[str, int]:
-    """One argument value at text[i] (a Go string, a raw string or bare text up to the
-    next comma); return (value, index after it)."""
-    if i < len(text) and text[i] in '"`':
-        quote = text[i]
-        j = i + 1
-        while j < len(text) and text[j] != quote:
-            j += 2 if quote == '"' and text[j] == "\\" else 1
-        try:
-            return unquote(text[i : j + 1]), j + 1
-        except ValueError:
-            return "", len(text)
-    end = text.find(",", i)
-    end = len(text) if end < 0 else end
-    return text[i:end], end
-
-
 def _arguments(marker: Marker) -> dict[str, str]:
     """The named arguments of a rule marker, the first one named at the end of its name
     (`...XValidation:rule` with the value `"<rule>",message="..."`)."""
@@ -59,7 +41,7 @@ def _arguments(marker: Marker) -> dict[str, str]:
     text = marker.value or ""
     i = 0
     while True:
-        out[key], i = _value_at(text, i)
+        out[key], i = keyed_value(text, i)
         if i >= len(text) or text[i] != ",":
             return out
         eq = text.find("=", i + 1)
